@@ -1,0 +1,96 @@
+"""Swiss pairing speed: 1,000 and 200 pairs paired for round 6 after five simulated rounds.
+
+Rounds 1–5 are paired with ``scoring.pairing`` itself and given random results. The script
+checks that no pair met the same opponent twice and that the direction rule holds (NS and EW
+counts never differ by more than 2, never three times the same direction in a row); it exits
+non-zero if either is violated.
+
+Output, one figure a line: ``pairing_1000_s: N s`` and ``pairing_200_s: N s``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.pairing import pair_next_round  # noqa: E402
+from scoring.types import BoardResult, EventInput, RoundInput, TableRound  # noqa: E402
+
+BOARDS_PER_ROUND = 6
+
+
+def random_result(rng: random.Random, board: int, table: int, ns: int, ew: int) -> BoardResult:
+    # R9: one side scores (total − 36) × multiplier, the other 0; 36–36 scores nothing.
+    total = rng.randint(20, 52)
+    mult = rng.choice((1, 1, 1, 2, 2, 4))
+    score = (total - 36) * mult
+    return BoardResult(board, table, ns, ew, max(score, 0), max(-score, 0))
+
+
+def play_round(rng: random.Random, number: int, pairing) -> RoundInput:
+    boards = [(number - 1) * BOARDS_PER_ROUND + b for b in range(1, BOARDS_PER_ROUND + 1)]
+    tables = []
+    for t, (ns, ew) in enumerate(pairing.tables, start=1):
+        results = [random_result(rng, b, t, ns, ew) for b in boards]
+        tables.append(TableRound(number, t, ns, ew, results))
+    return RoundInput(number, boards, tables, pairing.bye)
+
+
+def check(event: EventInput, extra) -> list[str]:
+    problems = []
+    met: set[frozenset[int]] = set()
+    dirs: dict[int, list[str]] = {e: [] for e in event.entries}
+    rounds = [[(t.ns, t.ew) for t in r.tables] for r in event.rounds] + [extra.tables]
+    for n, tables in enumerate(rounds, start=1):
+        for ns, ew in tables:
+            key = frozenset((ns, ew))
+            if key in met:
+                problems.append(f"round {n}: rematch {ns} v {ew}")
+            met.add(key)
+            dirs[ns].append("NS")
+            dirs[ew].append("EW")
+    for e, d in dirs.items():
+        for i in range(len(d)):
+            if abs(d[: i + 1].count("NS") - d[: i + 1].count("EW")) > 2:
+                problems.append(f"entry {e}: NS/EW differ by more than 2 after round {i + 1}")
+                break
+            if i >= 2 and d[i] == d[i - 1] == d[i - 2]:
+                problems.append(f"entry {e}: three times {d[i]} in a row, round {i + 1}")
+                break
+    return problems
+
+
+def run(n_pairs: int, seed: int) -> tuple[float, list[str]]:
+    rng = random.Random(seed)
+    entries = list(range(1, n_pairs + 1))
+    event = EventInput(entries, {e: e for e in entries}, {}, [], seed=f"bench-{seed}")
+    for number in range(1, 6):
+        pairing = pair_next_round(event)
+        rounds = [*event.rounds, play_round(rng, number, pairing)]
+        event = EventInput(entries, event.numbers, {}, rounds, seed=event.seed)
+    start = time.perf_counter()
+    pairing = pair_next_round(event)
+    elapsed = time.perf_counter() - start
+    problems = check(event, pairing)
+    if pairing.rematches:
+        problems.append(f"rematches reported: {pairing.rematches}")
+    return elapsed, problems
+
+
+def main() -> int:
+    failed = False
+    for n in (1000, 200):
+        elapsed, problems = run(n, seed=n)
+        print(f"pairing_{n}_s: {elapsed:.3f} s")
+        for p in problems:
+            print(f"VIOLATION ({n} pairs): {p}", file=sys.stderr)
+        failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

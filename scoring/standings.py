@@ -1,0 +1,213 @@
+"""Standings of a Swiss event after any round: matches, travellers and the ranking.
+
+Ranking methods (``EventInput.ranking_method``); every one ends with the same chain:
+
+* ``wins`` (default): match points (win 2, draw 1, loss 0), point difference, points scored,
+  Buchholz (sum of the opponents' match points), average duplicate percentage.
+* ``matchpoints``: average duplicate percentage over the boards played, then match points, point
+  difference, points scored, Buchholz.
+* ``points``: point difference, then match points, points scored, Buchholz, duplicate percentage.
+
+Pairs equal on every criterion share a rank (1, 2, 2, 4); the lot drawn from the event seed
+(``scoring.lots``) only orders them on the page, it never separates their ranks.
+
+A bye counts as a win (2 match points) scored ``bye_points`` to 0 (default 36), with no boards and
+no Buchholz contribution. A withdrawn pair keeps its results and stays in the standings, flagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from scoring.duplicate import traveller
+from scoring.lots import lot_order
+from scoring.matches import MATCH_MODES, match_and_played
+from scoring.types import (
+    RANKING_METHODS,
+    BoardResult,
+    EventInput,
+    MatchResult,
+    Standing,
+    StandingsResult,
+    Traveller,
+)
+
+# Percentages are sums of floats: round them before comparing so that equal pairs tie.
+_PCT_DIGITS = 9
+
+SortKey = tuple[float, ...]
+_KEYS: dict[str, Callable[[Standing], SortKey]] = {
+    "wins": lambda s: (
+        -s.match_points,
+        -s.point_diff,
+        -s.points_for,
+        -s.buchholz,
+        -round(s.duplicate_pct, _PCT_DIGITS),
+    ),
+    "matchpoints": lambda s: (
+        -round(s.duplicate_pct, _PCT_DIGITS),
+        -s.match_points,
+        -s.point_diff,
+        -s.points_for,
+        -s.buchholz,
+    ),
+    "points": lambda s: (
+        -s.point_diff,
+        -s.match_points,
+        -s.points_for,
+        -s.buchholz,
+        -round(s.duplicate_pct, _PCT_DIGITS),
+    ),
+}
+
+
+def ranking_key(method: str) -> Callable[[Standing], SortKey]:
+    try:
+        return _KEYS[method]
+    except KeyError:
+        raise ValueError(
+            f"unknown ranking method {method!r}; expected one of {RANKING_METHODS}"
+        ) from None
+
+
+def compute_standings(event: EventInput, *, after_round: int | None = None) -> StandingsResult:
+    """Standings after ``after_round`` (all rounds given when None)."""
+    key = ranking_key(event.ranking_method)
+    if event.match_mode not in MATCH_MODES:
+        raise ValueError(f"unknown match mode {event.match_mode!r}; expected one of {MATCH_MODES}")
+    rounds = sorted(event.rounds, key=lambda r: r.number)
+    if after_round is None:
+        after_round = rounds[-1].number if rounds else 0
+    rounds = [r for r in rounds if r.number <= after_round]
+
+    entries = list(event.entries)
+    index = {e: i for i, e in enumerate(entries)}
+    if len(index) != len(entries):
+        raise ValueError("duplicate entry id in EventInput.entries")
+    n = len(entries)
+    mp = [0] * n
+    wins = [0] * n
+    draws = [0] * n
+    losses = [0] * n
+    pf = [0] * n
+    pa = [0] * n
+    byes = [0] * n
+    boards = [0] * n
+    pct_sum = [0.0] * n
+    opponents: list[list[int]] = [[] for _ in range(n)]
+    matches: list[MatchResult] = []
+    travellers: dict[int, Traveller] = {}
+
+    def idx(entry: int, where: str) -> int:
+        try:
+            return index[entry]
+        except KeyError:
+            raise ValueError(f"{where}: entry {entry} is not in the event") from None
+
+    for rnd in rounds:
+        per_board: dict[int, list[BoardResult]] = {}
+        for t in rnd.tables:
+            where = f"round {rnd.number} table {t.table}"
+            a, b = idx(t.ns, where), idx(t.ew, where)
+            m, played = match_and_played(
+                t, mode=event.match_mode, target=event.game_target, cap=event.game_cap
+            )
+            matches.append(m)
+            mp[a] += m.mp_ns
+            mp[b] += m.mp_ew
+            if m.mp_ns == 2:
+                wins[a] += 1
+                losses[b] += 1
+            elif m.mp_ew == 2:
+                wins[b] += 1
+                losses[a] += 1
+            else:
+                draws[a] += 1
+                draws[b] += 1
+            pf[a] += m.total_ns
+            pa[a] += m.total_ew
+            pf[b] += m.total_ew
+            pa[b] += m.total_ns
+            opponents[a].append(b)
+            opponents[b].append(a)
+            for r in played:
+                lst = per_board.get(r.board)
+                if lst is None:
+                    per_board[r.board] = [r]
+                else:
+                    lst.append(r)
+        if rnd.bye is not None:
+            i = idx(rnd.bye, f"round {rnd.number} bye")
+            mp[i] += 2
+            wins[i] += 1
+            byes[i] += 1
+            pf[i] += event.bye_points
+        # Neuberg scales every board of the round to its most-played board.
+        n_max = max((len(v) for v in per_board.values()), default=0)
+        for board, results in per_board.items():
+            if board in travellers:
+                raise ValueError(f"board {board} is played in more than one round")
+            trav = traveller(board, results, n_max)
+            travellers[board] = trav
+            for line in trav.lines:
+                a, b = index[line.ns], index[line.ew]
+                pct_sum[a] += line.pct_ns
+                pct_sum[b] += line.pct_ew
+                boards[a] += 1
+                boards[b] += 1
+
+    numbers = {e: event.numbers.get(e, e) for e in entries}
+    lot_pos = {e: i + 1 for i, e in enumerate(lot_order(numbers, event.seed))}
+    unranked = []
+    for i, e in enumerate(entries):
+        w = event.withdrawn.get(e)
+        unranked.append(
+            Standing(
+                entry=e,
+                rank=0,
+                match_points=float(mp[i]),
+                wins=wins[i],
+                draws=draws[i],
+                losses=losses[i],
+                points_for=pf[i],
+                points_against=pa[i],
+                point_diff=pf[i] - pa[i],
+                buchholz=float(sum(mp[o] for o in opponents[i])),
+                duplicate_pct=pct_sum[i] / boards[i] if boards[i] else 0.0,
+                boards_played=boards[i],
+                byes=byes[i],
+                withdrawn=w is not None and w <= after_round,
+                lot=lot_pos[e],
+            )
+        )
+    keyed = sorted(((key(s), s.lot, s) for s in unranked), key=lambda t: (t[0], t[1]))
+    standings: list[Standing] = []
+    prev: SortKey | None = None
+    rank = 0
+    for pos, (k, _, s) in enumerate(keyed, start=1):
+        if k != prev:
+            rank, prev = pos, k
+        standings.append(_with_rank(s, rank))
+    return StandingsResult(
+        after_round=after_round, standings=standings, matches=matches, travellers=travellers
+    )
+
+
+def _with_rank(s: Standing, rank: int) -> Standing:
+    return Standing(
+        entry=s.entry,
+        rank=rank,
+        match_points=s.match_points,
+        wins=s.wins,
+        draws=s.draws,
+        losses=s.losses,
+        points_for=s.points_for,
+        points_against=s.points_against,
+        point_diff=s.point_diff,
+        buchholz=s.buchholz,
+        duplicate_pct=s.duplicate_pct,
+        boards_played=s.boards_played,
+        byes=s.byes,
+        withdrawn=s.withdrawn,
+        lot=s.lot,
+    )

@@ -1,0 +1,168 @@
+"""Rule options (R11) and the legal-card core (R6, R7, R8) on bitmasks.
+
+The functions here work on plain ints so that :class:`engine.Hand` and the replay loop share
+one definition of the rules. ``t`` is a trump index: 0–3 for a suit, 4 for botifarra.
+
+>>> from engine.cards import parse_token as p, tokens
+>>> hand = sum(1 << p(x) for x in ["1e", "4e", "7c"])
+>>> # Clubs are trumps; partner led the sota of swords and an opponent went over it with the 11:
+>>> # the ace beats it, so the ace is the only legal card (R7.2).
+>>> tokens(legal_mask(hand, 2, 2, p("11e"), False, TRUMP_INDEX["bastos"], False))
+['1e']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import CARD_BIT, CARD_STRENGTH, CARD_SUIT, POINT_CARDS_MASK, SUIT_MASK
+
+__all__ = [
+    "BEATS",
+    "RULESETS",
+    "TRUMPS",
+    "TRUMP_INDEX",
+    "BOTIFARRA",
+    "Rules",
+    "illegal_rule",
+    "legal_mask",
+    "lowest_of_suits",
+]
+
+RULESETS = ("lliure", "obligada")
+TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
+TRUMP_INDEX: dict[str, int] = {name: i for i, name in enumerate(TRUMPS)}
+BOTIFARRA = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of an event or a record (R11).
+
+    >>> Rules().allows_sant_vicenc_in_botifarra
+    False
+    >>> Rules("obligada").allows_sant_vicenc_in_botifarra
+    True
+    >>> Rules("obligada", sant_vicenc_in_botifarra=False).allows_sant_vicenc_in_botifarra
+    False
+    """
+
+    ruleset: str = "lliure"
+    sant_vicenc_in_botifarra: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {self.ruleset!r}: lliure or obligada (R11)")
+
+    @property
+    def obligada(self) -> bool:
+        """True when R8 applies."""
+        return self.ruleset == "obligada"
+
+    @property
+    def allows_sant_vicenc_in_botifarra(self) -> bool:
+        """The event's setting, else the ruleset's default (R11)."""
+        if self.sant_vicenc_in_botifarra is None:
+            return self.ruleset == "obligada"
+        return self.sant_vicenc_in_botifarra
+
+
+def _beats(t: int, w: int) -> int:
+    """Cards that would become the winning card if played now, when ``w`` is winning (R6)."""
+    ws = CARD_SUIT[w]
+    higher_same_suit = sum(
+        CARD_BIT[c] for c in range(48) if CARD_SUIT[c] == ws and CARD_STRENGTH[c] > CARD_STRENGTH[w]
+    )
+    if t == BOTIFARRA or ws == t:
+        return higher_same_suit
+    # ``w`` is a card of the suit led and not a trump: any trump beats it too.
+    return higher_same_suit | SUIT_MASK[t]
+
+
+#: ``BEATS[t][w]``: mask of the cards that beat ``w`` (currently winning) under trump index ``t``.
+BEATS: tuple[tuple[int, ...], ...] = tuple(tuple(_beats(t, w) for w in range(48)) for t in range(5))
+
+
+def _lowest12(m: int) -> int:
+    best = 0
+    best_strength = 99
+    for r in range(12):
+        if m >> r & 1 and CARD_STRENGTH[r] < best_strength:
+            best, best_strength = 1 << r, CARD_STRENGTH[r]
+    return best
+
+
+_LOW0: tuple[int, ...] = tuple(_lowest12(m) for m in range(4096))
+_LOW1: tuple[int, ...] = tuple(x << 12 for x in _LOW0)
+_LOW2: tuple[int, ...] = tuple(x << 24 for x in _LOW0)
+_LOW3: tuple[int, ...] = tuple(x << 36 for x in _LOW0)
+
+
+def lowest_of_suits(hand: int) -> int:
+    """Mask of the lowest card (R1 strength) the hand holds in each suit.
+
+    >>> from engine.cards import parse_token as p, tokens
+    >>> tokens(lowest_of_suits(sum(1 << p(x) for x in ["9o", "2o", "10c", "12c", "1e"])))
+    ['2o', '10c', '1e']
+    """
+    return (
+        _LOW0[hand & 4095]
+        | _LOW1[hand >> 12 & 4095]
+        | _LOW2[hand >> 24 & 4095]
+        | _LOW3[hand >> 36 & 4095]
+    )
+
+
+def legal_mask(
+    hand: int, position: int, led: int, win: int, partner_winning: bool, t: int, obligada: bool
+) -> int:
+    """The legal cards (R7, plus R8 when ``obligada``) of a player holding ``hand``.
+
+    ``position`` is 0 for the leader (then the other arguments are ignored), 1–3 after;
+    ``led`` the suit led, ``win`` the card currently winning, ``partner_winning`` whether the
+    player's partner played it, ``t`` the trump index.
+    """
+    if position == 0:
+        return hand
+    beats = BEATS[t][win]
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        allowed = follow if partner_winning else (follow & beats or follow)
+    else:
+        allowed = hand if partner_winning else (hand & beats or hand)
+    if obligada and allowed & ~beats:
+        extra = POINT_CARDS_MASK if partner_winning or (position == 1 and not follow) else 0
+        allowed &= beats | lowest_of_suits(hand) | extra
+    return allowed
+
+
+def illegal_rule(
+    hand: int,
+    card: int,
+    position: int,
+    led: int,
+    win: int,
+    partner_winning: bool,
+    t: int,
+    obligada: bool,
+) -> str | None:
+    """The first obligation (play-record.md order) that playing ``card`` breaks, or None if legal.
+
+    >>> from engine.cards import parse_token as p
+    >>> hand = sum(1 << p(x) for x in ["1o", "2o", "5b"])
+    >>> # Oros trumps, ace of clubs led, an opponent trumped with the 7 of oros (R7.3).
+    >>> illegal_rule(hand, p("2o"), 2, 3, p("7o"), False, 0, False)
+    'must_overtrump'
+    """
+    if legal_mask(hand, position, led, win, partner_winning, t, obligada) >> card & 1:
+        return None
+    follow = hand & SUIT_MASK[led]
+    if follow and CARD_SUIT[card] != led:
+        return "follow_suit"
+    beats = BEATS[t][win]
+    if not partner_winning and not (CARD_BIT[card] & beats):
+        if follow and follow & beats:
+            return "must_beat"
+        if not follow and hand & beats:
+            return "must_overtrump" if t != BOTIFARRA and CARD_SUIT[win] == t else "must_trump"
+    return "lowest_card"

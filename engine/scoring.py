@@ -1,0 +1,345 @@
+"""Contracts and scores: doubling (R5), hand scores (R9), penalties (R10), games (R12).
+
+>>> multiplier("copes", ["contro", "recontro"])
+4
+>>> hand_score({"NS": 45, "EW": 27}, 4)
+{'NS': 36, 'EW': 0}
+>>> penalty_score("NS", 2)
+{'NS': 0, 'EW': 72}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Seat
+from engine.errors import InvalidRecord, Problem
+from engine.rules import TRUMPS, Rules
+
+__all__ = [
+    "CALLS",
+    "PAIRS",
+    "Partida",
+    "ShortScore",
+    "check_choice",
+    "check_contract",
+    "check_doubles",
+    "choosing_pair",
+    "hand_score",
+    "multiplier",
+    "penalty_score",
+    "score_short_result",
+]
+
+CALLS = ("contro", "recontro", "sant_vicenc")
+PAIRS = ("NS", "EW")
+_FACTOR = {"contro": 2, "recontro": 4, "sant_vicenc": 8}
+_OTHER = {"NS": "EW", "EW": "NS"}
+
+
+def _quote(value: object) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def multiplier(trump: str, calls: Sequence[str]) -> int:
+    """Base (1 for a suit, 2 for botifarra) × the factor of the highest call (R5).
+
+    Does not check the order of the calls: :func:`check_contract` does.
+
+    >>> multiplier("botifarra", []), multiplier("oros", ["contro"])
+    (2, 2)
+    >>> multiplier("botifarra", ["contro", "recontro", "sant_vicenc"])
+    16
+    """
+    if trump not in TRUMPS:
+        raise ValueError(f"unknown trump choice {trump!r} (R4)")
+    factor = 1
+    for call in calls:
+        if call not in _FACTOR:
+            raise ValueError(f"unknown call {call!r} (R5)")
+        factor = max(factor, _FACTOR[call])
+    return (2 if trump == "botifarra" else 1) * factor
+
+
+def hand_score(totals: Mapping[str, int], multiplier: int) -> dict[str, int]:
+    """Score of a played hand (R9): the pair over 36 scores (total − 36) × multiplier.
+
+    >>> hand_score({"NS": 36, "EW": 36}, 8)
+    {'NS': 0, 'EW': 0}
+    >>> hand_score({"NS": 30, "EW": 42}, 2)
+    {'NS': 0, 'EW': 12}
+    """
+    ns, ew = totals["NS"], totals["EW"]
+    if ns + ew != 72 or ns < 0 or ew < 0:
+        raise ValueError(f"hand totals must be 0–72 and sum to 72, not {ns} + {ew} (R9)")
+    return {"NS": max(0, ns - 36) * multiplier, "EW": max(0, ew - 36) * multiplier}
+
+
+def penalty_score(offending_pair: str, multiplier: int) -> dict[str, int]:
+    """Score after an illegal play (R10): the offenders' opponents score 36 × multiplier.
+
+    >>> penalty_score("EW", 8)
+    {'NS': 288, 'EW': 0}
+    """
+    if offending_pair not in PAIRS:
+        raise ValueError(f"unknown pair {offending_pair!r}: NS or EW")
+    score = {offending_pair: 0, _OTHER[offending_pair]: 36 * multiplier}
+    return {"NS": score["NS"], "EW": score["EW"]}
+
+
+def choosing_pair(dealer: Seat, delegated: bool) -> str:
+    """The pair that named trumps (R4): the dealer's, whether or not the choice was delegated.
+
+    >>> choosing_pair(Seat.E, True)
+    'EW'
+    """
+    chooser = dealer.partner if delegated else dealer
+    return chooser.pair
+
+
+def check_contract(
+    *,
+    dealer: Seat,
+    delegated: Any,
+    trump: Any,
+    doubles: Any,
+    rules: Rules,
+    path_prefix: str = "",
+) -> list[Problem]:
+    """Problems with a trump choice (R4) and a doubling sequence (R5, R11), in order found.
+
+    Paths are those of a record (``choice.trump``, ``doubles[1].seat``, ``doubles[1].call``),
+    prefixed with ``path_prefix``.
+
+    >>> check_contract(dealer=Seat.N, delegated=False, trump="oros",
+    ...                doubles=[{"seat": "E", "call": "contro"}], rules=Rules())
+    []
+    >>> [p.path for p in check_contract(dealer=Seat.N, delegated=False, trump="oros",
+    ...  doubles=[{"seat": "S", "call": "contro"}, {"seat": "N", "call": "contro"}], rules=Rules())]
+    ['doubles[0].seat', 'doubles[1].call']
+    """
+    problems = check_choice(delegated=delegated, trump=trump, path_prefix=path_prefix)
+    problems += check_doubles(
+        dealer=dealer, trump=trump, doubles=doubles, rules=rules, path_prefix=path_prefix
+    )
+    return problems
+
+
+def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[Problem]:
+    """Problems with a trump choice (R4): ``choice.delegated`` and ``choice.trump``.
+
+    >>> [p.path for p in check_choice(delegated=False, trump="trumfo")]
+    ['choice.trump']
+    """
+    pre = path_prefix
+    problems: list[Problem] = []
+    if not isinstance(delegated, bool):
+        problems.append(
+            Problem(f"{pre}choice.delegated", f"delegated must be true or false, not {_quote(delegated)} (R4)")
+        )
+    trump_ok = isinstance(trump, str) and trump in TRUMPS
+    if not trump_ok:
+        problems.append(
+            Problem(
+                f"{pre}choice.trump",
+                f"{_quote(trump)} is not a trump choice: it must be oros, copes, espases, bastos"
+                " or botifarra (R4)",
+            )
+        )
+    return problems
+
+
+def check_doubles(
+    *, dealer: Seat, trump: Any, doubles: Any, rules: Rules, path_prefix: str = ""
+) -> list[Problem]:
+    """Problems with a doubling sequence (R5, R11); ``None`` counts as no calls.
+
+    >>> check_doubles(dealer=Seat.N, trump="botifarra", rules=Rules(), doubles=[
+    ...     {"seat": "E", "call": "contro"}, {"seat": "N", "call": "recontro"},
+    ...     {"seat": "W", "call": "sant_vicenc"}])[0].message
+    'sant_vicenc is not allowed in a botifarra hand under these rules (R5, R11)'
+    """
+    pre = path_prefix
+    problems: list[Problem] = []
+    if doubles is None:
+        return problems
+    if not isinstance(doubles, list | tuple):
+        problems.append(Problem(f"{pre}doubles", "doubles must be a list of calls (R5)"))
+        return problems
+    chooser = dealer.pair
+    level = 0
+    for i, entry in enumerate(doubles):
+        path = f"{pre}doubles[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(Problem(path, 'each call must be an object {"seat": ..., "call": ...} (R5)'))
+            continue
+        seat: Seat | None = None
+        raw_seat = entry.get("seat")
+        if isinstance(raw_seat, str) and raw_seat in Seat.__members__:
+            seat = Seat[raw_seat]
+        else:
+            problems.append(Problem(f"{path}.seat", f"{_quote(raw_seat)} is not a seat: N, E, S or W"))
+        call = entry.get("call")
+        if not (isinstance(call, str) and call in CALLS):
+            problems.append(
+                Problem(
+                    f"{path}.call",
+                    f"{_quote(call)} is not a call: contro, recontro or sant_vicenc (R5)",
+                )
+            )
+            continue
+        index = CALLS.index(call)
+        if index < level:
+            problems.append(Problem(f"{path}.call", f"{call} was already called (R5: each call at most once)"))
+            continue
+        if index > level:
+            problems.append(
+                Problem(f"{path}.call", f"{call} is only allowed after a {CALLS[index - 1]} (R5)")
+            )
+            continue
+        level += 1
+        if call == "sant_vicenc" and trump == "botifarra" and not rules.allows_sant_vicenc_in_botifarra:
+            problems.append(
+                Problem(
+                    f"{path}.call",
+                    "sant_vicenc is not allowed in a botifarra hand under these rules (R5, R11)",
+                )
+            )
+        if seat is not None:
+            entitled = chooser if call == "recontro" else _OTHER[chooser]
+            if seat.pair != entitled:
+                who = "the choosing pair" if call == "recontro" else "the opponents of the choosing pair"
+                problems.append(
+                    Problem(
+                        f"{path}.seat",
+                        f"{call} must be called by {who} ({entitled}), not by {seat.name} (R5)",
+                    )
+                )
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class ShortScore:
+    """A board scored from the table's short form (totals, or the pair that played illegally).
+
+    ``capot`` is true when one pair has all 72 (which only all 12 tricks can give, R9).
+    """
+
+    multiplier: int
+    score: dict[str, int]
+    capot: bool = False
+    totals: dict[str, int] | None = None
+    offending_pair: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as JSON values."""
+        out: dict[str, Any] = {"multiplier": self.multiplier, "score": dict(self.score), "capot": self.capot}
+        if self.totals is not None:
+            out["totals"] = dict(self.totals)
+        if self.offending_pair is not None:
+            out["offending_pair"] = self.offending_pair
+        return out
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def score_short_result(
+    *,
+    dealer: Seat,
+    delegated: bool,
+    trump: str,
+    doubles: Sequence[Mapping[str, Any]],
+    rules: Rules,
+    totals: Mapping[str, int] | None = None,
+    offending_pair: str | None = None,
+) -> ShortScore:
+    """Score a board from its contract and either the hand totals (R9) or the offending pair (R10).
+
+    Raises :class:`InvalidRecord` listing every problem.
+
+    >>> score_short_result(dealer=Seat.N, delegated=False, trump="oros",
+    ...     doubles=[{"seat": "W", "call": "contro"}], rules=Rules(), totals={"NS": 45, "EW": 27}).score
+    {'NS': 18, 'EW': 0}
+    >>> score_short_result(dealer=Seat.N, delegated=False, trump="botifarra", doubles=[],
+    ...     rules=Rules(), offending_pair="NS").score
+    {'NS': 0, 'EW': 72}
+    """
+    problems = check_contract(
+        dealer=dealer, delegated=delegated, trump=trump, doubles=doubles, rules=rules
+    )
+    if (totals is None) == (offending_pair is None):
+        problems.append(
+            Problem("totals", "give either the hand totals or the offending pair, exactly one of them")
+        )
+    elif totals is not None:
+        if not isinstance(totals, Mapping):
+            problems.append(Problem("totals", 'totals must be an object {"NS": n, "EW": m} (R9)'))
+        else:
+            good = True
+            for pair in PAIRS:
+                value = totals.get(pair)
+                if not (_is_int(value) and 0 <= value <= 72):  # type: ignore[operator]
+                    problems.append(
+                        Problem(f"totals.{pair}", f"{pair} total must be a whole number 0–72, not {_quote(value)} (R9)")
+                    )
+                    good = False
+            extra = sorted(str(k) for k in totals if k not in PAIRS)
+            if extra:
+                problems.append(Problem("totals", f"unknown keys in totals: {', '.join(extra)}"))
+            if good and totals["NS"] + totals["EW"] != 72:
+                problems.append(
+                    Problem("totals", f"the totals must sum to 72, not {totals['NS'] + totals['EW']} (R9)")
+                )
+    elif offending_pair not in PAIRS:
+        problems.append(Problem("offending_pair", f"{_quote(offending_pair)} is not a pair: NS or EW (R10)"))
+    if problems:
+        raise InvalidRecord(problems)
+    mult = multiplier(trump, [d["call"] for d in doubles])
+    if totals is not None:
+        t = {"NS": totals["NS"], "EW": totals["EW"]}
+        return ShortScore(mult, hand_score(t, mult), capot=72 in t.values(), totals=t)
+    assert offending_pair is not None
+    return ShortScore(mult, penalty_score(offending_pair, mult), offending_pair=offending_pair)
+
+
+@dataclass
+class Partida:
+    """A game (R12): deals add up until a pair reaches the target, or the deal limit is reached.
+
+    >>> g = Partida(target=101)
+    >>> g.add({"NS": 70, "EW": 0}); g.add({"NS": 36, "EW": 0})
+    >>> g.scores, g.winner, g.finished
+    ({'NS': 106, 'EW': 0}, 'NS', True)
+    """
+
+    target: int = 101
+    deal_limit: int | None = None
+    scores: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
+    deals: int = 0
+    winner: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once a pair has won."""
+        return self.winner is not None
+
+    def add(self, score: Mapping[str, int]) -> None:
+        """Add a complete deal's score (a penalty score counts as a complete deal, R12)."""
+        if self.finished:
+            raise ValueError("the game is already over (R12)")
+        ns, ew = score.get("NS", 0), score.get("EW", 0)
+        if ns < 0 or ew < 0 or (ns > 0 and ew > 0):
+            raise ValueError("only one pair can score in a deal (R9, R12)")
+        self.scores = {"NS": self.scores["NS"] + ns, "EW": self.scores["EW"] + ew}
+        self.deals += 1
+        for pair in PAIRS:
+            if self.scores[pair] >= self.target:
+                self.winner = pair
+                return
+        if self.deal_limit is not None and self.deals >= self.deal_limit:
+            if self.scores["NS"] != self.scores["EW"]:
+                self.winner = "NS" if self.scores["NS"] > self.scores["EW"] else "EW"

@@ -32,6 +32,9 @@ from engine.scoring import hand_score, penalty_score
 
 __all__ = ["Hand", "IllegalCard"]
 
+#: The default rules (lliure, R11), shared: ``Rules`` is immutable.
+DEFAULT_RULES = Rules()
+
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _PAIRS = ("NS", "EW")
 
@@ -55,7 +58,7 @@ class Hand:
     the legal-card rules (R7, plus R8 under *obligada*).
     """
 
-    def __init__(self, deal: Deal, trump: str, rules: Rules = Rules()) -> None:
+    def __init__(self, deal: Deal, trump: str, rules: Rules = DEFAULT_RULES) -> None:
         if trump not in TRUMP_INDEX:
             raise ValueError(f"unknown trump choice {trump!r} (R4)")
         self.dealer: Seat = deal.dealer
@@ -84,7 +87,7 @@ class Hand:
         dealer: Seat,
         hands: Mapping[Seat, int],
         trump: str,
-        rules: Rules = Rules(),
+        rules: Rules = DEFAULT_RULES,
         play: Iterable[int] = (),
     ) -> Hand:
         """A hand from four bitmasks; ``play`` replays legal cards (raising on an illegal one)."""
@@ -275,7 +278,9 @@ class Hand:
         return other
 
     def __repr__(self) -> str:
-        hands = ", ".join(f"Seat.{s.name}: {m:#014x}" for s, m in zip(_SEATS, self._initial, strict=True))
+        hands = ", ".join(
+            f"Seat.{s.name}: {m:#014x}" for s, m in zip(_SEATS, self._initial, strict=True)
+        )
         legal_moves = self._moves[:-1] if self.illegal is not None else self._moves
         return (
             f"Hand.from_hands(Seat.{self.dealer.name}, {{{hands}}}, {self.trump!r}, {self.rules!r}, "

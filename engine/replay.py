@@ -31,7 +31,6 @@ from engine.cards import (
     Seat,
     card_token,
     mask_to_cards,
-    parse_token,
 )
 from engine.deals import Deal
 from engine.errors import InvalidRecord, Problem
@@ -188,7 +187,9 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
         for i, token in enumerate(cards):
             card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
             if card is None:
-                problems.append(Problem(f"{path}[{i}]", f"{_quote(token)} is not a card token (R1)"))
+                problems.append(
+                    Problem(f"{path}[{i}]", f"{_quote(token)} is not a card token (R1)")
+                )
                 ok = False
                 continue
             if card in where:
@@ -206,7 +207,7 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
         if len(cards) != 12:
             problems.append(Problem(path, f"{key} holds {len(cards)} cards; a hand has 12 (R3)"))
             ok = False
-    for name, seat in _SEAT_INDEX.items():
+    for name in _SEAT_INDEX:
         if name not in raw:
             problems.append(Problem(f"deal.hands.{name}", f"the hand of {name} is missing (R3)"))
             ok = False
@@ -244,7 +245,9 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
         raw_ruleset = record["ruleset"]
         if not (isinstance(raw_ruleset, str) and raw_ruleset in RULESETS):
             problems.append(
-                Problem("ruleset", f"{_quote(raw_ruleset)} is not a ruleset: lliure or obligada (R11)")
+                Problem(
+                    "ruleset", f"{_quote(raw_ruleset)} is not a ruleset: lliure or obligada (R11)"
+                )
             )
         elif rules is not None and raw_ruleset != rules.ruleset:
             problems.append(
@@ -290,6 +293,7 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
                             )
                         )
                         masks = None
+                        break
             out.hands = masks
         elif deal is not None:
             out.hands = [deal.hands[s] for s in _SEATS]
@@ -299,11 +303,15 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
     choice = record.get("choice")
     trump: Any = None
     if not isinstance(choice, Mapping):
-        problems.append(Problem("choice", "choice is required: an object with delegated and trump (R4)"))
+        problems.append(
+            Problem("choice", "choice is required: an object with delegated and trump (R4)")
+        )
     else:
         trump = choice.get("trump")
         if "delegated" not in choice:
-            problems.append(Problem("choice.delegated", "delegated is required: true or false (R4)"))
+            problems.append(
+                Problem("choice.delegated", "delegated is required: true or false (R4)")
+            )
             found = check_choice(delegated=False, trump=trump)
         else:
             found = check_choice(delegated=choice["delegated"], trump=trump)
@@ -334,7 +342,9 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
     else:
         cards: list[int] | None = []
         if len(play) > 48:
-            problems.append(Problem("play", f"the play holds {len(play)} cards; a hand has 48 (R10)"))
+            problems.append(
+                Problem("play", f"the play holds {len(play)} cards; a hand has 48 (R10)")
+            )
             cards = None
         for i, token in enumerate(play):
             card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
@@ -412,9 +422,7 @@ def _not_held_message(cards: list[int], i: int, seat: int) -> str:
     return f"{card_token(card)} is not in {_SEATS[seat].name}'s hand"
 
 
-def replay(
-    record: Any, *, deal: Deal | None = None, rules: Rules | None = None
-) -> Verdict:
+def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None) -> Verdict:
     """Replay a play record and return its verdict; never raises on bad record content.
 
     ``deal``: the event's board (hands may then be omitted). ``rules``: the event's rules (a
@@ -435,7 +443,9 @@ def replay(
             list(parsed.hands), leader, TRUMP_INDEX[parsed.trump], parsed.rules.obligada, cards
         )
         if result[0] == _BAD:
-            problems.append(Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2])))
+            problems.append(
+                Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2]))
+            )
         elif result[0] == _OK and len(cards) < 48:
             problems.append(
                 Problem(
@@ -535,13 +545,21 @@ def legal_for_record(
     hands = list(parsed.hands)
     result = _run(hands, (parsed.dealer.value + 3) & 3, t, parsed.rules.obligada, cards)
     if result[0] == _BAD:
-        raise InvalidRecord([Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2]))])
+        raise InvalidRecord(
+            [Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2]))]
+        )
     if result[0] == _ILLEGAL:
         raise InvalidRecord(
-            [Problem(f"play[{result[1]}]", f"{card_token(cards[result[1]])} is an illegal play (R10)")]
+            [
+                Problem(
+                    f"play[{result[1]}]", f"{card_token(cards[result[1]])} is an illegal play (R10)"
+                )
+            ]
         )
     if len(cards) == 48:
         raise InvalidRecord([Problem("play", "the hand is complete: no card is left to play")])
     _, _, _, seat, pos, led, win, win_seat = result
-    mask = legal_mask(hands[seat], pos, led, win, pos > 0 and (win_seat ^ seat) == 2, t, parsed.rules.obligada)
+    mask = legal_mask(
+        hands[seat], pos, led, win, pos > 0 and (win_seat ^ seat) == 2, t, parsed.rules.obligada
+    )
     return {"seat": _SEATS[seat].name, "legal": [card_token(c) for c in mask_to_cards(mask)]}

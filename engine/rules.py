@@ -149,7 +149,7 @@ def illegal_rule(
     """The first obligation (play-record.md order) that playing ``card`` breaks, or None if legal.
 
     >>> from engine.cards import parse_token as p
-    >>> hand = sum(1 << p(x) for x in ["1o", "2o", "5b"])
+    >>> hand = sum(1 << p(x) for x in ["1o", "2o", "5e"])
     >>> # Oros trumps, ace of clubs led, an opponent trumped with the 7 of oros (R7.3).
     >>> illegal_rule(hand, p("2o"), 2, 3, p("7o"), False, 0, False)
     'must_overtrump'

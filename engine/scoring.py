@@ -137,7 +137,10 @@ def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[P
     problems: list[Problem] = []
     if not isinstance(delegated, bool):
         problems.append(
-            Problem(f"{pre}choice.delegated", f"delegated must be true or false, not {_quote(delegated)} (R4)")
+            Problem(
+                f"{pre}choice.delegated",
+                f"delegated must be true or false, not {_quote(delegated)} (R4)",
+            )
         )
     trump_ok = isinstance(trump, str) and trump in TRUMPS
     if not trump_ok:
@@ -173,14 +176,18 @@ def check_doubles(
     for i, entry in enumerate(doubles):
         path = f"{pre}doubles[{i}]"
         if not isinstance(entry, Mapping):
-            problems.append(Problem(path, 'each call must be an object {"seat": ..., "call": ...} (R5)'))
+            problems.append(
+                Problem(path, 'each call must be an object {"seat": ..., "call": ...} (R5)')
+            )
             continue
         seat: Seat | None = None
         raw_seat = entry.get("seat")
         if isinstance(raw_seat, str) and raw_seat in Seat.__members__:
             seat = Seat[raw_seat]
         else:
-            problems.append(Problem(f"{path}.seat", f"{_quote(raw_seat)} is not a seat: N, E, S or W"))
+            problems.append(
+                Problem(f"{path}.seat", f"{_quote(raw_seat)} is not a seat: N, E, S or W")
+            )
         call = entry.get("call")
         if not (isinstance(call, str) and call in CALLS):
             problems.append(
@@ -192,7 +199,9 @@ def check_doubles(
             continue
         index = CALLS.index(call)
         if index < level:
-            problems.append(Problem(f"{path}.call", f"{call} was already called (R5: each call at most once)"))
+            problems.append(
+                Problem(f"{path}.call", f"{call} was already called (R5: each call at most once)")
+            )
             continue
         if index > level:
             problems.append(
@@ -200,7 +209,11 @@ def check_doubles(
             )
             continue
         level += 1
-        if call == "sant_vicenc" and trump == "botifarra" and not rules.allows_sant_vicenc_in_botifarra:
+        if (
+            call == "sant_vicenc"
+            and trump == "botifarra"
+            and not rules.allows_sant_vicenc_in_botifarra
+        ):
             problems.append(
                 Problem(
                     f"{path}.call",
@@ -210,7 +223,11 @@ def check_doubles(
         if seat is not None:
             entitled = chooser if call == "recontro" else _OTHER[chooser]
             if seat.pair != entitled:
-                who = "the choosing pair" if call == "recontro" else "the opponents of the choosing pair"
+                who = (
+                    "the choosing pair"
+                    if call == "recontro"
+                    else "the opponents of the choosing pair"
+                )
                 problems.append(
                     Problem(
                         f"{path}.seat",
@@ -235,7 +252,11 @@ class ShortScore:
 
     def to_json(self) -> dict[str, Any]:
         """The fields as JSON values."""
-        out: dict[str, Any] = {"multiplier": self.multiplier, "score": dict(self.score), "capot": self.capot}
+        out: dict[str, Any] = {
+            "multiplier": self.multiplier,
+            "score": dict(self.score),
+            "capot": self.capot,
+        }
         if self.totals is not None:
             out["totals"] = dict(self.totals)
         if self.offending_pair is not None:
@@ -273,7 +294,9 @@ def score_short_result(
     )
     if (totals is None) == (offending_pair is None):
         problems.append(
-            Problem("totals", "give either the hand totals or the offending pair, exactly one of them")
+            Problem(
+                "totals", "give either the hand totals or the offending pair, exactly one of them"
+            )
         )
     elif totals is not None:
         if not isinstance(totals, Mapping):
@@ -284,7 +307,10 @@ def score_short_result(
                 value = totals.get(pair)
                 if not (_is_int(value) and 0 <= value <= 72):  # type: ignore[operator]
                     problems.append(
-                        Problem(f"totals.{pair}", f"{pair} total must be a whole number 0–72, not {_quote(value)} (R9)")
+                        Problem(
+                            f"totals.{pair}",
+                            f"{pair} total must be a whole number 0–72, not {_quote(value)} (R9)",
+                        )
                     )
                     good = False
             extra = sorted(str(k) for k in totals if k not in PAIRS)
@@ -292,10 +318,15 @@ def score_short_result(
                 problems.append(Problem("totals", f"unknown keys in totals: {', '.join(extra)}"))
             if good and totals["NS"] + totals["EW"] != 72:
                 problems.append(
-                    Problem("totals", f"the totals must sum to 72, not {totals['NS'] + totals['EW']} (R9)")
+                    Problem(
+                        "totals",
+                        f"the totals must sum to 72, not {totals['NS'] + totals['EW']} (R9)",
+                    )
                 )
     elif offending_pair not in PAIRS:
-        problems.append(Problem("offending_pair", f"{_quote(offending_pair)} is not a pair: NS or EW (R10)"))
+        problems.append(
+            Problem("offending_pair", f"{_quote(offending_pair)} is not a pair: NS or EW (R10)")
+        )
     if problems:
         raise InvalidRecord(problems)
     mult = multiplier(trump, [d["call"] for d in doubles])
@@ -340,6 +371,6 @@ class Partida:
             if self.scores[pair] >= self.target:
                 self.winner = pair
                 return
-        if self.deal_limit is not None and self.deals >= self.deal_limit:
-            if self.scores["NS"] != self.scores["EW"]:
-                self.winner = "NS" if self.scores["NS"] > self.scores["EW"] else "EW"
+        limit_reached = self.deal_limit is not None and self.deals >= self.deal_limit
+        if limit_reached and self.scores["NS"] != self.scores["EW"]:
+            self.winner = "NS" if self.scores["NS"] > self.scores["EW"] else "EW"

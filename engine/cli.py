@@ -1,0 +1,152 @@
+"""Command line: ``python -m engine`` or ``botifarra``.
+
+``replay [FILE ...]``  one JSON verdict per record, JSON Lines, in input order (exit 0 even for
+                       illegal or invalid records; 2 when an input cannot be read or is not JSON)
+``deal --seed S --board N | --boards A-B``   one JSON line per board (compact, stable bytes)
+``commit --seed S``    the SHA-256 commitment of the seed
+``legal [FILE]``       ``{"seat": ..., "legal": [...]}`` for each partial record (exit 1 if any
+                       record has no next card: invalid, illegal or complete)
+
+A FILE holds one record or a JSON list of records; ``-`` or no FILE reads standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from engine.deals import Deal, commitment, deal_board
+from engine.errors import InvalidRecord
+from engine.replay import legal_for_record, replay
+from engine.rules import RULESETS, Rules
+
+__all__ = ["main"]
+
+
+class _InputError(Exception):
+    pass
+
+
+def _line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _read_records(paths: Sequence[str], stdin: TextIO) -> list[Any]:
+    records: list[Any] = []
+    for path in paths or ["-"]:
+        try:
+            if path == "-":
+                text = stdin.read()
+            else:
+                with open(path, encoding="utf-8") as fp:
+                    text = fp.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _InputError(f"cannot read {path}: {exc}") from exc
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            name = "standard input" if path == "-" else path
+            raise _InputError(f"{name} is not JSON: {exc}") from exc
+        if isinstance(data, list):
+            records.extend(data)
+        else:
+            records.append(data)
+    return records
+
+
+def _board_range(text: str) -> range:
+    first, sep, last = text.partition("-")
+    try:
+        lo = int(first)
+        hi = int(last) if sep else lo
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a board range: {text!r} (e.g. 1-24)") from None
+    if lo < 1 or hi < lo:
+        raise argparse.ArgumentTypeError(f"not a board range: {text!r} (e.g. 1-24)")
+    return range(lo, hi + 1)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a board number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"boards are numbered from 1, not {value}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="botifarra", description="Botifarra rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay play records, print one verdict per line")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--seed", help="event seed: replay against this board's seeded deal")
+    p.add_argument("--board", type=_positive, help="board number (with --seed)")
+    p.add_argument("--ruleset", choices=RULESETS, help="the event's ruleset")
+
+    p = sub.add_parser("deal", help="print seeded deals as JSON lines")
+    p.add_argument("--seed", required=True)
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--board", type=_positive)
+    group.add_argument("--boards", type=_board_range, metavar="A-B")
+
+    p = sub.add_parser("commit", help="print the SHA-256 commitment of a seed")
+    p.add_argument("--seed", required=True)
+
+    p = sub.add_parser("legal", help="print the legal cards for the next play of each record")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status.
+
+    >>> main(["commit", "--seed", "abc"])
+    ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+    0
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse reports usage errors itself (status 2)
+        return int(exc.code or 0)
+    out = sys.stdout
+    try:
+        if args.command == "commit":
+            out.write(commitment(args.seed) + "\n")
+            return 0
+        if args.command == "deal":
+            boards = [args.board] if args.board is not None else list(args.boards)
+            for n in boards:
+                out.write(_line(deal_board(args.seed, n).to_json()) + "\n")
+            return 0
+        if args.command == "replay":
+            if (args.seed is None) != (args.board is None):
+                parser.error("--seed and --board go together")
+            deal: Deal | None = deal_board(args.seed, args.board) if args.seed is not None else None
+            rules = Rules(args.ruleset) if args.ruleset else None
+            for record in _read_records(args.files, sys.stdin):
+                out.write(_line(replay(record, deal=deal, rules=rules).to_json()) + "\n")
+            return 0
+        status = 0
+        for record in _read_records([args.file], sys.stdin):
+            try:
+                out.write(_line(legal_for_record(record)) + "\n")
+            except InvalidRecord as exc:
+                out.write(_line({"problems": [p.to_json() for p in exc.problems]}) + "\n")
+                status = 1
+        return status
+    except _InputError as exc:
+        sys.stderr.write(f"botifarra: error: {exc}\n")
+        return 2
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -17,7 +17,8 @@ no Buchholz contribution. A withdrawn pair keeps its results and stays in the st
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from scoring.duplicate import traveller
 from scoring.lots import lot_order
@@ -72,7 +73,7 @@ def ranking_key(method: str) -> Callable[[Standing], SortKey]:
 
 def compute_standings(event: EventInput, *, after_round: int | None = None) -> StandingsResult:
     """Standings after ``after_round`` (all rounds given when None)."""
-    key = ranking_key(event.ranking_method)
+    ranking_key(event.ranking_method)  # fail early on an unknown method
     if event.match_mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {event.match_mode!r}; expected one of {MATCH_MODES}")
     rounds = sorted(event.rounds, key=lambda r: r.number)
@@ -180,34 +181,21 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
                 lot=lot_pos[e],
             )
         )
-    keyed = sorted(((key(s), s.lot, s) for s in unranked), key=lambda t: (t[0], t[1]))
-    standings: list[Standing] = []
-    prev: SortKey | None = None
-    rank = 0
-    for pos, (k, _, s) in enumerate(keyed, start=1):
-        if k != prev:
-            rank, prev = pos, k
-        standings.append(_with_rank(s, rank))
+    standings = rank_standings(unranked, event.ranking_method)
     return StandingsResult(
         after_round=after_round, standings=standings, matches=matches, travellers=travellers
     )
 
 
-def _with_rank(s: Standing, rank: int) -> Standing:
-    return Standing(
-        entry=s.entry,
-        rank=rank,
-        match_points=s.match_points,
-        wins=s.wins,
-        draws=s.draws,
-        losses=s.losses,
-        points_for=s.points_for,
-        points_against=s.points_against,
-        point_diff=s.point_diff,
-        buchholz=s.buchholz,
-        duplicate_pct=s.duplicate_pct,
-        boards_played=s.boards_played,
-        byes=s.byes,
-        withdrawn=s.withdrawn,
-        lot=s.lot,
-    )
+def rank_standings(standings: Iterable[Standing], method: str) -> list[Standing]:
+    """Sort by the method's criteria, then by lot; equal on every criterion = same rank."""
+    key = ranking_key(method)
+    keyed = sorted(((key(s), s.lot, s) for s in standings), key=lambda t: (t[0], t[1]))
+    ranked: list[Standing] = []
+    prev: SortKey | None = None
+    rank = 0
+    for pos, (k, _, s) in enumerate(keyed, start=1):
+        if k != prev:
+            rank, prev = pos, k
+        ranked.append(s if s.rank == rank else replace(s, rank=rank))
+    return ranked

@@ -1,0 +1,54 @@
+# The two commands of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: demo test lint bench fuzz install install-dev messages serve worker clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed messages
+install-dev: $(VENV)/.installed-dev messages
+
+# Translations are compiled from the .po files at every install: no hand-made .mo is trusted.
+messages: | $(BIN)/python
+	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v 0
+
+demo: install
+	DEBUG=1 $(PY) manage.py migrate --no-input -v 0
+	DEBUG=1 $(PY) manage.py demo
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-dev
+	$(BIN)/ruff check .
+	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy engine
+
+bench: install-dev
+	@set -e; for script in benchmarks/*.py; do echo "# $$script"; DEBUG=1 $(PY) $$script; done
+
+fuzz: install-dev
+	DEBUG=1 FUZZ_EXAMPLES=5000 $(BIN)/pytest -m fuzz -p no:randomly tests
+
+worker: install
+	$(BIN)/celery -A config worker -l info
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

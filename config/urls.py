@@ -1,0 +1,28 @@
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from tournaments.views import health, home
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("manage/", include("tournaments.urls.organiser", namespace="tournaments")),
+    path("table/", include("tournaments.urls.table", namespace="table")),
+    path("referee/", include("tournaments.urls.referee", namespace="referee")),
+    path("e/", include("tournaments.urls.public", namespace="public")),
+    path("api/v1/", include("api.urls", namespace="api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,162 @@
+"""Shared fixtures. Service tests skip with a reason when a service is absent, and fail
+instead when REQUIRE_SERVICES=1 (as in CI)."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def _port_open(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port),
+                                      timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def service_missing(marker: str) -> str | None:
+    """Why a test with this marker cannot run here, or None when it can."""
+    if marker == "postgres":
+        url = os.environ.get("DATABASE_URL", "")
+        if not url.startswith(("postgres://", "postgresql://")):
+            return "needs PostgreSQL: set DATABASE_URL=postgres://…"
+        if not _port_open(url, 5432):
+            return f"PostgreSQL at {url} does not answer"
+    if marker == "redis":
+        url = os.environ.get("REDIS_URL", "")
+        if not url:
+            return "needs Redis and a Celery worker: set REDIS_URL=redis://…"
+        if not _port_open(url, 6379):
+            return f"Redis at {url} does not answer"
+    if marker == "browser" and not Path("/usr/bin/chromium").exists():
+        return "needs Debian's chromium at /usr/bin/chromium"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for marker in ("postgres", "redis", "browser"):
+            if item.get_closest_marker(marker) is None:
+                continue
+            reason = service_missing(marker)
+            if reason is None:
+                continue
+            if REQUIRE_SERVICES:
+                item.user_properties.append(("missing_service", reason))
+            else:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_runtest_setup(item):
+    for name, reason in item.user_properties:
+        if name == "missing_service":
+            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process(request):
+    """Tasks run in-process except in tests that start a real worker (marked ``redis``)."""
+    from django.core.cache import cache
+
+    from config.celery import app
+
+    eager = request.node.get_closest_marker("redis") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    try:
+        cache.clear()
+    except Exception:  # noqa: BLE001 - a test about Redis being down must still start
+        pass
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, django_db_blocker):
+    """A real Celery worker in a subprocess, bound to the test database and Redis."""
+    db = settings.DATABASES["default"]
+    url = urlparse(os.environ["DATABASE_URL"])
+    test_db_url = url._replace(path="/" + db["NAME"]).geturl()
+    env = dict(os.environ, DATABASE_URL=test_db_url, DEBUG="1", PYTHONUNBUFFERED="1")
+    log = ROOT / "test-artifacts" / "celery-worker.log"
+    log.parent.mkdir(exist_ok=True)
+    handle = log.open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--concurrency=1", "--without-heartbeat", "--without-gossip", "--without-mingle",
+         "-l", "info"],
+        cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    from config.celery import app
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited: see {log}")
+        try:
+            if app.control.ping(timeout=0.5):
+                break
+        except Exception:  # noqa: BLE001
+            pass
+        time.sleep(0.3)
+    else:
+        proc.kill()
+        raise RuntimeError(f"celery worker did not answer within 30 s: see {log}")
+    yield proc
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+    handle.close()
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+@pytest.fixture
+def organiser(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(username="organiser")
+
+
+@pytest.fixture
+def running_event(db, organiser):
+    """A running event of 4 pairs, boards generated, round 1 open (tables 1–2)."""
+    from tests.factories import EventFactory, PairFactory
+    from tournaments.actors import Actor
+    from tournaments.models import Entry
+    from tournaments.services import events
+
+    event = EventFactory(organisers=[organiser], status="registration")
+    actor = Actor(user=organiser)
+    entries = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, 5)]
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event.refresh_from_db()
+    rnd = events.round_propose(event=event, actor=actor, number=1,
+                               tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)])
+    events.round_open(rnd=rnd, actor=actor)
+    return event

@@ -1,0 +1,51 @@
+"""Who is acting: a logged-in user, or someone holding a table's code."""
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from tournaments.models import Event, Table
+
+
+@dataclass(frozen=True)
+class Actor:
+    user: AbstractBaseUser | AnonymousUser | None = None
+    table: Table | None = None
+    side: str | None = None  # "NS" or "EW": the pair this actor speaks for at its table
+
+    @property
+    def label(self) -> str:
+        if self.user is not None and self.user.is_authenticated:
+            return self.user.get_username()
+        if self.table is not None:
+            side = f" {self.side}" if self.side else ""
+            return f"table {self.table.number} round {self.table.round.number}{side}"
+        return "anonymous"
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    def is_organiser(self, event: Event) -> bool:
+        return self.is_authenticated and event.is_organiser(self.user)
+
+    def is_referee(self, event: Event) -> bool:
+        return self.is_authenticated and event.is_referee(self.user)
+
+    def side_at(self, table: Table) -> str | None:
+        """The side this actor plays at ``table``, or None when they do not sit there."""
+        if self.table is not None:
+            return self.side if self.table.pk == table.pk else None
+        if self.is_authenticated:
+            for side, entry in (("NS", table.ns), ("EW", table.ew)):
+                if entry.pair.has_user(self.user):
+                    return side
+        return None
+
+    def sits_at(self, table: Table) -> bool:
+        if self.table is not None:
+            return self.table.pk == table.pk
+        return self.side_at(table) is not None
+
+
+SYSTEM = Actor()

@@ -1,0 +1,165 @@
+"""The demonstration event of ``manage.py demo``: built through the same services as real use."""
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import engine
+from tournaments.actors import Actor
+from tournaments.models import Board, BoardResult, Club, Event, Round, Table
+from tournaments.services import events, results
+
+DEMO_EVENT = "Torneig de demostració"
+PASSWORD = "botifarra-demo"
+PAIR_NAMES = [
+    ("Anna Puig", "Jordi Vila"), ("Marta Soler", "Pere Riera"), ("Laia Costa", "Joan Serra"),
+    ("Núria Font", "Josep Roca"), ("Montse Pla", "Xavier Mas"), ("Carme Rovira", "Albert Camps"),
+    ("Rosa Vidal", "Miquel Pons"), ("Teresa Prat", "Lluís Ferrer"), ("Pilar Sala", "Ramon Bosch"),
+    ("Mercè Gil", "Enric Martí"), ("Glòria Comas", "Jaume Oliver"), ("Elena Roig", "Francesc Pujol"),
+    ("Sílvia Bertran", "Antoni Coll"), ("Dolors Mir", "Manel Torres"), ("Isabel Nadal", "Carles Ros"),
+    ("Eva Mora", "Sergi Vives"),
+]
+
+
+@dataclass
+class DemoReport:
+    logins: list[tuple[str, str, str]] = field(default_factory=list)
+    event: Event | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _user(username: str, *, staff: bool = False) -> Any:
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(username=username)
+    if created or not user.check_password(PASSWORD):
+        user.set_password(PASSWORD)
+    user.is_staff = user.is_superuser = staff
+    user.save()
+    return user
+
+
+def random_play(board: Board, trump: str, rules: engine.Rules, rng: random.Random,
+                illegal_at: int | None = None) -> list[str]:
+    """A random hand played by the rules; with ``illegal_at``, one illegal card at that index."""
+    hand = engine.Hand(board.deal(), trump, rules)
+    cards: list[str] = []
+    while not hand.is_over:
+        legal = hand.legal_cards()
+        if illegal_at is not None and len(cards) >= illegal_at:
+            held = engine.mask_to_cards(hand.hands[hand.to_move])
+            forbidden = [c for c in held if c not in legal]
+            if forbidden:
+                cards.append(engine.card_token(rng.choice(forbidden)))
+                return cards
+        card = rng.choice(legal)
+        hand.play(card)
+        cards.append(engine.card_token(card))
+    return cards
+
+
+def _record(board: Board, trump: str, play: list[str], rules: engine.Rules) -> dict[str, Any]:
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": rules.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": False, "trump": trump},
+        "doubles": [],
+        "play": play,
+    }
+
+
+def play_round(rnd: Round, rng: random.Random, *, dispute: bool = False,
+               illegal: bool = False) -> None:
+    """Every table enters and confirms its boards; optionally one conflict and one illegal card."""
+    event = rnd.event
+    rules = event.rules
+    tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
+    for table in tables:
+        ns = Actor(table=table, side="NS")
+        ew = Actor(table=table, side="EW")
+        for board in Board.objects.filter(event=event, number__in=rnd.board_numbers):
+            trump = rng.choice(["oros", "copes", "espases", "bastos", "botifarra"])
+            if BoardResult.objects.filter(table=table, board=board).exists():
+                continue
+            if illegal and table.number == 2 and board.number == rnd.board_numbers[0]:
+                play = random_play(board, trump, rules, rng, illegal_at=rng.randint(8, 30))
+                results.result_submit_play_record(table=table, board_number=board.number,
+                                                  actor=ns, record=_record(board, trump, play,
+                                                                           rules))
+                continue
+            if table.number == 1 and board.number == rnd.board_numbers[0]:
+                play = random_play(board, trump, rules, rng)
+                out = results.result_submit_play_record(
+                    table=table, board_number=board.number, actor=ns,
+                    record=_record(board, trump, play, rules))
+                results.result_confirm(result=out.result, actor=ew)
+                continue
+            hand = engine.Hand(board.deal(), trump, rules)
+            for card in random_play(board, trump, rules, rng):
+                hand.play(engine.parse_token(card))
+            totals = hand.totals
+            data = {"delegated": False, "trump": trump, "doubles": [], "totals": totals}
+            results.result_submit_short(table=table, board_number=board.number, actor=ns,
+                                        data=data)
+            if dispute and table.number == 3 and board.number == rnd.board_numbers[-1]:
+                wrong = {"NS": min(72, totals["NS"] + 4), "EW": max(0, totals["EW"] - 4)}
+                if wrong["NS"] + wrong["EW"] != 72:
+                    wrong = {"NS": totals["NS"] - 4, "EW": totals["EW"] + 4}
+                results.result_submit_short(table=table, board_number=board.number, actor=ew,
+                                            data=data | {"totals": wrong})
+            else:
+                results.result_submit_short(table=table, board_number=board.number, actor=ew,
+                                            data=data)
+
+
+@transaction.atomic
+def build_demo() -> DemoReport:
+    report = DemoReport()
+    organiser = _user("organiser")
+    referee = _user("referee")
+    admin = _user("admin", staff=True)
+    report.logins = [
+        ("admin", PASSWORD, "staff: the admin site"),
+        ("organiser", PASSWORD, "organiser of the demo event"),
+        ("referee", PASSWORD, "referee of the demo event"),
+    ]
+    club, _ = Club.objects.get_or_create(name="Casal de la Botifarra", defaults={"city": "Vic"})
+    event = Event.objects.filter(name=DEMO_EVENT).first()
+    if event is not None:
+        report.event = event
+        report.notes.append("The demo event already exists; nothing was changed.")
+        return report
+    actor = Actor(user=organiser)
+    event = events.event_create(
+        actor=actor, name=DEMO_EVENT, club=club, venue="Casal, sala gran",
+        rounds_count=4, boards_per_round=4, seed="demo",
+    )
+    event.referees.add(referee)
+    events.registration_open(event=event, actor=actor)
+    for p1, p2 in PAIR_NAMES:
+        events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)
+    events.event_start(event=event, actor=actor)
+    event.refresh_from_db()
+    events.boards_generate(event=event)
+    events.event_publish(event=event, actor=actor)
+    rng = random.Random(2026)
+    from scoring.bridge import pairings_propose, standings_recompute
+
+    for number in (1, 2):
+        pairings_propose(event.pk, number)
+        rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
+        last = number == 2
+        play_round(rnd, rng, dispute=last, illegal=last)
+        if not last:
+            events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    report.event = event
+    return report
+
+
+def table_codes(event: Event) -> list[Table]:
+    return list(Table.objects.filter(round__event=event, round__status=Round.Status.OPEN)
+                .select_related("ns__pair", "ew__pair").order_by("number"))

@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from tournaments.demo import build_demo, table_codes
+
+
+class Command(BaseCommand):
+    help = "Build (once) the demonstration club, users and event, and print the logins."
+
+    def handle(self, *args, **options) -> None:
+        report = build_demo()
+        out = self.stdout
+        out.write(self.style.SUCCESS("Botifarra Duplicate demo is ready."))
+        for note in report.notes:
+            out.write(note)
+        out.write("\nLogins (username / password):")
+        for username, password, role in report.logins:
+            out.write(f"  {username:<10} / {password}   {role}")
+        event = report.event
+        if event is not None:
+            base = settings.SITE_URL.rstrip("/")
+            out.write(f"\nEvent: {event.name}  {base}{event.get_absolute_url()}")
+            out.write(f"Public page: {base}/e/{event.pk}/")
+            codes = table_codes(event)
+            if codes:
+                out.write(f"Table codes of the open round (enter them at {base}/table/):")
+                for table in codes:
+                    out.write(f"  table {table.number}: {table.code}  "
+                              f"({table.ns.pair.name} v {table.ew.pair.name})")

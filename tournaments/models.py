@@ -1,0 +1,597 @@
+"""Events, pairs, rounds, tables, boards, results, disputes and their audit trail."""
+
+import secrets
+import string
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import engine
+
+TABLE_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at the table
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(TABLE_CODE_ALPHABET) for _ in range(6))
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Pair(models.Model):
+    name = models.CharField(_("display name"), max_length=200)
+    player1 = models.ForeignKey(
+        Player, verbose_name=_("player 1"), on_delete=models.PROTECT, related_name="+"
+    )
+    player2 = models.ForeignKey(
+        Player, verbose_name=_("player 2"), on_delete=models.PROTECT, related_name="+"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def has_user(self, user) -> bool:
+        return user.is_authenticated and user.pk in {
+            self.player1.user_id,
+            self.player2.user_id,
+        }
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class Ruleset(models.TextChoices):
+        LLIURE = "lliure", _("Lliure (western: follow suit and beat)")
+        OBLIGADA = "obligada", _("Obligada (eastern: also lowest-card discards)")
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss pairs")
+
+    class MatchMode(models.TextChoices):
+        BOARDS = "boards", _("Every board counts")
+        GAME = "game", _("One game to the target per round")
+
+    class Ranking(models.TextChoices):
+        WINS = "wins", _("Games won, then point difference")
+        MATCHPOINTS = "matchpoints", _("Duplicate percentage")
+        POINTS = "points", _("Point difference")
+
+    name = models.CharField(_("name"), max_length=200)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+    date = models.DateField(_("date"), default=timezone.localdate)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    published = models.BooleanField(
+        _("published"), default=False, help_text=_("Show the public results pages.")
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("organisers"), related_name="organised_events"
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referees"),
+        related_name="refereed_events",
+        blank=True,
+    )
+    ruleset = models.CharField(
+        _("ruleset"), max_length=10, choices=Ruleset.choices, default=Ruleset.LLIURE
+    )
+    sant_vicenc_in_botifarra = models.BooleanField(
+        _("Sant Vicenç in botifarra"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the ruleset's default (no in lliure, yes in obligada)."),
+    )
+    game_target = models.PositiveSmallIntegerField(_("game target"), default=101)
+    game_cap = models.PositiveSmallIntegerField(
+        _("points counted for a game at most"), default=121
+    )
+    deal_limit = models.PositiveSmallIntegerField(
+        _("deal limit"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.SWISS
+    )
+    match_mode = models.CharField(
+        _("match mode"), max_length=10, choices=MatchMode.choices, default=MatchMode.BOARDS
+    )
+    rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
+    boards_per_round = models.PositiveSmallIntegerField(_("boards per round"), default=6)
+    ranking_method = models.CharField(
+        _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS
+    )
+    bye_points = models.PositiveSmallIntegerField(_("points difference for a bye"), default=36)
+    seed = models.CharField(_("secret seed"), max_length=128, default=new_seed, editable=False)
+    commitment = models.CharField(_("seed commitment"), max_length=64, editable=False)
+    boards_ready = models.PositiveIntegerField(_("boards generated"), default=0, editable=False)
+    standings_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.commitment = engine.commitment(self.seed)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:event_dashboard", args=[self.pk])
+
+    @property
+    def rules(self) -> engine.Rules:
+        return engine.Rules(
+            ruleset=self.ruleset, sant_vicenc_in_botifarra=self.sant_vicenc_in_botifarra
+        )
+
+    @property
+    def total_boards(self) -> int:
+        return self.rounds_count * self.boards_per_round
+
+    @property
+    def seed_revealed(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def public_seed(self) -> str | None:
+        """The seed, only once the event is finished: before that it would reveal every board."""
+        return self.seed if self.seed_revealed else None
+
+    def board_numbers(self, round_number: int) -> range:
+        k = self.boards_per_round
+        return range((round_number - 1) * k + 1, round_number * k + 1)
+
+    def is_organiser(self, user) -> bool:
+        return bool(
+            user.is_authenticated
+            and (user.is_superuser or self.organisers.filter(pk=user.pk).exists())
+        )
+
+    def is_referee(self, user) -> bool:
+        return bool(
+            user.is_authenticated
+            and (
+                user.is_superuser
+                or self.referees.filter(pk=user.pk).exists()
+                or self.organisers.filter(pk=user.pk).exists()
+            )
+        )
+
+
+class Entry(models.Model):
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="entries"
+    )
+    pair = models.ForeignKey(Pair, verbose_name=_("pair"), on_delete=models.PROTECT)
+    number = models.PositiveSmallIntegerField(_("number"))
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="entry_number_unique"),
+            models.UniqueConstraint(fields=["event", "pair"], name="entry_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.pair.name}"
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_after_round is not None
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    bye = models.ForeignKey(
+        Entry,
+        verbose_name=_("bye"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="byes",
+    )
+    opened_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {_('round')} {self.number}"
+
+    @property
+    def board_numbers(self) -> range:
+        return self.event.board_numbers(self.number)
+
+
+class Table(models.Model):
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    ns = models.ForeignKey(
+        Entry, verbose_name=_("NS pair"), on_delete=models.PROTECT, related_name="ns_tables"
+    )
+    ew = models.ForeignKey(
+        Entry, verbose_name=_("EW pair"), on_delete=models.PROTECT, related_name="ew_tables"
+    )
+    code = models.CharField(_("table code"), max_length=6, default=new_table_code)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.UniqueConstraint(fields=["round", "code"], name="table_code_unique"),
+            models.CheckConstraint(condition=~Q(ns=models.F("ew")), name="table_two_pairs"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number} ({_('round')} {self.round.number})"
+
+    def side_of(self, entry: Entry) -> str | None:
+        if entry.pk == self.ns_id:
+            return "NS"
+        if entry.pk == self.ew_id:
+            return "EW"
+        return None
+
+
+class Board(models.Model):
+    """A seeded deal. Stored for speed; always re-creatable from the event seed."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="boards"
+    )
+    number = models.PositiveSmallIntegerField(_("board"))
+    dealer = models.CharField(_("dealer"), max_length=1)
+    hands = models.JSONField(_("hands"), editable=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="board_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Board')} {self.number}"
+
+    @property
+    def round_number(self) -> int:
+        return (self.number - 1) // self.event.boards_per_round + 1
+
+    def deal(self) -> engine.Deal:
+        return engine.Deal(
+            board=self.number,
+            dealer=engine.Seat.from_str(self.dealer),
+            hands={
+                engine.Seat.from_str(seat): engine.cards_to_mask(
+                    engine.parse_token(t) for t in tokens
+                )
+                for seat, tokens in self.hands.items()
+            },
+        )
+
+    def matches_seed(self) -> bool:
+        return engine.deal_board(self.event.seed, self.number).to_json() == {
+            "board": self.number,
+            "dealer": self.dealer,
+            "hands": self.hands,
+        }
+
+
+class BoardResult(models.Model):
+    """The result of one board at one table: what the standings read."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("Entered, awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        RULED = "ruled", _("Ruled by a referee")
+
+    class Source(models.TextChoices):
+        SHORT = "short", _("Short result")
+        PLAY_RECORD = "play_record", _("Play record")
+        RULING = "ruling", _("Referee's ruling")
+
+    class Trump(models.TextChoices):
+        OROS = "oros", _("Oros")
+        COPES = "copes", _("Copes")
+        ESPASES = "espases", _("Espases")
+        BASTOS = "bastos", _("Bastos")
+        BOTIFARRA = "botifarra", _("Botifarra")
+
+    class Adjusted(models.TextChoices):
+        AVG_PLUS = "avg_plus", _("Average plus (60 %)")
+        AVG = "avg", _("Average (50 %)")
+        AVG_MINUS = "avg_minus", _("Average minus (40 %)")
+
+    COUNTED = (Status.CONFIRMED, Status.RULED)
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="results"
+    )
+    board = models.ForeignKey(
+        Board, verbose_name=_("board"), on_delete=models.PROTECT, related_name="results"
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    source = models.CharField(_("source"), max_length=12, choices=Source.choices)
+    delegated = models.BooleanField(_("delegated"), default=False)
+    trump = models.CharField(_("trump"), max_length=10, choices=Trump.choices)
+    doubles = models.JSONField(_("calls"), default=list, blank=True)
+    totals_ns = models.PositiveSmallIntegerField(_("NS hand total"), null=True, blank=True)
+    totals_ew = models.PositiveSmallIntegerField(_("EW hand total"), null=True, blank=True)
+    offending_pair = models.CharField(
+        _("illegal play by"), max_length=2, blank=True, choices=[("NS", "NS"), ("EW", "EW")]
+    )
+    multiplier = models.PositiveSmallIntegerField(_("multiplier"))
+    score_ns = models.PositiveIntegerField(_("NS score"))
+    score_ew = models.PositiveIntegerField(_("EW score"))
+    capot = models.BooleanField(_("capot"), default=False)
+    adjusted_ns = models.CharField(
+        _("NS adjusted score"), max_length=10, blank=True, choices=Adjusted.choices
+    )
+    adjusted_ew = models.CharField(
+        _("EW adjusted score"), max_length=10, blank=True, choices=Adjusted.choices
+    )
+    entered_by = models.CharField(_("entered by"), max_length=120)
+    entered_side = models.CharField(_("entered by side"), max_length=2, blank=True)
+    confirmed_by = models.CharField(_("confirmed by"), max_length=120, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["table__round__number", "board__number", "table__number"]
+        verbose_name = _("board result")
+        verbose_name_plural = _("board results")
+        constraints = [
+            # One result per table and board, whatever two devices do at the same moment.
+            models.UniqueConstraint(fields=["table", "board"], name="one_result_per_table_board")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} · {self.table}"
+
+    @property
+    def counts(self) -> bool:
+        return self.status in self.COUNTED
+
+    def summary(self) -> dict[str, object]:
+        """The values two entries of the same board must agree on."""
+        return {
+            "delegated": self.delegated,
+            "trump": self.trump,
+            "doubles": self.doubles,
+            "totals_ns": self.totals_ns,
+            "offending_pair": self.offending_pair,
+        }
+
+
+class Submission(models.Model):
+    """Every version of a result that anyone sent: kept for the referee, never deleted."""
+
+    result = models.ForeignKey(
+        BoardResult, on_delete=models.CASCADE, related_name="submissions"
+    )
+    source = models.CharField(max_length=12, choices=BoardResult.Source.choices)
+    side = models.CharField(max_length=2, blank=True)
+    submitted_by = models.CharField(max_length=120)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+
+class PlayRecord(models.Model):
+    """A whole hand as submitted (the JSON exactly as received) and the engine's verdict."""
+
+    result = models.ForeignKey(
+        BoardResult, null=True, blank=True, on_delete=models.CASCADE, related_name="play_records"
+    )
+    submission = models.OneToOneField(
+        Submission, null=True, blank=True, on_delete=models.CASCADE, related_name="play_record"
+    )
+    record = models.JSONField()
+    verdict = models.JSONField()
+    outcome = models.CharField(max_length=10)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+
+class Dispute(models.Model):
+    class Reason(models.TextChoices):
+        CONFLICT = "conflict", _("The two pairs entered different results")
+        ILLEGAL_PLAY = "illegal_play", _("The play record has an illegal card")
+        RECORD_MISMATCH = "record_mismatch", _("A short result contradicts a play record")
+        PLAYER_REQUEST = "player_request", _("A player asked for a referee")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RULED = "ruled", _("Ruled")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    result = models.ForeignKey(BoardResult, on_delete=models.CASCADE, related_name="disputes")
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
+    details = models.TextField(_("details"), blank=True)
+    opened_by = models.CharField(_("opened by"), max_length=120)
+    previous_status = models.CharField(max_length=10, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+
+    def __str__(self) -> str:
+        return f"{self.get_reason_display()} · {self.result}"
+
+
+class Ruling(models.Model):
+    """A referee's decision. Append-only: a revision is a new ruling that supersedes the old."""
+
+    class Kind(models.TextChoices):
+        ACCEPT = "accept", _("Accept a submission")
+        PENALTY = "penalty", _("Apply the illegal-play penalty")
+        CORRECTED = "corrected", _("Enter a corrected result")
+        ADJUSTED = "adjusted", _("Award adjusted scores")
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.CASCADE, related_name="rulings")
+    kind = models.CharField(_("ruling"), max_length=10, choices=Kind.choices)
+    data = models.JSONField(default=dict)
+    explanation = models.TextField(_("explanation for the players"))
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+
+class AuditEntry(models.Model):
+    """Append-only trail: who changed what, when, from which value to which."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit")
+    result = models.ForeignKey(
+        BoardResult, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    actor = models.CharField(_("who"), max_length=120)
+    action = models.CharField(_("action"), max_length=40)
+    changes = models.JSONField(_("changes"), default=dict)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")
+
+
+class IdempotentResponse(models.Model):
+    """The first response to a submission carrying an Idempotency-Key, replayed on repeats."""
+
+    scope = models.CharField(max_length=80)
+    key = models.CharField(max_length=200)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "key"], name="idempotency_unique")]
+
+
+class StandingsSnapshot(models.Model):
+    """Standings after a round, recomputed from scratch by the scoring task."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="snapshots")
+    after_round = models.PositiveSmallIntegerField()
+    rows = models.JSONField()
+    matches = models.JSONField(default=list)
+    results_counted = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["event", "after_round"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "after_round"], name="snapshot_unique")
+        ]

@@ -1,0 +1,169 @@
+"""Disputes and the referee's rulings. Rulings are append-only: a revision supersedes."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import engine
+from tournaments.actors import Actor
+from tournaments.models import BoardResult, Dispute, PlayRecord, Round, Ruling, Submission
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit
+from tournaments.services.results import (
+    InvalidSubmission,
+    _snapshot,
+    open_dispute,
+    play_record_check,
+    record_values,
+    short_values,
+)
+
+ADJUSTED = {choice.value for choice in BoardResult.Adjusted}
+
+
+def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Dispute:
+    """A player asks for a referee on their own table's board, until the round closes."""
+    table = result.table
+    event = table.round.event
+    if not (actor.sits_at(table) or actor.is_referee(event)):
+        raise NotAllowed(_("You can only ask for a referee on your own table's boards."))
+    if table.round.status != Round.Status.OPEN:
+        raise ServiceError(_("The round is closed: ask the organiser."), field="round")
+    if not reason.strip():
+        raise ServiceError(_("Say briefly what went wrong."), field="reason")
+    with transaction.atomic():
+        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
+            raise Conflict(_("A referee has already been called for this board."))
+        previous = locked.status
+        before = _snapshot(locked)
+        locked.status = BoardResult.Status.DISPUTED
+        locked.version += 1
+        locked.save()
+        audit.record(event=event, result=locked, actor=actor.label, action="result_disputed",
+                     changes=audit.diff(before, _snapshot(locked)))
+        return open_dispute(locked, Dispute.Reason.PLAYER_REQUEST, actor, reason.strip(),
+                            previous_status=previous)
+
+
+def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
+    result = dispute.result
+    event = result.table.round.event
+    if not (actor.is_referee(event) or (
+        dispute.reason == Dispute.Reason.PLAYER_REQUEST and actor.sits_at(result.table)
+    )):
+        raise NotAllowed(_("Only a referee or the players who asked can withdraw this."))
+    if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
+        raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if dispute.status != Dispute.Status.OPEN:
+            raise Conflict(_("This dispute is already closed."))
+        dispute.status = Dispute.Status.WITHDRAWN
+        dispute.closed_at = timezone.now()
+        dispute.save()
+        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        before = _snapshot(locked)
+        locked.status = dispute.previous_status or BoardResult.Status.ENTERED
+        locked.version += 1
+        locked.save()
+        audit.record(event=event, result=locked, actor=actor.label, action="dispute_withdrawn",
+                     changes=audit.diff(before, _snapshot(locked)))
+        if locked.counts:
+            from tournaments.tasks import request_standings
+
+            request_standings(event)
+    return dispute
+
+
+def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    event = result.table.round.event
+    board = result.board
+    if kind == Ruling.Kind.ACCEPT:
+        try:
+            submission = result.submissions.get(pk=data.get("submission"))
+        except (Submission.DoesNotExist, ValueError, TypeError):
+            raise ServiceError(_("Choose one of the submissions."), field="submission") from None
+        record = PlayRecord.objects.filter(submission=submission).first()
+        if record is not None:
+            return record_values(record.verdict, record.record)
+        return short_values(event=event, board=board, data=submission.data)
+    if kind == Ruling.Kind.PENALTY:
+        offender = data.get("offending_pair") or result.offending_pair
+        if offender not in ("NS", "EW"):
+            raise ServiceError(_("Say which pair played the illegal card."), field="offending_pair")
+        values = short_values(event=event, board=board, data={
+            "delegated": result.delegated, "trump": result.trump, "doubles": result.doubles,
+            "offending_pair": offender,
+        })
+        return values
+    if kind == Ruling.Kind.CORRECTED:
+        if "play_record" in data:
+            verdict = play_record_check(board=board, record=data["play_record"])
+            if verdict["outcome"] == "invalid":
+                raise InvalidSubmission(
+                    [engine.Problem(p["path"], p["message"]) for p in verdict["problems"]]
+                )
+            return record_values(verdict, data["play_record"])
+        return short_values(event=event, board=board, data=data)
+    if kind == Ruling.Kind.ADJUSTED:
+        ns, ew = data.get("adjusted_ns", ""), data.get("adjusted_ew", "")
+        if ns not in ADJUSTED or ew not in ADJUSTED:
+            raise ServiceError(
+                _("Choose average plus, average or average minus for each pair."),
+                field="adjusted_ns" if ns not in ADJUSTED else "adjusted_ew",
+            )
+        score = data.get("score") or {"NS": 0, "EW": 0}
+        try:
+            score_ns, score_ew = int(score["NS"]), int(score["EW"])
+        except (KeyError, TypeError, ValueError):
+            raise ServiceError(_("The match score needs NS and EW numbers."),
+                               field="score") from None
+        if score_ns < 0 or score_ew < 0:
+            raise ServiceError(_("Scores cannot be negative."), field="score")
+        return {"adjusted_ns": ns, "adjusted_ew": ew, "score_ns": score_ns, "score_ew": score_ew}
+    raise ServiceError(_("Unknown ruling."), field="kind")
+
+
+def dispute_rule(
+    *, dispute: Dispute, actor: Actor, kind: str, explanation: str, data: Mapping[str, Any]
+) -> Ruling:
+    """Rule on a dispute (or revise an earlier ruling, which stays visible)."""
+    from tournaments.tasks import request_standings
+
+    result = dispute.result
+    event = result.table.round.event
+    if not actor.is_referee(event):
+        raise NotAllowed(_("Only the referees and organisers of this event can rule."))
+    if not explanation.strip():
+        raise ServiceError(_("Write a short explanation for the players."), field="explanation")
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if dispute.status == Dispute.Status.WITHDRAWN:
+            raise Conflict(_("This dispute was withdrawn."))
+        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        values = _ruling_values(locked, kind, data)
+        before = _snapshot(locked)
+        if kind != Ruling.Kind.ADJUSTED:
+            values |= {"adjusted_ns": "", "adjusted_ew": ""}
+        for key, value in values.items():
+            setattr(locked, key, value)
+        locked.status = BoardResult.Status.RULED
+        locked.version += 1
+        locked.save()
+        previous = dispute.rulings.filter(superseded_by__isnull=True).order_by("-pk").first()
+        ruling = Ruling.objects.create(
+            dispute=dispute, kind=kind, data=dict(data), explanation=explanation.strip(),
+            referee=actor.user, supersedes=previous,
+        )
+        dispute.status = Dispute.Status.RULED
+        dispute.referee = actor.user
+        dispute.closed_at = timezone.now()
+        dispute.save()
+        audit.record(event=event, result=locked, actor=actor.label,
+                     action="ruling_revised" if previous else "ruling",
+                     changes=audit.diff(before, _snapshot(locked)), note=ruling.explanation)
+        request_standings(event)
+    return ruling

@@ -1,0 +1,410 @@
+"""The life of an event: draft → registration → running → finished, and its rounds."""
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.actors import Actor
+from tournaments.models import (
+    Board,
+    BoardResult,
+    Club,
+    Entry,
+    Event,
+    Pair,
+    Player,
+    Round,
+    Table,
+)
+from tournaments.services import NotAllowed, ServiceError
+from tournaments.services import audit
+
+import engine
+
+
+def _require_organiser(event: Event, actor: Actor) -> None:
+    if not actor.is_organiser(event):
+        raise NotAllowed(_("Only the organisers of this event can do that."))
+
+
+def _require_status(event: Event, *allowed: str, doing: str) -> None:
+    if event.status not in allowed:
+        raise ServiceError(
+            _("Cannot %(doing)s: the event is %(status)s.")
+            % {"doing": doing, "status": event.get_status_display().lower()},
+            field="status",
+        )
+
+
+def event_create(*, actor: Actor, **fields: object) -> Event:
+    if not actor.is_authenticated:
+        raise NotAllowed(_("Log in to create an event."))
+    with transaction.atomic():
+        event = Event(**fields)
+        event.full_clean(exclude=["commitment"])
+        event.save()
+        event.organisers.add(actor.user)
+        audit.record(event=event, actor=actor.label, action="event_created")
+    return event
+
+
+@dataclass
+class PairRow:
+    line: int
+    player1: str
+    player2: str
+    name: str
+    club: str
+
+
+@dataclass
+class CsvPreview:
+    rows: list[PairRow] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and bool(self.rows)
+
+
+CSV_COLUMNS = ("player1", "player2", "name", "club")
+
+
+def pairs_csv_parse(text: str) -> CsvPreview:
+    """Read ``player1,player2[,name][,club]`` lines; a header row naming the columns is optional.
+
+    Every line is checked; errors name the line so the organiser can fix the file.
+    """
+    preview = CsvPreview()
+    try:
+        dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    seen: dict[str, int] = {}
+    for line_no, raw in enumerate(reader, start=1):
+        cells = [c.strip() for c in raw]
+        if not any(cells):
+            continue
+        if line_no == 1 and [c.lower() for c in cells[:2]] == ["player1", "player2"]:
+            continue
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            preview.errors.append((line_no, _("Two player names are needed.")))
+            continue
+        if len(cells) > 4:
+            preview.errors.append(
+                (line_no, _("Too many columns: expected player1, player2, name, club."))
+            )
+            continue
+        player1, player2 = cells[0], cells[1]
+        name = cells[2] if len(cells) > 2 and cells[2] else f"{player1} – {player2}"
+        club = cells[3] if len(cells) > 3 else ""
+        if len(name) > 200 or len(player1) > 120 or len(player2) > 120:
+            preview.errors.append((line_no, _("A name is too long.")))
+            continue
+        key = name.casefold()
+        if key in seen:
+            preview.errors.append(
+                (line_no, _("Pair %(name)s already appears on line %(line)s.")
+                 % {"name": name, "line": seen[key]})
+            )
+            continue
+        seen[key] = line_no
+        preview.rows.append(PairRow(line_no, player1, player2, name, club))
+    if not preview.rows and not preview.errors:
+        preview.errors.append((0, _("The file holds no pairs.")))
+    return preview
+
+
+def _next_number(event: Event) -> int:
+    return (event.entries.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def entry_register(
+    *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
+) -> Entry:
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
+    with transaction.atomic():
+        # Row lock on the event: two organisers registering at once must not get the same number.
+        Event.objects.select_for_update().get(pk=event.pk)
+        club_obj = Club.objects.get_or_create(name=club)[0] if club else event.club
+        p1 = Player.objects.create(name=player1, club=club_obj)
+        p2 = Player.objects.create(name=player2, club=club_obj)
+        pair = Pair.objects.create(
+            name=name or f"{player1} – {player2}", player1=p1, player2=p2, club=club_obj
+        )
+        entry = Entry.objects.create(event=event, pair=pair, number=_next_number(event))
+        audit.record(
+            event=event, actor=actor.label, action="entry_registered",
+            changes={"entry": [None, str(entry)]},
+        )
+    return entry
+
+
+def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
+    """Register every pair of the file, or none of them when any line is wrong."""
+    preview = pairs_csv_parse(text)
+    if not preview.ok:
+        line, message = preview.errors[0]
+        raise ServiceError(_("Line %(line)s: %(message)s") % {"line": line, "message": message},
+                           field="file")
+    with transaction.atomic():
+        return [
+            entry_register(event=event, actor=actor, player1=row.player1, player2=row.player2,
+                           name=row.name, club=row.club)
+            for row in preview.rows
+        ]
+
+
+def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
+    event = entry.event
+    _require_organiser(event, actor)
+    if entry.withdrawn:
+        raise ServiceError(_("This pair has already withdrawn."))
+    with transaction.atomic():
+        if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+            audit.record(event=event, actor=actor.label, action="entry_deleted",
+                         changes={"entry": [str(entry), None]})
+            pair = entry.pair
+            entry.delete()
+            pair.delete()
+            return entry
+        last_closed = (
+            event.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"] or 0
+        )
+        entry.withdrawn_after_round = last_closed
+        entry.save(update_fields=["withdrawn_after_round"])
+        audit.record(event=event, actor=actor.label, action="entry_withdrawn",
+                     changes={"withdrawn_after_round": [None, last_closed]})
+    return entry
+
+
+def registration_open(*, event: Event, actor: Actor) -> Event:
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.DRAFT, doing=_("open registration"))
+    return _set_status(event, actor, Event.Status.REGISTRATION)
+
+
+def _set_status(event: Event, actor: Actor, status: str) -> Event:
+    before = event.status
+    event.status = status
+    if status == Event.Status.FINISHED:
+        event.finished_at = timezone.now()
+    event.save(update_fields=["status", "finished_at"])
+    audit.record(event=event, actor=actor.label, action="event_status",
+                 changes={"status": [before, status]})
+    return event
+
+
+def event_start(*, event: Event, actor: Actor) -> Event:
+    """Close registration, generate every board (in a task) and propose round 1."""
+    from tournaments.tasks import generate_boards
+
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
+    active = event.entries.filter(withdrawn_after_round__isnull=True).count()
+    if active < 2:
+        raise ServiceError(_("At least two pairs are needed to start."), field="entries")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        _set_status(event, actor, Event.Status.RUNNING)
+        generate_boards.delay_on_commit(event.pk)
+    return event
+
+
+def boards_generate(*, event: Event, progress_every: int = 8) -> int:
+    """Create every board of the event from its seed; safe to run twice."""
+    existing = set(event.boards.values_list("number", flat=True))
+    created = 0
+    batch: list[Board] = []
+    for number in range(1, event.total_boards + 1):
+        if number in existing:
+            continue
+        deal = engine.deal_board(event.seed, number).to_json()
+        batch.append(Board(event=event, number=number, dealer=deal["dealer"], hands=deal["hands"]))
+        if len(batch) >= progress_every:
+            created += _flush_boards(event, batch)
+            batch = []
+    created += _flush_boards(event, batch)
+    return created
+
+
+def _flush_boards(event: Event, batch: list[Board]) -> int:
+    if batch:
+        Board.objects.bulk_create(batch, ignore_conflicts=True)
+    Event.objects.filter(pk=event.pk).update(boards_ready=event.boards.count())
+    return len(batch)
+
+
+def round_propose(
+    *,
+    event: Event,
+    actor: Actor | None,
+    number: int,
+    tables: Sequence[tuple[int, int]],
+    bye: int | None = None,
+) -> Round:
+    """Store the pairings of a round that is not open yet (replacing an earlier proposal)."""
+    if actor is not None:
+        _require_organiser(event, actor)
+    _require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
+    if number < 1 or number > event.rounds_count:
+        raise ServiceError(_("This event has %(n)s rounds.") % {"n": event.rounds_count},
+                           field="round")
+    entries = {
+        e.pk: e for e in event.entries.filter(withdrawn_after_round__isnull=True)
+    }
+    seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else [])
+    if len(seen) != len(set(seen)):
+        raise ServiceError(_("A pair appears twice in these pairings."), field="tables")
+    if set(seen) != set(entries):
+        raise ServiceError(_("Every active pair must play or have the bye, once."),
+                           field="tables")
+    with transaction.atomic():
+        rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
+        if rnd.status != Round.Status.PENDING:
+            raise ServiceError(_("Round %(n)s is already open.") % {"n": number}, field="round")
+        previous = event.rounds.filter(number=number - 1).first()
+        if previous is not None and previous.status != Round.Status.CLOSED:
+            raise ServiceError(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
+        rnd.tables.all().delete()
+        Table.objects.bulk_create(
+            [
+                Table(round=rnd, number=i, ns=entries[ns], ew=entries[ew])
+                for i, (ns, ew) in enumerate(tables, start=1)
+            ]
+        )
+        rnd.bye = entries[bye] if bye else None
+        rnd.save(update_fields=["bye"])
+        if actor is not None:
+            audit.record(event=event, actor=actor.label, action="round_proposed",
+                         changes={"round": [None, number]})
+    return rnd
+
+
+def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
+    """Exchange two pairs in a proposed round (keeping their seats)."""
+    event = rnd.event
+    _require_organiser(event, actor)
+    if rnd.status != Round.Status.PENDING:
+        raise ServiceError(_("Only a round that is not open yet can be changed."))
+    with transaction.atomic():
+        slots: list[tuple[Table | Round, str]] = []
+        for eid in (entry_a, entry_b):
+            table = rnd.tables.filter(ns_id=eid).first()
+            if table is not None:
+                slots.append((table, "ns_id"))
+                continue
+            table = rnd.tables.filter(ew_id=eid).first()
+            if table is not None:
+                slots.append((table, "ew_id"))
+                continue
+            if rnd.bye_id == eid:
+                slots.append((rnd, "bye_id"))
+                continue
+            raise ServiceError(_("That pair is not in this round."), field="pairs")
+        (obj_a, attr_a), (obj_b, attr_b) = slots
+        if obj_a is obj_b or (obj_a.pk == obj_b.pk and type(obj_a) is type(obj_b)):
+            setattr(obj_a, attr_a, entry_b)
+            setattr(obj_a, attr_b, entry_a)
+            obj_a.save()
+        else:
+            # Move through the bye-free path: the unique (ns != ew) check holds at every save.
+            setattr(obj_a, attr_a, entry_b)
+            setattr(obj_b, attr_b, entry_a)
+            obj_a.save()
+            obj_b.save()
+        audit.record(event=event, actor=actor.label, action="round_swap",
+                     changes={"swap": [entry_a, entry_b]})
+    return rnd
+
+
+def round_open(*, rnd: Round, actor: Actor) -> Round:
+    event = rnd.event
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.RUNNING, doing=_("open a round"))
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.PENDING:
+            raise ServiceError(_("This round is already %(s)s.")
+                               % {"s": rnd.get_status_display().lower()})
+        if not rnd.tables.exists():
+            raise ServiceError(_("This round has no pairings yet."))
+        if event.boards.count() < event.total_boards:
+            raise ServiceError(_("The boards are still being generated; try again in a moment."))
+        rnd.status = Round.Status.OPEN
+        rnd.opened_at = timezone.now()
+        rnd.save(update_fields=["status", "opened_at"])
+        audit.record(event=event, actor=actor.label, action="round_opened",
+                     changes={"round": [None, rnd.number]})
+    return rnd
+
+
+def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
+    """Tables with boards that have no counted result yet, and which boards."""
+    counted: dict[int, set[int]] = {}
+    for table_id, board_no in BoardResult.objects.filter(
+        table__round=rnd, status__in=BoardResult.COUNTED
+    ).values_list("table_id", "board__number"):
+        counted.setdefault(table_id, set()).add(board_no)
+    missing = []
+    for table in rnd.tables.select_related("ns__pair", "ew__pair"):
+        boards = [n for n in rnd.board_numbers if n not in counted.get(table.pk, set())]
+        if boards:
+            missing.append((table, boards))
+    return missing
+
+
+def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Round:
+    """Close a round; refused while results are missing unless the organiser accepts that."""
+    from tournaments.tasks import request_standings
+
+    event = rnd.event
+    _require_organiser(event, actor)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.OPEN:
+            raise ServiceError(_("Only an open round can be closed."))
+        missing = round_missing(rnd)
+        if missing and not accept_missing:
+            tables = ", ".join(str(t.number) for t, _b in missing)
+            raise ServiceError(
+                _("Results are missing or unconfirmed at tables %(tables)s.") % {"tables": tables},
+                field="results",
+            )
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        audit.record(
+            event=event, actor=actor.label, action="round_closed",
+            changes={"round": [None, rnd.number]},
+            note=_("Closed with missing results") if missing else "",
+        )
+        request_standings(event)
+    return rnd
+
+
+def event_finish(*, event: Event, actor: Actor) -> Event:
+    """Finish the event and so reveal its seed."""
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
+    if event.rounds.filter(status=Round.Status.OPEN).exists():
+        raise ServiceError(_("Close the open round first."))
+    with transaction.atomic():
+        return _set_status(event, actor, Event.Status.FINISHED)
+
+
+def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Event:
+    _require_organiser(event, actor)
+    event.published = published
+    event.save(update_fields=["published"])
+    audit.record(event=event, actor=actor.label, action="event_published",
+                 changes={"published": [not published, published]})
+    return event

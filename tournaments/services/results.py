@@ -1,0 +1,376 @@
+"""Board results from the table: short results, play records, confirmation, double entry."""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+import engine
+from tournaments.actors import Actor
+from tournaments.models import (
+    Board,
+    BoardResult,
+    Dispute,
+    Event,
+    PlayRecord,
+    Round,
+    Submission,
+    Table,
+)
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit
+
+
+class InvalidSubmission(ServiceError):
+    """Bad input: every problem with the path of the field it concerns (HTTP 400)."""
+
+    def __init__(self, problems: Sequence[engine.Problem]) -> None:
+        first = problems[0]
+        super().__init__(first.message, field=first.path)
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: BoardResult
+    created: bool
+    verdict: dict[str, Any] | None = None
+
+
+def board_for_table(table: Table, board_number: int) -> Board:
+    if board_number not in table.round.board_numbers:
+        first, last = table.round.board_numbers[0], table.round.board_numbers[-1]
+        raise ServiceError(
+            _("Board %(n)s is not played in this round (boards %(a)s–%(b)s).")
+            % {"n": board_number, "a": first, "b": last},
+            field="board",
+        )
+    try:
+        return Board.objects.get(event_id=table.round.event_id, number=board_number)
+    except Board.DoesNotExist:
+        raise ServiceError(_("Board %(n)s does not exist yet.") % {"n": board_number},
+                           field="board") from None
+
+
+def _check_can_enter(table: Table, actor: Actor) -> str:
+    """The side the actor enters for ('' for organisers); refuses outsiders and closed rounds."""
+    event = table.round.event
+    if table.round.status != Round.Status.OPEN:
+        raise ServiceError(_("Round %(n)s is not open for results.") % {"n": table.round.number},
+                           field="round")
+    if actor.is_organiser(event):
+        return actor.side_at(table) or ""
+    side = actor.side_at(table)
+    if side is None:
+        raise NotAllowed(_("You do not sit at this table."))
+    return side
+
+
+def short_values(
+    *, event: Event, board: Board, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Validate a short result and compute its score with the engine (never typed by people)."""
+    problems: list[engine.Problem] = []
+    trump = data.get("trump")
+    delegated = data.get("delegated", False)
+    doubles = data.get("doubles") or []
+    totals = data.get("totals")
+    offending = data.get("offending_pair") or None
+    if not isinstance(delegated, bool):
+        problems.append(engine.Problem("delegated", _("delegated must be true or false")))
+    if not isinstance(doubles, list):
+        problems.append(engine.Problem("doubles", _("doubles must be a list of calls")))
+        doubles = []
+    if (totals is None) == (offending is None):
+        problems.append(
+            engine.Problem("totals", _("Give either the two hand totals or the pair that "
+                                       "played an illegal card."))
+        )
+    if totals is not None and not isinstance(totals, Mapping):
+        problems.append(engine.Problem("totals", _("totals must hold NS and EW")))
+    if offending is not None and offending not in ("NS", "EW"):
+        problems.append(engine.Problem("offending_pair", _("offending_pair must be NS or EW")))
+    if problems:
+        raise InvalidSubmission(problems)
+    try:
+        short = engine.score_short_result(
+            dealer=engine.Seat.from_str(board.dealer),
+            delegated=delegated,
+            trump=str(trump),
+            doubles=doubles,
+            rules=event.rules,
+            totals=totals,
+            offending_pair=offending,
+        )
+    except engine.InvalidRecord as exc:
+        raise InvalidSubmission(exc.problems) from None
+    return {
+        "delegated": delegated,
+        "trump": trump,
+        "doubles": [{"seat": d["seat"], "call": d["call"]} for d in doubles],
+        "totals_ns": totals["NS"] if totals is not None else None,
+        "totals_ew": totals["EW"] if totals is not None else None,
+        "offending_pair": offending or "",
+        "multiplier": short.multiplier,
+        "score_ns": short.score["NS"],
+        "score_ew": short.score["EW"],
+        "capot": short.capot,
+    }
+
+
+def record_values(verdict: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    choice = record["choice"]
+    values: dict[str, Any] = {
+        "delegated": bool(choice["delegated"]),
+        "trump": choice["trump"],
+        "doubles": [{"seat": d["seat"], "call": d["call"]} for d in record.get("doubles") or []],
+        "multiplier": verdict["multiplier"],
+        "score_ns": verdict["score"]["NS"],
+        "score_ew": verdict["score"]["EW"],
+    }
+    if verdict["outcome"] == "complete":
+        values |= {
+            "totals_ns": verdict["totals"]["NS"],
+            "totals_ew": verdict["totals"]["EW"],
+            "offending_pair": "",
+            "capot": bool(verdict["capot"]),
+        }
+    else:
+        offender = engine.Seat.from_str(verdict["seat"]).pair
+        values |= {"totals_ns": None, "totals_ew": None, "offending_pair": offender,
+                   "capot": False}
+    return values
+
+
+AGREED_FIELDS = ("delegated", "trump", "doubles", "totals_ns", "offending_pair")
+
+
+def _agree(result: BoardResult, values: Mapping[str, Any]) -> bool:
+    return all(getattr(result, f) == values[f] for f in AGREED_FIELDS)
+
+
+def _snapshot(result: BoardResult) -> dict[str, Any]:
+    return {
+        f: getattr(result, f)
+        for f in (*AGREED_FIELDS, "multiplier", "score_ns", "score_ew", "status", "source",
+                  "adjusted_ns", "adjusted_ew")
+    }
+
+
+def _locked_result(table: Table, board: Board) -> BoardResult | None:
+    # The race: two devices of one table post the same board at the same moment. Locking the
+    # table row serialises them, so the second sees the first's result and confirms or
+    # disputes it instead of creating a second one (the unique constraint is the backstop).
+    Table.objects.select_for_update().get(pk=table.pk)
+    return BoardResult.objects.select_for_update().filter(table=table, board=board).first()
+
+
+def open_dispute(
+    result: BoardResult, reason: str, actor: Actor, details: str = "", previous_status: str = ""
+) -> Dispute:
+    existing = result.disputes.filter(status=Dispute.Status.OPEN).first()
+    if existing is not None:
+        return existing
+    dispute = Dispute.objects.create(result=result, reason=reason, opened_by=actor.label,
+                                     details=details, previous_status=previous_status)
+    audit.record(event=result.table.round.event, result=result, actor=actor.label,
+                 action="dispute_opened", changes={"reason": [None, reason]}, note=details)
+    return dispute
+
+
+def _after_counted(event: Event) -> None:
+    from tournaments.tasks import request_standings
+
+    request_standings(event)
+
+
+def _store(
+    *,
+    table: Table,
+    board: Board,
+    actor: Actor,
+    side: str,
+    source: str,
+    values: dict[str, Any],
+    submission_data: dict[str, Any],
+    expected_version: int | None,
+    record: tuple[Any, dict[str, Any]] | None = None,
+) -> Outcome:
+    """Create, confirm, correct or dispute the table's result for the board."""
+    event = table.round.event
+    result = _locked_result(table, board)
+    created = result is None
+    dispute_reason: str | None = None
+    if result is None:
+        status = BoardResult.Status.ENTERED
+        if values["offending_pair"] and source == BoardResult.Source.PLAY_RECORD:
+            status = BoardResult.Status.DISPUTED
+            dispute_reason = Dispute.Reason.ILLEGAL_PLAY
+        result = BoardResult.objects.create(
+            table=table, board=board, status=status, source=source,
+            entered_by=actor.label, entered_side=side, **values,
+        )
+        audit.record(event=event, result=result, actor=actor.label, action="result_entered",
+                     changes=audit.diff({}, _snapshot(result)))
+    else:
+        if expected_version is not None and expected_version != result.version:
+            raise Conflict(_("This result changed meanwhile (now version %(v)s): reload it.")
+                           % {"v": result.version}, field="version")
+        before = _snapshot(result)
+        same_side = bool(side) and side == result.entered_side
+        if result.status in (BoardResult.Status.RULED,):
+            raise Conflict(_("A referee has ruled on this board; open a dispute to change it."))
+        if result.status == BoardResult.Status.DISPUTED:
+            # Kept for the referee, but the stored result does not move.
+            pass
+        elif source != result.source and not _agree(result, values):
+            result.status = BoardResult.Status.DISPUTED
+            dispute_reason = (Dispute.Reason.ILLEGAL_PLAY if values["offending_pair"]
+                              and source == BoardResult.Source.PLAY_RECORD
+                              else Dispute.Reason.RECORD_MISMATCH)
+        elif result.status == BoardResult.Status.CONFIRMED:
+            if not _agree(result, values):
+                raise Conflict(_("This board is already confirmed; open a dispute to change it."))
+        elif same_side:
+            if expected_version is None and not _agree(result, values):
+                raise Conflict(
+                    _("You already entered this board. To correct it, send it again with "
+                      "its current version (%(v)s).") % {"v": result.version}, field="version")
+            for key, value in values.items():
+                setattr(result, key, value)
+            result.source = source
+        elif _agree(result, values):
+            result.status = BoardResult.Status.CONFIRMED
+            result.confirmed_by = actor.label
+        else:
+            result.status = BoardResult.Status.DISPUTED
+            dispute_reason = Dispute.Reason.CONFLICT
+        if record is not None and result.source != BoardResult.Source.PLAY_RECORD and \
+                result.status != BoardResult.Status.DISPUTED:
+            # A play record that agrees with the short result is the better evidence.
+            result.source = BoardResult.Source.PLAY_RECORD
+        after = _snapshot(result)
+        if after != before:
+            result.version += 1
+            result.save()
+            audit.record(event=event, result=result, actor=actor.label,
+                         action=f"result_{result.status}", changes=audit.diff(before, after))
+    submission = Submission.objects.create(
+        result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
+    )
+    verdict = None
+    if record is not None:
+        raw, verdict = record
+        PlayRecord.objects.create(result=result, submission=submission, record=raw,
+                                  verdict=verdict, outcome=verdict["outcome"])
+    if dispute_reason is not None:
+        open_dispute(result, dispute_reason, actor)
+    if result.status in BoardResult.COUNTED:
+        _after_counted(event)
+    return Outcome(result=result, created=created, verdict=verdict)
+
+
+def result_submit_short(
+    *,
+    table: Table,
+    board_number: int,
+    actor: Actor,
+    data: Mapping[str, Any],
+    expected_version: int | None = None,
+) -> Outcome:
+    """Enter (or, from the other pair, confirm by entering the same) a short result."""
+    side = _check_can_enter(table, actor)
+    board = board_for_table(table, board_number)
+    values = short_values(event=table.round.event, board=board, data=data)
+    with transaction.atomic():
+        return _store(table=table, board=board, actor=actor, side=side,
+                      source=BoardResult.Source.SHORT, values=values,
+                      submission_data=dict(data), expected_version=expected_version)
+
+
+def play_record_check(*, board: Board, record: Any) -> dict[str, Any]:
+    """Replay a record against the board's seeded deal under the event's rules."""
+    event = board.event
+    return engine.replay(record, deal=board.deal(), rules=event.rules).to_json()
+
+
+def result_submit_play_record(
+    *,
+    table: Table,
+    board_number: int,
+    actor: Actor,
+    record: Any,
+    expected_version: int | None = None,
+) -> Outcome:
+    """Replay a whole hand; complete sets the result, illegal opens a dispute, invalid is refused."""
+    side = _check_can_enter(table, actor)
+    board = board_for_table(table, board_number)
+    verdict = play_record_check(board=board, record=record)
+    if verdict["outcome"] == "invalid":
+        raise InvalidSubmission(
+            [engine.Problem(p["path"], p["message"]) for p in verdict["problems"]]
+        )
+    values = record_values(verdict, record)
+    with transaction.atomic():
+        return _store(table=table, board=board, actor=actor, side=side,
+                      source=BoardResult.Source.PLAY_RECORD, values=values,
+                      submission_data={"play_record": True}, expected_version=expected_version,
+                      record=(record, verdict))
+
+
+def result_confirm(*, result: BoardResult, actor: Actor, expected_version: int | None = None
+                   ) -> BoardResult:
+    """The other pair (or an organiser) confirms an entered result."""
+    table = result.table
+    side = _check_can_enter(table, actor)
+    event = table.round.event
+    with transaction.atomic():
+        locked = _locked_result(table, result.board)
+        assert locked is not None
+        if expected_version is not None and expected_version != locked.version:
+            raise Conflict(_("This result changed meanwhile (now version %(v)s): reload it.")
+                           % {"v": locked.version}, field="version")
+        if locked.status == BoardResult.Status.CONFIRMED:
+            return locked
+        if locked.status != BoardResult.Status.ENTERED:
+            raise Conflict(_("This result is %(s)s and cannot be confirmed.")
+                           % {"s": locked.get_status_display().lower()})
+        if side and side == locked.entered_side and not actor.is_organiser(event):
+            raise NotAllowed(_("The other pair must confirm the result you entered."))
+        before = _snapshot(locked)
+        locked.status = BoardResult.Status.CONFIRMED
+        locked.confirmed_by = actor.label
+        locked.version += 1
+        locked.save()
+        audit.record(event=event, result=locked, actor=actor.label, action="result_confirmed",
+                     changes=audit.diff(before, _snapshot(locked)))
+        _after_counted(event)
+    return locked
+
+
+def hands_visible(*, board: Board, actor: Actor, table: Table | None = None) -> bool:
+    """Nobody sees a board's cards before their table has played it.
+
+    Organisers and referees always may; a table (or a player at it) once it has entered a
+    result for the board; everyone once the board's round is closed and the event published
+    or finished.
+    """
+    event = board.event
+    if actor.is_referee(event):
+        return True
+    rnd = event.rounds.filter(number=board.round_number).first()
+    if rnd is not None and rnd.status == Round.Status.CLOSED:
+        return True
+    tables = [table] if table is not None else []
+    if actor.table is not None:
+        tables = [actor.table]
+    elif actor.is_authenticated and rnd is not None:
+        tables = [t for t in rnd.tables.select_related("ns__pair__player1", "ns__pair__player2",
+                                                       "ew__pair__player1", "ew__pair__player2")
+                  if actor.side_at(t)]
+    return any(
+        t.round_id == getattr(rnd, "pk", None) and actor.sits_at(t)
+        and BoardResult.objects.filter(table=t, board=board).exists()
+        for t in tables
+    )

@@ -1,0 +1,108 @@
+"""Celery tasks: thin wrappers that take ids, recompute from scratch, and so are safe to repeat."""
+
+import logging
+import uuid
+
+from celery import Task, shared_task
+from celery.contrib.django.task import DjangoTask
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Event
+
+log = logging.getLogger(__name__)
+
+STANDINGS_QUEUED = "standings:queued:{}"
+STANDINGS_LOCK = "standings:lock:{}"
+COALESCE_SECONDS = 1.0
+
+
+class LockBusy(Exception):
+    """Another worker holds the lock for this event; retry shortly."""
+
+
+class BaseTask(DjangoTask):
+    """Queued after commit (``delay_on_commit``), retried with backoff when a lock is busy."""
+
+    autoretry_for = (LockBusy,)
+    retry_backoff = 1
+    retry_backoff_max = 30
+    retry_jitter = True
+    max_retries = 8
+    acks_late = True
+
+
+@shared_task(base=BaseTask, bind=True)
+def generate_boards(self: Task, event_id: int) -> int:
+    from tournaments.services.events import boards_generate
+
+    event = Event.objects.get(pk=event_id)
+    return boards_generate(event=event)
+
+
+def request_standings(event: Event) -> None:
+    """Mark the standings stale and queue one recomputation after commit.
+
+    Bursts coalesce: while a recomputation is queued and not yet started, further requests only
+    move the timestamp. If the broker is down the request is kept in the database
+    (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
+    """
+    now = timezone.now()
+    Event.objects.filter(pk=event.pk).update(standings_requested_at=now)
+    event_id = event.pk
+
+    def enqueue() -> None:
+        key = STANDINGS_QUEUED.format(event_id)
+        try:
+            if cache.add(key, now.isoformat(), timeout=60):
+                recompute_standings.apply_async((event_id,), countdown=COALESCE_SECONDS)
+        except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
+            log.warning("could not queue standings for event %s; they stay stale", event_id,
+                        exc_info=True)
+            try:
+                cache.delete(key)
+            except Exception:  # noqa: BLE001
+                pass
+
+    transaction.on_commit(enqueue)
+
+
+@shared_task(base=BaseTask, bind=True)
+def recompute_standings(self: Task, event_id: int) -> int:
+    from scoring.bridge import standings_recompute
+
+    token = uuid.uuid4().hex
+    lock = STANDINGS_LOCK.format(event_id)
+    if not cache.add(lock, token, timeout=300):
+        raise LockBusy(event_id)
+    try:
+        # From here on, new results need a new run: let the next request queue one.
+        cache.delete(STANDINGS_QUEUED.format(event_id))
+        return standings_recompute(event_id)
+    finally:
+        if cache.get(lock) == token:
+            cache.delete(lock)
+
+
+@shared_task(base=BaseTask, bind=True)
+def propose_pairings(self: Task, event_id: int, round_number: int) -> int:
+    from scoring.bridge import pairings_propose
+
+    return pairings_propose(event_id, round_number)
+
+
+@shared_task(base=BaseTask, bind=True)
+def catch_up_standings(self: Task) -> int:
+    """Queue a recomputation for every event whose standings are stale (after an outage)."""
+    from django.db.models import F, Q
+
+    stale = Event.objects.filter(
+        Q(standings_updated_at__isnull=True) | Q(standings_updated_at__lt=F("standings_requested_at")),
+        standings_requested_at__isnull=False,
+    )
+    count = 0
+    for event in stale:
+        recompute_standings.delay(event.pk)
+        count += 1
+    return count

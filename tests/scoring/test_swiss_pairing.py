@@ -17,7 +17,14 @@ from scoring.pairing import (
     swap_warnings,
 )
 from scoring.standings import compute_standings
-from scoring.types import BoardResult, EventInput, PairHistory, RoundInput, TableRound
+from scoring.types import (
+    BoardResult,
+    EventInput,
+    PairHistory,
+    Pairing,
+    RoundInput,
+    TableRound,
+)
 
 
 def hist(opponents=(), directions="", byes=0, score=0.0) -> PairHistory:
@@ -72,9 +79,9 @@ def test_round_one_from_the_seeded_lot_or_the_organisers_order():
 
 
 def test_no_rematch_while_another_pairing_exists():
-    history = {1: hist([2], "N"), 2: hist([1], "E"), 3: hist([4], "N"), 4: hist([3], "E")}
+    history = {1: hist([2], "N"), 2: hist([1], "E"), 3: hist([4], "E"), 4: hist([3], "N")}
     pairing = pair_round(ranked=[1, 2, 3, 4], history=history, round_number=2)
-    assert met(pairing) == {frozenset((1, 3)), frozenset((2, 4))}
+    assert pairing.tables == [(3, 1), (2, 4)]
     assert pairing.rematches == []
 
 
@@ -167,8 +174,8 @@ def test_withdrawn_pair_is_never_paired_again():
     event = EventInput(entries, {e: e for e in entries}, {3: 1}, [], seed="w")
     event = play(event, pair_next_round(event), [10, -10])
     pairing = pair_next_round(event)
-    seated = {e for t in pairing.tables for e in t} | {pairing.bye}
-    assert seated == {1, 2, 4, 5}
+    assert pairing.bye is None
+    assert {e for t in pairing.tables for e in t} == {1, 2, 4, 5}
 
 
 def test_history_from_collects_opponents_directions_byes_and_match_points():
@@ -181,19 +188,15 @@ def test_history_from_collects_opponents_directions_byes_and_match_points():
 
 
 def test_manual_swap_warns_of_a_rematch_and_the_direction_rule():
-    history = {
-        1: hist([3], "NN"),
-        2: hist([4], "EE"),
-        3: hist([1], "EN"),
-        4: hist([2], "NE"),
-    }
-    pairing = pair_round(ranked=[1, 2, 3, 4], history=history, round_number=3)
-    assert pairing.rematches == []
-    a, b = pairing.tables[0][0], pairing.tables[1][0]
-    warnings = swap_warnings(pairing, a, b, history)
-    assert any("already met" in w for w in warnings)
-    assert apply_swap(pairing, a, b).tables[0][0] == b
-    assert swap_warnings(pairing, a, a, history) == []
+    history = {1: hist([3], "NN"), 2: hist([4], "EE"), 3: hist([1], "EN"), 4: hist([2], "NE")}
+    pairing = Pairing(tables=[(2, 1), (4, 3)], bye=None)
+    assert swap_warnings(pairing, 2, 4, history) == []  # 4 v 1 and 2 v 3: new, seats fine
+    # Swapping 1 and 4 gives 2 v 4 and 1 v 3, both met, and 1 sits NS a third time.
+    assert apply_swap(pairing, 1, 4).tables == [(2, 4), (1, 3)]
+    warnings = swap_warnings(pairing, 1, 4, history)
+    assert "table 1: 2 and 4 have already met" in warnings
+    assert "table 2: 1 and 3 have already met" in warnings
+    assert "table 2: 1 would sit NS too often" in warnings
 
 
 def test_manual_swap_into_the_bye_warns_of_a_second_bye():

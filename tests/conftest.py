@@ -160,3 +160,13 @@ def running_event(db, organiser):
                                tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)])
     events.round_open(rnd=rnd, actor=actor)
     return event
+
+
+def pytest_configure(config):
+    # Browser tests are marked by folder so that a missing Chromium is reported, not hidden.
+    pass
+
+
+def pytest_itemcollected(item):
+    if "/e2e/" in str(item.fspath) or item.get_closest_marker("browser"):
+        item.add_marker(pytest.mark.browser)

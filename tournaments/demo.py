@@ -120,7 +120,7 @@ def build_demo() -> DemoReport:
     report = DemoReport()
     organiser = _user("organiser")
     referee = _user("referee")
-    admin = _user("admin", staff=True)
+    _user("admin", staff=True)
     report.logins = [
         ("admin", PASSWORD, "staff: the admin site"),
         ("organiser", PASSWORD, "organiser of the demo event"),

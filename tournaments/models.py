@@ -1,7 +1,6 @@
 """Events, pairs, rounds, tables, boards, results, disputes and their audit trail."""
 
 import secrets
-import string
 
 from django.conf import settings
 from django.db import models

@@ -10,6 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import engine
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -22,10 +23,7 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.services import NotAllowed, ServiceError
-from tournaments.services import audit
-
-import engine
+from tournaments.services import NotAllowed, ServiceError, audit
 
 
 def _require_organiser(event: Event, actor: Actor) -> None:

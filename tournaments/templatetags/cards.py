@@ -1,0 +1,161 @@
+"""Cards and deals for people: suit symbol, letter and colour together, never colour alone.
+
+Used by every page that shows cards (table entry, referee replay, hand records, PDFs).
+"""
+
+from collections.abc import Iterable, Mapping
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+import engine
+
+register = template.Library()
+
+SEAT_ORDER = ("N", "E", "S", "W")
+SYMBOLS = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
+RANK_LABEL = {1: "1", 10: "10", 11: "11", 12: "12"}
+
+
+def suit_names() -> dict[str, str]:
+    """Translated suit names: oros/copes/espases/bastos in Catalan."""
+    return {
+        "o": pgettext("suit", "oros"),
+        "c": pgettext("suit", "copes"),
+        "e": pgettext("suit", "espases"),
+        "b": pgettext("suit", "bastos"),
+    }
+
+
+def trump_name(trump: str) -> str:
+    names = {
+        "oros": pgettext("suit", "oros"),
+        "copes": pgettext("suit", "copes"),
+        "espases": pgettext("suit", "espases"),
+        "bastos": pgettext("suit", "bastos"),
+        "botifarra": _("botifarra (no trumps)"),
+    }
+    return names.get(trump, trump)
+
+
+def seat_names() -> dict[str, str]:
+    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
+
+
+def _token(card: str | int) -> str:
+    return engine.card_token(card) if isinstance(card, int) else card
+
+
+@register.simple_tag
+def card(token: str | int) -> SafeString:
+    """``9o`` → a span with the rank, the suit symbol and the suit letter."""
+    tok = _token(token)
+    rank, letter = tok[:-1], tok[-1]
+    name = suit_names()[letter]
+    return format_html(
+        '<span class="card-token suit-{}" title="{} {}">{}<span aria-hidden="true">{}</span>'
+        '<span class="visually-hidden"> {}</span></span>',
+        letter, rank, name, rank, SYMBOLS[letter], name,
+    )
+
+
+@register.simple_tag
+def cards(tokens: Iterable[str | int]) -> SafeString:
+    return format_html_join(" ", "{}", ((card(t),) for t in tokens))
+
+
+@register.filter
+def trump_label(trump: str) -> str:
+    return trump_name(trump)
+
+
+@register.filter
+def seat_label(seat: str) -> str:
+    return seat_names().get(seat, seat)
+
+
+def _by_suit(tokens: Iterable[str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {letter: [] for letter in SYMBOLS}
+    for tok in tokens:
+        groups[tok[-1]].append(tok)
+    return groups
+
+
+@register.simple_tag
+def hand_lines(tokens: Iterable[str | int]) -> SafeString:
+    """One line per suit, strongest first: ``♦ o: 9 1 12`` (— for a void)."""
+    groups = _by_suit(_token(t) for t in tokens)
+    lines = []
+    for letter, toks in groups.items():
+        ranks = " ".join(t[:-1] for t in toks) or "—"
+        lines.append(format_html(
+            '<div class="suit-line suit-{}"><span aria-hidden="true">{}</span> '
+            '<abbr title="{}">{}</abbr> {}</div>',
+            letter, SYMBOLS[letter], suit_names()[letter], letter.upper(), ranks,
+        ))
+    return mark_safe("".join(lines))
+
+
+@register.simple_tag
+def deal_diagram(hands: Mapping[str, Iterable[str]], dealer: str = "", board: int | None = None,
+                 highlight: str = "") -> SafeString:
+    """The four hands around the table (HTML grid: prints and reads on a phone)."""
+    seats = seat_names()
+    parts = []
+    for seat in SEAT_ORDER:
+        tokens = list(hands.get(seat, []))
+        classes = "hand seat-" + seat + (" dealer" if seat == dealer else "")
+        if seat == highlight:
+            classes += " to-move"
+        parts.append(format_html(
+            '<div class="{}"><div class="seat-name">{}</div>{}</div>',
+            classes, seats[seat], hand_lines(tokens),
+        ))
+    middle = format_html(
+        '<div class="mid">{}{}</div>',
+        format_html("{} {}<br>", _("Board"), board) if board is not None else "",
+        format_html("{}: {}", _("Dealer"), seats.get(dealer, dealer)) if dealer else "",
+    )
+    return format_html('<div class="deal avoid-break">{}{}</div>', mark_safe("".join(parts)),
+                       middle)
+
+
+SVG_SUIT_FILL = {"o": "#8a6d00", "c": "#b3261e", "e": "#1f4e8c", "b": "#2e6b2e"}
+
+
+def deal_svg(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None,
+             width: int = 360) -> str:
+    """The deal diagram as a standalone SVG (for PDFs and downloads; no fonts fetched)."""
+    seats = seat_names()
+    line_h = 16
+    box_h = line_h * 5 + 6
+    pos = {"N": (120, 0), "W": (0, box_h + 4), "E": (240, box_h + 4), "S": (120, 2 * box_h + 8)}
+    height = 3 * box_h + 8
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 {height}" '
+           f'width="{width}" role="img" aria-label="{_("Deal")} {board or ""}">',
+           '<style>text{font-family:DejaVu Sans,sans-serif;font-size:12px}</style>']
+    for seat, (x, y) in pos.items():
+        name = seats[seat] + (f" ({_('D')})" if seat == dealer else "")
+        out.append(f'<text x="{x + 4}" y="{y + 13}" font-weight="bold">{name}</text>')
+        for i, (letter, toks) in enumerate(_by_suit(list(hands.get(seat, []))).items()):
+            ranks = " ".join(t[:-1] for t in toks) or "—"
+            out.append(
+                f'<text x="{x + 4}" y="{y + 13 + line_h * (i + 1)}" fill="{SVG_SUIT_FILL[letter]}">'
+                f'{SYMBOLS[letter]} {letter.upper()}: <tspan fill="#000">{ranks}</tspan></text>'
+            )
+    cx, cy = 180, height / 2
+    out.append(f'<rect x="{cx - 45}" y="{cy - 22}" width="90" height="44" fill="none" '
+               'stroke="#999"/>')
+    if board is not None:
+        out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle">{_("Board")} {board}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+@register.simple_tag
+def deal_svg_tag(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None
+                 ) -> SafeString:
+    return mark_safe(deal_svg(hands, dealer, board))  # noqa: S308 - built from tokens only

@@ -191,24 +191,29 @@ def pair_round(
     if len(nodes) % 2 == 0:
         pairs, _, _ = _match(nodes)
     else:
-        # Fewest byes first, then lowest ranked; move up only if the rest cannot avoid a
-        # rematch (or a direction clash) without it.
-        candidates = sorted(
-            range(len(nodes)), key=lambda i: (history.get(nodes[i].entry, _EMPTY).byes, -i)
-        )
-        best: tuple[tuple[int, int, int], int, list[tuple[int, int]]] | None = None
+        # Fewest byes first, then lowest ranked. Moving the bye up is allowed to avoid a
+        # rematch, then (as in the Dutch system, where a second bye and the absolute colour
+        # rules come before the choice of the bye) a direction clash, never to give a pair a
+        # second bye while a rematch-free pairing without one exists.
+        def byes_of(i: int) -> int:
+            return history.get(nodes[i].entry, _EMPTY).byes
+
+        candidates = sorted(range(len(nodes)), key=lambda i: (byes_of(i), -i))
+        fewest = byes_of(candidates[0])
+        tries = 24 if len(nodes) <= 200 else 4  # each try is a whole matching
+        best: tuple[tuple[int, int, int, int], int, list[tuple[int, int]]] | None = None
         for order, c in enumerate(candidates):
+            if best is not None and best[0][0] == 0 and (byes_of(c) > best[0][1] or order >= tries):
+                break  # nothing further down the list can beat a rematch-free best
             rest = nodes[:c] + nodes[c + 1 :]
             pairs_c, rematches, clashes = _match(rest)
             # Indices in ``rest`` shift by one past the bye: map them back to ``nodes``.
             pairs_c = [(i + (i >= c), j + (j >= c)) for i, j in pairs_c]
-            score = (rematches, clashes, order)
+            score = (rematches, byes_of(c), clashes, order)
             if best is None or score < best[0]:
                 best = (score, c, pairs_c)
-            if rematches == 0 and clashes == 0:
+            if best[0][:3] == (0, fewest, 0):
                 break
-            if order >= 24 and best[0][0] == 0:
-                break  # a rematch-free bye exists; direction clashes are the lesser evil
         assert best is not None
         _, c, pairs = best
         bye = nodes[c].entry

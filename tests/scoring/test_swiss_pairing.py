@@ -215,8 +215,7 @@ def test_whole_event_has_no_rematch_balanced_directions_and_fair_byes(data, n_pa
         pairing = pair_next_round(event)
         assert pairing.rematches == []
         if n_pairs % 2:
-            # The bye goes to the lowest-ranked pair among those with the fewest byes
-            # (a rematch-free pairing never needed to move it up in practice: see below).
+            # Never a second bye while a pair without one can take it.
             history = history_from(event)
             ranked = [s.entry for s in compute_standings(event).standings]
             fewest = min(history[e].byes for e in ranked)

@@ -177,7 +177,8 @@ def pair_round(
 
     ``history`` gives each pair's previous opponents, directions, byes and score (match points);
     a missing entry means no history. In round 1 (or with no history) the pairs are seated
-    1 v 2, 3 v 4… in the given order.
+    1 v 2, 3 v 4… in the given order. ``round_number`` is not needed by the rules used here
+    (the history carries everything); it is part of the signature for callers and logs.
     """
     if len(set(ranked)) != len(ranked):
         raise ValueError("a pair appears twice in the ranking")
@@ -282,11 +283,12 @@ def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) ->
 def apply_swap(pairing: Pairing, a: int, b: int) -> Pairing:
     """The pairing with entries ``a`` and ``b`` exchanged (seats, tables or the bye)."""
 
-    def swap(e: int | None) -> int | None:
+    def swap(e: int) -> int:
         return b if e == a else a if e == b else e
 
     tables = [(swap(ns), swap(ew)) for ns, ew in pairing.tables]
-    return Pairing(tables=tables, bye=swap(pairing.bye), rematches=[])  # type: ignore[arg-type]
+    bye = None if pairing.bye is None else swap(pairing.bye)
+    return Pairing(tables=tables, bye=bye, rematches=[])
 
 
 def swap_warnings(

@@ -22,8 +22,9 @@ from dataclasses import replace
 
 from scoring.duplicate import traveller
 from scoring.lots import lot_order
-from scoring.matches import MATCH_MODES, match_and_played
+from scoring.matches import match_and_played
 from scoring.types import (
+    MATCH_MODES,
     RANKING_METHODS,
     BoardResult,
     EventInput,

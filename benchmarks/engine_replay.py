@@ -20,12 +20,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Rules, card_token, deal_board, legal_for_record, replay  # noqa: E402
+from engine import Rules, Seat, card_token, deal_board, legal_for_record, replay  # noqa: E402
 from engine.cards import CARD_SUIT, R1_ORDER  # noqa: E402
 from engine.rules import BEATS, TRUMP_INDEX, TRUMPS, legal_mask  # noqa: E402
 
 
-def random_play(hands: list[int], leader: int, t: int, obligada: bool, rng: random.Random) -> list[int]:
+def random_play(
+    hands: list[int], leader: int, t: int, obligada: bool, rng: random.Random
+) -> list[int]:
     """A uniformly random legal card at every turn; seats indexed N=0, E=1, S=2, W=3."""
     hands = list(hands)
     seat, pos, led, win, win_seat = leader, 0, 0, 0, 0
@@ -54,7 +56,7 @@ def build_records(n: int, seed: int) -> list[dict[str, Any]]:
         deal = deal_board(f"bench-{seed}", i + 1)
         trump = rng.choice(TRUMPS)
         ruleset = rng.choice(("lliure", "obligada"))
-        seats = [deal.hands[s] for s in sorted(deal.hands)]
+        seats = [deal.hands[s] for s in Seat]
         leader = deal.dealer.right.value
         play = random_play(seats, leader, TRUMP_INDEX[trump], ruleset == "obligada", rng)
         records.append(

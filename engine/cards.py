@@ -102,7 +102,7 @@ for _i, (_name, _letter, _symbols) in enumerate(
         _SUIT_LOOKUP[_sym] = _i
 
 
-class Seat(enum.IntEnum):
+class Seat(enum.Enum):
     """The four seats (R2). Play moves anticlockwise, to the right: N → W → S → E → N.
 
     >>> Seat.N.right, Seat.W.right, Seat.N.partner, Seat.E.pair

@@ -39,7 +39,7 @@ class Deal:
     """One board: its number (0 outside an event), dealer and the four hands as bitmasks.
 
     >>> from engine.cards import cards_to_mask
-    >>> d = Deal(0, Seat.N, {s: cards_to_mask(range(12 * s, 12 * s + 12)) for s in Seat})
+    >>> d = Deal(0, Seat.N, {s: cards_to_mask(range(12 * s.value, 12 * s.value + 12)) for s in Seat})
     >>> d.hands_json()["N"][:3]
     ['9o', '1o', '12o']
     """

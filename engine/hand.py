@@ -68,7 +68,7 @@ class Hand:
         self._obligada = rules.obligada
         self._initial = tuple(deal.hands[s] for s in _SEATS)
         self._hands = list(self._initial)
-        self._to_move = int(self.dealer.right)  # R6: the dealer's right leads trick 1
+        self._to_move = self.dealer.right.value  # R6: the dealer's right leads trick 1
         self._pos = 0
         self._led = 0
         self._win = 0
@@ -137,7 +137,7 @@ class Hand:
     @property
     def hands(self) -> dict[Seat, int]:
         """The remaining cards of each seat, as bitmasks."""
-        return {s: self._hands[s] for s in _SEATS}
+        return {s: self._hands[s.value] for s in _SEATS}
 
     @property
     def played(self) -> list[int]:

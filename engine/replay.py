@@ -285,7 +285,7 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
             masks = _parse_hands(raw_deal["hands"], problems)
             if masks is not None and deal is not None:
                 for seat in _SEATS:
-                    if masks[seat] != deal.hands[seat]:
+                    if masks[seat.value] != deal.hands[seat]:
                         problems.append(
                             Problem(
                                 f"deal.hands.{seat.name}",
@@ -518,7 +518,9 @@ def replay_steps(
     for i, card in enumerate(parsed.cards):
         seat = hand.to_move
         if not hand.hands[seat] >> card & 1:
-            raise InvalidRecord([Problem(f"play[{i}]", _not_held_message(parsed.cards, i, seat))])
+            raise InvalidRecord(
+                [Problem(f"play[{i}]", _not_held_message(parsed.cards, i, seat.value))]
+            )
         legal = tuple(hand.legal_cards())
         trick, position = hand.trick_number, len(hand.trick) + 1
         rule = hand.why_illegal(card)

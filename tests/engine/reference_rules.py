@@ -44,7 +44,12 @@ def beats(card: str, trick: list[tuple[str, str]], trump: str | None) -> bool:
 
 
 def broken_rule(
-    seat: str, hand: list[str], trick: list[tuple[str, str]], trump_name: str, obligada: bool, card: str
+    seat: str,
+    hand: list[str],
+    trick: list[tuple[str, str]],
+    trump_name: str,
+    obligada: bool,
+    card: str,
 ) -> str | None:
     """The first obligation (play-record.md order) that ``card`` breaks, or None."""
     if not trick:
@@ -62,7 +67,9 @@ def broken_rule(
             if any(beats(c, trick, trump) for c in holding_led) and not card_beats:
                 return "must_beat"
         else:
-            winning_trumps = [c for c in hand if trump is not None and suit(c) == trump and beats(c, trick, trump)]
+            winning_trumps = [
+                c for c in hand if trump is not None and suit(c) == trump and beats(c, trick, trump)
+            ]
             if winning_trumps and not card_beats:
                 return "must_overtrump" if suit(win_card) == trump else "must_trump"
     if obligada and not card_beats:
@@ -78,5 +85,7 @@ def broken_rule(
     return None
 
 
-def legal(seat: str, hand: list[str], trick: list[tuple[str, str]], trump: str, obligada: bool) -> set[str]:
+def legal(
+    seat: str, hand: list[str], trick: list[tuple[str, str]], trump: str, obligada: bool
+) -> set[str]:
     return {c for c in hand if broken_rule(seat, hand, trick, trump, obligada, c) is None}

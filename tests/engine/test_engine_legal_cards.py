@@ -136,7 +136,7 @@ def test_botifarra_void_player_may_play_anything_r6() -> None:
 
 def test_trick_winner_highest_trump_else_highest_of_led_suit_r6() -> None:
     """R6: dealer's right leads; highest trump wins, else the highest card of the suit led."""
-    hands = {s: m(*[f"{r}{'oceb'[s]}" for r in range(1, 13)]) for s in Seat}
+    hands = {s: m(*[f"{r}{'oceb'[s.value]}" for r in range(1, 13)]) for s in Seat}
     hand = Hand(Deal(0, Seat.E, hands), "botifarra")
     assert hand.to_move is Seat.N  # the dealer's right leads trick 1
     for token in ["2o", "9b", "9e", "9c"]:  # N, W, S, E: only oros counts in botifarra
@@ -166,13 +166,17 @@ def test_obligada_opponent_winning_lowest_only_r8() -> None:
 
 def test_obligada_beating_card_always_allowed_r8() -> None:
     """R8: a card from R7's set that beats W is always allowed, even over the partner."""
-    legal, _ = situation(["9e", "8e", "5e"], led="e", winning="1e", partner_winning=True, obligada=True)
+    legal, _ = situation(
+        ["9e", "8e", "5e"], led="e", winning="1e", partner_winning=True, obligada=True
+    )
     assert legal == ["9e", "5e"]
 
 
 def test_obligada_void_discard_lowest_of_its_own_suit_r8() -> None:
     """R8: void and unable to win: the lowest card of whichever suit is chosen."""
-    legal, _ = situation(["12c", "4c", "11b", "7b"], led="e", winning="9o", position=3, obligada=True)
+    legal, _ = situation(
+        ["12c", "4c", "11b", "7b"], led="e", winning="9o", position=3, obligada=True
+    )
     assert legal == ["4c", "7b"]
 
 

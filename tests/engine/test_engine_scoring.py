@@ -29,7 +29,9 @@ from engine import (
         ("botifarra", ["contro", "recontro", "sant_vicenc"], 16),
     ],
 )
-def test_multiplier_is_base_times_doubling_factor_r5(trump: str, calls: list[str], expected: int) -> None:
+def test_multiplier_is_base_times_doubling_factor_r5(
+    trump: str, calls: list[str], expected: int
+) -> None:
     """R5: base 1 (suit) or 2 (botifarra) × 1, 2, 4, 8."""
     assert multiplier(trump, calls) == expected
 
@@ -93,8 +95,12 @@ def test_choosing_pair_is_the_dealers_pair_even_when_delegated_r4() -> None:
     assert choosing_pair(Seat.W, True) == "EW"
 
 
-def _paths(trump: str, doubles: list[dict[str, str]], rules: Rules = Rules(), dealer: Seat = Seat.N) -> list[str]:
-    problems = check_contract(dealer=dealer, delegated=False, trump=trump, doubles=doubles, rules=rules)
+def _paths(
+    trump: str, doubles: list[dict[str, str]], rules: Rules = Rules(), dealer: Seat = Seat.N
+) -> list[str]:
+    problems = check_contract(
+        dealer=dealer, delegated=False, trump=trump, doubles=doubles, rules=rules
+    )
     return [p.path for p in problems]
 
 
@@ -111,9 +117,9 @@ def test_valid_doubling_sequence_has_no_problem_r5() -> None:
 def test_call_by_the_wrong_pair_is_invalid_r5() -> None:
     """R5: a call by a seat of the wrong pair makes the record invalid."""
     assert _paths("copes", [{"seat": "N", "call": "contro"}]) == ["doubles[0].seat"]
-    assert _paths("copes", [{"seat": "E", "call": "contro"}, {"seat": "W", "call": "recontro"}]) == [
-        "doubles[1].seat"
-    ]
+    assert _paths(
+        "copes", [{"seat": "E", "call": "contro"}, {"seat": "W", "call": "recontro"}]
+    ) == ["doubles[1].seat"]
 
 
 def test_call_out_of_order_or_repeated_is_invalid_r5() -> None:
@@ -122,9 +128,9 @@ def test_call_out_of_order_or_repeated_is_invalid_r5() -> None:
     assert _paths("oros", [{"seat": "E", "call": "contro"}, {"seat": "W", "call": "contro"}]) == [
         "doubles[1].call"
     ]
-    assert _paths("oros", [{"seat": "E", "call": "contro"}, {"seat": "W", "call": "sant_vicenc"}]) == [
-        "doubles[1].call"
-    ]
+    assert _paths(
+        "oros", [{"seat": "E", "call": "contro"}, {"seat": "W", "call": "sant_vicenc"}]
+    ) == ["doubles[1].call"]
 
 
 def test_unknown_trump_seat_or_call_is_invalid_r4_r5() -> None:
@@ -169,7 +175,12 @@ def test_short_result_from_totals_r9() -> None:
     )
     assert (result.multiplier, result.score, result.capot) == (4, {"NS": 0, "EW": 24}, False)
     capot = score_short_result(
-        dealer=Seat.S, delegated=False, trump="oros", doubles=[], rules=Rules(), totals={"NS": 72, "EW": 0}
+        dealer=Seat.S,
+        delegated=False,
+        trump="oros",
+        doubles=[],
+        rules=Rules(),
+        totals={"NS": 72, "EW": 0},
     )
     assert capot.capot and capot.score == {"NS": 36, "EW": 0}
 
@@ -196,14 +207,24 @@ def test_short_result_lists_every_problem_r5_r9() -> None:
     assert [p.path for p in info.value.problems] == ["doubles[0].seat", "totals.NS"]
     with pytest.raises(InvalidRecord) as info:
         score_short_result(
-            dealer=Seat.N, delegated=False, trump="oros", doubles=[], rules=Rules(), totals={"NS": 40, "EW": 40}
+            dealer=Seat.N,
+            delegated=False,
+            trump="oros",
+            doubles=[],
+            rules=Rules(),
+            totals={"NS": 40, "EW": 40},
         )
     assert [p.path for p in info.value.problems] == ["totals"]
     with pytest.raises(InvalidRecord):
         score_short_result(dealer=Seat.N, delegated=False, trump="oros", doubles=[], rules=Rules())
     with pytest.raises(InvalidRecord) as info:
         score_short_result(
-            dealer=Seat.N, delegated=False, trump="oros", doubles=[], rules=Rules(), offending_pair="NE"
+            dealer=Seat.N,
+            delegated=False,
+            trump="oros",
+            doubles=[],
+            rules=Rules(),
+            offending_pair="NE",
         )
     assert [p.path for p in info.value.problems] == ["offending_pair"]
 

@@ -1,0 +1,232 @@
+"""Replay of play records: invalid records (R10), events (R11), steps and legal cards."""
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import (
+    Deal,
+    Hand,
+    InvalidRecord,
+    Rules,
+    Seat,
+    card_token,
+    deal_board,
+    legal_for_record,
+    replay,
+    replay_steps,
+)
+from engine.record import dumps, loads, make_record
+
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+
+
+def example(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    return data["record"]
+
+
+def paths(record: Any, **kwargs: Any) -> list[str]:
+    verdict = replay(record, **kwargs)
+    assert verdict.outcome == "invalid"
+    return [p.path for p in verdict.problems]
+
+
+def played_record(
+    seed: str, board: int, trump: str, ruleset: str = "lliure"
+) -> tuple[Deal, dict[str, Any]]:
+    deal = deal_board(seed, board)
+    hand = Hand(deal, trump, Rules(ruleset))
+    while not hand.is_over:
+        hand.play(hand.legal_cards()[0])
+    record = make_record(
+        dealer=deal.dealer.name,
+        hands=deal.hands_json(),
+        trump=trump,
+        play=[card_token(c) for c in hand.played],
+        ruleset=ruleset,
+    )
+    return deal, record
+
+
+@pytest.mark.parametrize("bad", [None, [], "text", 3])
+def test_non_object_record_is_invalid_not_an_exception_r10(bad: Any) -> None:
+    """R10: a record that cannot be a real hand is invalid; replay never raises."""
+    assert paths(bad) == [""]
+
+
+def test_unknown_card_token_in_play_r10() -> None:
+    """R10: unknown card token."""
+    record = example("00000-complete.json")
+    record["play"][17] = "13b"
+    record["play"][20] = 7
+    assert paths(record) == ["play[17]", "play[20]"]
+
+
+def test_card_not_in_players_hand_r10() -> None:
+    """R10: a card not in that player's hand (path play[i])."""
+    record = example("00000-complete.json")
+    record["play"][1], record["play"][2] = record["play"][2], record["play"][1]
+    verdict = replay(record)
+    assert verdict.outcome == "invalid"
+    assert verdict.problems[0].path == "play[1]" and "hand" in verdict.problems[0].message
+
+
+def test_card_played_twice_r10() -> None:
+    """R10: a card played twice."""
+    record = example("00000-complete.json")
+    record["play"][4] = record["play"][0]
+    verdict = replay(record)
+    assert [p.path for p in verdict.problems] == ["play[4]"]
+    assert "already played" in verdict.problems[0].message
+
+
+def test_more_than_48_cards_r10() -> None:
+    """R10: more than 48 cards."""
+    record = example("00000-complete.json")
+    record["play"].append("1o")
+    assert "play" in paths(record)
+
+
+def test_fewer_than_48_without_illegal_play_r10() -> None:
+    """R10: fewer than 48 cards without an illegal play is invalid."""
+    record = example("00000-complete.json")
+    del record["play"][40:]
+    assert paths(record) == ["play"]
+
+
+def test_cards_after_the_illegal_play_are_not_replayed_r10() -> None:
+    """R10: cards recorded after the illegal play are ignored."""
+    record = example("00011-illegal.json")
+    expected = replay(record).to_json()
+    record["play"] += ["9o", "9o", "1o"]
+    assert replay(record).to_json() == expected
+
+
+def test_bad_hands_listed_with_paths_r10() -> None:
+    """R10: hands that are not 12 distinct cards each, every problem listed."""
+    record = example("00000-complete.json")
+    record["deal"]["hands"]["N"][3] = "99o"
+    record["deal"]["hands"]["E"].pop()
+    got = paths(record)
+    assert got[:2] == ["deal.hands.N[3]", "deal.hands.E"]
+    assert "deal.hands" in got
+
+
+def test_every_header_problem_in_order_r4_r5_r11() -> None:
+    """R4, R5, R11: ruleset, dealer, trump, call problems all reported, in record order."""
+    record = example("00000-complete.json")
+    record["format"] = "other/2"
+    record["ruleset"] = "free"
+    record["deal"]["dealer"] = "Q"
+    record["choice"] = {"delegated": "no", "trump": "oros"}
+    record["doubles"] = [{"seat": "E", "call": "recontro"}]
+    assert paths(record) == [
+        "format",
+        "ruleset",
+        "deal.dealer",
+        "choice.delegated",
+        "doubles[0].call",
+    ]
+
+
+def test_missing_required_keys_r10() -> None:
+    """R10 / play-record.md: format, deal, choice, play are required."""
+    assert paths({}) == ["format", "deal", "choice", "play"]
+
+
+def test_sant_vicenc_in_botifarra_under_lliure_is_invalid_r11() -> None:
+    """R11: lliure: Sant Vicenç in botifarra is an invalid doubling sequence."""
+    _, record = played_record("sv", 1, "botifarra")
+    record["doubles"] = [
+        {"seat": "E", "call": "contro"},
+        {"seat": "N", "call": "recontro"},
+        {"seat": "W", "call": "sant_vicenc"},
+    ]
+    assert paths(record) == ["doubles[2].call"]
+    verdict = replay(record, rules=Rules("lliure", sant_vicenc_in_botifarra=True))
+    assert verdict.outcome == "complete" and verdict.multiplier == 16
+
+
+def test_event_deal_hands_may_be_omitted_and_must_match_r3() -> None:
+    """R3 / play-record.md: with the event's board, hands may be omitted; present, they must
+    equal the seeded deal, and the dealer must be the board's."""
+    deal, record = played_record("event", 6, "espases")
+    assert replay(record, deal=deal).outcome == "complete"
+    del record["deal"]["hands"]
+    assert replay(record, deal=deal).outcome == "complete"
+    assert paths(record) == ["deal.hands"]  # outside an event the hands are required
+    other = deal_board("event", 7)
+    record["deal"]["dealer"] = deal.dealer.name
+    assert paths(record, deal=other) == ["deal.dealer"]
+    _, with_hands = played_record("event", 6, "espases")
+    with_hands["deal"]["dealer"] = other.dealer.name
+    assert "deal.hands.N" in paths(with_hands, deal=other)
+
+
+def test_event_ruleset_must_match_record_r11() -> None:
+    """R11: a record ruleset differing from the event's is a problem at ``ruleset``."""
+    _, record = played_record("rs", 2, "oros", "lliure")
+    assert paths(record, rules=Rules("obligada")) == ["ruleset"]
+    del record["ruleset"]  # absent: the event's rules apply
+    assert replay(record, rules=Rules("lliure")).outcome == "complete"
+
+
+def test_capot_is_flagged_r9() -> None:
+    """R9: all 12 tricks to one pair is flagged, scoring 36 × multiplier."""
+    hands = {s: sum(1 << c for c in range(12 * s, 12 * s + 12)) for s in range(4)}
+    # N holds all oros (trumps), leads every trick: NS win all 12 tricks.
+    deal = Deal(0, Seat.E, {Seat(s): m for s, m in hands.items()})
+    hand = Hand(deal, "oros")
+    while not hand.is_over:
+        hand.play(hand.legal_cards()[0])
+    record = make_record(
+        dealer="E", hands=deal.hands_json(), trump="oros", play=[card_token(c) for c in hand.played]
+    )
+    verdict = replay(record).to_json()
+    assert verdict["capot"] is True and verdict["tricks"] == {"NS": 12, "EW": 0}
+    assert verdict["totals"] == {"NS": 72, "EW": 0} and verdict["score"] == {"NS": 36, "EW": 0}
+
+
+def test_replay_steps_follow_the_hand_and_stop_at_the_illegal_card_r6_r10() -> None:
+    """R6, R10: the referee's trick-by-trick view."""
+    record = example("00010-illegal.json")
+    steps = replay_steps(record)
+    assert len(steps) == 34
+    last = steps[-1]
+    assert (last.trick, last.position, last.seat, card_token(last.card), last.rule) == (
+        9, 2, Seat.E, "7e", "lowest_card",
+    )  # fmt: skip
+    assert [card_token(c) for c in last.legal] == ["8o", "6e"]
+    winners = [s.winner for s in steps if s.winner is not None]
+    assert len(winners) == 8 and steps[3].winner is not None
+    complete = replay(example("00000-complete.json")).to_json()
+    steps = replay_steps(example("00000-complete.json"))
+    assert [s.winner.name for s in steps if s.winner is not None] == complete["trick_winners"]
+    assert steps[-1].totals == complete["totals"]
+    assert steps[0].to_json()["seat"] == "W"  # dealer N: W leads
+    with pytest.raises(InvalidRecord):
+        replay_steps({"format": "botifarra-play/1"})
+
+
+def test_legal_for_record_gives_the_next_seat_and_cards_r7() -> None:
+    """R7: the legal cards of the next player of a partial record."""
+    record = example("00000-complete.json")
+    record["play"] = record["play"][:5]
+    result = legal_for_record(record)
+    assert set(result) == {"seat", "legal"} and result["seat"] in "NESW"
+    for too_much in [example("00000-complete.json"), example("00010-illegal.json"), {"x": 1}]:
+        with pytest.raises(InvalidRecord):
+            legal_for_record(too_much)
+
+
+def test_record_dumps_is_canonical_and_round_trips() -> None:
+    """play-record.md: stable JSON others can diff."""
+    record = example("00005-complete.json")
+    shuffled = dict(reversed(list(copy.deepcopy(record).items())))
+    assert dumps(shuffled) == dumps(record)
+    assert loads(dumps(record)) == record
+    assert dumps(record).startswith('{"format": "botifarra-play/1", "ruleset": "obligada", "deal"')

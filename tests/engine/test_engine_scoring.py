@@ -96,10 +96,10 @@ def test_choosing_pair_is_the_dealers_pair_even_when_delegated_r4() -> None:
 
 
 def _paths(
-    trump: str, doubles: list[dict[str, str]], rules: Rules = Rules(), dealer: Seat = Seat.N
+    trump: str, doubles: list[dict[str, str]], rules: Rules | None = None, dealer: Seat = Seat.N
 ) -> list[str]:
     problems = check_contract(
-        dealer=dealer, delegated=False, trump=trump, doubles=doubles, rules=rules
+        dealer=dealer, delegated=False, trump=trump, doubles=doubles, rules=rules or Rules()
     )
     return [p.path for p in problems]
 

@@ -1,0 +1,84 @@
+"""The command line: python -m engine / botifarra (engine.cli.main)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import commitment, deal_board
+from engine.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "tests" / "data" / "examples"
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        input=stdin.encode(),
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+
+
+def records(*names: str) -> list[dict[str, object]]:
+    return [json.loads((EXAMPLES / n).read_text())["record"] for n in names]
+
+
+def test_deal_twice_gives_the_same_bytes_r3() -> None:
+    """R3: seeded deals are stable byte for byte."""
+    first = run("deal", "--seed", "s3cret", "--boards", "1-24")
+    second = run("deal", "--seed", "s3cret", "--boards", "1-24")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    lines = first.stdout.decode().splitlines()
+    assert len(lines) == 24
+    assert json.loads(lines[4]) == deal_board("s3cret", 5).to_json()
+    assert lines[0].startswith('{"board":1,"dealer":"N","hands":{"N":[')
+
+
+def test_commit_prints_the_commitment() -> None:
+    result = run("commit", "--seed", "s3cret")
+    assert result.stdout.decode().strip() == commitment("s3cret")
+
+
+def test_replay_files_and_stdin_give_json_lines_in_order_exit_0_r10() -> None:
+    """R10: illegal and invalid are verdicts, not failures: exit 0."""
+    recs = records("00010-illegal.json", "00003-invalid.json", "00000-complete.json")
+    result = run("replay", "-", stdin=json.dumps(recs))
+    assert result.returncode == 0
+    outcomes = [json.loads(line)["outcome"] for line in result.stdout.decode().splitlines()]
+    assert outcomes == ["illegal", "invalid", "complete"]
+
+
+def test_replay_unreadable_or_non_json_exits_2() -> None:
+    assert run("replay", stdin="{not json").returncode == 2
+    missing = run("replay", "no/such/file.json")
+    assert missing.returncode == 2 and b"cannot read" in missing.stderr
+
+
+def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(records("00001-complete.json")[0]))
+    assert main(["replay", str(path)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["outcome"] == "complete" and verdict["score"] == {"NS": 0, "EW": 6}
+    assert main(["deal", "--seed", "x", "--board", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["dealer"] == "W"
+    assert main(["deal", "--seed", "x", "--boards", "3-1"]) == 2
+    assert main(["bogus"]) == 2
+
+
+def test_legal_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """R7: the legal cards of the next player."""
+    partial = records("00000-complete.json")[0]
+    partial["play"] = partial["play"][:3]  # type: ignore[index]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps([partial, records("00000-complete.json")[0]]))
+    assert main(["legal", str(path)]) == 1  # the second one is complete
+    first, second = capsys.readouterr().out.splitlines()
+    assert json.loads(first)["seat"] == "N"  # dealer N: W, S, E played
+    assert "problems" in json.loads(second)

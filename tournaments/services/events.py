@@ -406,3 +406,52 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
     audit.record(event=event, actor=actor.label, action="event_published",
                  changes={"published": [not published, published]})
     return event
+
+
+# Options that decide how boards are dealt, played and scored: fixed once the event runs.
+EVENT_OPTIONS = (
+    "ruleset", "sant_vicenc_in_botifarra", "game_target", "game_cap", "deal_limit", "format",
+    "match_mode", "rounds_count", "boards_per_round", "ranking_method", "bye_points",
+)
+EVENT_DETAILS = ("name", "club", "date", "venue")
+
+
+def club_named(name: str) -> Club | None:
+    """The club of that name (created when new); None for an empty name."""
+    name = name.strip()
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    return club or Club.objects.create(name=name)
+
+
+def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
+    """Change an event's details, and its options while it has not started."""
+    _require_organiser(event, actor)
+    unknown = set(fields) - set(EVENT_OPTIONS) - set(EVENT_DETAILS)
+    if unknown:
+        raise ServiceError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
+    with transaction.atomic():
+        # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        before = {k: getattr(event, k) for k in fields}
+        changed_options = [k for k in EVENT_OPTIONS if k in fields and fields[k] != before[k]]
+        if changed_options and event.status not in (Event.Status.DRAFT,
+                                                    Event.Status.REGISTRATION):
+            raise ServiceError(
+                _("The options cannot change once the event has started: the boards are dealt "
+                  "and the rounds are played and scored under them."),
+                field=changed_options[0],
+            )
+        for key, value in fields.items():
+            setattr(event, key, value)
+        event.full_clean(exclude=["commitment"])
+        event.save()
+        changes = audit.diff(
+            {k: str(v) if v is not None else None for k, v in before.items()},
+            {k: str(getattr(event, k)) if getattr(event, k) is not None else None
+             for k in fields},
+        )
+        if changes:
+            audit.record(event=event, actor=actor.label, action="event_updated", changes=changes)
+    return event

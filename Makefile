@@ -39,7 +39,7 @@ test: install-dev
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
+	DEBUG=1 $(BIN)/mypy engine
 
 bench: install-dev
 	@set -e; for script in benchmarks/*.py; do echo "# $$script"; DEBUG=1 $(PY) $$script; done

@@ -85,18 +85,39 @@ def _tasks_in_process(request):
 
 
 @pytest.fixture
-def celery_worker_process(transactional_db, django_db_blocker):
+def celery_worker_process(celery_worker_factory):
     """A real Celery worker in a subprocess, bound to the test database and Redis."""
+    return celery_worker_factory()
+
+
+@pytest.fixture
+def celery_worker_factory(transactional_db):
+    """Start real Celery workers: ``celery_worker_factory(concurrency=2)`` → the process."""
+    procs = []
+
+    def start(concurrency: int = 1):
+        proc, handle = _start_worker(concurrency, len(procs))
+        procs.append((proc, handle))
+        return proc
+
+    yield start
+    for proc, handle in procs:
+        _stop_worker(proc)
+        handle.close()
+
+
+def _start_worker(concurrency: int, index: int):
     db = settings.DATABASES["default"]
     url = urlparse(os.environ["DATABASE_URL"])
     test_db_url = url._replace(path="/" + db["NAME"]).geturl()
     env = dict(os.environ, DATABASE_URL=test_db_url, DEBUG="1", PYTHONUNBUFFERED="1")
-    log = ROOT / "test-artifacts" / "celery-worker.log"
+    log = ROOT / "test-artifacts" / f"celery-worker-{index}.log"
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--concurrency=1", "--without-heartbeat", "--without-gossip", "--without-mingle",
+        [sys.executable, "-m", "celery", "-A", "config", "worker",
+         "--pool=solo" if concurrency == 1 else "--pool=prefork", f"--concurrency={concurrency}",
+         "-n", f"test{index}@{socket.gethostname()}", "--without-heartbeat", "--without-gossip", "--without-mingle",
          "-l", "info"],
         cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True,
     )
@@ -107,7 +128,7 @@ def celery_worker_process(transactional_db, django_db_blocker):
         if proc.poll() is not None:
             raise RuntimeError(f"celery worker exited: see {log}")
         try:
-            if app.control.ping(timeout=0.5):
+            if app.control.ping(destination=[f"test{index}@{socket.gethostname()}"], timeout=0.5):
                 break
         except Exception:  # noqa: BLE001
             pass
@@ -115,14 +136,17 @@ def celery_worker_process(transactional_db, django_db_blocker):
     else:
         proc.kill()
         raise RuntimeError(f"celery worker did not answer within 30 s: see {log}")
-    yield proc
+    return proc, handle
+
+
+def _stop_worker(proc):
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-    handle.close()
+            proc.wait()
 
 
 def wait_for(predicate, timeout: float = 20.0, interval: float = 0.2):

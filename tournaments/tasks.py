@@ -15,6 +15,9 @@ log = logging.getLogger(__name__)
 
 STANDINGS_QUEUED = "standings:queued:{}"
 STANDINGS_LOCK = "standings:lock:{}"
+STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
+STANDINGS_ACTIVE = "standings:active:{}"
+STANDINGS_OVERLAP = "standings:overlap:{}"
 COALESCE_SECONDS = 1.0
 
 
@@ -76,13 +79,26 @@ def recompute_standings(self: Task, event_id: int) -> int:
     lock = STANDINGS_LOCK.format(event_id)
     if not cache.add(lock, token, timeout=300):
         raise LockBusy(event_id)
+    active = STANDINGS_ACTIVE.format(event_id)
     try:
         # From here on, new results need a new run: let the next request queue one.
         cache.delete(STANDINGS_QUEUED.format(event_id))
-        return standings_recompute(event_id)
+        if _incr(active) > 1:
+            # Should never happen while the lock holds; recorded so that it cannot go unseen.
+            log.error("two standings recomputations overlapped for event %s", event_id)
+            cache.set(STANDINGS_OVERLAP.format(event_id), 1, timeout=None)
+        counted = standings_recompute(event_id)
+        _incr(STANDINGS_RUNS.format(event_id))
+        return counted
     finally:
+        _incr(active, -1)
         if cache.get(lock) == token:
             cache.delete(lock)
+
+
+def _incr(key: str, delta: int = 1) -> int:
+    cache.add(key, 0, timeout=None)
+    return cache.incr(key, delta)
 
 
 @shared_task(base=BaseTask, bind=True)

@@ -1,0 +1,83 @@
+"""Settings come from the environment through small typed helpers (issue 2)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import database_from_url, env_bool, env_int, env_list
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_database_url_postgres_is_parsed_into_a_django_database():
+    db = database_from_url("postgres://bob:s%40cret@db.example:5433/botifarra?sslmode=require")
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
+        "botifarra", "bob", "s@cret", "db.example", "5433")
+    assert db["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_database_url_sqlite_absolute_and_relative_paths():
+    assert database_from_url("sqlite:////tmp/x.sqlite3")["NAME"] == "/tmp/x.sqlite3"
+    assert database_from_url("sqlite:///db.sqlite3")["NAME"] == "db.sqlite3"
+
+
+def test_database_url_with_unknown_scheme_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="mysql"):
+        database_from_url("mysql://x/y")
+
+
+def test_env_helpers_read_typed_values(monkeypatch):
+    monkeypatch.setenv("X_BOOL", "yes")
+    monkeypatch.setenv("X_INT", "42")
+    monkeypatch.setenv("X_LIST", "a.example, b.example ,")
+    assert env_bool("X_BOOL") is True
+    assert env_int("X_INT", 1) == 42
+    assert env_list("X_LIST") == ["a.example", "b.example"]
+    monkeypatch.setenv("X_BOOL", "perhaps")
+    with pytest.raises(ImproperlyConfigured, match="X_BOOL"):
+        env_bool("X_BOOL")
+    monkeypatch.setenv("X_INT", "many")
+    with pytest.raises(ImproperlyConfigured, match="X_INT"):
+        env_int("X_INT", 1)
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE"}}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean | env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    proc = _manage("check", DEBUG="0")
+    assert proc.returncode != 0
+    assert "SECRET_KEY is not set" in proc.stderr
+
+
+def test_check_deploy_reports_nothing_with_production_settings():
+    proc = _manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
+        ALLOWED_HOSTS="botifarra.example", CSRF_TRUSTED_ORIGINS="https://botifarra.example",
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no issues" in proc.stdout
+
+
+def test_defaults_are_catalan_sqlite_in_process_tasks_and_madrid_time():
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DATABASE_URL", "REDIS_URL", "LANGUAGE_CODE", "TIME_ZONE"}}
+    code = ("from django.conf import settings as s; "
+            "print(s.LANGUAGE_CODE, s.TIME_ZONE, s.DATABASES['default']['ENGINE'], "
+            "s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])")
+    proc = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
+                          env=clean | {"DEBUG": "1"}, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == [
+        "ca", "Europe/Madrid", "django.db.backends.sqlite3", "True",
+        "django.core.cache.backends.locmem.LocMemCache",
+    ], proc.stderr

@@ -77,7 +77,7 @@ def test_defaults_are_catalan_sqlite_in_process_tasks_and_madrid_time():
             "s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])")
     proc = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
                           env=clean | {"DEBUG": "1"}, capture_output=True, text=True, timeout=60)
-    assert proc.stdout.split() == [
+    assert proc.stdout.strip().splitlines()[-1].split() == [
         "ca", "Europe/Madrid", "django.db.backends.sqlite3", "True",
         "django.core.cache.backends.locmem.LocMemCache",
     ], proc.stderr

@@ -1,4 +1,28 @@
-from django.urls import path  # noqa: F401
+"""The organiser's pages, under /manage/."""
+
+from django.urls import path
+
+from tournaments.views import organiser as views
 
 app_name = "tournaments"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.event_list, name="event_list"),
+    path("new/", views.event_create, name="event_create"),
+    path("<int:pk>/", views.event_dashboard, name="event_dashboard"),
+    path("<int:pk>/edit/", views.event_edit, name="event_edit"),
+    path("<int:pk>/progress.json", views.event_progress, name="event_progress"),
+    path("<int:pk>/registration/", views.registration_open, name="registration_open"),
+    path("<int:pk>/start/", views.event_start, name="event_start"),
+    path("<int:pk>/finish/", views.event_finish, name="event_finish"),
+    path("<int:pk>/publish/", views.event_publish, name="event_publish"),
+    path("<int:pk>/pairs/", views.entries, name="entries"),
+    path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
+    path("<int:pk>/pairs/import/confirm/", views.entries_import_confirm,
+         name="entries_import_confirm"),
+    path("<int:pk>/pairs/<int:entry_pk>/withdraw/", views.entry_withdraw, name="entry_withdraw"),
+    path("<int:pk>/rounds/<int:number>/", views.round_detail, name="round_detail"),
+    path("<int:pk>/rounds/<int:number>/propose/", views.round_propose, name="round_propose"),
+    path("<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
+    path("<int:pk>/rounds/<int:number>/open/", views.round_open, name="round_open"),
+    path("<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
+]

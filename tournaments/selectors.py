@@ -1,0 +1,102 @@
+"""Reads for the organiser's pages: each page's data in a fixed, small number of queries."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from tournaments.models import BoardResult, Entry, Event, Round, Table
+
+MISSING = "missing"
+
+
+def events_for_user(user: Any) -> QuerySet[Event]:
+    """Events the user organises or referees (every event for a superuser)."""
+    qs = Event.objects.select_related("club").annotate(
+        pairs=Count("entries", filter=Q(entries__withdrawn_after_round__isnull=True),
+                    distinct=True)
+    )
+    if not user.is_superuser:
+        qs = qs.filter(Q(organisers=user) | Q(referees=user)).distinct()
+    return qs.order_by("-date", "name")
+
+
+def organised_ids(user: Any) -> set[int]:
+    return set(user.organised_events.values_list("pk", flat=True))
+
+
+def event_entries(event: Event) -> QuerySet[Entry]:
+    return event.entries.select_related(
+        "pair__player1", "pair__player2", "pair__club"
+    ).order_by("number")
+
+
+def event_rounds(event: Event) -> list[Round]:
+    return list(
+        event.rounds.select_related("bye__pair")
+        .annotate(table_count=Count("tables"))
+        .order_by("number")
+    )
+
+
+@dataclass
+class EventCounts:
+    pairs: int
+    withdrawn: int
+    boards_ready: int
+    total_boards: int
+
+    @property
+    def boards_done(self) -> bool:
+        return self.boards_ready >= self.total_boards
+
+
+def event_counts(event: Event) -> EventCounts:
+    agg = event.entries.aggregate(
+        active=Count("pk", filter=Q(withdrawn_after_round__isnull=True)),
+        withdrawn=Count("pk", filter=Q(withdrawn_after_round__isnull=False)),
+    )
+    return EventCounts(
+        pairs=agg["active"],
+        withdrawn=agg["withdrawn"],
+        boards_ready=event.boards_ready,
+        total_boards=event.total_boards,
+    )
+
+
+@dataclass
+class TableRow:
+    table: Table
+    cells: list[tuple[int, str]] = field(default_factory=list)  # (board, status or MISSING)
+
+    @property
+    def complete(self) -> bool:
+        return all(s in BoardResult.COUNTED for _b, s in self.cells)
+
+
+def round_tables(rnd: Round) -> list[TableRow]:
+    """Every table of the round with the status of each of the round's boards (two queries)."""
+    tables = list(
+        rnd.tables.select_related("ns__pair", "ew__pair").order_by("number")
+    )
+    status: dict[tuple[int, int], str] = {
+        (table_id, board): st
+        for table_id, board, st in BoardResult.objects.filter(table__round=rnd).values_list(
+            "table_id", "board__number", "status"
+        )
+    }
+    boards = list(rnd.board_numbers)
+    return [
+        TableRow(table=t, cells=[(b, status.get((t.pk, b), MISSING)) for b in boards])
+        for t in tables
+    ]
+
+
+def round_entries(rnd: Round) -> list[Entry]:
+    """The pairs seated in a round (tables and bye), by number: the choices for a swap."""
+    ids = set()
+    for ns, ew in rnd.tables.values_list("ns_id", "ew_id"):
+        ids.update((ns, ew))
+    if rnd.bye_id:
+        ids.add(rnd.bye_id)
+    return list(Entry.objects.filter(pk__in=ids).select_related("pair").order_by("number"))

@@ -1,0 +1,533 @@
+"""The organiser's pages: thin views that parse, call one service, and render.
+
+Organisers of an event may change it; its referees may look. Every refusal of a service
+becomes a message on the page, never an error page.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import bridge
+from tournaments import selectors
+from tournaments.actors import Actor
+from tournaments.forms import (
+    PRESET_LABELS,
+    PRESETS,
+    CsvConfirmForm,
+    CsvUploadForm,
+    EntryForm,
+    EventForm,
+    SwapForm,
+    apply_preset,
+)
+from tournaments.models import Club, Entry, Event, Round
+from tournaments.services import ServiceError
+from tournaments.services import events as svc
+
+EDITABLE_STATUSES = (Event.Status.DRAFT, Event.Status.REGISTRATION)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+def _event(request: HttpRequest, pk: int, *, change: bool = False) -> Event:
+    """The event, if the user organises it (``change``) or at least referees it; 403 otherwise."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    allowed = event.is_organiser(request.user) if change else event.is_referee(request.user)
+    if not allowed:
+        raise PermissionDenied(_("You are not an organiser of this event."))
+    return event
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("event", "bye__pair"),
+                             event=event, number=number)
+
+
+def _actor(request: HttpRequest) -> Actor:
+    return Actor(user=request.user)
+
+
+def _error_text(exc: Exception) -> str:
+    if isinstance(exc, ServiceError):
+        return exc.message
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    return str(exc)
+
+
+def _attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> Any:
+    """Run a service call; its refusal becomes an error message. Returns the result or None."""
+    try:
+        value = action()
+    except (ServiceError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+        return None
+    messages.success(request, success)
+    return value if value is not None else True
+
+
+def _url(name: str, *args: object, query: str = "") -> str | None:
+    """A link into another area; None while that area does not define it (the link is hidden)."""
+    try:
+        return reverse(name, args=args) + query
+    except NoReverseMatch:
+        return None
+
+
+def _dashboard(event: Event) -> HttpResponse:
+    return redirect("tournaments:event_dashboard", event.pk)
+
+
+def _round_page(event: Event, number: int) -> HttpResponse:
+    return redirect("tournaments:round_detail", event.pk, number)
+
+
+@dataclass
+class NextStep:
+    label: str
+    url: str
+    method: str = "post"  # "post": a button that acts; "get": a link to a page that explains
+    note: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
+    needs_boards: bool = False
+
+
+def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) -> NextStep | None:
+    """The one thing the organiser should do next, as a single prominent button."""
+    pk = event.pk
+    if event.status == Event.Status.DRAFT:
+        return NextStep(_("Open registration"), reverse("tournaments:registration_open", args=[pk]),
+                        note=_("Then register the pairs (you may also register them now)."))
+    if event.status == Event.Status.REGISTRATION:
+        if counts.pairs < 2:
+            return NextStep(_("Register pairs"), reverse("tournaments:entries", args=[pk]), "get",
+                            note=_("At least two pairs are needed to start."))
+        return NextStep(_("Start the event"), reverse("tournaments:event_start", args=[pk]), "get",
+                        note=_("%(n)s pairs registered. Starting closes registration and "
+                               "deals the boards.") % {"n": counts.pairs})
+    if event.status == Event.Status.RUNNING:
+        last = rounds[-1] if rounds else None
+        if last is None or (last.status == Round.Status.PENDING and not last.table_count):
+            number = last.number if last else 1
+            return NextStep(_("Propose round %(n)s") % {"n": number},
+                            reverse("tournaments:round_propose", args=[pk, number]),
+                            note=_("The program pairs the round; you can check and swap pairs "
+                                   "before opening it."))
+        if last.status == Round.Status.PENDING:
+            return NextStep(_("Open round %(n)s") % {"n": last.number},
+                            reverse("tournaments:round_open", args=[pk, last.number]),
+                            note=_("Opening gives each table its code to enter results."),
+                            needs_boards=True)
+        if last.status == Round.Status.OPEN:
+            return NextStep(_("Close round %(n)s") % {"n": last.number},
+                            reverse("tournaments:round_close", args=[pk, last.number]),
+                            note=_("When every table has finished and confirmed its results."))
+        if last.number < event.rounds_count:
+            return NextStep(_("Propose round %(n)s") % {"n": last.number + 1},
+                            reverse("tournaments:round_propose", args=[pk, last.number + 1]),
+                            note=_("Pairs are paired from the standings after round %(n)s.")
+                            % {"n": last.number})
+        return NextStep(_("Finish the event"), reverse("tournaments:event_finish", args=[pk]),
+                        "get", note=_("Every round is closed."))
+    if not event.published:
+        return NextStep(_("Publish the results"), reverse("tournaments:event_publish", args=[pk]),
+                        note=_("Publishing shows the results pages to everyone."),
+                        fields={"published": "1"})
+    public = _url("public:event", pk)
+    if public:
+        return NextStep(_("See the public pages"), public, "get",
+                        note=_("The event is finished and published."))
+    return None
+
+
+# --- events --------------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = list(selectors.events_for_user(request.user))
+    organised = selectors.organised_ids(request.user)
+    for event in events:
+        event.role = (_("organiser") if request.user.is_superuser or event.pk in organised
+                      else _("referee"))
+    return render(request, "tournaments/event_list.html", {"events": events})
+
+
+def _event_form_page(request: HttpRequest, form: EventForm, event: Event | None) -> HttpResponse:
+    return render(request, "tournaments/event_form.html", {
+        "form": form, "event": event, "presets": PRESET_LABELS,
+        "clubs": Club.objects.values_list("name", flat=True),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_create(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return _event_form_page(request, EventForm(), None)
+    if request.POST.get("preset") in PRESETS:
+        form = EventForm(apply_preset(request.POST, request.POST["preset"]))
+        form.errors.clear()  # a preset only fills in values: no complaints yet
+        return _event_form_page(request, form, None)
+    form = EventForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                event = svc.event_create(
+                    actor=_actor(request), club=svc.club_named(form.cleaned_data["club_name"]),
+                    **form.service_fields(),
+                )
+        except (ServiceError, ValidationError) as exc:
+            form.add_error(None, _error_text(exc))
+        else:
+            messages.success(request, _("Event created. Next: open registration and register "
+                                        "the pairs."))
+            return _dashboard(event)
+    return _event_form_page(request, form, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    locked = event.status not in EDITABLE_STATUSES
+    if request.method == "GET":
+        return _event_form_page(request, EventForm(instance=event, locked=locked), event)
+    if request.POST.get("preset") in PRESETS and not locked:
+        form = EventForm(apply_preset(request.POST, request.POST["preset"]), instance=event)
+        form.errors.clear()
+        return _event_form_page(request, form, event)
+    form = EventForm(request.POST, instance=Event.objects.get(pk=event.pk), locked=locked)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                svc.event_update(
+                    event=event, actor=_actor(request),
+                    club=svc.club_named(form.cleaned_data["club_name"]),
+                    **form.service_fields(),
+                )
+        except (ServiceError, ValidationError) as exc:
+            form.add_error(None, _error_text(exc))
+        else:
+            messages.success(request, _("Event saved."))
+            return _dashboard(event)
+    return _event_form_page(request, form, event)
+
+
+@login_required
+@require_GET
+def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    can_change = event.is_organiser(request.user)
+    rounds = selectors.event_rounds(event)
+    counts = selectors.event_counts(event)
+    step = next_step(event, rounds, counts) if can_change else None
+    return render(request, "tournaments/event_dashboard.html", {
+        "event": event,
+        "can_change": can_change,
+        "rounds": rounds,
+        "counts": counts,
+        "step": step,
+        "standings_stale": bridge.standings_stale(event),
+        "links": {
+            "referee": _url("referee:queue", pk),
+            "public": _url("public:event", pk),
+            "standings": _url("public:standings", pk),
+        },
+        "can_finish": can_change and event.status == Event.Status.RUNNING
+        and not (step and step.url == reverse("tournaments:event_finish", args=[pk])),
+    })
+
+
+@login_required
+@require_GET
+def event_progress(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the dashboard polls every 2 s while the boards are dealt and standings computed."""
+    event = _event(request, pk)
+    counts = selectors.event_counts(event)
+    return JsonResponse({
+        "status": event.status,
+        "pairs": counts.pairs,
+        "boards_ready": counts.boards_ready,
+        "total_boards": counts.total_boards,
+        "boards_done": event.status != Event.Status.RUNNING or counts.boards_done,
+        "standings_stale": bridge.standings_stale(event),
+        "standings_updated_at": (event.standings_updated_at.isoformat()
+                                 if event.standings_updated_at else None),
+    })
+
+
+@login_required
+@require_POST
+def registration_open(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    _attempt(request, lambda: svc.registration_open(event=event, actor=_actor(request)),
+             _("Registration is open: register the pairs."))
+    return _dashboard(event)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_start(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    if request.method == "POST" and _attempt(
+        request, lambda: svc.event_start(event=event, actor=_actor(request)),
+        _("The event has started: the boards are being dealt."),
+    ):
+        return _dashboard(event)
+    counts = selectors.event_counts(event)
+    return render(request, "tournaments/confirm_start.html", {"event": event, "counts": counts})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    if request.method == "POST" and _attempt(
+        request, lambda: svc.event_finish(event=event, actor=_actor(request)),
+        _("The event is finished; its seed is now public."),
+    ):
+        return _dashboard(event)
+    return render(request, "tournaments/confirm_finish.html", {
+        "event": event, "rounds": selectors.event_rounds(event),
+    })
+
+
+@login_required
+@require_POST
+def event_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    published = request.POST.get("published") == "1"
+    _attempt(request,
+             lambda: svc.event_publish(event=event, actor=_actor(request), published=published),
+             _("The results pages are public.") if published
+             else _("The results pages are hidden."))
+    return _dashboard(event)
+
+
+# --- pairs ---------------------------------------------------------------------------------------
+
+def _entries_page(request: HttpRequest, event: Event, *, form: EntryForm | None = None,
+                  csv_form: CsvUploadForm | None = None, status: int = 200) -> HttpResponse:
+    can_change = event.is_organiser(request.user)
+    return render(request, "tournaments/entries.html", {
+        "event": event,
+        "entries": selectors.event_entries(event),
+        "can_change": can_change,
+        "can_register": can_change and event.status in EDITABLE_STATUSES,
+        "form": form or EntryForm(),
+        "csv_form": csv_form or CsvUploadForm(),
+        "clubs": Club.objects.values_list("name", flat=True),
+        "rounds": selectors.event_rounds(event),
+    }, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entries(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.method == "GET":
+        return _entries_page(request, _event(request, pk))
+    event = _event(request, pk, change=True)
+    form = EntryForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = svc.entry_register(event=event, actor=_actor(request), **form.cleaned_data)
+        except (ServiceError, ValidationError) as exc:
+            form.add_error(None, _error_text(exc))
+        else:
+            messages.success(request, _("Pair %(n)s registered: %(name)s")
+                             % {"n": entry.number, "name": entry.pair.name})
+            return redirect("tournaments:entries", event.pk)
+    return _entries_page(request, event, form=form)
+
+
+@login_required
+@require_POST
+def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step 1: read the file and show what would be registered; nothing is stored yet."""
+    event = _event(request, pk, change=True)
+    form = CsvUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _entries_page(request, event, csv_form=form)
+    text = form.cleaned_data["csv_text"]
+    return render(request, "tournaments/entries_preview.html", {
+        "event": event,
+        "preview": svc.pairs_csv_parse(text),
+        "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
+        "csv_form": CsvUploadForm(),
+    })
+
+
+@login_required
+@require_POST
+def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step 2: register every pair of the previewed file (or none when a line is wrong)."""
+    event = _event(request, pk, change=True)
+    form = CsvConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The file was lost on the way: upload it again."))
+        return redirect("tournaments:entries", event.pk)
+    text = form.cleaned_data["csv_text"]
+    try:
+        created = svc.entries_import_csv(event=event, actor=_actor(request), text=text)
+    except (ServiceError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+        return render(request, "tournaments/entries_preview.html", {
+            "event": event, "preview": svc.pairs_csv_parse(text),
+            "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
+            "csv_form": CsvUploadForm(),
+        })
+    messages.success(request, _("%(n)s pairs registered.") % {"n": len(created)})
+    return redirect("tournaments:entries", event.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    entry = get_object_or_404(Entry.objects.select_related("pair"), pk=entry_pk, event=event)
+    if request.method == "POST" and _attempt(
+        request, lambda: svc.entry_withdraw(entry=entry, actor=_actor(request)),
+        _("Pair %(n)s withdrawn.") % {"n": entry.number},
+    ):
+        return redirect("tournaments:entries", event.pk)
+    last_closed = max((r.number for r in event.rounds.filter(status=Round.Status.CLOSED)),
+                      default=0)
+    return render(request, "tournaments/confirm_withdraw.html", {
+        "event": event, "entry": entry, "deletes": event.status in EDITABLE_STATUSES,
+        "last_closed": last_closed,
+    })
+
+
+# --- rounds --------------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk)
+    if not 1 <= number <= event.rounds_count:
+        return _dashboard(event) if event.rounds_count else redirect("tournaments:event_list")
+    can_change = event.is_organiser(request.user)
+    rnd = Round.objects.select_related("bye__pair").filter(event=event, number=number).first()
+    rows = selectors.round_tables(rnd) if rnd else []
+    gate_message = ""
+    if event.status == Event.Status.RUNNING and (rnd is None or rnd.status == Round.Status.PENDING):
+        try:
+            missing = bridge.pairing_gate(event, number)
+        except ServiceError as exc:
+            gate_message = exc.message
+        else:
+            if missing:
+                gate_message = _("Pairings wait for round %(p)s: results are missing or "
+                                 "unconfirmed at tables %(t)s.") % {
+                    "p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
+    swap_form = None
+    if can_change and rnd and rnd.status == Round.Status.PENDING and rows:
+        swap_form = SwapForm(rnd=rnd, entries=selectors.round_entries(rnd))
+    counts = selectors.event_counts(event)
+    return render(request, "tournaments/round_detail.html", {
+        "event": event,
+        "rnd": rnd,
+        "number": number,
+        "rows": rows,
+        "boards": list(event.board_numbers(number)),
+        "can_change": can_change,
+        "gate_message": gate_message,
+        "swap_form": swap_form,
+        "counts": counts,
+        "standings_stale": bridge.standings_stale(event),
+        "links": {
+            "table_cards": _url("public:table_cards", pk, number),
+            "hand_records": _url("public:hand_records", pk, query=f"?round={number}"),
+            "round_results": _url("public:round_results", pk, number),
+            "standings": _url("public:standings", pk),
+            "referee": _url("referee:queue", pk),
+        },
+        "rounds": selectors.event_rounds(event),
+    })
+
+
+@login_required
+@require_POST
+def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    # The bridge pairs in well under a second, so the request can wait for it.
+    _attempt(request, lambda: bridge.pairings_propose(event.pk, number),
+             _("Round %(n)s is proposed: check the pairings, then open it.") % {"n": number})
+    return _round_page(event, number)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    form = SwapForm(request.POST, rnd=rnd, entries=selectors.round_entries(rnd))
+    if not form.is_valid():
+        for error in form.errors.get("__all__", []) or [_("Choose two pairs of this round.")]:
+            messages.error(request, error)
+        return _round_page(event, number)
+    a, b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
+    if not form.cleaned_data["confirm"]:
+        try:
+            warnings = bridge.pairing_swap_warnings(rnd, a, b)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return _round_page(event, number)
+        if warnings:
+            names = {e.pk: e for e in selectors.round_entries(rnd)}
+            return render(request, "tournaments/confirm_swap.html", {
+                "event": event, "rnd": rnd, "warnings": warnings,
+                "entry_a": names[a], "entry_b": names[b],
+            })
+    _attempt(request, lambda: svc.round_swap(rnd=rnd, actor=_actor(request), entry_a=a,
+                                             entry_b=b),
+             _("The two pairs swapped places."))
+    return _round_page(event, number)
+
+
+@login_required
+@require_POST
+def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    _attempt(request, lambda: svc.round_open(rnd=rnd, actor=_actor(request)),
+             _("Round %(n)s is open: give each table its code.") % {"n": number})
+    return _round_page(event, number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """POST closes when every result is in; otherwise this page lists what is missing and asks."""
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    if request.method == "POST":
+        accept = request.POST.get("accept_missing") == "1"
+        try:
+            svc.round_close(rnd=rnd, actor=_actor(request), accept_missing=accept)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            if exc.field != "results":
+                return _round_page(event, number)
+        else:
+            messages.success(request, _("Round %(n)s is closed; the standings are being "
+                                        "updated.") % {"n": number})
+            return _round_page(event, number)
+    if rnd.status != Round.Status.OPEN:
+        messages.error(request, _("Only an open round can be closed."))
+        return _round_page(event, number)
+    return render(request, "tournaments/confirm_close.html", {
+        "event": event, "rnd": rnd, "missing": svc.round_missing(rnd),
+    })

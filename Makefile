@@ -42,7 +42,7 @@ lint: install-dev
 	DEBUG=1 $(BIN)/mypy engine
 
 bench: install-dev
-	@set -e; for script in benchmarks/*.py; do echo "# $$script"; DEBUG=1 $(PY) $$script; done
+	@set -e; for script in $$(grep -l "__main__" benchmarks/*.py); do echo "# $$script"; DEBUG=1 $(PY) $$script; done
 
 fuzz: install-dev
 	DEBUG=1 FUZZ_EXAMPLES=5000 $(BIN)/pytest -m fuzz -p no:randomly tests

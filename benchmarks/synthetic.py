@@ -1,21 +1,17 @@
-"""Standings speed on plain dataclasses: 1,000 pairs, 10 rounds of 6 boards (30,000 results).
+"""A synthetic event for the benchmarks: 1,000 pairs, 10 rounds of 6 boards (30,000 results).
 
-The synthetic event is built first (random tables and R9 hand scores, a few adjusted scores and
-missing results so that Neuberg runs); only ``compute_standings`` is timed.
-
-Output: ``standings_pure_s: N s``.
+Random tables and R9 hand scores, a few adjusted scores and missing results so that Neuberg
+runs. ``benchmarks/standings.py`` times the standings on it.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.standings import compute_standings  # noqa: E402
 from scoring.types import BoardResult, EventInput, RoundInput, TableRound  # noqa: E402
 
 PAIRS, ROUNDS, BOARDS = 1000, 10, 6
@@ -45,18 +41,3 @@ def build_event(seed: int = 1) -> EventInput:
             tables.append(TableRound(number, t + 1, ns, ew, results))
         rounds.append(RoundInput(number, boards, tables))
     return EventInput(entries, {e: e for e in entries}, {}, rounds, seed="bench")
-
-
-def main() -> int:
-    event = build_event()
-    n_results = sum(len(t.results) for r in event.rounds for t in r.tables)
-    start = time.perf_counter()
-    result = compute_standings(event)
-    elapsed = time.perf_counter() - start
-    assert len(result.standings) == PAIRS and n_results > 29_000
-    print(f"standings_pure_s: {elapsed:.3f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,12 +5,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tournaments.views import health, home
+from tournaments.views.auth import LoginView
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("tournaments.urls.organiser", namespace="tournaments")),

@@ -88,8 +88,9 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
             raise ServiceError(_("Choose one of the submissions."), field="submission") from None
         record = PlayRecord.objects.filter(submission=submission).first()
         if record is not None:
-            return record_values(record.verdict, record.record)
-        return short_values(event=event, board=board, data=submission.data)
+            return record_values(record.verdict, record.record) | {"source": submission.source}
+        return short_values(event=event, board=board, data=submission.data) | {
+            "source": submission.source}
     if kind == Ruling.Kind.PENALTY:
         offender = data.get("offending_pair") or result.offending_pair
         if offender not in ("NS", "EW"):
@@ -148,6 +149,8 @@ def dispute_rule(
         before = _snapshot(locked)
         if kind != Ruling.Kind.ADJUSTED:
             values |= {"adjusted_ns": "", "adjusted_ew": ""}
+        # Where the values now come from: the accepted submission, or the referee.
+        values.setdefault("source", BoardResult.Source.RULING)
         for key, value in values.items():
             setattr(locked, key, value)
         locked.status = BoardResult.Status.RULED

@@ -1,0 +1,438 @@
+"""Disputes: every way one opens, every ruling and its effect on the result and the standings,
+revisions, the audit trail and who may rule (tournaments/services/disputes.py)."""
+
+import random
+
+import pytest
+
+import engine
+from scoring.bridge import standings_recompute
+from tests.factories import UserFactory
+from tournaments.actors import Actor
+from tournaments.demo import random_play
+from tournaments.models import (
+    AuditEntry,
+    BoardResult,
+    Dispute,
+    Ruling,
+    StandingsSnapshot,
+    Table,
+)
+from tournaments.services import Conflict, NotAllowed, ServiceError, disputes, results
+
+pytestmark = pytest.mark.django_db
+
+
+def record_for(board, trump, play, event):
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": event.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": False, "trump": trump},
+        "doubles": [],
+        "play": play,
+    }
+
+
+def legal_play(board, event, trump="copes", seed=1):
+    return random_play(board, trump, event.rules, random.Random(seed))
+
+
+def illegal_play(board, event, trump="copes", seed=1):
+    """A play list whose last card is illegal (retries seeds until one has a forbidden card)."""
+    for s in range(seed, seed + 50):
+        play = random_play(board, trump, event.rules, random.Random(s), illegal_at=8)
+        if len(play) < 48:
+            return play
+    raise AssertionError("no illegal play found")
+
+
+def totals_of(board, event, play, trump="copes"):
+    hand = engine.Hand(board.deal(), trump, event.rules)
+    for token in play:
+        hand.play(engine.parse_token(token))
+    return dict(hand.totals)
+
+
+@pytest.fixture
+def referee(running_event):
+    user = UserFactory(username="referee")
+    running_event.referees.add(user)
+    return user
+
+
+@pytest.fixture
+def table1(running_event):
+    return Table.objects.select_related("round__event", "ns", "ew").get(
+        round__event=running_event, round__number=1, number=1)
+
+
+@pytest.fixture
+def board1(running_event):
+    return running_event.boards.get(number=1)
+
+
+def ns(table):
+    return Actor(table=table, side="NS")
+
+
+def ew(table):
+    return Actor(table=table, side="EW")
+
+
+def snapshot_row(event, entry):
+    snap = StandingsSnapshot.objects.get(event=event, after_round=1)
+    return next(r for r in snap.rows if r["entry"] == entry.pk)
+
+
+def submit_illegal(table, board, event):
+    play = illegal_play(board, event)
+    out = results.result_submit_play_record(
+        table=table, board_number=board.number, actor=ns(table),
+        record=record_for(board, "copes", play, event))
+    return out.result
+
+
+# --- how a dispute opens -------------------------------------------------------------------------
+
+
+def test_conflicting_entries_open_a_conflict_dispute(running_event, table1, board1):
+    play = legal_play(board1, running_event)
+    totals = totals_of(board1, running_event, play)
+    data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
+    results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    wrong = {"NS": totals["EW"], "EW": totals["NS"]} if totals["NS"] != 36 else \
+        {"NS": 40, "EW": 32}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ew(table1),
+                                      data=data | {"totals": wrong})
+    assert out.result.status == BoardResult.Status.DISPUTED
+    dispute = out.result.disputes.get()
+    assert dispute.reason == Dispute.Reason.CONFLICT
+    assert dispute.status == Dispute.Status.OPEN
+    assert out.result.submissions.count() == 2
+
+
+def test_illegal_card_in_a_play_record_opens_an_illegal_play_dispute(running_event, table1, board1):
+    result = submit_illegal(table1, board1, running_event)
+    assert result.status == BoardResult.Status.DISPUTED
+    dispute = result.disputes.get()
+    assert dispute.reason == Dispute.Reason.ILLEGAL_PLAY
+    record = result.play_records.get()
+    assert record.outcome == "illegal"
+    assert record.verdict["rule"] in {"follow_suit", "must_beat", "must_trump",
+                                      "must_overtrump", "lowest_card"}
+    # R10: the offenders' opponents score 36 × multiplier, stored as the result.
+    offender = engine.Seat.from_str(record.verdict["seat"]).pair
+    assert result.offending_pair == offender
+    assert (result.score_ns, result.score_ew) == ((0, 36) if offender == "NS" else (36, 0))
+
+
+def test_short_result_contradicting_a_play_record_opens_a_record_mismatch(
+        running_event, table1, board1):
+    play = legal_play(board1, running_event)
+    totals = totals_of(board1, running_event, play)
+    results.result_submit_play_record(table=table1, board_number=1, actor=ns(table1),
+                                      record=record_for(board1, "copes", play, running_event))
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=ew(table1),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals})
+    assert out.result.status == BoardResult.Status.DISPUTED
+    assert out.result.disputes.get().reason == Dispute.Reason.RECORD_MISMATCH
+
+
+def test_player_request_opens_a_dispute_with_the_players_text(running_event, table1, board1):
+    play = legal_play(board1, running_event)
+    data = {"delegated": False, "trump": "copes", "doubles": [],
+            "totals": totals_of(board1, running_event, play)}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1),
+                                       reason="  They revoked at trick 4.  ")
+    assert dispute.reason == Dispute.Reason.PLAYER_REQUEST
+    assert dispute.details == "They revoked at trick 4."
+    assert dispute.previous_status == BoardResult.Status.ENTERED
+    out.result.refresh_from_db()
+    assert out.result.status == BoardResult.Status.DISPUTED
+    with pytest.raises(Conflict):
+        disputes.dispute_request(result=out.result, actor=ns(table1), reason="again")
+
+
+def test_player_request_needs_a_reason_and_a_seat_at_the_table(running_event, table1, board1):
+    play = legal_play(board1, running_event)
+    data = {"delegated": False, "trump": "copes", "doubles": [],
+            "totals": totals_of(board1, running_event, play)}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    with pytest.raises(ServiceError):
+        disputes.dispute_request(result=out.result, actor=ew(table1), reason="   ")
+    other = Table.objects.get(round__event=running_event, round__number=1, number=2)
+    with pytest.raises(NotAllowed):
+        disputes.dispute_request(result=out.result, actor=ns(other), reason="nosy")
+
+
+# --- rulings and their effects ------------------------------------------------------------------
+
+
+def test_penalty_ruling_sets_r10_score_and_changes_the_standings(
+        running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    verdict = result.play_records.get().verdict
+    offender = engine.Seat.from_str(verdict["seat"]).pair
+    victims = table1.ew if offender == "NS" else table1.ns
+    standings_recompute(running_event.pk)
+    # A disputed result does not count yet.
+    assert snapshot_row(running_event, victims)["points_for"] == 0
+
+    ruling = disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                                   kind="penalty", explanation="Revoke at trick 3.",
+                                   data={"offending_pair": offender})
+    result.refresh_from_db()
+    assert result.status == BoardResult.Status.RULED
+    assert result.source == BoardResult.Source.RULING
+    assert result.offending_pair == offender
+    penalty = 36 * verdict["multiplier"]
+    assert {"NS": result.score_ns, "EW": result.score_ew} == (
+        {"NS": 0, "EW": penalty} if offender == "NS" else {"NS": penalty, "EW": 0})
+    assert ruling.dispute.status == Dispute.Status.RULED
+    assert ruling.referee == referee
+    standings_recompute(running_event.pk)
+    assert snapshot_row(running_event, victims)["points_for"] == penalty
+    assert snapshot_row(running_event, victims)["boards_played"] == 1
+
+
+def test_penalty_needs_an_offending_pair(running_event, table1, board1, referee):
+    play = legal_play(board1, running_event)
+    data = {"delegated": False, "trump": "copes", "doubles": [],
+            "totals": totals_of(board1, running_event, play)}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
+                              explanation="x", data={})
+    assert exc.value.field == "offending_pair"
+
+
+def test_accept_ruling_takes_the_chosen_submission(running_event, table1, board1, referee):
+    play = legal_play(board1, running_event)
+    totals = totals_of(board1, running_event, play)
+    data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
+    results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    wrong = {"NS": 50, "EW": 22} if totals["NS"] != 50 else {"NS": 40, "EW": 32}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ew(table1),
+                                      data=data | {"totals": wrong})
+    ew_submission = out.result.submissions.get(side="EW")
+    disputes.dispute_rule(dispute=out.result.disputes.get(), actor=Actor(user=referee),
+                          kind="accept", explanation="EW's scoresheet is right.",
+                          data={"submission": ew_submission.pk})
+    result = BoardResult.objects.get(pk=out.result.pk)
+    assert (result.totals_ns, result.totals_ew) == (wrong["NS"], wrong["EW"])
+    assert result.score_ns == max(0, wrong["NS"] - 36)
+    assert result.source == BoardResult.Source.SHORT
+    standings_recompute(running_event.pk)
+    assert snapshot_row(running_event, table1.ns)["points_for"] == result.score_ns
+
+
+def test_accept_ruling_with_a_play_record_submission(running_event, table1, board1, referee):
+    play = legal_play(board1, running_event)
+    totals = totals_of(board1, running_event, play)
+    results.result_submit_play_record(table=table1, board_number=1, actor=ns(table1),
+                                      record=record_for(board1, "copes", play, running_event))
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=ew(table1),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals})
+    record_sub = out.result.submissions.get(side="NS")
+    disputes.dispute_rule(dispute=out.result.disputes.get(), actor=Actor(user=referee),
+                          kind="accept", explanation="The record shows copes.",
+                          data={"submission": record_sub.pk})
+    result = BoardResult.objects.get(pk=out.result.pk)
+    assert result.trump == "copes"
+    assert result.totals_ns == totals["NS"]
+    assert result.source == BoardResult.Source.PLAY_RECORD
+
+
+def test_accept_ruling_refuses_a_submission_of_another_board(
+        running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                              kind="accept", explanation="x", data={"submission": 999999})
+    assert exc.value.field == "submission"
+
+
+def test_corrected_short_result_ruling(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    data = {"delegated": True, "trump": "botifarra",
+            "doubles": [{"seat": engine.Seat.from_str(board1.dealer).right.name,
+                         "call": "contro"}],
+            "totals": {"NS": 46, "EW": 26}}
+    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                          kind="corrected", explanation="Agreed at the table.", data=data)
+    result.refresh_from_db()
+    assert (result.trump, result.delegated, result.multiplier) == ("botifarra", True, 4)
+    assert (result.score_ns, result.score_ew) == (40, 0)
+    assert result.offending_pair == ""
+    standings_recompute(running_event.pk)
+    assert snapshot_row(running_event, table1.ns)["points_for"] == 40
+
+
+def test_corrected_play_record_ruling(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    play = legal_play(board1, running_event, seed=7)
+    totals = totals_of(board1, running_event, play)
+    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                          kind="corrected", explanation="Corrected record.",
+                          data={"play_record": record_for(board1, "copes", play, running_event)})
+    result.refresh_from_db()
+    assert (result.totals_ns, result.totals_ew) == (totals["NS"], totals["EW"])
+    assert result.offending_pair == ""
+
+
+def test_corrected_play_record_must_be_valid(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    bad = record_for(board1, "copes", ["99x"], running_event)
+    with pytest.raises(results.InvalidSubmission) as exc:
+        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                              kind="corrected", explanation="x", data={"play_record": bad})
+    assert exc.value.problems
+    result.refresh_from_db()
+    assert result.status == BoardResult.Status.DISPUTED
+
+
+def test_adjusted_ruling_counts_average_plus_and_minus(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    disputes.dispute_rule(
+        dispute=result.disputes.get(), actor=Actor(user=referee), kind="adjusted",
+        explanation="Fouled board.",
+        data={"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus",
+              "score": {"NS": 5, "EW": 0}})
+    result.refresh_from_db()
+    assert (result.adjusted_ns, result.adjusted_ew) == ("avg_plus", "avg_minus")
+    assert (result.score_ns, result.score_ew) == (5, 0)
+    standings_recompute(running_event.pk)
+    assert snapshot_row(running_event, table1.ns)["points_for"] == 5
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"adjusted_ns": "avg", "adjusted_ew": "great"}, "adjusted_ew"),
+    ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "x"}}, "score"),
+    ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": -1, "EW": 0}}, "score"),
+])
+def test_adjusted_ruling_refuses_bad_values(running_event, table1, board1, referee, data, field):
+    result = submit_illegal(table1, board1, running_event)
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                              kind="adjusted", explanation="x", data=data)
+    assert exc.value.field == field
+
+
+def test_ruling_needs_an_explanation_and_a_known_kind(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    dispute = result.disputes.get()
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
+                              explanation="  ", data={"offending_pair": "NS"})
+    assert exc.value.field == "explanation"
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="coin_toss",
+                              explanation="x", data={})
+    assert exc.value.field == "kind"
+
+
+# --- revisions and the audit trail ----------------------------------------------------------------
+
+
+def test_revision_supersedes_and_keeps_the_old_ruling(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    dispute = result.disputes.get()
+    first = disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
+                                  explanation="Revoke.", data={"offending_pair": "NS"})
+    second = disputes.dispute_rule(
+        dispute=dispute, actor=Actor(user=referee), kind="adjusted", explanation="On reflection",
+        data={"adjusted_ns": "avg", "adjusted_ew": "avg"})
+    third = disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
+                                  explanation="Back to R10.", data={"offending_pair": "EW"})
+    assert second.supersedes == first and third.supersedes == second
+    assert list(dispute.rulings.order_by("pk")) == [first, second, third]
+    first.refresh_from_db()
+    assert first.explanation == "Revoke." and first.superseded_by == second
+    result.refresh_from_db()
+    assert result.offending_pair == "EW"
+    assert (result.adjusted_ns, result.adjusted_ew) == ("", "")
+    actions = list(AuditEntry.objects.filter(result=result).values_list("action", flat=True))
+    assert actions.count("ruling") == 1 and actions.count("ruling_revised") == 2
+
+
+def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1, referee):
+    result = submit_illegal(table1, board1, running_event)
+    before = (result.score_ns, result.score_ew)
+    offender = result.offending_pair
+    other = "EW" if offender == "NS" else "NS"
+    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
+                          kind="penalty", explanation="The other pair revoked.",
+                          data={"offending_pair": other})
+    trail = list(AuditEntry.objects.filter(result=result).order_by("created_at", "pk"))
+    assert [e.action for e in trail] == ["result_entered", "dispute_opened", "ruling"]
+    assert trail[0].actor == "table 1 round 1 NS"
+    assert trail[1].changes == {"reason": [None, "illegal_play"]}
+    ruling = trail[-1]
+    assert ruling.actor == "referee"
+    assert ruling.created_at is not None
+    assert ruling.note == "The other pair revoked."
+    assert ruling.changes["status"] == ["disputed", "ruled"]
+    assert ruling.changes["offending_pair"] == [offender, other]
+    assert ruling.changes["score_ns"] == [before[0], before[1]]
+    assert ruling.changes["source"] == ["play_record", "ruling"]
+
+
+def test_withdrawn_player_request_cannot_be_ruled(running_event, table1, board1, referee):
+    play = legal_play(board1, running_event)
+    data = {"delegated": False, "trump": "copes", "doubles": [],
+            "totals": totals_of(board1, running_event, play)}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
+    disputes.dispute_withdraw(dispute=dispute, actor=ew(table1))
+    out.result.refresh_from_db()
+    assert out.result.status == BoardResult.Status.ENTERED
+    with pytest.raises(Conflict):
+        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
+                              explanation="x", data={"offending_pair": "NS"})
+
+
+# --- permissions --------------------------------------------------------------------------------
+
+
+def test_only_referees_and_organisers_rule(running_event, table1, board1, organiser):
+    result = submit_illegal(table1, board1, running_event)
+    dispute = result.disputes.get()
+    for actor in (Actor(user=UserFactory(username="stranger")), ns(table1), ew(table1), Actor()):
+        with pytest.raises(NotAllowed):
+            disputes.dispute_rule(dispute=dispute, actor=actor, kind="penalty",
+                                  explanation="x", data={"offending_pair": "NS"})
+    assert not Ruling.objects.exists()
+    ruling = disputes.dispute_rule(dispute=dispute, actor=Actor(user=organiser), kind="penalty",
+                                   explanation="Organisers may rule.",
+                                   data={"offending_pair": "NS"})
+    assert ruling.referee == organiser
+
+
+def test_a_referee_of_another_event_cannot_rule(running_event, table1, board1):
+    from tests.factories import EventFactory
+
+    elsewhere = UserFactory(username="elsewhere")
+    EventFactory(referees=[elsewhere])
+    result = submit_illegal(table1, board1, running_event)
+    with pytest.raises(NotAllowed):
+        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=elsewhere),
+                              kind="penalty", explanation="x", data={"offending_pair": "NS"})
+
+
+def test_only_players_of_the_table_or_referees_withdraw(running_event, table1, board1, referee):
+    play = legal_play(board1, running_event)
+    data = {"delegated": False, "trump": "copes", "doubles": [],
+            "totals": totals_of(board1, running_event, play)}
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
+    other = Table.objects.get(round__event=running_event, round__number=1, number=2)
+    with pytest.raises(NotAllowed):
+        disputes.dispute_withdraw(dispute=dispute, actor=ns(other))
+    disputes.dispute_withdraw(dispute=dispute, actor=Actor(user=referee))
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.WITHDRAWN

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import bridge
+from scoring.pairing import pair_next_round
 from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.forms import (
@@ -412,6 +413,44 @@ def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse
 
 # --- rounds --------------------------------------------------------------------------------------
 
+def _previous_round(event: Event, number: int) -> Round | None:
+    return event.rounds.filter(number=number - 1).first() if number > 1 else None
+
+
+def _pairing_gate_message(event: Event, number: int) -> str:
+    """Why round ``number`` cannot be paired yet, or "" when it can."""
+    if number == 1:
+        return ""
+    previous = _previous_round(event, number)
+    if previous is not None and previous.status == Round.Status.CLOSED:
+        return ""
+    try:
+        missing = bridge.pairing_gate(event, number)
+    except ServiceError as exc:
+        return exc.message
+    if missing:
+        return _("Pairings wait for round %(p)s: results are missing or unconfirmed at tables "
+                 "%(t)s. Then close round %(p)s.") % {
+            "p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
+    return _("Close round %(p)s first.") % {"p": number - 1}
+
+
+def _propose(event: Event, actor: Actor, number: int) -> int:
+    try:
+        return bridge.pairings_propose(event.pk, number)
+    except ServiceError as exc:
+        previous = _previous_round(event, number)
+        if exc.field != "results" or previous is None or previous.status != Round.Status.CLOSED:
+            raise
+    # The organiser closed the previous round accepting missing boards ("not played"): the
+    # bridge's gate still counts them as missing, so pair here from the same pure function.
+    played = list(event.rounds.filter(number__lt=number).order_by("number"))
+    pairing = pair_next_round(bridge.event_input(event, rounds=played))
+    rnd = svc.round_propose(event=event, actor=actor, number=number, tables=pairing.tables,
+                            bye=pairing.bye)
+    return rnd.tables.count()
+
+
 @login_required
 @require_GET
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -423,15 +462,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = selectors.round_tables(rnd) if rnd else []
     gate_message = ""
     if event.status == Event.Status.RUNNING and (rnd is None or rnd.status == Round.Status.PENDING):
-        try:
-            missing = bridge.pairing_gate(event, number)
-        except ServiceError as exc:
-            gate_message = exc.message
-        else:
-            if missing:
-                gate_message = _("Pairings wait for round %(p)s: results are missing or "
-                                 "unconfirmed at tables %(t)s.") % {
-                    "p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
+        gate_message = _pairing_gate_message(event, number)
     swap_form = None
     if can_change and rnd and rnd.status == Round.Status.PENDING and rows:
         swap_form = SwapForm(rnd=rnd, entries=selectors.round_entries(rnd))
@@ -463,7 +494,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     # The bridge pairs in well under a second, so the request can wait for it.
-    _attempt(request, lambda: bridge.pairings_propose(event.pk, number),
+    _attempt(request, lambda: _propose(event, _actor(request), number),
              _("Round %(n)s is proposed: check the pairings, then open it.") % {"n": number})
     return _round_page(event, number)
 

@@ -1,0 +1,239 @@
+"""Table pages: code entry, rate limit, choosing a pair, and who may see which table."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import UserFactory
+from tournaments import table_access
+from tournaments.models import Round, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def tables(event):
+    return list(Table.objects.filter(round__event=event, round__number=1).order_by("number"))
+
+
+def enter_code(client, code, **extra):
+    return client.post(reverse("table:enter"), {"code": code}, **extra)
+
+
+def hold(client, table, side="NS"):
+    """Enter the table's code and say which pair we are, as a player would."""
+    response = enter_code(client, table.code)
+    assert response.status_code == 302, response.content[:500]
+    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    assert response.status_code == 302
+    return client
+
+
+def home(table):
+    return reverse("table:table_home", args=[table.code])
+
+
+# --- code entry ----------------------------------------------------------------------------
+
+def test_code_form_is_shown(client):
+    response = client.get(reverse("table:enter"))
+    assert response.status_code == 200
+    assert b'name="code"' in response.content
+    assert b"csrfmiddlewaretoken" in response.content
+
+
+def test_valid_code_asks_which_pair_then_goes_to_the_table(client, running_event):
+    table = tables(running_event)[0]
+    response = enter_code(client, table.code)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table:choose_side", args=[table.code])
+    assert client.session[table_access.SESSION_KEY] == {"table": table.pk, "side": None}
+    page = client.get(response["Location"])
+    assert table.ns.pair.name in page.content.decode()
+    assert table.ew.pair.name in page.content.decode()
+    response = client.post(response["Location"], {"side": "EW"})
+    assert response.status_code == 302 and response["Location"] == home(table)
+    assert client.session[table_access.SESSION_KEY] == {"table": table.pk, "side": "EW"}
+    page = client.get(home(table))
+    assert page.status_code == 200
+    assert "You enter for EW" in page.content.decode()
+
+
+def test_code_is_case_insensitive_and_ignores_spaces(client, running_event):
+    table = tables(running_event)[0]
+    typed = " ".join([table.code[:3].lower(), table.code[3:].lower()]) + " "
+    response = enter_code(client, typed)
+    assert response.status_code == 302
+    assert client.session[table_access.SESSION_KEY]["table"] == table.pk
+
+
+def test_wrong_code_is_refused_with_a_sentence(client, running_event):
+    response = enter_code(client, "ZZZZZZ" if tables(running_event)[0].code != "ZZZZZZ"
+                          else "YYYYYY")
+    assert response.status_code == 400
+    assert "No open table has this code" in response.content.decode()
+    assert table_access.SESSION_KEY not in client.session
+
+
+def test_malformed_code_is_refused(client, running_event):
+    response = enter_code(client, "O0I1")
+    assert response.status_code == 400
+    assert "6 letters and digits" in response.content.decode()
+
+
+def test_code_of_a_closed_round_says_the_round_is_closed(client, running_event):
+    table = tables(running_event)[0]
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
+    response = enter_code(client, table.code)
+    assert response.status_code == 403
+    assert "round is closed" in response.content.decode()
+    assert table_access.SESSION_KEY not in client.session
+
+
+def test_pages_of_a_table_whose_round_closed_say_so(client, running_event):
+    table = tables(running_event)[0]
+    hold(client, table)
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
+    for url in (home(table), reverse("table:board_short", args=[table.code, 1]),
+                reverse("table:board_play", args=[table.code, 1])):
+        response = client.get(url)
+        assert response.status_code == 403
+        assert "This round is closed" in response.content.decode()
+
+
+def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_event):
+    table = tables(running_event)[0]
+    for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
+        assert enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3"
+                          ).status_code == 400
+    response = enter_code(client, table.code)  # even the right code: no guessing by trying
+    assert response.status_code == 429
+    assert "Try again in" in response.content.decode()
+    assert 1 <= int(response["Retry-After"]) <= 60
+    assert table_access.SESSION_KEY not in client.session
+
+
+def test_rate_limit_is_per_client_address(client, running_event):
+    table = tables(running_event)[0]
+    for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
+        enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3",
+                   REMOTE_ADDR="10.0.0.1")
+    assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.1").status_code == 429
+    assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.2").status_code == 302
+
+
+def test_successes_do_not_count_towards_the_limit(client, running_event):
+    table = tables(running_event)[0]
+    for _ in range(table_access.MAX_FAILURES_PER_MINUTE + 2):
+        assert enter_code(client, table.code).status_code == 302
+
+
+def test_side_must_be_one_of_the_pairs(client, running_event):
+    table = tables(running_event)[0]
+    enter_code(client, table.code)
+    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": ""})
+    assert response.status_code == 400
+    assert client.session[table_access.SESSION_KEY]["side"] is None
+
+
+def test_table_home_asks_the_side_first(client, running_event):
+    table = tables(running_event)[0]
+    enter_code(client, table.code)
+    response = client.get(home(table))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table:choose_side", args=[table.code])
+
+
+# --- who sees which table ------------------------------------------------------------------
+
+def page_urls(table):
+    code = table.code
+    return [
+        home(table),
+        reverse("table:board_list", args=[code]),
+        reverse("table:board_short", args=[code, 1]),
+        reverse("table:short_preview", args=[code, 1]),
+        reverse("table:board_play", args=[code, 1]),
+        reverse("table:board_referee", args=[code, 1]),
+    ]
+
+
+def test_the_tables_code_holder_sees_its_pages(client, running_event):
+    table = tables(running_event)[0]
+    hold(client, table)
+    for url in page_urls(table):
+        assert client.get(url).status_code == 200, url
+
+
+def test_another_tables_code_holder_is_forbidden(client, running_event):
+    mine, other = tables(running_event)
+    hold(client, mine)
+    for url in page_urls(other):
+        assert client.get(url).status_code == 403, url
+    for name in ("board_confirm", "board_referee", "board_short"):
+        url = reverse(f"table:{name}", args=[other.code, 1])
+        assert client.post(url, {"reason": "x"}).status_code == 403, url
+    for name in ("play_legal", "play_submit"):
+        url = reverse(f"table:{name}", args=[other.code, 1])
+        response = client.post(url, "{}", content_type="application/json")
+        assert response.status_code == 403, url
+
+
+def test_anonymous_visitors_are_sent_to_the_code_form(client, running_event):
+    table = tables(running_event)[0]
+    for url in page_urls(table):
+        response = client.get(url, HTTP_ACCEPT="text/html")
+        if "preview" in url:
+            continue  # a JSON endpoint: covered below
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("table:enter"))
+    response = client.get(reverse("table:short_preview", args=[table.code, 1]),
+                          HTTP_ACCEPT="application/json")
+    assert response.status_code == 403
+
+
+def test_anonymous_redirect_does_not_tell_whether_a_code_exists(client, running_event):
+    table = tables(running_event)[0]
+    real = client.get(home(table))
+    fake = client.get(reverse("table:table_home", args=["ZZZZZZ"]))
+    assert real.status_code == fake.status_code == 302
+
+
+def test_organiser_uses_the_pages_as_organiser_or_for_a_side(client, running_event, organiser):
+    table = tables(running_event)[0]
+    client.force_login(organiser)
+    for url in page_urls(table):
+        assert client.get(url).status_code == 200, url
+    assert "You act as the organiser" in client.get(home(table)).content.decode()
+    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": "NS"})
+    assert response.status_code == 302
+    assert "You enter for NS" in client.get(home(table)).content.decode()
+    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": ""})
+    assert "You act as the organiser" in client.get(home(table)).content.decode()
+
+
+def test_logged_in_stranger_is_forbidden(client, running_event):
+    table = tables(running_event)[0]
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(home(table)).status_code == 403
+
+
+def test_logged_in_player_is_sent_to_their_table(client, running_event):
+    table = tables(running_event)[0]
+    user = UserFactory(username="ewplayer")
+    player = table.ew.pair.player2
+    player.user = user
+    player.save()
+    client.force_login(user)
+    response = client.get(reverse("table:enter"))
+    assert response.status_code == 302 and response["Location"] == home(table)
+    page = client.get(home(table))
+    assert page.status_code == 200
+    assert "You enter for EW" in page.content.decode()
+    # Another table of the round is not theirs.
+    assert client.get(home(tables(running_event)[1])).status_code == 403
+
+
+def test_normalise_code():
+    assert table_access.normalise_code(" ab c-d e f ") == "ABCDEF"
+    assert table_access.code_well_formed("ABCDEF")
+    assert not table_access.code_well_formed("ABCDE0")
+    assert not table_access.code_well_formed("ABCDE")

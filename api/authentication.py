@@ -1,16 +1,26 @@
-"""Table tokens: whoever holds a table's code may act for that table, in that round only."""
+"""Table tokens: whoever holds a table's code may act for that table, in that round only.
+
+A token is signed (never stored) and names the table, the side and the table's code. It stops
+working when the round closes, and when the organiser gives the table a new code (so a code that
+leaked can be revoked by changing it).
+"""
+
+import hmac
 
 from django.core import signing
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from tournaments.actors import Actor
 from tournaments.models import Round, Table
 
 TABLE_TOKEN_SALT = "botifarra.table-token"
+SIDES = ("NS", "EW")
 
 
 def table_token(table: Table, side: str | None = None) -> str:
-    return signing.dumps({"t": table.pk, "s": side or ""}, salt=TABLE_TOKEN_SALT)
+    return signing.dumps({"t": table.pk, "s": side or "", "c": table.code}, salt=TABLE_TOKEN_SALT)
 
 
 class TableUser:
@@ -28,6 +38,10 @@ class TableUser:
         self.table = table
         self.side = side or None
 
+    @property
+    def actor(self) -> Actor:
+        return Actor(table=self.table, side=self.side)
+
     def get_username(self) -> str:
         return f"table {self.table.number}"
 
@@ -36,6 +50,8 @@ class TableUser:
 
 
 class TableTokenAuthentication(authentication.BaseAuthentication):
+    """``Authorization: Table <token>``, the token from ``POST /api/v1/table-token``."""
+
     keyword = "Table"
 
     def authenticate(self, request):
@@ -46,14 +62,37 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid table token header."))
         try:
             data = signing.loads(header[1].decode(), salt=TABLE_TOKEN_SALT)
-            table = Table.objects.select_related("round__event", "ns__pair", "ew__pair").get(
-                pk=data["t"]
-            )
-        except (signing.BadSignature, Table.DoesNotExist, KeyError, UnicodeDecodeError):
+            table = Table.objects.select_related(
+                "round__event", "ns__pair__player1", "ns__pair__player2",
+                "ew__pair__player1", "ew__pair__player2",
+            ).get(pk=data["t"])
+            side = data.get("s") or None
+        except (signing.BadSignature, Table.DoesNotExist, KeyError, TypeError, ValueError,
+                UnicodeDecodeError):
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
+        if side not in (None, *SIDES) or not hmac.compare_digest(
+            str(data.get("c", "")), table.code
+        ):
+            raise exceptions.AuthenticationFailed(
+                _("This table token is no longer valid: enter the table code again.")
+            )
         if table.round.status != Round.Status.OPEN:
             raise exceptions.AuthenticationFailed(_("This table's round is not open any more."))
-        return (TableUser(table, data.get("s")), None)
+        return (TableUser(table, side), None)
 
     def authenticate_header(self, request) -> str:
         return self.keyword
+
+
+class TableTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "api.authentication.TableTokenAuthentication"
+    name = "tableToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Table <token>`: the token from `POST /api/v1/table-token`, valid for "
+            "that table while its round is open.",
+        }

@@ -1,12 +1,46 @@
-"""Every API error is JSON: a 400 names the field and says what is wrong, in a sentence."""
+"""Every API error is JSON: a 400 names the field and says what is wrong, in a sentence.
+
+The shape is always ``{"detail": sentence, "errors": [{"field": path, "message": sentence}]}``:
+``detail`` repeats the first message, ``errors`` lists every problem with the path of the value
+it concerns (``totals.NS``, ``record.play[17]``, ``doubles[0].seat``; ``body`` for a body that is
+not JSON, ``non_field_errors`` when no single field is to blame).
+"""
 
 from typing import Any
 
-from rest_framework import status
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from tournaments.services import ServiceError
+
+NON_FIELD = "non_field_errors"
+
+# Errors that are about the request as a whole get a field name a client can act on.
+FIELD_OF = {
+    exceptions.ParseError: "body",
+    exceptions.UnsupportedMediaType: "body",
+    exceptions.NotAuthenticated: "authorization",
+    exceptions.AuthenticationFailed: "authorization",
+}
+
+
+class IdempotencyKeyReused(exceptions.APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = _(
+        "This Idempotency-Key was already used for a different request: use a new key for a "
+        "new submission."
+    )
+    default_code = "idempotency_key_reused"
+
+
+def error_body(errors: list[dict[str, str]]) -> dict[str, Any]:
+    return {"detail": errors[0]["message"] if errors else "", "errors": errors}
+
+
+def problems_response(problems: list[dict[str, str]], code: int = 400) -> Response:
+    return Response(error_body(problems), status=code)
 
 
 def service_error_response(exc: ServiceError) -> Response:
@@ -18,25 +52,32 @@ def service_error_response(exc: ServiceError) -> Response:
     if isinstance(exc, InvalidSubmission):
         errors = [{"field": p.path, "message": p.message} for p in exc.problems]
     else:
-        errors = [{"field": exc.field or "non_field_errors", "message": exc.message}]
-    return Response({"detail": errors[0]["message"], "errors": errors}, status=code)
+        errors = [{"field": exc.field or NON_FIELD, "message": str(exc.message)}]
+    return Response(error_body(errors), status=code)
 
 
 def _flatten(data: Any, prefix: str = "") -> list[dict[str, str]]:
     if isinstance(data, dict):
         out = []
         for key, value in data.items():
-            path = key if not prefix else (f"{prefix}.{key}" if key != "non_field_errors" else prefix)
+            if isinstance(key, int):  # DRF keys a list's errors by position
+                path = f"{prefix}[{key}]"
+            elif key == NON_FIELD:
+                path = prefix
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
             out += _flatten(value, path)
         return out
     if isinstance(data, list):
         if all(not isinstance(v, (dict, list)) for v in data):
-            return [{"field": prefix or "non_field_errors", "message": str(v)} for v in data]
+            return [{"field": prefix or NON_FIELD, "message": str(v)} for v in data]
         out = []
         for i, value in enumerate(data):
+            if value in ({}, []):
+                continue  # DRF's "no error at this position" in a list of objects
             out += _flatten(value, f"{prefix}[{i}]")
         return out
-    return [{"field": prefix or "non_field_errors", "message": str(data)}]
+    return [{"field": prefix or NON_FIELD, "message": str(data)}]
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -47,9 +88,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     data = response.data
     if isinstance(data, dict) and set(data) == {"detail"}:
-        response.data = {"detail": str(data["detail"]),
-                         "errors": [{"field": "non_field_errors", "message": str(data["detail"])}]}
+        field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
+        if isinstance(exc, IdempotencyKeyReused):
+            field = "Idempotency-Key"
+        errors = [{"field": field, "message": str(data["detail"])}]
     else:
         errors = _flatten(data)
-        response.data = {"detail": errors[0]["message"] if errors else "", "errors": errors}
+    response.data = error_body(errors)
     return response

@@ -152,7 +152,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"table_code": "20/min", "login": "10/min"},
+    "DEFAULT_THROTTLE_RATES": {"table_code": "20/min", "login": "10/min", "verify": "120/min"},
+    # Behind a reverse proxy set NUM_PROXIES=1 so throttles see the client's address, not the
+    # proxy's; without it X-Forwarded-For is not trusted (it would let a guesser pose as many).
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botifarra Duplicate API",
@@ -163,6 +166,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "ResultStatusEnum": "tournaments.models.BoardResult.Status",
+        "DisputeStatusEnum": "tournaments.models.Dispute.Status",
+        "PairEnum": "api.serializers.SIDES",
+    },
 }
 
 # Security: strict by default once DEBUG is off.

@@ -1,0 +1,434 @@
+"""Request and response shapes of the API (they also describe it in the OpenAPI schema).
+
+Requests are only parsed here; what they mean is checked by the services (scores are always
+computed by the engine, never accepted from a client).
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    BoardResult,
+    Dispute,
+    Entry,
+    Event,
+    PlayRecord,
+    Round,
+    Ruling,
+    StandingsSnapshot,
+    Submission,
+    Table,
+)
+
+MAX_ID = 2**31 - 1
+SIDES = [("NS", "NS"), ("EW", "EW")]
+SEATS = [("N", "N"), ("E", "E"), ("S", "S"), ("W", "W")]
+CALLS = [("contro", "contro"), ("recontro", "recontro"), ("sant_vicenc", "sant_vicenc")]
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+# ---- errors ----------------------------------------------------------------------------------
+
+class FieldErrorSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text=_("Path of the value concerned, e.g. totals.NS, "
+                                              "record.play[17], body, non_field_errors."))
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text=_("The first message, as a sentence."))
+    errors = FieldErrorSerializer(many=True)
+
+
+# ---- authentication ----------------------------------------------------------------------------
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=200, trim_whitespace=False,
+                                     style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text=_("Send it as `Authorization: Token <token>`."))
+
+
+class TableCodeSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=20, help_text=_("The table's 6-character code."))
+    side = serializers.ChoiceField(choices=SIDES, help_text=_("The pair you speak for."))
+
+
+class TableTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text=_("Send it as `Authorization: Table <token>`."))
+    table = serializers.IntegerField(help_text=_("The table's id."))
+    table_number = serializers.IntegerField()
+    event = serializers.IntegerField()
+    round = serializers.IntegerField(help_text=_("The round's number."))
+    round_id = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=SIDES)
+    expires = serializers.CharField(help_text=_("When the token stops working."))
+
+
+# ---- events, rounds, tables, boards, standings -------------------------------------------------
+
+class EventSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.name", default=None, read_only=True)
+    seed = serializers.CharField(source="public_seed", read_only=True, allow_null=True,
+                                 help_text=_("Only once the event is finished; before that, "
+                                             "check the commitment (SHA-256 of the seed)."))
+
+    class Meta:
+        model = Event
+        fields = ["id", "name", "club", "date", "venue", "status", "published", "ruleset",
+                  "sant_vicenc_in_botifarra", "game_target", "game_cap", "deal_limit", "format",
+                  "match_mode", "rounds_count", "boards_per_round", "ranking_method",
+                  "bye_points", "commitment", "seed", "finished_at"]
+        read_only_fields = fields
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    pair = serializers.CharField(source="pair.name", read_only=True)
+    withdrawn = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "number", "pair", "withdrawn"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    boards = serializers.SerializerMethodField()
+    bye = EntrySerializer(read_only=True, allow_null=True)
+    tables = serializers.IntegerField(source="table_count", read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "number", "status", "boards", "bye", "tables", "opened_at", "closed_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_boards(self, rnd: Round) -> list[int]:
+        return list(rnd.board_numbers)
+
+
+class TableSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    ns = EntrySerializer(read_only=True)
+    ew = EntrySerializer(read_only=True)
+    code = serializers.SerializerMethodField(help_text=_("Only for the event's organisers."))
+
+    class Meta:
+        model = Table
+        fields = ["id", "number", "round", "ns", "ew", "code"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_code(self, table: Table) -> str | None:
+        return table.code if self.context.get("show_codes") else None
+
+
+class BoardSerializer(serializers.Serializer):
+    event = serializers.IntegerField(source="event_id")
+    number = serializers.IntegerField()
+    round = serializers.IntegerField(source="round_number")
+    dealer = serializers.CharField()
+    hands_visible = serializers.BooleanField()
+    hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text=_("Only when you may see the cards: organisers and referees, a table that has "
+                    "entered this board, everyone once its round is closed."))
+
+    def to_representation(self, board: Board) -> dict[str, Any]:
+        data = {"event": board.event_id, "number": board.number, "round": board.round_number,
+                "dealer": board.dealer, "hands_visible": bool(self.context.get("hands_visible"))}
+        if data["hands_visible"]:
+            data["hands"] = board.hands
+        return data
+
+
+class StandingsSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    after_round = serializers.IntegerField(allow_null=True)
+    stale = serializers.BooleanField(help_text=_("True while a recomputation is pending."))
+    updated_at = serializers.DateTimeField(allow_null=True)
+    rows = serializers.ListField(child=serializers.DictField())
+    matches = serializers.ListField(child=serializers.DictField())
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        snapshot: StandingsSnapshot | None = instance["snapshot"]
+        updated = instance["updated_at"]
+        return {
+            "event": instance["event"].pk,
+            "after_round": snapshot.after_round if snapshot else None,
+            "stale": instance["stale"],
+            "updated_at": serializers.DateTimeField().to_representation(updated)
+            if updated else None,
+            "rows": snapshot.rows if snapshot else [],
+            "matches": snapshot.matches if snapshot else [],
+        }
+
+
+# ---- results -------------------------------------------------------------------------------
+
+class CallSerializer(serializers.Serializer):
+    seat = serializers.ChoiceField(choices=SEATS)
+    call = serializers.ChoiceField(choices=CALLS)
+
+
+class PairNumbersSerializer(serializers.Serializer):
+    NS = serializers.IntegerField(min_value=0, max_value=72)
+    EW = serializers.IntegerField(min_value=0, max_value=72)
+
+
+class PairScoreSerializer(serializers.Serializer):
+    NS = serializers.IntegerField()
+    EW = serializers.IntegerField()
+
+
+class ShortResultSerializer(serializers.Serializer):
+    table = id_field(help_text=_("The table's id."))
+    board = serializers.IntegerField(min_value=1, max_value=32767)
+    delegated = serializers.BooleanField(default=False)
+    trump = serializers.ChoiceField(choices=BoardResult.Trump.choices)
+    doubles = CallSerializer(many=True, required=False, max_length=3)
+    totals = PairNumbersSerializer(required=False, help_text=_(
+        "Card points of each pair, summing to 72. Give either totals or offending_pair."))
+    offending_pair = serializers.ChoiceField(choices=SIDES, required=False, help_text=_(
+        "The pair that played an illegal card (the penalty applies)."))
+    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, help_text=_(
+        "To correct your own entry: the version you are replacing."))
+
+    def service_data(self) -> dict[str, Any]:
+        v = self.validated_data
+        data: dict[str, Any] = {
+            "delegated": v["delegated"],
+            "trump": v["trump"],
+            "doubles": [dict(d) for d in v.get("doubles", [])],
+        }
+        if "totals" in v:
+            data["totals"] = dict(v["totals"])
+        if "offending_pair" in v:
+            data["offending_pair"] = v["offending_pair"]
+        return data
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, help_text=_(
+        "The version you saw; a 409 if the result changed since."))
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    event = serializers.IntegerField(source="table.round.event_id", read_only=True)
+    round = serializers.IntegerField(source="table.round.number", read_only=True)
+    table = serializers.IntegerField(source="table_id", read_only=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
+    ns = serializers.IntegerField(source="table.ns.number", read_only=True)
+    ew = serializers.IntegerField(source="table.ew.number", read_only=True)
+    board = serializers.IntegerField(source="board.number", read_only=True)
+    totals = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    adjusted = serializers.SerializerMethodField()
+    open_dispute = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BoardResult
+        fields = ["id", "event", "round", "table", "table_number", "ns", "ew", "board",
+                  "status", "source", "delegated", "trump", "doubles", "totals",
+                  "offending_pair", "multiplier", "score", "capot", "adjusted", "entered_by",
+                  "entered_side", "confirmed_by", "version", "open_dispute", "created_at",
+                  "updated_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(PairNumbersSerializer(allow_null=True))
+    def get_totals(self, r: BoardResult) -> dict[str, int] | None:
+        return None if r.totals_ns is None else {"NS": r.totals_ns, "EW": r.totals_ew}
+
+    @extend_schema_field(PairScoreSerializer)
+    def get_score(self, r: BoardResult) -> dict[str, int]:
+        return {"NS": r.score_ns, "EW": r.score_ew}
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
+    def get_adjusted(self, r: BoardResult) -> dict[str, str] | None:
+        if not (r.adjusted_ns or r.adjusted_ew):
+            return None
+        return {"NS": r.adjusted_ns, "EW": r.adjusted_ew}
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_open_dispute(self, r: BoardResult) -> int | None:
+        for dispute in r.disputes.all():
+            if dispute.status == Dispute.Status.OPEN:
+                return dispute.pk
+        return None
+
+
+class PlayRecordSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PlayRecord
+        fields = ["id", "outcome", "verdict", "created_at"]
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    play_record = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Submission
+        fields = ["id", "source", "side", "submitted_by", "data", "play_record", "created_at"]
+
+    @extend_schema_field(PlayRecordSummarySerializer(allow_null=True))
+    def get_play_record(self, s: Submission) -> dict[str, Any] | None:
+        record = getattr(s, "play_record", None)
+        return PlayRecordSummarySerializer(record).data if record else None
+
+
+class ResultDetailSerializer(ResultSerializer):
+    submissions = serializers.SerializerMethodField(help_text=_(
+        "Every version sent, with play records' verdicts: for the table's players, the event's "
+        "organisers and referees only (otherwise null)."))
+
+    class Meta(ResultSerializer.Meta):
+        fields = [*ResultSerializer.Meta.fields, "submissions"]
+        read_only_fields = fields
+
+    @extend_schema_field(SubmissionSerializer(many=True, allow_null=True))
+    def get_submissions(self, r: BoardResult) -> list[dict[str, Any]] | None:
+        if not self.context.get("details"):
+            return None
+        subs = r.submissions.select_related("play_record").order_by("created_at", "pk")
+        return SubmissionSerializer(subs, many=True).data
+
+
+class ResultFilterSerializer(serializers.Serializer):
+    event = id_field(required=False)
+    round = id_field(required=False, help_text=_("The round's id."))
+    table = id_field(required=False, help_text=_("The table's id."))
+    board = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+    status = serializers.ChoiceField(choices=BoardResult.Status.choices, required=False)
+
+
+# ---- play records --------------------------------------------------------------------------
+
+class VerdictSerializer(serializers.Serializer):
+    """The engine's verdict, unchanged (docs/play-record.md)."""
+
+    outcome = serializers.ChoiceField(choices=["complete", "illegal", "invalid"])
+    multiplier = serializers.IntegerField(required=False)
+    tricks = PairScoreSerializer(required=False)
+    totals = PairScoreSerializer(required=False)
+    score = PairScoreSerializer(required=False)
+    capot = serializers.BooleanField(required=False)
+    trick_winners = serializers.ListField(child=serializers.CharField(), required=False)
+    trick = serializers.IntegerField(required=False)
+    position = serializers.IntegerField(required=False)
+    seat = serializers.CharField(required=False)
+    card = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    legal = serializers.ListField(child=serializers.CharField(), required=False)
+    problems = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class PlayRecordSubmitSerializer(serializers.Serializer):
+    table = id_field(help_text=_("The table's id."))
+    board = serializers.IntegerField(min_value=1, max_value=32767)
+    record = serializers.JSONField(help_text=_(
+        "A play record (format botifarra-play/1): deal.hands may be left out, the board's "
+        "seeded deal is used."))
+    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+
+class PlayRecordResultSerializer(serializers.Serializer):
+    result = ResultSerializer()
+    verdict = VerdictSerializer()
+
+
+class PlayRecordSerializer(serializers.ModelSerializer):
+    result = serializers.IntegerField(source="result_id", read_only=True, allow_null=True)
+    board = serializers.IntegerField(source="result.board.number", read_only=True)
+    table = serializers.IntegerField(source="result.table_id", read_only=True)
+    record = serializers.JSONField(read_only=True)
+    verdict = VerdictSerializer(read_only=True)
+
+    class Meta:
+        model = PlayRecord
+        fields = ["id", "result", "table", "board", "outcome", "record", "verdict", "created_at"]
+
+
+class VerifySerializer(serializers.Serializer):
+    record = serializers.JSONField(help_text=_(
+        "A play record. Outside an event its deal.hands are required."))
+    event = id_field(required=False, help_text=_(
+        "With board: replay against this event's seeded board and rules (only for people who "
+        "may see its cards)."))
+    board = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("event" in attrs) != ("board" in attrs):
+            field = "board" if "event" in attrs else "event"
+            raise serializers.ValidationError({field: _("Give both event and board, or neither.")})
+        return attrs
+
+
+# ---- disputes ------------------------------------------------------------------------------
+
+class DisputeRequestSerializer(serializers.Serializer):
+    result = id_field(help_text=_("The result's id."))
+    reason = serializers.CharField(max_length=2000, help_text=_("What went wrong, briefly."))
+
+
+class RuleSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Ruling.Kind.choices)
+    explanation = serializers.CharField(max_length=4000)
+    data = serializers.DictField(required=False, default=dict, help_text=_(
+        "accept: {submission}; penalty: {offending_pair}; corrected: a short result "
+        "{delegated, trump, doubles, totals} or {play_record}; adjusted: {adjusted_ns, "
+        "adjusted_ew, score: {NS, EW}}."))
+
+
+class RulingSerializer(serializers.ModelSerializer):
+    referee = serializers.CharField(source="referee.get_username", read_only=True)
+    supersedes = serializers.IntegerField(source="supersedes_id", read_only=True,
+                                          allow_null=True)
+
+    class Meta:
+        model = Ruling
+        fields = ["id", "kind", "data", "explanation", "referee", "supersedes", "created_at"]
+
+
+class AuditSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEntry
+        fields = ["actor", "action", "changes", "note", "created_at"]
+
+
+class DisputeSerializer(serializers.ModelSerializer):
+    event = serializers.IntegerField(source="result.table.round.event_id", read_only=True)
+    round = serializers.IntegerField(source="result.table.round.number", read_only=True)
+    table = serializers.IntegerField(source="result.table_id", read_only=True)
+    table_number = serializers.IntegerField(source="result.table.number", read_only=True)
+    board = serializers.IntegerField(source="result.board.number", read_only=True)
+    referee = serializers.CharField(source="referee.get_username", read_only=True,
+                                    allow_null=True, default=None)
+
+    class Meta:
+        model = Dispute
+        fields = ["id", "result", "event", "round", "table", "table_number", "board", "reason",
+                  "details", "status", "opened_by", "referee", "created_at", "closed_at"]
+        read_only_fields = fields
+
+
+class DisputeDetailSerializer(DisputeSerializer):
+    result = ResultSerializer(read_only=True)
+    rulings = RulingSerializer(many=True, read_only=True)
+    history = serializers.SerializerMethodField(help_text=_("The result's audit trail."))
+
+    class Meta(DisputeSerializer.Meta):
+        fields = [*DisputeSerializer.Meta.fields, "rulings", "history"]
+        read_only_fields = fields
+
+    @extend_schema_field(AuditSerializer(many=True))
+    def get_history(self, d: Dispute) -> list[dict[str, Any]]:
+        return AuditSerializer(d.result.audit.order_by("created_at", "pk"), many=True).data
+

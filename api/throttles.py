@@ -1,0 +1,34 @@
+"""Throttles that count failed attempts per client, so a table code or a password cannot be
+guessed by trying, while a room full of tables behind one router can still all log in."""
+
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class FailedAttemptThrottle(SimpleRateThrottle):
+    """Refuses a client that failed ``rate`` times recently; only ``failed()`` counts.
+
+    The client is its address; ``X-Forwarded-For`` is trusted only as far as the setting
+    ``NUM_PROXIES`` says (0 by default: otherwise a guesser could send a new address each time).
+    """
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def throttle_success(self) -> bool:
+        return True  # a request is not an attempt until it fails
+
+    def failed(self) -> None:
+        """Count one failed attempt by the client of the request last checked."""
+        if self.key is None:
+            return
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.timer() - self.duration]
+        self.history.insert(0, self.timer())
+        self.cache.set(self.key, self.history, self.duration)
+
+
+class TableCodeThrottle(FailedAttemptThrottle):
+    scope = "table_code"
+
+
+class LoginThrottle(FailedAttemptThrottle):
+    scope = "login"

@@ -1,0 +1,327 @@
+"""Table pages: short-form entry, live preview, confirming, differing, asking for a referee."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import engine
+from tournaments.actors import Actor
+from tournaments.models import Board, BoardResult, Dispute, Table
+from tournaments.services import disputes, results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(running_event):
+    return Table.objects.get(round__event=running_event, round__number=1, number=1)
+
+
+def holder(table, side):
+    client = Client()
+    assert client.post(reverse("table:enter"), {"code": table.code}).status_code == 302
+    client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    return client
+
+
+def short_url(table, n=1, **query):
+    url = reverse("table:board_short", args=[table.code, n])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def form(**overrides):
+    data = {"delegated": "0", "trump": "oros", "contro": "", "recontro": "", "sant_vicenc": "",
+            "outcome": "played", "totals_ns": "45", "totals_ew": ""}
+    data.update(overrides)
+    return data
+
+
+def opponents_of_dealer(board):
+    return ("E", "W") if board.dealer in "NS" else ("N", "S")
+
+
+def result_of(table, n=1):
+    return BoardResult.objects.filter(table=table, board__number=n).first()
+
+
+# --- entering ------------------------------------------------------------------------------
+
+def test_short_form_offers_trumps_and_the_right_seats_for_each_call(table):
+    board = Board.objects.get(event=table.round.event, number=1)
+    page = holder(table, "NS").get(short_url(table)).content.decode()
+    for trump in ("oros", "copes", "espases", "bastos", "botifarra"):
+        assert f'name="trump" value="{trump}"' in page
+    opp = opponents_of_dealer(board)
+    mine = tuple(s for s in "NESW" if s not in opp)
+    for seat in opp:
+        assert f'name="contro" value="{seat}"' in page
+        assert f'name="sant_vicenc" value="{seat}"' in page
+        assert f'name="recontro" value="{seat}"' not in page
+    for seat in mine:
+        assert f'name="recontro" value="{seat}"' in page
+        assert f'name="contro" value="{seat}"' not in page
+
+
+def test_short_entry_happy_path_scores_with_the_engine(table):
+    board = Board.objects.get(event=table.round.event, number=1)
+    opp = opponents_of_dealer(board)
+    client = holder(table, "NS")
+    response = client.post(short_url(table), form(contro=opp[0]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("table:table_home", args=[table.code]))
+    result = result_of(table)
+    expected = engine.score_short_result(
+        dealer=engine.Seat.from_str(board.dealer), delegated=False, trump="oros",
+        doubles=[{"seat": opp[0], "call": "contro"}], rules=table.round.event.rules,
+        totals={"NS": 45, "EW": 27})
+    assert (result.score_ns, result.score_ew) == (expected.score["NS"], expected.score["EW"])
+    assert (result.totals_ns, result.totals_ew) == (45, 27)  # EW = 72 − NS
+    assert result.status == BoardResult.Status.ENTERED and result.entered_side == "NS"
+    page = client.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "Entered by NS, waiting for EW" in page
+    assert "Waiting for EW to confirm" in page  # the flash message
+
+
+def test_only_the_other_total_may_be_given(table):
+    client = holder(table, "EW")
+    client.post(short_url(table), form(totals_ns="", totals_ew="30"))
+    result = result_of(table)
+    assert (result.totals_ns, result.totals_ew) == (42, 30)
+
+
+def test_illegal_play_outcome(table):
+    client = holder(table, "NS")
+    client.post(short_url(table), form(outcome="illegal_EW", totals_ns=""))
+    result = result_of(table)
+    assert result.offending_pair == "EW" and result.score_ns == 36 and result.score_ew == 0
+
+
+def errors_in(response):
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("overrides, field_id, text", [
+    ({"trump": ""}, "field-trump", "Choose the trump"),
+    ({"trump": "trumfo"}, "field-trump", "trumfo"),
+    ({"totals_ns": "", "totals_ew": ""}, "field-outcome", "Enter one pair"),
+    ({"totals_ns": "abc"}, "field-outcome", "whole number"),
+    ({"totals_ns": "80"}, "field-outcome", "0–72"),
+    ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "sum to 72"),
+    ({"outcome": ""}, "field-outcome", "how the hand ended"),
+    ({"outcome": "illegal_XX"}, "field-outcome", "how the hand ended"),
+])
+def test_errors_come_back_per_field(table, overrides, field_id, text):
+    client = holder(table, "NS")
+    response = client.post(short_url(table), form(**overrides))
+    assert response.status_code == 400
+    page = response.content.decode()
+    start = page.index(f'id="{field_id}"')
+    end = page.index("</fieldset>", start)
+    assert text in page[start:end], page[start:end]
+    assert 'class="tp-group has-error" id="' + field_id + '"' in page
+    assert result_of(table) is None
+
+
+def test_call_errors_are_shown_on_the_call_they_concern(table):
+    board = Board.objects.get(event=table.round.event, number=1)
+    opp = opponents_of_dealer(board)
+    mine = [s for s in "NESW" if s not in opp]
+    client = holder(table, "NS")
+    # A recontro without a contro: the engine's problem is at doubles[0], i.e. the recontro.
+    response = client.post(short_url(table), form(recontro=mine[0]))
+    assert response.status_code == 400
+    page = response.content.decode()
+    start = page.index('id="field-recontro"')
+    assert "error" in page[start:page.index("</div>", page.index("choice-row", start) + 1) + 200]
+    assert 'call-row has-error" data-call="recontro"' in page
+    # A contro by the wrong pair (a seat posted by hand): doubles[0].seat → the contro row.
+    response = client.post(short_url(table), form(contro=mine[0]))
+    assert 'call-row has-error" data-call="contro"' in response.content.decode()
+    # Sant Vicenç called by the wrong pair: doubles[2].seat → the Sant Vicenç row.
+    response = client.post(short_url(table), form(contro=opp[0], recontro=mine[0],
+                                                  sant_vicenc=mine[1]))
+    assert 'call-row has-error" data-call="sant_vicenc"' in response.content.decode()
+    assert result_of(table) is None
+
+
+def test_problem_paths_map_to_fields():
+    from tournaments.views.table import problem_field
+
+    calls = ["contro", "recontro"]
+    assert problem_field("choice.trump", calls) == "trump"
+    assert problem_field("choice.delegated", calls) == "delegated"
+    assert problem_field("doubles[1].seat", calls) == "recontro"
+    assert problem_field("doubles[0].call", calls) == "contro"
+    assert problem_field("doubles[5].call", calls) == "calls"
+    assert problem_field("totals.NS", calls) == "totals"
+    assert problem_field("totals", calls) == "totals"
+    assert problem_field("offending_pair", calls) == "outcome"
+    assert problem_field("round", calls) == "__all__"
+
+
+def test_entering_the_same_board_twice_from_one_side_asks_for_a_correction(table):
+    client = holder(table, "NS")
+    client.post(short_url(table), form())
+    response = client.post(short_url(table), form(totals_ns="50"))
+    assert response.status_code == 409
+    assert "already entered" in response.content.decode()
+    assert result_of(table).totals_ns == 45
+
+
+def test_correcting_your_own_entry(table):
+    client = holder(table, "NS")
+    client.post(short_url(table), form())
+    page = client.get(short_url(table, mode="correct")).content.decode()
+    assert 'name="totals_ns" id="id_totals_ns" min="0" max="72" inputmode="numeric" value="45"' in page
+    version = result_of(table).version
+    response = client.post(short_url(table), form(totals_ns="50", mode="correct",
+                                                  version=str(version)))
+    assert response.status_code == 302
+    assert result_of(table).totals_ns == 50
+
+
+# --- confirming ----------------------------------------------------------------------------
+
+def test_confirm_flow_ns_enters_ew_confirms(table):
+    ns, ew = holder(table, "NS"), holder(table, "EW")
+    ns.post(short_url(table), form())
+    page = ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "NS entered this. Is it right?" in page
+    assert "totals NS 45 – EW 27" in page
+    assert "Confirm" in page and "It's different" in page
+    # The side that entered is not offered the confirmation.
+    assert "Is it right?" not in ns.get(reverse("table:table_home", args=[table.code])
+                                         ).content.decode()
+    response = ew.post(reverse("table:board_confirm", args=[table.code, 1]),
+                       {"version": result_of(table).version})
+    assert response.status_code == 302
+    result = result_of(table)
+    assert result.status == BoardResult.Status.CONFIRMED
+    assert "Confirmed" in ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+
+
+def test_entering_side_cannot_confirm_itself(table):
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    ns.post(reverse("table:board_confirm", args=[table.code, 1]))
+    assert result_of(table).status == BoardResult.Status.ENTERED
+
+
+def test_confirm_flow_ew_differs_makes_it_disputed(table):
+    ns, ew = holder(table, "NS"), holder(table, "EW")
+    ns.post(short_url(table), form())
+    page = ew.get(short_url(table, mode="differ")).content.decode()
+    assert "NS entered:" in page
+    assert 'value="45"' in page  # their version, ready to change
+    response = ew.post(short_url(table), form(totals_ns="40", mode="differ"))
+    assert response.status_code == 302
+    result = result_of(table)
+    assert result.status == BoardResult.Status.DISPUTED
+    assert result.disputes.get().reason == Dispute.Reason.CONFLICT
+    home = ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "Disputed: a referee will decide" in home
+
+
+def test_other_side_entering_the_same_confirms(table):
+    ns, ew = holder(table, "NS"), holder(table, "EW")
+    ns.post(short_url(table), form())
+    ew.post(short_url(table), form(totals_ns="", totals_ew="27", mode="differ"))
+    assert result_of(table).status == BoardResult.Status.CONFIRMED
+
+
+def test_ruled_board_shows_the_referees_explanation(table, organiser):
+    ns, ew = holder(table, "NS"), holder(table, "EW")
+    ns.post(short_url(table), form())
+    ew.post(short_url(table), form(totals_ns="40"))
+    dispute = result_of(table).disputes.get()
+    disputes.dispute_rule(dispute=dispute, actor=Actor(user=organiser), kind="corrected",
+                          explanation="Trick 7 belonged to NS.",
+                          data={"delegated": False, "trump": "oros", "doubles": [],
+                                "totals": {"NS": 44, "EW": 28}})
+    page = ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "Ruled by the referee" in page
+    assert "Trick 7 belonged to NS." in page
+
+
+def test_status_fragment_for_the_refresh(table):
+    ns = holder(table, "NS")
+    before = ns.get(reverse("table:board_list", args=[table.code])).content.decode()
+    assert 'id="boards"' in before and "<html" not in before
+    ns.post(short_url(table), form())
+    after = ns.get(reverse("table:board_list", args=[table.code])).content.decode()
+    stamp = lambda html: html.split('data-stamp="')[1].split('"')[0]  # noqa: E731
+    assert stamp(before) != stamp(after)
+    assert "Entered by NS, waiting for EW" in after
+
+
+# --- asking for a referee ------------------------------------------------------------------
+
+def test_asking_for_a_referee(table):
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    response = ns.post(reverse("table:board_referee", args=[table.code, 1]),
+                       {"reason": "We miscounted"})
+    assert response.status_code == 302
+    dispute = result_of(table).disputes.get()
+    assert dispute.reason == Dispute.Reason.PLAYER_REQUEST and dispute.details == "We miscounted"
+    page = ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "A referee has been called for this board." in page
+
+
+def test_asking_for_a_referee_needs_a_reason(table):
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    response = ns.post(reverse("table:board_referee", args=[table.code, 1]), {"reason": " "})
+    assert response.status_code == 400
+    assert "Say briefly what went wrong" in response.content.decode()
+
+
+# --- the live preview ----------------------------------------------------------------------
+
+def preview(client, table, **overrides):
+    url = reverse("table:short_preview", args=[table.code, 1])
+    return client.get(url, form(**overrides), HTTP_ACCEPT="application/json")
+
+
+def test_preview_returns_the_engines_score(table):
+    board = Board.objects.get(event=table.round.event, number=1)
+    opp = opponents_of_dealer(board)
+    client = holder(table, "NS")
+    data = preview(client, table, trump="botifarra", contro=opp[1], totals_ns="50").json()
+    values = results.short_values(event=table.round.event, board=board, data={
+        "delegated": False, "trump": "botifarra", "doubles": [{"seat": opp[1], "call": "contro"}],
+        "totals": {"NS": 50, "EW": 22}})
+    assert data["ok"] is True
+    assert data["score"] == {"NS": values["score_ns"], "EW": values["score_ew"]}
+    assert data["multiplier"] == values["multiplier"] == 4
+    assert data["totals"] == {"NS": 50, "EW": 22}
+
+
+def test_preview_reports_incomplete_and_wrong_input(table):
+    client = holder(table, "NS")
+    data = preview(client, table, trump="").json()
+    assert data == {"ok": False, "complete": False, "errors": {"trump": ["Choose the trump."]}}
+    data = preview(client, table, totals_ns="40", totals_ew="40").json()
+    assert data["ok"] is False and data["complete"] is True and "totals" in data["errors"]
+    assert result_of(table) is None  # the preview never stores anything
+
+
+def test_preview_for_a_board_of_another_round_is_404(table):
+    client = holder(table, "NS")
+    url = reverse("table:short_preview", args=[table.code, 5])
+    assert client.get(url, HTTP_ACCEPT="application/json").status_code == 404
+    assert client.get(short_url(table, 5)).status_code == 404
+
+
+def test_organiser_enters_and_confirms(table, organiser):
+    client = Client()
+    client.force_login(organiser)
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    page = client.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "Is it right?" in page
+    client.post(reverse("table:board_confirm", args=[table.code, 1]))
+    assert result_of(table).status == BoardResult.Status.CONFIRMED
+    response = client.post(short_url(table, 2), form())
+    assert response.status_code == 302
+    assert result_of(table, 2).entered_side == ""

@@ -1,4 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tournaments.views import referee as views
 
 app_name = "referee"
-urlpatterns: list = []
+urlpatterns = [
+    path("event/<int:pk>/", views.queue, name="queue"),
+    path("dispute/<int:pk>/", views.dispute, name="dispute"),
+]

@@ -1,0 +1,168 @@
+"""Forms of the referee's desk: one per kind of ruling, each turning its fields into the ``data``
+that ``disputes.dispute_rule`` takes. The forms check only shapes; the service decides."""
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import BoardResult, Ruling, Submission
+
+SEATS = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
+PAIRS = [("NS", _("North–South")), ("EW", _("East–West"))]
+CALLS = ("contro", "recontro", "sant_vicenc")
+
+
+class RulingForm(forms.Form):
+    """What every ruling needs: the kind (a hidden field) and a written explanation."""
+
+    kind: str = ""
+    explanation = forms.CharField(
+        label=_("Explanation for the players"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text=_("Required. The players read this on their table page."),
+    )
+
+    def ruling_data(self) -> dict[str, Any]:
+        """The ``data`` argument of ``dispute_rule`` (call after ``is_valid``)."""
+        raise NotImplementedError
+
+
+class AcceptForm(RulingForm):
+    kind = Ruling.Kind.ACCEPT
+    submission = forms.ModelChoiceField(
+        label=_("Submission to accept"),
+        queryset=Submission.objects.none(),
+        widget=forms.RadioSelect,
+        empty_label=None,
+    )
+
+    def __init__(self, *args: Any, result: BoardResult, labels: dict[int, str],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["submission"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = result.submissions.all()
+        field.label_from_instance = lambda s: labels.get(s.pk, str(s.pk))
+
+    def ruling_data(self) -> dict[str, Any]:
+        return {"submission": self.cleaned_data["submission"].pk}
+
+
+class PenaltyForm(RulingForm):
+    kind = Ruling.Kind.PENALTY
+    offending_pair = forms.ChoiceField(
+        label=_("Pair that played the illegal card"), choices=PAIRS, widget=forms.RadioSelect
+    )
+
+    def ruling_data(self) -> dict[str, Any]:
+        return {"offending_pair": self.cleaned_data["offending_pair"]}
+
+
+class CorrectedShortForm(RulingForm):
+    kind = Ruling.Kind.CORRECTED
+    trump = forms.ChoiceField(label=_("Trump"), choices=BoardResult.Trump.choices)
+    delegated = forms.BooleanField(label=_("Delegated to the dealer's partner"), required=False)
+    contro = forms.ChoiceField(label=_("Contro by"), required=False,
+                               choices=[("", _("no call"))] + SEATS)
+    recontro = forms.ChoiceField(label=_("Recontro by"), required=False,
+                                 choices=[("", _("no call"))] + SEATS)
+    sant_vicenc = forms.ChoiceField(label=_("Sant Vicenç by"), required=False,
+                                    choices=[("", _("no call"))] + SEATS)
+    totals_ns = forms.IntegerField(label=_("NS hand total"), min_value=0, max_value=72)
+    totals_ew = forms.IntegerField(label=_("EW hand total"), min_value=0, max_value=72)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        ns, ew = data.get("totals_ns"), data.get("totals_ew")
+        if ns is not None and ew is not None and ns + ew != 72:
+            self.add_error("totals_ew", _("The two hand totals add up to 72 (now %(n)s).")
+                           % {"n": ns + ew})
+        made = [call for call in CALLS if data.get(call)]
+        if made and made != list(CALLS[: len(made)]):
+            self.add_error("contro", _("A recontro needs a contro, and Sant Vicenç a recontro."))
+        return data
+
+    def ruling_data(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "trump": data["trump"],
+            "delegated": bool(data["delegated"]),
+            "doubles": [{"seat": data[call], "call": call} for call in CALLS if data.get(call)],
+            "totals": {"NS": data["totals_ns"], "EW": data["totals_ew"]},
+        }
+
+
+class PlayRecordField(forms.CharField):
+    """A play record pasted as JSON text; cleans to the parsed object."""
+
+    widget = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "class": "mono"})
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        if not text:
+            return None
+        try:
+            record = json.loads(text)
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("This is not valid JSON (line %(line)s, column %(col)s): %(msg)s."),
+                params={"line": getattr(exc, "lineno", "?"), "col": getattr(exc, "colno", "?"),
+                        "msg": getattr(exc, "msg", str(exc))},
+                code="json",
+            ) from None
+        if not isinstance(record, dict):
+            raise forms.ValidationError(_("A play record is a JSON object {…}."), code="json")
+        return record
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return json.dumps(value, ensure_ascii=False, indent=1)
+        return value
+
+
+class CorrectedRecordForm(RulingForm):
+    """A play record the referee pastes or edits: replayed first (preview), then ruled with."""
+
+    kind = Ruling.Kind.CORRECTED
+    play_record = PlayRecordField(label=_("Play record (JSON)"), max_length=20000)
+
+    def __init__(self, *args: Any, preview: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if preview:
+            # Replaying is only a look: it stores nothing and needs no explanation.
+            self.fields["explanation"].required = False
+
+    def ruling_data(self) -> dict[str, Any]:
+        return {"play_record": self.cleaned_data["play_record"]}
+
+
+class AdjustedForm(RulingForm):
+    kind = Ruling.Kind.ADJUSTED
+    adjusted_ns = forms.ChoiceField(label=_("North–South"), choices=BoardResult.Adjusted.choices,
+                                    initial=BoardResult.Adjusted.AVG)
+    adjusted_ew = forms.ChoiceField(label=_("East–West"), choices=BoardResult.Adjusted.choices,
+                                    initial=BoardResult.Adjusted.AVG)
+    score_ns = forms.IntegerField(label=_("Match score counted for NS"), min_value=0,
+                                  max_value=10000, initial=0)
+    score_ew = forms.IntegerField(label=_("Match score counted for EW"), min_value=0,
+                                  max_value=10000, initial=0)
+
+    def ruling_data(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "adjusted_ns": data["adjusted_ns"],
+            "adjusted_ew": data["adjusted_ew"],
+            "score": {"NS": data["score_ns"], "EW": data["score_ew"]},
+        }
+
+
+FORMS: dict[str, type[RulingForm]] = {
+    "accept": AcceptForm,
+    "penalty": PenaltyForm,
+    "corrected_short": CorrectedShortForm,
+    "corrected_record": CorrectedRecordForm,
+    "adjusted": AdjustedForm,
+}

@@ -1,4 +1,22 @@
-from django.urls import path  # noqa: F401
+"""Public results (``/e/``): readable without logging in once the event is published."""
+
+from django.urls import path
+
+from tournaments.views import public, public_files
 
 app_name = "public"
-urlpatterns: list = []
+urlpatterns = [
+    path("<int:pk>/", public.event_page, name="event"),
+    path("<int:pk>/standings/", public.standings, name="standings"),
+    path("<int:pk>/rounds/<int:number>/", public.round_results, name="round_results"),
+    path("<int:pk>/rounds/<int:number>/table-cards/", public.table_cards, name="table_cards"),
+    path("<int:pk>/boards/<int:board>/", public.traveller, name="traveller"),
+    path("<int:pk>/pairs/<int:entry_number>/", public.scorecard, name="scorecard"),
+    path("<int:pk>/hand-records/", public.hand_records, name="hand_records"),
+    path("<int:pk>/pdf/<slug:kind>/", public_files.pdf_file, name="pdf"),
+    path("<int:pk>/pdf-jobs/<uuid:job>/", public_files.pdf_status, name="pdf_status"),
+    path("<int:pk>/pdf-jobs/<uuid:job>/download/", public_files.pdf_download,
+         name="pdf_download"),
+    path("<int:pk>/export/<slug:kind>.csv", public_files.export_csv, name="export_csv"),
+    path("<int:pk>/export/records.json", public_files.export_records, name="export_records"),
+]

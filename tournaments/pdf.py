@@ -1,0 +1,252 @@
+"""PDFs of the printed pages: WeasyPrint renders the same templates as the browser's print.
+
+``pdf_parts`` decides what a PDF holds (and refuses what the viewer may not see); ``render_pdf``
+lays the parts out (one WeasyPrint document per part, so a long job can report progress) and
+joins their pages into one file. The CSS is the site's own screen + print + public styles, read
+from disk: nothing is fetched over the network while rendering.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from tournaments import charts
+from tournaments import public_selectors as sel
+from tournaments.models import Round
+
+# WeasyPrint reports every layout step and every CSS rule it skips (screen-only media queries).
+logging.getLogger("weasyprint").setLevel(logging.ERROR)
+logging.getLogger("fontTools").setLevel(logging.ERROR)
+
+KINDS = ("standings", "hand-records", "travellers", "scorecards", "table-cards")
+# Above these sizes a PDF is built by a Celery task with progress; smaller ones stream directly.
+LARGE_PAIRS = 60
+LARGE_BOARDS = 40
+BOARDS_PER_PAGE = 4
+CARDS_PER_PAGE = 2
+CHUNK = {"hand-records": 8, "travellers": 6, "scorecards": 8, "table-cards": 8, "standings": 1}
+CSS_FILES = ("css/site.css", "css/print.css", "css/public.css")
+
+
+class PdfRefused(Exception):
+    """The request names something that does not exist or that the viewer may not see."""
+
+    def __init__(self, message: str, status: int = 404) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class PdfPlan:
+    kind: str
+    round: int | None
+    template: str
+    title: str
+    filename: str
+    common: dict[str, Any]
+    parts: list[dict[str, Any]]  # one template context per part; pages are joined in order
+    pairs: int = 0
+    boards: int = 0
+    items: list[Any] = field(default_factory=list)
+
+    @property
+    def large(self) -> bool:
+        return self.pairs > LARGE_PAIRS or self.boards > LARGE_BOARDS
+
+
+@cache
+def _css_text(path: str) -> str:
+    for folder in settings.STATICFILES_DIRS:
+        candidate = Path(folder) / path
+        if candidate.exists():
+            return candidate.read_text(encoding="utf-8")
+    return ""
+
+
+def print_css() -> str:
+    if settings.DEBUG:
+        _css_text.cache_clear()
+    return "\n".join(_css_text(p) for p in CSS_FILES)
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+def groups(items: list[Any], size: int) -> list[list[Any]]:
+    """Items by printed page: 4 boards or 2 table cards to an A4 sheet."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def parse_round(value: str | None) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise PdfRefused(_("The round must be a number."), status=400) from None
+    if number < 1:
+        raise PdfRefused(_("Rounds are numbered from 1."), status=400)
+    return number
+
+
+def hand_record_rounds(ev: sel.EventView, number: int | None) -> list[int]:
+    """Organisers and referees print any round's boards (before play, to make the physical
+    boards); everyone else only the boards of closed rounds."""
+    if number is None:
+        return [r.number for r in ev.closed_rounds]
+    if ev.staff:
+        if number > ev.event.rounds_count:
+            raise PdfRefused(_("This event has %(n)s rounds.") % {"n": ev.event.rounds_count})
+        return [number]
+    if not ev.round_closed(number):
+        raise PdfRefused(_("The boards of round %(n)s are shown once the round is closed.")
+                         % {"n": number}, status=403)
+    return [number]
+
+
+def visible_round(ev: sel.EventView, number: int) -> Round:
+    rnd = ev.rounds.get(number)
+    if rnd is None or rnd.status == Round.Status.PENDING:
+        raise PdfRefused(_("Round %(n)s has not been played.") % {"n": number})
+    if not ev.round_visible(number):
+        raise PdfRefused(_("The boards of round %(n)s are shown once the round is closed.")
+                         % {"n": number}, status=403)
+    return rnd
+
+
+def traveller_context(ev: sel.EventView, trav: sel.TravellerView) -> dict[str, Any]:
+    bars = [charts.Bar(table=line.table.number, net_ns=line.net_ns, trump=line.result.trump)
+            for line in trav.lines]
+    return {"trav": trav, "chart": mark_safe(charts.traveller_chart(trav.board.number, bars))}  # noqa: S308
+
+
+def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
+    return {"card": card,
+            "chart": mark_safe(charts.rank_chart(card.entry.pair.name, card.history, card.pairs))}  # noqa: S308
+
+
+def table_url(code: str) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}/table/{code}/"
+
+
+def table_qr(code: str) -> str:
+    import segno
+
+    qr = segno.make(table_url(code), error="m")
+    return qr.svg_inline(scale=4, title=_("QR code of the table page %(url)s") % {
+        "url": table_url(code)}, svgclass="qr")
+
+
+def table_card_context(rnd: Round, table: Any) -> dict[str, Any]:
+    return {"table": table, "round": rnd, "url": table_url(table.code),
+            "qr": mark_safe(table_qr(table.code))}  # noqa: S308 - segno's own SVG
+
+
+def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
+    """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen."""
+    event = ev.event
+    slug = f"event-{event.pk}"
+    common: dict[str, Any] = {"event": event, "ev": ev}
+    pairs = len(ev.entries)
+    if kind == "standings":
+        view = sel.standings(ev, after_round=number)
+        if number is not None and view.after_round != number:
+            raise PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
+        title = (_("Standings after round %(n)s") % {"n": view.after_round}
+                 if view.after_round else _("Standings"))
+        return PdfPlan(kind=kind, round=view.after_round, template="print/standings.html",
+                       title=title, filename=f"{slug}-standings.pdf",
+                       common=common | {"view": view}, parts=[{}], pairs=pairs)
+    if kind == "hand-records":
+        numbers = hand_record_rounds(ev, number)
+        boards = sel.boards_of_rounds(ev, numbers)
+        if not boards:
+            raise PdfRefused(_("There are no boards to print yet."))
+        parts = [{"pages": groups(chunk, BOARDS_PER_PAGE)}
+                 for chunk in _chunks(boards, CHUNK[kind])]
+        suffix = f"-round-{number}" if number else ""
+        return PdfPlan(kind=kind, round=number, template="print/hand_records.html",
+                       title=_("Hand records"), filename=f"{slug}-hand-records{suffix}.pdf",
+                       common=common, parts=parts, boards=len(boards))
+    if kind == "travellers":
+        rounds = [visible_round(ev, number)] if number else ev.visible_rounds
+        travs = [t for rnd in rounds for t in sel.round_travellers(ev, rnd)]
+        if not travs:
+            raise PdfRefused(_("There are no travellers to print yet."))
+        parts = [{"travellers": [traveller_context(ev, t) for t in chunk]}
+                 for chunk in _chunks(travs, CHUNK[kind])]
+        suffix = f"-round-{number}" if number else ""
+        return PdfPlan(kind=kind, round=number, template="print/travellers.html",
+                       title=_("Travellers"), filename=f"{slug}-travellers{suffix}.pdf",
+                       common=common, parts=parts, pairs=pairs, boards=len(travs))
+    if kind == "scorecards":
+        if number is not None:
+            visible_round(ev, number)
+        entries = sorted(ev.entries.values(), key=lambda e: e.number)
+        cards = sel.scorecards(ev, entries, round_number=number)
+        parts = [{"cards": [scorecard_context(c) for c in chunk]}
+                 for chunk in _chunks(cards, CHUNK[kind])]
+        boards = len({line.board for c in cards for line in c.lines})
+        suffix = f"-round-{number}" if number else ""
+        return PdfPlan(kind=kind, round=number, template="print/scorecards.html",
+                       title=_("Scorecards"), filename=f"{slug}-scorecards{suffix}.pdf",
+                       common=common, parts=parts, pairs=pairs, boards=boards)
+    if kind == "table-cards":
+        if not ev.staff:
+            raise PdfRefused(_("Table cards are for the event's organisers and referees."),
+                             status=403)
+        if number is None:
+            raise PdfRefused(_("Choose a round: ?round=N."), status=400)
+        rnd = ev.rounds.get(number)
+        if rnd is None:
+            raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
+        cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
+        if not cards:
+            raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
+        parts = [{"pages": groups(chunk, CARDS_PER_PAGE)}
+                 for chunk in _chunks(cards, CHUNK[kind])]
+        return PdfPlan(kind=kind, round=number, template="print/table_cards.html",
+                       title=_("Table cards"), filename=f"{slug}-table-cards-round-{number}.pdf",
+                       common=common, parts=parts, pairs=pairs)
+    raise PdfRefused(_("Unknown PDF: %(kind)s.") % {"kind": kind})
+
+
+def part_html(plan: PdfPlan, part: dict[str, Any]) -> str:
+    context = plan.common | part | {"print_css": mark_safe(print_css()), "pdf": True,  # noqa: S308
+                                    "title": plan.title,
+                                    "round_number": plan.round if plan.kind != "standings" else None}
+    return render_to_string(plan.template, context)
+
+
+def _fetcher() -> Any:
+    """No network and no files while rendering: only inline ``data:`` URLs."""
+    from weasyprint import URLFetcher
+
+    return URLFetcher(allowed_protocols=["data"])
+
+
+def render_pdf(plan: PdfPlan, progress: Callable[[int, int], None] | None = None) -> bytes:
+    from weasyprint import HTML
+
+    documents = []
+    total = len(plan.parts)
+    for i, part in enumerate(plan.parts):
+        html = HTML(string=part_html(plan, part), base_url=str(settings.BASE_DIR),
+                    url_fetcher=_fetcher())
+        documents.append(html.render())
+        if progress is not None:
+            progress(i + 1, total)
+    pages = [page for doc in documents for page in doc.pages]
+    return bytes(documents[0].copy(pages).write_pdf())

@@ -1,0 +1,470 @@
+"""Reads for the public results pages, prints, PDFs and exports.
+
+Each page loads the event, its entries (with pair names) and its rounds once (``EventView``), then
+reads what it shows in a fixed, small number of queries. Who may see what is decided here, in one
+place: the boards of a round that is not closed (hands, travellers, board-by-board results, play
+records) are only for the event's organisers and referees.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import pgettext
+
+import engine
+from scoring import types as st
+from scoring.bridge import event_input, standings_stale
+from scoring.standings import compute_standings
+from tournaments.charts import TRUMP_LETTER, trump_short
+from tournaments.models import (
+    Board,
+    BoardResult,
+    Entry,
+    Event,
+    PlayRecord,
+    Round,
+    StandingsSnapshot,
+    Table,
+)
+from tournaments.templatetags.cards import seat_names
+
+
+@dataclass
+class EventView:
+    """The event as one viewer sees it: loaded once per request."""
+
+    event: Event
+    staff: bool  # an organiser or referee of the event: sees everything, published or not
+    entries: dict[int, Entry]  # by primary key
+    rounds: dict[int, Round]  # by number
+
+    @property
+    def by_number(self) -> dict[int, Entry]:
+        return {e.number: e for e in self.entries.values()}
+
+    def round_closed(self, number: int) -> bool:
+        rnd = self.rounds.get(number)
+        return rnd is not None and rnd.status == Round.Status.CLOSED
+
+    def round_visible(self, number: int) -> bool:
+        """May this viewer see the round's boards (hands, travellers, board results)?"""
+        if self.staff:
+            rnd = self.rounds.get(number)
+            return rnd is not None and rnd.status != Round.Status.PENDING
+        return self.round_closed(number)
+
+    def round_of_board(self, board: int) -> int:
+        return (board - 1) // self.event.boards_per_round + 1
+
+    def board_visible(self, board: int) -> bool:
+        return self.round_visible(self.round_of_board(board))
+
+    @property
+    def visible_rounds(self) -> list[Round]:
+        return [r for n, r in sorted(self.rounds.items()) if self.round_visible(n)]
+
+    @property
+    def closed_rounds(self) -> list[Round]:
+        return [r for n, r in sorted(self.rounds.items()) if self.round_closed(n)]
+
+    def name(self, entry_id: int | None) -> str:
+        entry = self.entries.get(entry_id) if entry_id is not None else None
+        return entry.pair.name if entry is not None else ""
+
+    def number(self, entry_id: int | None) -> int | None:
+        entry = self.entries.get(entry_id) if entry_id is not None else None
+        return entry.number if entry is not None else None
+
+
+def event_view(event: Event, *, staff: bool) -> EventView:
+    entries = {e.pk: e for e in event.entries.select_related("pair__club").order_by("number")}
+    rounds = {r.number: r for r in event.rounds.select_related("bye").order_by("number")}
+    return EventView(event=event, staff=staff, entries=entries, rounds=rounds)
+
+
+# Standings ---------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingRow:
+    entry: Entry
+    rank: int
+    shared: bool  # the rank is shared with another pair
+    data: dict[str, Any]  # the snapshot row as stored
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["data"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@dataclass
+class StandingsView:
+    snapshot: StandingsSnapshot | None
+    rows: list[StandingRow]
+    after_rounds: list[int]  # every round a snapshot exists for
+    stale: bool
+
+    @property
+    def after_round(self) -> int | None:
+        return self.snapshot.after_round if self.snapshot is not None else None
+
+
+def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView:
+    snapshots = {
+        s.after_round: s for s in StandingsSnapshot.objects.filter(event=ev.event).defer("matches")
+    }
+    if after_round is None or after_round not in snapshots:
+        after_round = max(snapshots) if snapshots else None
+    snapshot = snapshots.get(after_round) if after_round is not None else None
+    return StandingsView(
+        snapshot=snapshot,
+        rows=standing_rows(ev, snapshot),
+        after_rounds=sorted(snapshots),
+        stale=standings_stale(ev.event),
+    )
+
+
+def standing_rows(ev: EventView, snapshot: StandingsSnapshot | None) -> list[StandingRow]:
+    if snapshot is None:
+        return []
+    counts: dict[int, int] = defaultdict(int)
+    for row in snapshot.rows:
+        counts[row["rank"]] += 1
+    return [
+        StandingRow(entry=ev.entries[row["entry"]], rank=row["rank"],
+                    shared=counts[row["rank"]] > 1, data=row)
+        for row in snapshot.rows
+        if row["entry"] in ev.entries
+    ]
+
+
+def rank_history(ev: EventView, entry: Entry) -> list[tuple[int, int]]:
+    """(round, rank) after each round a snapshot exists for."""
+    out = []
+    for after, rows in StandingsSnapshot.objects.filter(event=ev.event).order_by(
+        "after_round"
+    ).values_list("after_round", "rows"):
+        for row in rows:
+            if row["entry"] == entry.pk:
+                out.append((after, row["rank"]))
+                break
+    return out
+
+
+# Board results and travellers ----------------------------------------------------------------
+
+
+@dataclass
+class ResultLine:
+    """One table's result of one board, in NS terms, with its matchpoints (None: not compared)."""
+
+    result: BoardResult
+    table: Table
+    line: st.TravellerLine | None
+
+    @property
+    def declarer(self) -> str:
+        return engine.choosing_pair(engine.Seat.from_str(self.result.board.dealer),
+                                    self.result.delegated)
+
+    @property
+    def net_ns(self) -> int:
+        return self.result.score_ns - self.result.score_ew
+
+    @property
+    def calls(self) -> str:
+        """``W contro, S recontro`` in the active language (empty when nobody called)."""
+        names = call_names()
+        seats = seat_names()
+        return ", ".join(
+            f"{seats.get(d.get('seat', ''), d.get('seat', ''))} "
+            f"{names.get(d.get('call', ''), d.get('call', ''))}"
+            for d in self.result.doubles or [] if isinstance(d, dict)
+        )
+
+    @property
+    def trump_text(self) -> str:
+        return trump_short(self.result.trump)
+
+    @property
+    def trump_class(self) -> str:
+        letter = TRUMP_LETTER.get(self.result.trump)
+        return f"suit-{letter}" if letter else "suit-botifarra"
+
+
+def call_names() -> dict[str, str]:
+    return {"contro": pgettext("call", "contro"), "recontro": pgettext("call", "recontro"),
+            "sant_vicenc": pgettext("call", "Sant Vicenç")}
+
+
+def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:
+    """The duplicate comparison of every board of these rounds (the standings' own)."""
+    if not rounds:
+        return {}
+    data = event_input(ev.event, rounds=rounds)
+    return compute_standings(data).travellers
+
+
+def _counted_results(rounds: Iterable[Round], **filters: Any) -> list[BoardResult]:
+    return list(
+        BoardResult.objects.filter(table__round__in=list(rounds), status__in=BoardResult.COUNTED,
+                                   **filters)
+        .select_related("table__round", "board", "table__ns__pair", "table__ew__pair")
+        .order_by("table__round__number", "board__number", "table__number")
+    )
+
+
+def _lines(results: list[BoardResult], travellers: dict[int, st.Traveller]) -> list[ResultLine]:
+    by_key = {
+        (t.board, line.table): line for t in travellers.values() for line in t.lines
+    }
+    return [ResultLine(result=r, table=r.table, line=by_key.get((r.board.number, r.table.number)))
+            for r in results]
+
+
+@dataclass
+class TravellerView:
+    board: Board
+    round: Round
+    lines: list[ResultLine]
+    top: int
+    pending: int  # results of this board not yet counted (entered or disputed)
+
+
+def board_traveller(ev: EventView, board_number: int) -> TravellerView | None:
+    """The traveller of a board; None when there is no such board or the viewer may not see it."""
+    rnd = ev.rounds.get(ev.round_of_board(board_number))
+    if rnd is None or not ev.board_visible(board_number):
+        return None
+    board = Board.objects.filter(event=ev.event, number=board_number).first()
+    if board is None:
+        return None
+    travellers = _travellers(ev, [rnd])
+    results = _counted_results([rnd], board=board)
+    pending = BoardResult.objects.filter(table__round=rnd, board=board).exclude(
+        status__in=BoardResult.COUNTED).count()
+    trav = travellers.get(board_number)
+    return TravellerView(board=board, round=rnd, lines=_lines(results, travellers),
+                         top=trav.top if trav else 0, pending=pending)
+
+
+def round_travellers(ev: EventView, rnd: Round) -> list[TravellerView]:
+    """Every board of a round, for the travellers PDF (the caller checks visibility)."""
+    boards = {b.number: b for b in Board.objects.filter(event=ev.event,
+                                                        number__in=rnd.board_numbers)}
+    travellers = _travellers(ev, [rnd])
+    lines = _lines(_counted_results([rnd]), travellers)
+    by_board: dict[int, list[ResultLine]] = defaultdict(list)
+    for line in lines:
+        by_board[line.result.board.number].append(line)
+    return [
+        TravellerView(board=boards[n], round=rnd, lines=by_board.get(n, []),
+                      top=travellers[n].top if n in travellers else 0, pending=0)
+        for n in rnd.board_numbers if n in boards
+    ]
+
+
+# Rounds ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class MatchRow:
+    table: int
+    ns: Entry | None
+    ew: Entry | None
+    total_ns: int
+    total_ew: int
+    mp_ns: int
+    mp_ew: int
+    boards_played: int
+    lines: list[ResultLine] = field(default_factory=list)
+
+
+@dataclass
+class RoundView:
+    round: Round
+    matches: list[MatchRow]
+    boards_shown: bool  # board-by-board results are shown (round closed, or staff)
+    bye: Entry | None
+
+
+def round_results(ev: EventView, number: int) -> RoundView | None:
+    rnd = ev.rounds.get(number)
+    if rnd is None or rnd.status == Round.Status.PENDING:
+        return None
+    snapshot = StandingsSnapshot.objects.filter(event=ev.event, after_round=number).only(
+        "matches").first()
+    stored = snapshot.matches if snapshot is not None else []
+    shown = ev.round_visible(number)
+    lines_by_table: dict[int, list[ResultLine]] = defaultdict(list)
+    if shown:
+        for line in _lines(_counted_results([rnd]), _travellers(ev, [rnd])):
+            lines_by_table[line.table.number].append(line)
+    matches = [
+        MatchRow(table=m["table"], ns=ev.entries.get(m["ns"]), ew=ev.entries.get(m["ew"]),
+                 total_ns=m["total_ns"], total_ew=m["total_ew"], mp_ns=m["mp_ns"],
+                 mp_ew=m["mp_ew"], boards_played=m["boards_played"],
+                 lines=lines_by_table.get(m["table"], []))
+        for m in sorted(stored, key=lambda m: m["table"])
+    ]
+    if not matches:  # no snapshot yet: the tables, without totals
+        for t in Table.objects.filter(round=rnd).order_by("number"):
+            matches.append(MatchRow(table=t.number, ns=ev.entries.get(t.ns_id),
+                                    ew=ev.entries.get(t.ew_id), total_ns=0, total_ew=0,
+                                    mp_ns=0, mp_ew=0, boards_played=0,
+                                    lines=lines_by_table.get(t.number, [])))
+    return RoundView(round=rnd, matches=matches, boards_shown=shown,
+                     bye=ev.entries.get(rnd.bye_id) if rnd.bye_id else None)
+
+
+# Scorecards -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ScorecardLine:
+    round: int
+    board: int
+    table: int
+    direction: str  # "NS" or "EW"
+    opponent: Entry | None
+    line: ResultLine
+
+    @property
+    def score_for(self) -> int:
+        r = self.line.result
+        return r.score_ns if self.direction == "NS" else r.score_ew
+
+    @property
+    def score_against(self) -> int:
+        r = self.line.result
+        return r.score_ew if self.direction == "NS" else r.score_ns
+
+    @property
+    def mp(self) -> float | None:
+        tl = self.line.line
+        if tl is None:
+            return None
+        return tl.mp_ns if self.direction == "NS" else tl.mp_ew
+
+    @property
+    def pct(self) -> float | None:
+        tl = self.line.line
+        if tl is None:
+            return None
+        return tl.pct_ns if self.direction == "NS" else tl.pct_ew
+
+
+@dataclass
+class Scorecard:
+    entry: Entry
+    lines: list[ScorecardLine]
+    history: list[tuple[int, int]]
+    pairs: int
+
+    @property
+    def total_for(self) -> int:
+        return sum(line.score_for for line in self.lines)
+
+    @property
+    def total_against(self) -> int:
+        return sum(line.score_against for line in self.lines)
+
+    @property
+    def pct(self) -> float | None:
+        pcts = [line.pct for line in self.lines if line.pct is not None]
+        return sum(pcts) / len(pcts) if pcts else None
+
+
+def scorecards(ev: EventView, entries: list[Entry], *, round_number: int | None = None
+               ) -> list[Scorecard]:
+    """The scorecards of these pairs over the rounds the viewer may see (or one round)."""
+    rounds = ev.visible_rounds
+    if round_number is not None:
+        rounds = [r for r in rounds if r.number == round_number]
+    travellers = _travellers(ev, rounds)
+    wanted = {e.pk for e in entries}
+    lines = [line for line in _lines(_counted_results(rounds), travellers)
+             if line.table.ns_id in wanted or line.table.ew_id in wanted]
+    history: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for after, rows in StandingsSnapshot.objects.filter(event=ev.event).order_by(
+        "after_round"
+    ).values_list("after_round", "rows"):
+        if round_number is not None and after > round_number:
+            continue
+        for row in rows:
+            if row["entry"] in wanted:
+                history[row["entry"]].append((after, row["rank"]))
+    out = []
+    for entry in entries:
+        own = []
+        for line in lines:
+            direction = line.table.side_of(entry)
+            if direction is None:
+                continue
+            opponent_id = line.table.ew_id if direction == "NS" else line.table.ns_id
+            own.append(ScorecardLine(round=line.table.round.number, board=line.result.board.number,
+                                     table=line.table.number, direction=direction,
+                                     opponent=ev.entries.get(opponent_id), line=line))
+        out.append(Scorecard(entry=entry, lines=own, history=history.get(entry.pk, []),
+                             pairs=len(ev.entries)))
+    return out
+
+
+# Boards, tables, records ----------------------------------------------------------------------
+
+
+def boards_of_rounds(ev: EventView, numbers: Iterable[int]) -> list[Board]:
+    wanted = [n for r in numbers for n in ev.event.board_numbers(r)]
+    return list(Board.objects.filter(event=ev.event, number__in=wanted).order_by("number"))
+
+
+def round_tables(rnd: Round) -> list[Table]:
+    return list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
+
+
+def result_lines(ev: EventView) -> list[ResultLine]:
+    """Every counted result of the rounds the viewer may see, with matchpoints (CSV export)."""
+    rounds = ev.visible_rounds
+    return _lines(_counted_results(rounds), _travellers(ev, rounds))
+
+
+def play_records(ev: EventView) -> list[dict[str, Any]]:
+    """Every play record of the closed rounds, the board's hands filled in (JSON export).
+
+    Closed rounds only, even for organisers: the file is meant to be published.
+    """
+    rows = (
+        PlayRecord.objects.filter(result__table__round__in=ev.closed_rounds)
+        .select_related("result__table__round", "result__board")
+        .order_by("result__table__round__number", "result__board__number",
+                  "result__table__number", "created_at", "pk")
+    )
+    out = []
+    for pr in rows:
+        result = pr.result
+        assert result is not None
+        record = copy.deepcopy(pr.record) if isinstance(pr.record, dict) else {}
+        record.setdefault("format", "botifarra-play/1")
+        record.setdefault("ruleset", ev.event.ruleset)
+        deal = record.get("deal") if isinstance(record.get("deal"), dict) else {}
+        deal = dict(deal)
+        deal.setdefault("dealer", result.board.dealer)
+        deal["hands"] = result.board.hands
+        record["deal"] = deal
+        out.append({
+            "round": result.table.round.number,
+            "board": result.board.number,
+            "table": result.table.number,
+            "outcome": pr.outcome,
+            "submitted_at": pr.created_at.isoformat(),
+            "record": record,
+            "verdict": pr.verdict,
+        })
+    return out

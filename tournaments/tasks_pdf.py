@@ -1,0 +1,89 @@
+"""Big PDFs (many pairs or boards) are built by a Celery task, with progress the page polls.
+
+The job's state lives in the cache (``pdf:job:<id>``); the file under MEDIA_ROOT/pdf/<event>/.
+The job id is random and the download view checks again who asks, so a link passed on does not
+open an organiser's PDF (with boards of an open round) to the public.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from pathlib import Path
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import translation
+
+from tournaments.tasks import BaseTask
+
+log = logging.getLogger(__name__)
+JOB_KEY = "pdf:job:{}"
+JOB_TIMEOUT = 24 * 3600
+
+
+def job_path(event_id: int, job_id: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / "pdf" / str(event_id) / f"{job_id}.pdf"
+
+
+def job_get(job_id: str) -> dict[str, Any] | None:
+    try:
+        uuid.UUID(job_id)
+    except ValueError:
+        return None
+    value = cache.get(JOB_KEY.format(job_id))
+    return value if isinstance(value, dict) else None
+
+
+def _job_set(job_id: str, **changes: Any) -> dict[str, Any]:
+    job = job_get(job_id) or {}
+    job.update(changes)
+    cache.set(JOB_KEY.format(job_id), job, timeout=JOB_TIMEOUT)
+    return job
+
+
+def job_create(*, event_id: int, kind: str, round_number: int | None, staff: bool,
+               language: str, filename: str, total: int) -> str:
+    job_id = str(uuid.uuid4())
+    _job_set(job_id, event=event_id, kind=kind, round=round_number, staff=staff,
+             language=language, filename=filename, state="queued", done=0, total=total,
+             error="")
+    build_pdf.delay_on_commit(job_id)
+    return job_id
+
+
+@shared_task(base=BaseTask, bind=True)
+def build_pdf(self: Task, job_id: str) -> str:
+    """Render the PDF a job describes; safe to run twice (the file is simply rewritten)."""
+    from tournaments import pdf
+    from tournaments import public_selectors as sel
+    from tournaments.models import Event
+
+    job = job_get(job_id)
+    if job is None:
+        log.warning("PDF job %s expired before it ran", job_id)
+        return ""
+    try:
+        with translation.override(job["language"]):
+            event = Event.objects.select_related("club").get(pk=job["event"])
+            ev = sel.event_view(event, staff=bool(job["staff"]))
+            plan = pdf.pdf_plan(ev, job["kind"], job["round"])
+            _job_set(job_id, state="running", done=0, total=len(plan.parts))
+            data = pdf.render_pdf(
+                plan, progress=lambda done, total: _job_set(job_id, done=done, total=total))
+        path = job_path(event.pk, job_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".part")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except pdf.PdfRefused as exc:
+        _job_set(job_id, state="failed", error=exc.message)
+        return ""
+    except Exception as exc:  # noqa: BLE001 - a layout bug will not heal on retry: report it
+        log.exception("PDF job %s failed", job_id)
+        _job_set(job_id, state="failed", error=str(exc))
+        return ""
+    _job_set(job_id, state="done", file=str(path))
+    return str(path)

@@ -1,0 +1,121 @@
+"""Downloads: PDFs (streamed, or built by a task for a big event) and CSV / JSON exports."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import exports, pdf, tasks_pdf
+from tournaments import public_selectors as sel
+from tournaments.views.public import public_event, refused
+
+
+def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    ev = public_event(request, pk)
+    job_id = request.GET.get("job")
+    if job_id:
+        return _job_page(request, ev, kind, job_id)
+    try:
+        number = pdf.parse_round(request.GET.get("round"))
+        plan = pdf.pdf_plan(ev, kind, number)
+    except pdf.PdfRefused as exc:
+        return refused(request, ev, exc.message, exc.status)
+    if not plan.large:
+        return _download(pdf.render_pdf(plan), "application/pdf", plan.filename)
+    if request.method == "POST":
+        job_id = tasks_pdf.job_create(event_id=ev.event.pk, kind=kind, round_number=number,
+                                      staff=ev.staff, language=get_language(),
+                                      filename=plan.filename, total=len(plan.parts))
+        url = reverse("public:pdf", args=[ev.event.pk, kind])
+        return redirect(f"{url}?job={job_id}")
+    return render(request, "public/pdf_job.html", {
+        "event": ev.event, "ev": ev, "plan": plan, "kind": kind, "job": None})
+
+
+def _job_for(ev: sel.EventView, job_id: str) -> dict | None:
+    job = tasks_pdf.job_get(job_id)
+    if job is None or job.get("event") != ev.event.pk:
+        return None
+    if job.get("staff") and not ev.staff:
+        return None
+    return job
+
+
+def _job_page(request: HttpRequest, ev: sel.EventView, kind: str, job_id: str) -> HttpResponse:
+    job = _job_for(ev, job_id)
+    if job is None:
+        return refused(request, ev, _("This PDF is no longer available: ask for it again."), 404)
+    return render(request, "public/pdf_job.html", {
+        "event": ev.event, "ev": ev, "kind": kind, "job": job, "job_id": job_id,
+        "status_url": reverse("public:pdf_status", args=[ev.event.pk, job_id]),
+        "download_url": reverse("public:pdf_download", args=[ev.event.pk, job_id]),
+    })
+
+
+def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
+    ev = public_event(request, pk)
+    job = str(job)
+    found = _job_for(ev, job)
+    if found is None:
+        return JsonResponse({"state": "missing", "error": _("This PDF is no longer available: "
+                                                            "ask for it again.")}, status=404)
+    done = found.get("state") == "done" and tasks_pdf.job_path(ev.event.pk, job).exists()
+    return JsonResponse({
+        "state": found.get("state") if found.get("state") != "done" or done else "failed",
+        "done": found.get("done", 0),
+        "total": found.get("total", 0),
+        "error": found.get("error", ""),
+        "download": reverse("public:pdf_download", args=[ev.event.pk, job]) if done else None,
+    })
+
+
+def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse:
+    ev = public_event(request, pk)
+    job = str(job)
+    found = _job_for(ev, job)
+    path = tasks_pdf.job_path(ev.event.pk, job)
+    if found is None or found.get("state") != "done" or not path.exists():
+        return refused(request, ev, _("This PDF is not ready."), 404)
+    return FileResponse(path.open("rb"), as_attachment=True,
+                        filename=found.get("filename") or path.name,
+                        content_type="application/pdf")
+
+
+def export_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    ev = public_event(request, pk)
+    slug = f"event-{ev.event.pk}"
+    if kind == "standings":
+        after = request.GET.get("round")
+        try:
+            number = pdf.parse_round(after)
+        except pdf.PdfRefused as exc:
+            return refused(request, ev, exc.message, exc.status)
+        view = sel.standings(ev, after_round=number)
+        if number is not None and view.after_round != number:
+            return refused(request, ev, _("There are no standings after round %(n)s yet.")
+                           % {"n": number}, 404)
+        return _download(exports.standings_csv(ev, view), "text/csv; charset=utf-8",
+                         f"{slug}-standings.csv")
+    if kind == "results":
+        return _download(exports.results_csv(ev), "text/csv; charset=utf-8",
+                         f"{slug}-results.csv")
+    return refused(request, ev, _("Unknown export: %(kind)s.") % {"kind": kind}, 404)
+
+
+def export_records(request: HttpRequest, pk: int) -> HttpResponse:
+    ev = public_event(request, pk)
+    body = json.dumps(exports.records_json(ev), ensure_ascii=False, indent=1)
+    return _download(body, "application/json; charset=utf-8", f"event-{ev.event.pk}-records.json")

@@ -4,8 +4,8 @@
   its own event); staff see every event. Anything else is a 404.
 - Results: everyone who can see the event, once the round is closed; before that only the
   organisers and referees of the event, the players of that table (or its table token), staff.
-- A result's submissions and play-record verdicts: organisers, referees, the table's players,
-  staff. A play record's cards: whoever ``results.hands_visible`` allows.
+- A result's submissions and play-record verdicts: organisers, referees, the table's players.
+  A play record: whoever ``results.hands_visible`` allows (staff too follow the card rule).
 - Disputes: organisers and referees of the event, the table's players or token, staff.
 
 An object that exists but is not for this reader is a 401 for an anonymous reader and a 403 for
@@ -117,9 +117,8 @@ def refuse(request: Request, message: str | None = None) -> None:
 
 
 def sees_details(request: Request, result: BoardResult) -> bool:
-    """Submissions and verdicts: the event's organisers and referees, the table, staff."""
-    if is_staff(request):
-        return True
+    """Submissions and verdicts (which show cards): the event's organisers and referees, and
+    the table's players; not staff as such, who follow the card rule like everyone."""
     actor = actor_for(request)
     table = result.table
     return actor.is_referee(table.round.event) or actor.sits_at(table)

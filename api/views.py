@@ -298,7 +298,7 @@ class ResultListView(generics.ListAPIView):
 class ResultDetailView(ApiView):
     @extend_schema(tags=["results"], summary="Result",
                    description="`submissions` (with play records' verdicts) only for the "
-                   "table's players, the event's organisers and referees, and staff.",
+                   "table's players and the event's organisers and referees.",
                    responses={200: s.ResultDetailSerializer, **_errors(401, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
         result = access.visible_results(request).filter(pk=pk).first()
@@ -373,8 +373,8 @@ class PlayRecordDetailView(ApiView):
         result = record.result
         allowed = result is not None and (
             access.visible_results(request).filter(pk=result.pk).exists()
-            and (access.is_staff(request) or results.hands_visible(
-                board=result.board, actor=access.actor_for(request), table=result.table)))
+            and results.hands_visible(board=result.board, actor=access.actor_for(request),
+                                      table=result.table))
         if not allowed:
             access.refuse(request)
         return Response(s.PlayRecordSerializer(record).data)

@@ -1,0 +1,119 @@
+"""The permission matrix: every kind of caller against reads and writes of table 1's board.
+
+table = table 1's token; other_table = table 2's; player = an account whose pair sits at table 1
+(NS); organiser / referee of this event; other_* of another event; staff = is_staff, not a
+superuser (staff read everything; writes follow the services' roles).
+"""
+
+import pytest
+
+from tests.api.conftest import PRINCIPALS
+from tournaments.actors import Actor
+from tournaments.models import BoardResult
+from tournaments.services import results
+
+ALLOWED_TO_ENTER = {"table", "player", "organiser"}
+ALLOWED_TO_READ_OPEN_RESULT = {"table", "player", "organiser", "referee", "staff"}
+ALLOWED_TO_RULE = {"organiser", "referee"}
+ALLOWED_TO_CALL_REFEREE = {"table", "player", "organiser", "referee"}
+SEES_CARDS = {"table", "player", "organiser", "referee"}  # staff follow the card rule too
+
+
+def expected(who: str, allowed: set[str], ok: int) -> int:
+    if who in allowed:
+        return ok
+    return 401 if who == "anonymous" else 403
+
+
+def _entered(world) -> BoardResult:
+    # Entered by table 1's EW pair, so that both NS principals may still act on it.
+    return results.result_submit_short(
+        table=world.table, board_number=1, actor=Actor(table=world.table, side="EW"),
+        data={"trump": "oros", "totals": {"NS": 40, "EW": 32}}).result
+
+
+def _disputed(world):
+    result = _entered(world)
+    from tournaments.services import disputes
+
+    return disputes.dispute_request(result=result, actor=Actor(table=world.table, side="EW"),
+                                    reason="check")
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_enter_a_short_result(world, who):
+    response = world.client(who).post("/api/v1/results", world.short(), format="json")
+    assert response.status_code == expected(who, ALLOWED_TO_ENTER, 201), response.content
+    assert BoardResult.objects.exists() == (response.status_code == 201)
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_submit_a_play_record(world, who):
+    response = world.client(who).post(
+        "/api/v1/play-records", {"table": world.table.pk, "board": 1,
+                                 "record": world.record(1)}, format="json")
+    assert response.status_code == expected(who, ALLOWED_TO_ENTER, 201), response.content
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_confirm(world, who):
+    result = _entered(world)
+    response = world.client(who).post(f"/api/v1/results/{result.pk}/confirm", {},
+                                      format="json")
+    assert response.status_code == expected(who, ALLOWED_TO_ENTER, 200), response.content
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_read_a_result_of_an_open_round(world, who):
+    result = _entered(world)
+    response = world.client(who).get(f"/api/v1/results/{result.pk}")
+    assert response.status_code == expected(who, ALLOWED_TO_READ_OPEN_RESULT, 200)
+    if response.status_code == 200:
+        assert (response.json()["submissions"] is not None) == (who in SEES_CARDS)
+    listed = world.client(who).get("/api/v1/results")
+    assert listed.status_code == 200
+    assert listed.json()["count"] == (1 if who in ALLOWED_TO_READ_OPEN_RESULT else 0)
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_call_a_referee(world, who):
+    result = _entered(world)
+    response = world.client(who).post("/api/v1/disputes", {"result": result.pk,
+                                                           "reason": "check"}, format="json")
+    assert response.status_code == expected(who, ALLOWED_TO_CALL_REFEREE, 201), response.content
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_read_a_dispute(world, who):
+    dispute = _disputed(world)
+    response = world.client(who).get(f"/api/v1/disputes/{dispute.pk}")
+    assert response.status_code == expected(who, ALLOWED_TO_READ_OPEN_RESULT, 200)
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_rule(world, who):
+    dispute = _disputed(world)
+    response = world.client(who).post(
+        f"/api/v1/disputes/{dispute.pk}/rule",
+        {"kind": "penalty", "explanation": "Revoke.", "data": {"offending_pair": "EW"}},
+        format="json")
+    assert response.status_code == expected(who, ALLOWED_TO_RULE, 201), response.content
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_public_reads_of_a_published_event(world, who):
+    for url in (f"/api/v1/events/{world.event.pk}", f"/api/v1/events/{world.event.pk}/rounds",
+                f"/api/v1/events/{world.event.pk}/standings",
+                f"/api/v1/events/{world.event.pk}/boards/1",
+                f"/api/v1/rounds/{world.table.round_id}/tables"):
+        assert world.client(who).get(url).status_code == 200, url
+
+
+@pytest.mark.parametrize("who", PRINCIPALS)
+def test_reading_a_play_record(world, who):
+    results.result_submit_play_record(table=world.table, board_number=1,
+                                      actor=Actor(table=world.table, side="EW"),
+                                      record=world.record(1))
+    pk = BoardResult.objects.get().play_records.get().pk
+    response = world.client(who).get(f"/api/v1/play-records/{pk}")
+    assert response.status_code == expected(who, SEES_CARDS, 200)

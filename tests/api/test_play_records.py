@@ -1,0 +1,143 @@
+"""Play records through the API: the engine's verdict comes back unchanged; an illegal card opens
+a dispute; an invalid record lists every problem and stores nothing. And POST verify."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+from tests.api.conftest import errors_of
+from tournaments.models import BoardResult, Dispute, PlayRecord, Submission
+
+URL = "/api/v1/play-records"
+EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("*.json"))
+
+
+def test_complete_record_returns_the_engines_verdict(world):
+    record = world.record(1)
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert set(body) == {"result", "verdict"}
+    assert body["verdict"] == world.verdict(record)
+    assert body["verdict"]["outcome"] == "complete"
+    result = BoardResult.objects.get()
+    assert result.source == BoardResult.Source.PLAY_RECORD
+    assert body["result"]["totals"] == body["verdict"]["totals"]
+    assert body["result"]["score"] == body["verdict"]["score"]
+    stored = PlayRecord.objects.get()
+    assert stored.record == record and stored.verdict == body["verdict"]
+
+    # The other pair sends the same record: confirmed.
+    again = world.client("table_ew").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+    assert again.status_code == 200 and again.json()["result"]["status"] == "confirmed"
+
+
+def test_an_illegal_card_opens_a_dispute(world):
+    record = world.record(1, illegal_at=10)
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["verdict"] == world.verdict(record)
+    assert body["verdict"]["outcome"] == "illegal"
+    assert body["result"]["status"] == "disputed"
+    dispute = Dispute.objects.get()
+    assert dispute.reason == Dispute.Reason.ILLEGAL_PLAY
+    assert body["result"]["open_dispute"] == dispute.pk
+    listed = world.client("referee").get("/api/v1/disputes").json()
+    assert [d["id"] for d in listed["results"]] == [dispute.pk]
+
+
+def test_an_invalid_record_lists_every_problem_and_stores_nothing(world):
+    record = world.record(1)
+    record["play"][3] = "13x"
+    record["play"][17] = "banana"
+    record["choice"]["trump"] = "hearts"
+    record["doubles"] = [{"seat": "Z", "call": "contro"}]
+    expected = world.verdict(record)
+    assert expected["outcome"] == "invalid"
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+    assert response.status_code == 400
+    fields = [e["field"] for e in response.json()["errors"]]
+    assert fields == [f"record.{p['path']}" for p in expected["problems"]]
+    assert len(fields) >= 3 and "record.choice.trump" in fields
+    assert not (BoardResult.objects.exists() or PlayRecord.objects.exists()
+                or Submission.objects.exists())
+
+
+def test_a_record_that_is_not_an_object(world):
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": [1, 2]}, format="json")
+    assert response.status_code == 400
+    assert "record" in errors_of(response)
+
+
+def test_hands_that_differ_from_the_board_are_refused(world):
+    record = world.record(1)
+    record["deal"]["hands"] = engine.deal_board("another seed", 1).hands_json()
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+    assert response.status_code == 400
+    assert any(f.startswith("record.deal") for f in errors_of(response))
+
+
+def test_play_record_detail_is_for_those_who_may_see_the_cards(world):
+    record = world.record(1)
+    created = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json").json()
+    pk = PlayRecord.objects.get().pk
+    url = f"{URL}/{pk}"
+    own = world.client("table").get(url)
+    assert own.status_code == 200
+    assert own.json()["record"] == record and own.json()["verdict"] == created["verdict"]
+    assert world.client("organiser").get(url).status_code == 200
+    assert world.client("referee").get(url).status_code == 200
+    assert world.client("other_table").get(url).status_code == 403
+    assert world.client("other_organiser").get(url).status_code == 403
+    assert world.client("anonymous").get(url).status_code == 401
+    assert world.client("table").get(f"{URL}/999999").status_code == 404
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_verify_reproduces_every_reference_verdict(client, db, path):
+    example = json.loads(path.read_text())
+    # The reference files can be posted as they are: the extra "verdict" key is ignored.
+    response = client.post("/api/v1/verify", example, content_type="application/json")
+    assert response.status_code == 200
+    verdict = response.json()
+    assert verdict == engine.replay(example["record"]).to_json()
+    expected = example["verdict"]
+    assert verdict["outcome"] == expected["outcome"]
+    if expected["outcome"] == "invalid":
+        assert {p["path"] for p in expected["problems"]} & {p["path"] for p in verdict["problems"]}
+    else:
+        assert {k: verdict[k] for k in expected} == expected
+
+
+def test_verify_stores_nothing_and_needs_hands_outside_an_event(world):
+    record = world.record(1)
+    response = world.client("anonymous").post("/api/v1/verify", {"record": record},
+                                              format="json")
+    assert response.status_code == 200
+    assert response.json()["outcome"] == "invalid"
+    assert any(p["path"].startswith("deal") for p in response.json()["problems"])
+    assert not BoardResult.objects.exists() and not PlayRecord.objects.exists()
+
+
+def test_verify_against_an_event_board_only_for_who_may_see_it(world):
+    record = world.record(1)
+    body = {"record": record, "event": world.event.pk, "board": 1}
+    assert world.client("anonymous").post("/api/v1/verify", body, format="json"
+                                          ).status_code == 403
+    assert world.client("table").post("/api/v1/verify", body, format="json").status_code == 403
+    ok = world.client("referee").post("/api/v1/verify", body, format="json")
+    assert ok.status_code == 200 and ok.json() == world.verdict(record)
+    half = world.client("referee").post("/api/v1/verify", {"record": record, "event": 1},
+                                        format="json")
+    assert half.status_code == 400 and "board" in errors_of(half)
+    assert not BoardResult.objects.exists()

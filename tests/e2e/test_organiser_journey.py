@@ -126,3 +126,37 @@ def test_organiser_journey(new_page):
     _no_sideways_scroll(phone)
     phone_shoot("edit-locked")
     phone_problems.assert_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dashboard_counts_the_boards_without_reloading(new_page):
+    from tests.factories import EventFactory, PairFactory
+    from tournaments.models import Board, Entry
+    from tournaments.services import events
+
+    user = UserFactory(username="jordi")
+    event = EventFactory(organisers=[user], status="running", rounds_count=2,
+                         boards_per_round=4)
+    e = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in (1, 2)]
+    events.round_propose(event=event, actor=None, number=1, tables=[(e[0].pk, e[1].pk)])
+    events.boards_generate(event=event)
+    Board.objects.filter(event=event, number__gt=3).delete()
+    Event.objects.filter(pk=event.pk).update(boards_ready=3)
+    page, problems, shoot = new_page("organiser-progress")
+    _login(page, "jordi")
+    page.goto(f"/manage/{event.pk}/")
+    assert page.inner_text("#boards-ready") == "3"
+    assert page.inner_text("#next-step") == "Open round 1"
+    assert page.is_disabled("#next-step")
+    shoot("boards-3-of-8")
+    page.evaluate("window.__marker = 1")  # gone if the page reloads
+    events.boards_generate(event=event)
+    page.wait_for_function(
+        "document.getElementById('boards-ready').textContent === '8'", timeout=10000
+    )
+    assert page.evaluate("window.__marker") == 1
+    assert page.is_enabled("#next-step")
+    shoot("boards-8-of-8")
+    page.click("#next-step")
+    page.wait_for_selector("#round-status.open")
+    problems.assert_clean()

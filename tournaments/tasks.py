@@ -1,14 +1,17 @@
 """Celery tasks: thin wrappers that take ids, recompute from scratch, and so are safe to repeat."""
 
 import logging
+import random
 import uuid
 
 from celery import Task, shared_task
 from celery.contrib.django.task import DjangoTask
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from config.env import env_int
 from tournaments.models import Event
 
 log = logging.getLogger(__name__)
@@ -16,9 +19,32 @@ log = logging.getLogger(__name__)
 STANDINGS_QUEUED = "standings:queued:{}"
 STANDINGS_LOCK = "standings:lock:{}"
 STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
-STANDINGS_ACTIVE = "standings:active:{}"
 STANDINGS_OVERLAP = "standings:overlap:{}"
 COALESCE_SECONDS = 1.0
+# How long a standings lock lives. A run killed with the lock held (worker lost, OOM, SIGKILL)
+# blocks the next runs of that event this long; its redelivered message keeps retrying until
+# then (see ``lock_retry_delays``). Settable as ``settings.STANDINGS_LOCK_TIMEOUT`` or the
+# environment variable of the same name; keep it above the longest recomputation.
+DEFAULT_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
+LOCK_RETRY_MAX_SECONDS = 30
+
+
+def lock_timeout() -> int:
+    return int(getattr(settings, "STANDINGS_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
+
+
+def lock_retry_delays(timeout: int) -> list[int]:
+    """Waits between tries while the lock is busy: doubling from 1 s up to 30 s.
+
+    There are enough of them that, even at the low end of the jitter (half of each wait), they
+    outlast the lock's lifetime: a lock left behind by a killed worker expires before the
+    redelivered recomputation gives up, so the standings do not stay stale.
+    """
+    cap = max(1, min(LOCK_RETRY_MAX_SECONDS, timeout))
+    delays: list[int] = []
+    while sum(delays) / 2 < timeout + 5:
+        delays.append(min(2 ** len(delays), cap))
+    return delays
 
 
 class LockBusy(Exception):
@@ -71,29 +97,35 @@ def request_standings(event: Event) -> None:
     transaction.on_commit(enqueue)
 
 
-@shared_task(base=BaseTask, bind=True)
+# Retries on a busy lock are its own (``lock_retry_delays``), not the base's eight.
+@shared_task(base=BaseTask, bind=True, autoretry_for=())
 def recompute_standings(self: Task, event_id: int) -> int:
     from scoring.bridge import standings_recompute
 
     token = uuid.uuid4().hex
     lock = STANDINGS_LOCK.format(event_id)
-    if not cache.add(lock, token, timeout=300):
-        raise LockBusy(event_id)
-    active = STANDINGS_ACTIVE.format(event_id)
+    timeout = lock_timeout()
+    if not cache.add(lock, token, timeout=timeout):
+        delays = lock_retry_delays(timeout)
+        delay = delays[min(self.request.retries, len(delays) - 1)]
+        raise self.retry(exc=LockBusy(event_id), countdown=delay * random.uniform(0.5, 1.0),
+                         max_retries=len(delays))
     try:
         # From here on, new results need a new run: let the next request queue one.
         cache.delete(STANDINGS_QUEUED.format(event_id))
-        if _incr(active) > 1:
-            # Should never happen while the lock holds; recorded so that it cannot go unseen.
-            log.error("two standings recomputations overlapped for event %s", event_id)
-            cache.set(STANDINGS_OVERLAP.format(event_id), 1, timeout=None)
         counted = standings_recompute(event_id)
         _incr(STANDINGS_RUNS.format(event_id))
         return counted
     finally:
-        _incr(active, -1)
+        # Two runs can only overlap if the lock expired under this one (a run longer than the
+        # lock timeout): then the lock is no longer ours. Recorded so that it cannot go unseen.
+        # (A counter of active runs cannot tell: a killed run never decrements it.)
         if cache.get(lock) == token:
             cache.delete(lock)
+        else:
+            log.error("standings lock of event %s expired during a recomputation; runs may have "
+                      "overlapped: raise STANDINGS_LOCK_TIMEOUT", event_id)
+            cache.set(STANDINGS_OVERLAP.format(event_id), 1, timeout=None)
 
 
 def _incr(key: str, delta: int = 1) -> int:

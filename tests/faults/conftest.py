@@ -1,0 +1,307 @@
+"""Fixtures for the fault tests: processes that can be killed, a Redis that can be stopped.
+
+Everything here starts real processes (Celery workers, the web app, a private redis-server)
+bound to pytest-django's test database, and stops every one of them when the test ends, by
+process group, whatever happened in the test. Logs go to ``test-artifacts/faults/``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import ROOT, wait_for
+
+LOGS = ROOT / "test-artifacts" / "faults"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def test_database_url() -> str:
+    """DATABASE_URL of pytest-django's test database (what subprocesses must use)."""
+    url = urlparse(os.environ["DATABASE_URL"])
+    return url._replace(path="/" + settings.DATABASES["default"]["NAME"]).geturl()
+
+
+def stop_group(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
+    """Stop a process started with ``start_new_session=True`` and everything it forked."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, sig)
+        proc.wait(timeout=timeout)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (the pool processes of a prefork worker)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+@dataclass
+class Spawned:
+    proc: subprocess.Popen
+    log: Path
+    name: str
+    handle: object = field(repr=False, default=None)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+class Processes:
+    """Starts subprocesses in their own process group and stops every one at teardown."""
+
+    def __init__(self) -> None:
+        self.started: list[Spawned] = []
+
+    def start(self, name: str, argv: list[str], env: dict[str, str]) -> Spawned:
+        LOGS.mkdir(parents=True, exist_ok=True)
+        log = LOGS / f"{name}.log"
+        handle = log.open("w")
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        spawned = Spawned(proc=proc, log=log, name=name, handle=handle)
+        self.started.append(spawned)
+        return spawned
+
+    def stop_all(self) -> None:
+        for spawned in reversed(self.started):
+            stop_group(spawned.proc)
+            spawned.handle.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def processes():
+    procs = Processes()
+    yield procs
+    procs.stop_all()
+
+
+def app_env(*, redis_url: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url, DEBUG="1",
+               PYTHONUNBUFFERED="1")
+    env.update(extra)
+    return env
+
+
+class Workers:
+    """Real Celery workers on any broker; ``start()`` waits until the worker answers a ping."""
+
+    def __init__(self, processes: Processes) -> None:
+        self.processes = processes
+        self.count = 0
+
+    def start(self, *, redis_url: str | None = None, concurrency: int = 1,
+              pool: str = "prefork", env: dict[str, str] | None = None) -> Spawned:
+        from celery import Celery
+
+        redis_url = redis_url or os.environ["REDIS_URL"]
+        self.count += 1
+        name = f"faults{self.count}@{socket.gethostname()}"
+        spawned = self.processes.start(
+            f"worker-{self.count}",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
+             f"--concurrency={concurrency}", "-n", name, "--without-heartbeat",
+             "--without-gossip", "--without-mingle", "-l", "info"],
+            app_env(redis_url=redis_url, **(env or {})),
+        )
+        pinger = Celery(broker=redis_url)
+        try:
+            def answers() -> bool:
+                if spawned.proc.poll() is not None:
+                    raise RuntimeError(f"celery worker exited: see {spawned.log}")
+                try:
+                    return bool(pinger.control.ping(destination=[name], timeout=0.5))
+                except Exception:  # noqa: BLE001 - not up yet
+                    return False
+
+            if not wait_for(answers, timeout=30, interval=0.3):
+                raise RuntimeError(f"celery worker did not answer within 30 s: see {spawned.log}")
+        finally:
+            pinger.close()
+        return spawned
+
+
+@pytest.fixture
+def workers(transactional_db, processes):
+    return Workers(processes)
+
+
+class PrivateRedis:
+    """A redis-server of this test only (no persistence), which the test may stop and start."""
+
+    def __init__(self, processes: Processes) -> None:
+        self.processes = processes
+        self.port = 6391 if not port_open(6391) else free_port()
+        self.server: Spawned | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> None:
+        self.server = self.processes.start(
+            f"redis-{self.port}",
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no"],
+            dict(os.environ),
+        )
+        if not wait_for(lambda: port_open(self.port), timeout=10, interval=0.1):
+            raise RuntimeError(f"redis-server did not start: see {self.server.log}")
+
+    def stop(self) -> None:
+        """Stop the server at once (SIGKILL: what a crash looks like to its clients)."""
+        assert self.server is not None
+        stop_group(self.server.proc, signal.SIGKILL)
+        assert wait_for(lambda: not port_open(self.port), timeout=10, interval=0.1)
+
+
+@pytest.fixture
+def private_redis(processes):
+    if subprocess.run(["which", "redis-server"], capture_output=True).returncode != 0:
+        pytest.skip("needs the redis-server program")
+    redis = PrivateRedis(processes)
+    redis.start()
+    return redis
+
+
+class AppServer:
+    """The web app (``manage.py runserver --noreload``) in a subprocess on a free port."""
+
+    def __init__(self, processes: Processes) -> None:
+        self.processes = processes
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server: Spawned | None = None
+
+    def start(self, *, redis_url: str) -> None:
+        import requests
+
+        self.server = self.processes.start(
+            f"web-{self.port}",
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"],
+            app_env(redis_url=redis_url),
+        )
+
+        def up() -> bool:
+            if self.server.proc.poll() is not None:  # type: ignore[union-attr]
+                raise RuntimeError(f"the web app exited: see {self.server.log}")  # type: ignore
+            try:
+                return requests.get(self.url + "/healthz", timeout=2).status_code in (200, 503)
+            except requests.RequestException:
+                return False
+
+        if not wait_for(up, timeout=30, interval=0.3):
+            raise RuntimeError(f"the web app did not answer within 30 s: see {self.server.log}")
+
+
+@pytest.fixture
+def app_server(transactional_db, processes):
+    return AppServer(processes)
+
+
+def manage(args: list[str], *, redis_url: str, timeout: float = 60, **env: str
+           ) -> subprocess.CompletedProcess:
+    """Run a management command (or ``celery``) against the test database."""
+    return subprocess.run(args, cwd=ROOT, env=app_env(redis_url=redis_url, **env),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def build_big_event(*, pairs: int, rounds: int, boards: int, seed: int = 1):
+    """An event of closed rounds full of confirmed results, from the benchmarks' generator.
+
+    Written with bulk_create as ``benchmarks/standings.py`` does: a standings recomputation of
+    it takes long enough to be interrupted.
+    """
+    from benchmarks import synthetic
+    from tournaments.models import Board, BoardResult, Entry, Event, Pair, Player, Round, Table
+
+    saved = synthetic.PAIRS, synthetic.ROUNDS, synthetic.BOARDS
+    synthetic.PAIRS, synthetic.ROUNDS, synthetic.BOARDS = pairs, rounds, boards
+    try:
+        data = synthetic.build_event(seed)
+    finally:
+        synthetic.PAIRS, synthetic.ROUNDS, synthetic.BOARDS = saved
+    event = Event.objects.create(name="Big event", rounds_count=rounds, boards_per_round=boards,
+                                 status=Event.Status.RUNNING, seed=f"faults-{seed}")
+    players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(2 * pairs)])
+    pair_rows = Pair.objects.bulk_create([
+        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
+        for i in range(pairs)
+    ])
+    entries = Entry.objects.bulk_create([
+        Entry(event=event, pair=pair, number=i + 1) for i, pair in enumerate(pair_rows)
+    ])
+    entry_of = {i + 1: e for i, e in enumerate(entries)}
+    board_of = {
+        b.number: b for b in Board.objects.bulk_create([
+            Board(event=event, number=n, dealer="N", hands={}) for n in range(1, rounds * boards + 1)
+        ])
+    }
+    for rnd_data in data.rounds:
+        rnd = Round.objects.create(event=event, number=rnd_data.number, status=Round.Status.CLOSED)
+        tables = Table.objects.bulk_create([
+            Table(round=rnd, number=t.table, ns=entry_of[t.ns], ew=entry_of[t.ew],
+                  code=f"{rnd_data.number:02d}{t.table:04d}")
+            for t in rnd_data.tables
+        ])
+        BoardResult.objects.bulk_create([
+            BoardResult(
+                table=table, board=board_of[r.board], status=BoardResult.Status.CONFIRMED,
+                source=BoardResult.Source.SHORT, trump="oros", multiplier=1,
+                score_ns=r.score_ns, score_ew=r.score_ew, adjusted_ns=r.adjusted_ns or "",
+                adjusted_ew=r.adjusted_ew or "", entered_by="faults",
+            )
+            for table, t in zip(tables, rnd_data.tables, strict=True) for r in t.results
+        ], batch_size=2000)
+    return event
+
+
+def expected_rows(event) -> list[dict]:
+    """The final standings computed directly, as the snapshot stores them."""
+    from dataclasses import asdict
+
+    from scoring.bridge import event_input
+    from scoring.standings import compute_standings
+
+    data = event_input(event)
+    last = max(r.number for r in data.rounds)
+    return [asdict(s) for s in compute_standings(data, after_round=last).standings]
+
+
+def counted(event) -> int:
+    from tournaments.models import BoardResult
+
+    return BoardResult.objects.filter(table__round__event=event,
+                                      status__in=BoardResult.COUNTED).count()

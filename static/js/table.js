@@ -225,13 +225,17 @@
       });
       deal.appendChild(mid);
 
-      var status = t("trick") + " " + Math.min(state.trick_number, 12) + " · " +
-        (answer.seat ? cfg.seats[answer.seat] + " " + t("toPlay") : t("allIn")) +
-        " — " + t("tricks") + " NS " + state.tricks.NS + " · EW " + state.tricks.EW +
-        " — " + t("totals") + " NS " + state.totals.NS + " · EW " + state.totals.EW +
+      var first = t("trick") + " " + Math.min(state.trick_number, 12) + " · " +
+        (answer.seat ? cfg.seats[answer.seat] + " " + t("toPlay") : t("allIn"));
+      if (state.trick_winner) { first += " · " + cfg.seats[state.trick_winner] + " " + t("wins"); }
+      var second = t("tricks") + ": NS " + state.tricks.NS + " · EW " + state.tricks.EW +
+        " — " + t("totals") + ": NS " + state.totals.NS + " · EW " + state.totals.EW +
         " — " + state.count + "/48 " + t("played");
-      if (state.trick_winner) { status += " — " + cfg.seats[state.trick_winner] + " " + t("wins"); }
-      role("status").textContent = status;
+      var statusNode = role("status");
+      statusNode.textContent = "";
+      statusNode.appendChild(el("strong", {text: first}));
+      statusNode.appendChild(el("br"));
+      statusNode.appendChild(el("span", {"class": "muted", text: second}));
 
       var legal = role("legal");
       legal.textContent = "";

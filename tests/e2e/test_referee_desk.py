@@ -131,6 +131,16 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     # the penalty in the standings.
     assert wait_for(lambda: points_for(event, victims) == penalty, timeout=10)
 
+    # The players read the explanation on their table page.
+    players, players_problems, players_shoot = new_page("referee-desk-players", phone=True)
+    players.goto("/table/")
+    players.fill("#id_code", table.code)
+    players.get_by_role("button", name="Go to my table").click()
+    players.locator("button[name=side][value=EW]").click()
+    players.wait_for_load_state()
+    assert "R10 penalty for the offending pair" in players.locator(".tp-ruling").first.inner_text()
+    players_shoot("table-page-ruling")
+
     # The same replay on a phone, for the documentation.
     phone, phone_problems, phone_shoot = new_page("referee-desk-phone", phone=True)
     log_in(phone, "referee")
@@ -139,7 +149,8 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     phone.locator("#replay").screenshot(
         path=str(SCREENSHOTS / "referee-desk-phone" / "replay-illegal-phone.png"), scale="css")
     phone_shoot("dispute-phone")
-    for p in (page, phone):  # let the last requests finish before the live server stops
+    for p in (page, phone, players):  # let the last requests end before the live server stops
         p.wait_for_load_state("networkidle")
     problems.assert_clean()
+    players_problems.assert_clean()
     phone_problems.assert_clean()

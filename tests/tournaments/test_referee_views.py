@@ -448,3 +448,35 @@ def test_dispute_page_query_count_is_bounded(client, referee, illegal_dispute,
     with django_assert_max_num_queries(30):
         client.get(url)
 
+
+
+def test_referee_withdraws_a_players_request(client, referee, running_event, table1):
+    board = running_event.boards.get(number=2)
+    totals = totals_of(board, running_event, legal_play(board, running_event))
+    out = results.result_submit_short(
+        table=table1, board_number=2, actor=Actor(table=table1, side="NS"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals})
+    dispute = disputes.dispute_request(result=out.result, actor=Actor(table=table1, side="EW"),
+                                       reason="doubt")
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[dispute.pk])
+    assert "Withdraw the player" in client.get(url).content.decode()
+    response = client.post(url, {"form": "withdraw"}, follow=True)
+    assert "The request was withdrawn" in response.content.decode()
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.WITHDRAWN
+    assert BoardResult.objects.get(pk=out.result.pk).status == BoardResult.Status.ENTERED
+    # Twice: a clear message, not an error page.
+    response = client.post(url, {"form": "withdraw"}, follow=True)
+    assert response.status_code == 200
+    assert "already closed" in response.content.decode()
+
+
+def test_illegal_play_dispute_cannot_be_withdrawn(client, referee, illegal_dispute):
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[illegal_dispute.pk])
+    assert "Withdraw the player" not in client.get(url).content.decode()
+    response = client.post(url, {"form": "withdraw"}, follow=True)
+    assert "Only a player&#x27;s request can be withdrawn" in response.content.decode()
+    illegal_dispute.refresh_from_db()
+    assert illegal_dispute.status == Dispute.Status.OPEN

@@ -538,6 +538,16 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
     posted: RulingForm | None = None
     posted_key: str | None = None
     preview: dict[str, Any] | None = None
+    if request.method == "POST" and request.POST.get("form") == "withdraw":
+        try:
+            disputes.dispute_withdraw(dispute=dispute_, actor=actor)
+        except NotAllowed as exc:
+            raise PermissionDenied(exc.message) from None
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The request was withdrawn; the result is as before."))
+        return redirect("referee:dispute", pk=dispute_.pk)
     if request.method == "POST":
         posted_key = request.POST.get("form", "")
         cls = FORMS.get(posted_key)
@@ -610,6 +620,8 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "audit": audit_for_result(result),
         "other_disputes": list(result.disputes.exclude(pk=dispute_.pk).order_by("pk")),
         "can_rule": can_rule,
+        "can_withdraw": dispute_.status == Dispute.Status.OPEN
+        and dispute_.reason == Dispute.Reason.PLAYER_REQUEST,
         "other_open": list(other_open),
         "seat_order": SEAT_ORDER,
     }

@@ -1,0 +1,200 @@
+"""A database error in the middle of a submission leaves nothing half-written.
+
+PostgreSQL itself fails the write: a trigger raises (as a full disk would, SQLSTATE 53100) on
+one of the tables a submission writes after its BoardResult row. Every row of that call must be
+gone (result, submission, play record, dispute, audit entry, the standings' stale mark), a
+result stored before must be unchanged, and the same submission must succeed once the database
+is back.
+"""
+
+import random
+
+import pytest
+from django.db import DatabaseError, connection
+from django.forms.models import model_to_dict
+from django.urls import reverse
+
+from tournaments.actors import Actor
+from tournaments.demo import random_play
+from tournaments.models import (
+    AuditEntry,
+    BoardResult,
+    Dispute,
+    Event,
+    PlayRecord,
+    Submission,
+    Table,
+)
+from tournaments.services import results
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+WRITTEN = (BoardResult, Submission, PlayRecord, Dispute, AuditEntry)
+SHORT = {"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 40, "EW": 32}}
+OTHER = {"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 30, "EW": 42}}
+
+
+@pytest.fixture
+def fail_writes(transactional_db):
+    """``fail_writes(Model, "INSERT"|"UPDATE")``: PostgreSQL refuses such writes until the end."""
+    armed: list[tuple[str, str]] = []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE OR REPLACE FUNCTION faults_fail() RETURNS trigger AS $$ BEGIN "
+            "RAISE EXCEPTION 'simulated failure writing %', TG_TABLE_NAME "
+            "USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql"
+        )
+
+    def arm(model, operation: str = "INSERT") -> None:
+        table = model._meta.db_table
+        name = f"faults_fail_{operation.lower()}_{table}"
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE TRIGGER {name} BEFORE {operation} ON {table} "
+                           "FOR EACH ROW EXECUTE FUNCTION faults_fail()")
+        armed.append((name, table))
+
+    def disarm() -> None:
+        with connection.cursor() as cursor:
+            while armed:
+                name, table = armed.pop()
+                cursor.execute(f"DROP TRIGGER IF EXISTS {name} ON {table}")
+
+    arm.disarm = disarm  # type: ignore[attr-defined]
+    yield arm
+    disarm()
+    with connection.cursor() as cursor:
+        cursor.execute("DROP FUNCTION IF EXISTS faults_fail()")
+
+
+@pytest.fixture
+def table1(running_event):
+    return Table.objects.select_related("round__event", "ns", "ew").get(
+        round__event=running_event, round__number=1, number=1)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in WRITTEN}
+
+
+def stale_mark(event) -> object:
+    return Event.objects.values_list("standings_requested_at", flat=True).get(pk=event.pk)
+
+
+def record_for(table, number: int) -> dict:
+    board = table.round.event.boards.get(number=number)
+    event = table.round.event
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": event.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": False, "trump": "copes"},
+        "doubles": [],
+        "play": random_play(board, "copes", event.rules, random.Random(7)),
+    }
+
+
+def ns(table):
+    return Actor(table=table, side="NS")
+
+
+def ew(table):
+    return Actor(table=table, side="EW")
+
+
+def submit_short(table, actor, data=SHORT):
+    return results.result_submit_short(table=table, board_number=1, actor=actor, data=data)
+
+
+def submit_record(table, actor):
+    return results.result_submit_play_record(table=table, board_number=1, actor=actor,
+                                             record=record_for(table, 1))
+
+
+@pytest.mark.parametrize("failing", [AuditEntry, Submission], ids=["audit", "submission"])
+def test_a_first_short_result_is_all_or_nothing(table1, fail_writes, failing):
+    before, mark = counts(), stale_mark(table1.round.event)
+    fail_writes(failing)
+    with pytest.raises(DatabaseError, match="simulated failure"):
+        submit_short(table1, ns(table1))
+    assert counts() == before
+    assert stale_mark(table1.round.event) == mark
+    fail_writes.disarm()
+    outcome = submit_short(table1, ns(table1))  # the table tries again: it works, once
+    assert outcome.created and BoardResult.objects.count() == 1
+
+
+@pytest.mark.parametrize("failing", [PlayRecord, Submission, AuditEntry],
+                         ids=["play_record", "submission", "audit"])
+def test_a_play_record_is_all_or_nothing(table1, fail_writes, failing):
+    before = counts()
+    fail_writes(failing)
+    with pytest.raises(DatabaseError, match="simulated failure"):
+        submit_record(table1, ns(table1))
+    assert counts() == before
+    fail_writes.disarm()
+    outcome = submit_record(table1, ns(table1))
+    assert outcome.result.source == BoardResult.Source.PLAY_RECORD
+    assert PlayRecord.objects.count() == 1
+
+
+@pytest.mark.parametrize(("failing", "operation", "data"), [
+    (Submission, "INSERT", SHORT),     # the confirmation's submission row
+    (AuditEntry, "INSERT", SHORT),     # the confirmation's audit entry
+    (Event, "UPDATE", SHORT),          # marking the standings stale
+    (Dispute, "INSERT", OTHER),        # a differing entry opens a dispute
+], ids=["confirm-submission", "confirm-audit", "confirm-stale-mark", "dispute"])
+def test_a_stored_result_is_unchanged_when_the_second_entry_fails(table1, fail_writes, failing,
+                                                                  operation, data):
+    first = submit_short(table1, ns(table1)).result
+    stored = model_to_dict(BoardResult.objects.get(pk=first.pk))
+    before, mark = counts(), stale_mark(table1.round.event)
+    fail_writes(failing, operation)
+    with pytest.raises(DatabaseError, match="simulated failure"):
+        submit_short(table1, ew(table1), data)
+    assert model_to_dict(BoardResult.objects.get(pk=first.pk)) == stored
+    assert counts() == before
+    assert stale_mark(table1.round.event) == mark
+    fail_writes.disarm()
+    result = submit_short(table1, ew(table1), data).result
+    assert result.status == (BoardResult.Status.CONFIRMED if data is SHORT
+                             else BoardResult.Status.DISPUTED)
+    assert result.version == first.version + 1
+
+
+def test_a_failed_confirmation_leaves_the_entered_result(table1, fail_writes):
+    first = submit_short(table1, ns(table1)).result
+    stored = model_to_dict(BoardResult.objects.get(pk=first.pk))
+    before = counts()
+    fail_writes(AuditEntry)
+    with pytest.raises(DatabaseError):
+        results.result_confirm(result=first, actor=ew(table1))
+    assert model_to_dict(BoardResult.objects.get(pk=first.pk)) == stored
+    assert counts() == before
+    fail_writes.disarm()
+    assert results.result_confirm(result=first, actor=ew(table1)).status == "confirmed"
+
+
+def _table_client(client, table, side):
+    client.post(reverse("table:enter"), {"code": table.code})
+    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    assert response.status_code == 302, response.content[:500]
+    return client
+
+
+def test_the_table_page_answers_an_error_and_writes_nothing(client, table1, fail_writes):
+    """Through the web: the page fails (5xx), nothing is stored, sending again works."""
+    _table_client(client, table1, "NS")
+    client.raise_request_exception = False
+    form = {"delegated": "0", "trump": "copes", "outcome": "played", "totals_ns": "40",
+            "totals_ew": "32"}
+    url = reverse("table:board_short", args=[table1.code, 1])
+    before = counts()
+    fail_writes(AuditEntry)
+    response = client.post(url, form)
+    assert response.status_code >= 500
+    assert counts() == before
+    fail_writes.disarm()
+    response = client.post(url, form)
+    assert response.status_code == 302
+    assert BoardResult.objects.filter(table=table1).count() == 1
+    assert Submission.objects.count() == 1

@@ -37,6 +37,13 @@ TRUMP_SYMBOL = {"oros": SYMBOLS["o"], "copes": SYMBOLS["c"], "espases": SYMBOLS[
 CALLS = ("contro", "recontro", "sant_vicenc")
 CALL_LABELS = {"contro": gettext_lazy("Contro"), "recontro": gettext_lazy("Recontro"),
                "sant_vicenc": gettext_lazy("Sant Vicenç")}
+RULE_LABELS = {
+    "follow_suit": gettext_lazy("did not follow suit"),
+    "must_beat": gettext_lazy("did not beat the winning card"),
+    "must_trump": gettext_lazy("did not trump"),
+    "must_overtrump": gettext_lazy("did not overtrump"),
+    "lowest_card": gettext_lazy("did not play the lowest card"),
+}
 SEATS_ANTICLOCKWISE = ("N", "W", "S", "E")
 PAIR_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
 PLAY_FORMAT = "botifarra-play/1"
@@ -682,7 +689,7 @@ def _verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, 
         text = _("Illegal play at trick %(t)s by %(seat)s: %(card)s (%(rule)s). The legal cards "
                  "were %(legal)s. Penalty: NS %(sns)s, EW %(sew)s.") % {
             "t": verdict["trick"], "seat": seats.get(verdict["seat"], verdict["seat"]),
-            "card": verdict["card"], "rule": verdict["rule"],
+            "card": verdict["card"], "rule": RULE_LABELS.get(verdict["rule"], verdict["rule"]),
             "legal": " ".join(verdict["legal"]) or "—",
             "sns": verdict["score"]["NS"], "sew": verdict["score"]["EW"]}
     summary["text"] = text

@@ -235,6 +235,8 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var map = { ArrowRight: "forward", ArrowLeft: "back", Home: "start", End: "end" };
     var where = map[event.key];
+    // Home and End scroll the page as usual unless the replay itself has the focus.
+    if ((where === "start" || where === "end") && !root.contains(target)) return;
     if (!where) return;
     event.preventDefault();
     go(where);

@@ -145,7 +145,9 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     phone, phone_problems, phone_shoot = new_page("referee-desk-phone", phone=True)
     log_in(phone, "referee")
     phone.goto(f"/referee/dispute/{dispute.pk}/")
+    phone.locator("#replay").get_by_role("button", name="Next card").focus()
     phone.keyboard.press("End")
+    assert phone.locator("#replay").get_attribute("data-position") == str(steps)
     phone.locator("#replay").screenshot(
         path=str(SCREENSHOTS / "referee-desk-phone" / "replay-illegal-phone.png"), scale="css")
     phone_shoot("dispute-phone")

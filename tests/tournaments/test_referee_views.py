@@ -238,7 +238,7 @@ def test_penalty_ruling_through_the_page(client, referee, illegal_dispute):
     offender = illegal_dispute.result.offending_pair
     response = client.post(url, {"form": "penalty", "penalty-offending_pair": offender,
                                  "penalty-explanation": "Revoke: R10 applies."})
-    assert response.status_code == 302 and response["Location"] == url
+    assert response.status_code == 302 and response["Location"] == url + "#rulings-h"
     result = BoardResult.objects.get(pk=illegal_dispute.result_id)
     assert result.status == BoardResult.Status.RULED
     ruling = Ruling.objects.get()

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -581,7 +582,8 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
                 else:
                     messages.success(request, _("Ruling recorded. The standings will be "
                                                 "recomputed; the players see your explanation."))
-                    return redirect("referee:dispute", pk=dispute_.pk)
+                    url = reverse("referee:dispute", kwargs={"pk": dispute_.pk})
+                    return redirect(url + "#rulings-h")
 
     if preview is not None:
         payload = preview

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Club, Event, Round
+from tournaments.models import Event, Round
 from tournaments.services.events import EVENT_OPTIONS
 
 MAX_CSV_BYTES = 512 * 1024
@@ -116,7 +116,6 @@ class EventForm(forms.ModelForm):
             for name in EVENT_OPTIONS:
                 if name in self.fields:
                     self.fields[name].disabled = True
-        self.clubs = Club.objects.values_list("name", flat=True)
 
     def clean_game_target(self) -> int:
         value = self.cleaned_data["game_target"]

@@ -1,6 +1,7 @@
 """Forms of the organiser's pages: they parse and explain; the services decide."""
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Round
@@ -155,7 +156,7 @@ class EventForm(forms.ModelForm):
         return [(label, MATCH_MODE_HELP[v]) for v, label in Event.MatchMode.choices]
 
 
-def apply_preset(data: "forms.QueryDict", preset: str) -> "forms.QueryDict":  # type: ignore[name-defined]
+def apply_preset(data: QueryDict, preset: str) -> QueryDict:
     """A copy of the posted form with a preset's options filled in (nothing is saved)."""
     data = data.copy()
     for key, value in PRESETS.get(preset, {}).items():

@@ -102,6 +102,14 @@ class Processes:
             spawned.handle.close()  # type: ignore[attr-defined]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fresh_logs():
+    """Logs of this run only (process logs are named by port, so they would pile up)."""
+    if LOGS.exists():
+        for old in LOGS.glob("*.log"):
+            old.unlink()
+
+
 @pytest.fixture
 def processes():
     procs = Processes()
@@ -137,7 +145,7 @@ class Workers:
              "--without-gossip", "--without-mingle", "-l", "info"],
             app_env(redis_url=redis_url, **(env or {})),
         )
-        pinger = Celery(broker=redis_url)
+        pinger = Celery(broker=redis_url, set_as_current=False)  # never the tasks' app
         try:
             def answers() -> bool:
                 if spawned.proc.poll() is not None:

@@ -1,0 +1,176 @@
+"""Redis stopped while the tables submit results: every result is stored, the standings catch up.
+
+The web app runs in a subprocess (``manage.py runserver``) against the test database and a
+private redis-server that the test kills and starts again. Table 1 uses the table pages, table 2
+the API. While Redis is down every submission must be stored and confirmed, /healthz must say
+so, and the standings must say they are stale; once Redis is back and a worker runs,
+``celery call tournaments.tasks.catch_up_standings`` (or the next counted result) brings the
+standings up to date with every result.
+"""
+
+import time
+import uuid
+
+import pytest
+import requests
+
+from scoring import bridge
+from tests.conftest import wait_for
+from tests.faults.conftest import manage
+from tournaments.models import BoardResult, Event, StandingsSnapshot, Submission
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+FORM = {"delegated": "0", "trump": "copes", "outcome": "played", "totals_ns": "40",
+        "totals_ew": "32"}
+API_RESULT = {"trump": "copes", "delegated": False, "doubles": [], "totals": {"NS": 44, "EW": 28}}
+SLOW = 10.0  # seconds: a submission slower than this while Redis is down is a failure too
+
+
+class WebSide:
+    """One pair's phone on the table pages (a session with its CSRF cookie)."""
+
+    def __init__(self, base: str, code: str, side: str) -> None:
+        self.base, self.code = base, code
+        self.http = requests.Session()
+        self.http.headers["Accept-Language"] = "en"
+        assert self.http.get(f"{base}/table/", timeout=10).status_code == 200
+        response = self.post("/table/", {"code": code})
+        assert response.status_code == 302, response.text[:500]
+        response = self.post(f"/table/{code}/side/", {"side": side})
+        assert response.status_code == 302, response.text[:500]
+
+    def post(self, path: str, data: dict, follow: bool = False) -> requests.Response:
+        data = dict(data, csrfmiddlewaretoken=self.http.cookies.get("csrftoken", ""))
+        return self.http.post(self.base + path, data=data, allow_redirects=follow, timeout=30,
+                              headers={"Referer": self.base + path})
+
+    def submit(self, board: int) -> requests.Response:
+        return self.post(f"/table/{self.code}/board/{board}/", FORM, follow=True)
+
+
+class ApiSide:
+    """One pair's device on the API (a table token)."""
+
+    def __init__(self, base: str, code: str, side: str) -> None:
+        self.base = base
+        response = requests.post(f"{base}/api/v1/table-token", json={"code": code, "side": side},
+                                 timeout=10)
+        assert response.status_code == 200, response.text[:500]
+        self.token = response.json()["token"]
+
+    def submit(self, table_id: int, board: int) -> requests.Response:
+        return requests.post(
+            f"{self.base}/api/v1/results", json=dict(API_RESULT, table=table_id, board=board),
+            headers={"Authorization": f"Table {self.token}", "Idempotency-Key": str(uuid.uuid4())},
+            timeout=30)
+
+
+def timed(call):
+    start = time.monotonic()
+    response = call()
+    return response, time.monotonic() - start
+
+
+def standings_note(base: str, event_id: int) -> str:
+    response = requests.get(f"{base}/e/{event_id}/standings/?fragment=1", timeout=10,
+                            headers={"Accept-Language": "en"})
+    assert response.status_code == 200, response.text[:500]
+    return response.text
+
+
+def health(base: str) -> requests.Response:
+    return requests.get(f"{base}/healthz", timeout=10)
+
+
+def snapshot_counted(event) -> int:
+    snap = StandingsSnapshot.objects.filter(event=event, after_round=1).first()
+    return snap.results_counted if snap else -1
+
+
+def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
+        running_event, private_redis, app_server, workers):
+    event = running_event
+    Event.objects.filter(pk=event.pk).update(published=True)
+    table1, table2 = event.rounds.get(number=1).tables.order_by("number")
+    boards = list(table1.round.board_numbers)
+    redis_url = private_redis.url(0)
+    app_server.start(redis_url=redis_url)
+    base = app_server.url
+    assert health(base).status_code == 200
+
+    # The devices joined their tables before the outage (their sessions live in the database).
+    web = {side: WebSide(base, table1.code, side) for side in ("NS", "EW")}
+    api = {side: ApiSide(base, table2.code, side) for side in ("NS", "EW")}
+
+    private_redis.stop()
+    down = health(base)
+    assert down.status_code == 503
+    assert down.json()["checks"]["redis"] == "down" and down.json()["checks"]["database"] == "ok"
+
+    # Table 1 enters and confirms both boards on the pages; table 2 confirms board 1 and only
+    # enters board 2 (its confirmation comes after the outage).
+    for board in boards:
+        for side in ("NS", "EW"):
+            response, seconds = timed(lambda side=side, board=board: web[side].submit(board))
+            assert response.status_code == 200 and response.history[0].status_code == 302, \
+                response.text[:500]
+            assert seconds < SLOW
+    for board, sides in ((boards[0], ("NS", "EW")), (boards[1], ("NS",))):
+        for side in sides:
+            response, seconds = timed(
+                lambda side=side, board=board: api[side].submit(table2.pk, board))
+            assert response.status_code in (200, 201), response.text[:500]
+            assert seconds < SLOW
+
+    stored = BoardResult.objects.filter(table__round__event=event)
+    assert stored.filter(status=BoardResult.Status.CONFIRMED).count() == 3
+    assert stored.filter(status=BoardResult.Status.ENTERED).count() == 1
+    assert Submission.objects.filter(result__table__round__event=event).count() == 7
+    event.refresh_from_db()
+    assert bridge.standings_stale(event)
+    assert not StandingsSnapshot.objects.filter(event=event).exists()
+    assert "being updated" in standings_note(base, event.pk)
+    assert health(base).status_code == 503
+
+    # Redis comes back (empty: it kept nothing), a worker starts, the operator runs catch-up.
+    private_redis.start()
+    assert wait_for(lambda: health(base).status_code == 200, timeout=20)
+    worker = workers.start(redis_url=redis_url)
+    call = manage([".venv/bin/celery", "-A", "config", "call",
+                   "tournaments.tasks.catch_up_standings"], redis_url=redis_url)
+    assert call.returncode == 0, call.stderr
+    assert wait_for(lambda: snapshot_counted(event) == 3, timeout=30), worker.text()[-3000:]
+    event.refresh_from_db()
+    assert not bridge.standings_stale(event)
+    assert "being updated" not in standings_note(base, event.pk)
+
+    # The next counted result queues its own recomputation: all four are in.
+    response = api["EW"].submit(table2.pk, boards[1])
+    assert response.status_code == 200 and response.json()["status"] == "confirmed", response.text
+    assert wait_for(lambda: snapshot_counted(event) == 4, timeout=30), worker.text()[-3000:]
+    event.refresh_from_db()
+    assert not bridge.standings_stale(event)
+    snap = StandingsSnapshot.objects.get(event=event, after_round=1)
+    direct = bridge.compute_standings(bridge.event_input(event), after_round=1)
+    assert [(r["entry"], r["rank"]) for r in snap.rows] == \
+        [(s.entry, s.rank) for s in direct.standings]
+
+
+@pytest.mark.xfail(reason="table_access.failures()/record_failure() and the API's "
+                          "FailedAttemptThrottle read the cache, which raises while Redis is "
+                          "down: a device that joins its table during the outage gets a 500",
+                   strict=False)
+def test_a_table_can_join_while_redis_is_down(running_event, private_redis, app_server):
+    table = running_event.rounds.get(number=1).tables.order_by("number").first()
+    app_server.start(redis_url=private_redis.url(0))
+    private_redis.stop()
+    http = requests.Session()
+    assert http.get(f"{app_server.url}/table/", timeout=10).status_code == 200
+    response = http.post(f"{app_server.url}/table/",
+                         data={"code": table.code,
+                               "csrfmiddlewaretoken": http.cookies.get("csrftoken", "")},
+                         allow_redirects=False, timeout=30)
+    api = requests.post(f"{app_server.url}/api/v1/table-token",
+                        json={"code": table.code, "side": "NS"}, timeout=30)
+    assert (response.status_code, api.status_code) == (302, 200)

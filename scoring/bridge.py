@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring import types as st
 from scoring.pairing import history_from, pair_next_round, swap_warnings
 from scoring.standings import compute_standings
+from tournaments.actors import Actor
 from tournaments.models import BoardResult, Event, Round, StandingsSnapshot, Table
 from tournaments.services import ServiceError
 
@@ -26,19 +27,37 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
     results: dict[int, list[st.BoardResult]] = {}
     rows = BoardResult.objects.filter(
         table__round__in=rounds, status__in=BoardResult.COUNTED
-    ).values_list("table_id", "board__number", "table__number", "table__ns_id", "table__ew_id",
-                  "score_ns", "score_ew", "adjusted_ns", "adjusted_ew")
+    ).values_list(
+        "table_id",
+        "board__number",
+        "table__number",
+        "table__ns_id",
+        "table__ew_id",
+        "score_ns",
+        "score_ew",
+        "adjusted_ns",
+        "adjusted_ew",
+    )
     for table_id, board, table_no, ns, ew, s_ns, s_ew, adj_ns, adj_ew in rows:
         results.setdefault(table_id, []).append(
-            st.BoardResult(board=board, table=table_no, ns=ns, ew=ew, score_ns=s_ns,
-                           score_ew=s_ew, adjusted_ns=adj_ns or None, adjusted_ew=adj_ew or None)
+            st.BoardResult(
+                board=board,
+                table=table_no,
+                ns=ns,
+                ew=ew,
+                score_ns=s_ns,
+                score_ew=s_ew,
+                adjusted_ns=adj_ns or None,
+                adjusted_ew=adj_ew or None,
+            )
         )
     by_round: dict[int, list[st.TableRound]] = {}
     for table in tables:
         table_results = sorted(results.get(table.pk, []), key=lambda r: r.board)
         by_round.setdefault(table.round_id, []).append(
-            st.TableRound(round=0, table=table.number, ns=table.ns_id, ew=table.ew_id,
-                          results=table_results)
+            st.TableRound(
+                round=0, table=table.number, ns=table.ns_id, ew=table.ew_id, results=table_results
+            )
         )
     entries = list(event.entries.values_list("pk", "number", "withdrawn_after_round"))
     return st.EventInput(
@@ -50,8 +69,9 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                 number=r.number,
                 boards=list(r.board_numbers),
                 tables=[
-                    st.TableRound(round=r.number, table=t.table, ns=t.ns, ew=t.ew,
-                                  results=t.results)
+                    st.TableRound(
+                        round=r.number, table=t.table, ns=t.ns, ew=t.ew, results=t.results
+                    )
                     for t in by_round.get(r.pk, [])
                 ],
                 bye=r.bye_id,
@@ -80,14 +100,16 @@ def standings_recompute(event_id: int) -> int:
     with transaction.atomic():
         for rnd in data.rounds:
             result = compute_standings(data, after_round=rnd.number)
-            n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number
-                    for t in r.tables)
+            n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables)
             counted = n
             StandingsSnapshot.objects.update_or_create(
-                event=event, after_round=rnd.number,
-                defaults={"rows": _rows(result), "results_counted": n,
-                          "matches": [asdict(m) for m in result.matches
-                                      if m.round == rnd.number]},
+                event=event,
+                after_round=rnd.number,
+                defaults={
+                    "rows": _rows(result),
+                    "results_counted": n,
+                    "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
+                },
             )
         StandingsSnapshot.objects.filter(event=event).exclude(
             after_round__in=[r.number for r in data.rounds]
@@ -99,7 +121,11 @@ def standings_recompute(event_id: int) -> int:
 
 
 def pairing_gate(event: Event, round_number: int) -> list[Table]:
-    """Tables of the previous round with a result not yet confirmed or ruled."""
+    """Tables of the previous round with a result not yet confirmed or ruled.
+
+    A round the organiser closed has passed the gate: closing with missing results was their
+    explicit decision that those boards count as not played.
+    """
     from tournaments.services.events import round_missing
 
     previous = event.rounds.filter(number=round_number - 1).first()
@@ -107,11 +133,16 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
         return []
     if previous is None:
         raise ServiceError(_("Round %(n)s has not been played.") % {"n": round_number - 1})
+    if previous.status == Round.Status.CLOSED:
+        return []
     return [table for table, _boards in round_missing(previous)]
 
 
-def pairings_propose(event_id: int, round_number: int) -> int:
-    """Propose the pairings of ``round_number`` (stored as a pending round)."""
+def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
+    """Propose the pairings of ``round_number`` (stored as a pending round).
+
+    ``actor`` is the organiser asking (checked and audited); None when the system proposes.
+    """
     from tournaments.services.events import round_propose
 
     event = Event.objects.get(pk=event_id)
@@ -119,12 +150,14 @@ def pairings_propose(event_id: int, round_number: int) -> int:
     if missing:
         raise ServiceError(
             _("Results are missing or unconfirmed at tables %(t)s.")
-            % {"t": ", ".join(str(t.number) for t in missing)}, field="results",
+            % {"t": ", ".join(str(t.number) for t in missing)},
+            field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
     pairing = pair_next_round(event_input(event, rounds=played))
-    rnd = round_propose(event=event, actor=None, number=round_number, tables=pairing.tables,
-                        bye=pairing.bye)
+    rnd = round_propose(
+        event=event, actor=actor, number=round_number, tables=pairing.tables, bye=pairing.bye
+    )
     return rnd.tables.count()
 
 
@@ -132,8 +165,9 @@ def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
     event = rnd.event
     played = list(event.rounds.filter(number__lt=rnd.number).order_by("number"))
     data = event_input(event, rounds=played)
-    pairing = st.Pairing(tables=[(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")],
-                         bye=rnd.bye_id)
+    pairing = st.Pairing(
+        tables=[(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")], bye=rnd.bye_id
+    )
     return swap_warnings(pairing, entry_a, entry_b, history_from(data))
 
 
@@ -144,6 +178,8 @@ def latest_snapshot(event: Event) -> StandingsSnapshot | None:
 def standings_stale(event: Event) -> bool:
     return bool(
         event.standings_requested_at
-        and (event.standings_updated_at is None
-             or event.standings_updated_at < event.standings_requested_at)
+        and (
+            event.standings_updated_at is None
+            or event.standings_updated_at < event.standings_requested_at
+        )
     )

@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import bridge
-from scoring.pairing import pair_next_round
 from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.forms import (
@@ -436,19 +435,7 @@ def _pairing_gate_message(event: Event, number: int) -> str:
 
 
 def _propose(event: Event, actor: Actor, number: int) -> int:
-    try:
-        return bridge.pairings_propose(event.pk, number)
-    except ServiceError as exc:
-        previous = _previous_round(event, number)
-        if exc.field != "results" or previous is None or previous.status != Round.Status.CLOSED:
-            raise
-    # The organiser closed the previous round accepting missing boards ("not played"): the
-    # bridge's gate still counts them as missing, so pair here from the same pure function.
-    played = list(event.rounds.filter(number__lt=number).order_by("number"))
-    pairing = pair_next_round(bridge.event_input(event, rounds=played))
-    rnd = svc.round_propose(event=event, actor=actor, number=number, tables=pairing.tables,
-                            bye=pairing.bye)
-    return rnd.tables.count()
+    return bridge.pairings_propose(event.pk, number, actor=actor)
 
 
 @login_required

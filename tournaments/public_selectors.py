@@ -422,7 +422,10 @@ def scorecards(ev: EventView, entries: list[Entry], *, round_number: int | None 
 
 def boards_of_rounds(ev: EventView, numbers: Iterable[int]) -> list[Board]:
     wanted = [n for r in numbers for n in ev.event.board_numbers(r)]
-    return list(Board.objects.filter(event=ev.event, number__in=wanted).order_by("number"))
+    boards = list(Board.objects.filter(event=ev.event, number__in=wanted).order_by("number"))
+    for board in boards:
+        board.event = ev.event  # Board.round_number reads the event: no query per board
+    return boards
 
 
 def round_tables(rnd: Round) -> list[Table]:

@@ -248,3 +248,12 @@ def test_standings_page_reads_in_few_queries(client, played_event, django_assert
         get(client, "public:traveller", played_event.pk, 1)
     with django_assert_max_num_queries(20):
         get(client, "public:scorecard", played_event.pk, 1)
+
+
+def test_hand_records_read_in_few_queries(client, played_event, organiser,
+                                          django_assert_max_num_queries):
+    client.force_login(organiser)
+    with django_assert_max_num_queries(15):
+        get(client, "public:hand_records", played_event.pk, query="?round=1")
+    with django_assert_max_num_queries(15):
+        get(client, "public:table_cards", played_event.pk, 2)

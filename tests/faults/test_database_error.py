@@ -198,3 +198,25 @@ def test_the_table_page_answers_an_error_and_writes_nothing(client, table1, fail
     assert response.status_code == 302
     assert BoardResult.objects.filter(table=table1).count() == 1
     assert Submission.objects.count() == 1
+
+
+def test_the_api_answers_an_error_writes_nothing_and_the_same_key_works_again(
+        client, table1, fail_writes):
+    """An API client retrying with the same Idempotency-Key gets its result stored once."""
+    from api.authentication import table_token
+
+    client.raise_request_exception = False
+    body = {"table": table1.pk, "board": 1, "trump": "copes", "totals": {"NS": 40, "EW": 32}}
+    headers = {"HTTP_AUTHORIZATION": f"Table {table_token(table1, 'NS')}",
+               "HTTP_IDEMPOTENCY_KEY": "retry-after-db-error"}
+    before = counts()
+    fail_writes(Submission)
+    response = client.post("/api/v1/results", body, content_type="application/json", **headers)
+    assert response.status_code >= 500
+    assert counts() == before
+    fail_writes.disarm()
+    response = client.post("/api/v1/results", body, content_type="application/json", **headers)
+    assert response.status_code == 201, response.content[:500]
+    again = client.post("/api/v1/results", body, content_type="application/json", **headers)
+    assert again.status_code == 201 and again.json() == response.json()  # replayed, not redone
+    assert BoardResult.objects.count() == 1 and Submission.objects.count() == 1

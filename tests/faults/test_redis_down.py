@@ -88,8 +88,19 @@ def snapshot_counted(event) -> int:
     return snap.results_counted if snap else -1
 
 
+def organiser_session(base: str) -> requests.Session:
+    http = requests.Session()
+    http.headers["Accept-Language"] = "en"
+    assert http.get(f"{base}/accounts/login/", timeout=10).status_code == 200
+    response = http.post(f"{base}/accounts/login/", allow_redirects=False, timeout=10, data={
+        "username": "organiser", "password": "pass-word-123",
+        "csrfmiddlewaretoken": http.cookies.get("csrftoken", "")})
+    assert response.status_code == 302, response.text[:500]
+    return http
+
+
 def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
-        running_event, private_redis, app_server, workers):
+        running_event, organiser, private_redis, app_server, workers):
     event = running_event
     Event.objects.filter(pk=event.pk).update(published=True)
     table1, table2 = event.rounds.get(number=1).tables.order_by("number")
@@ -102,6 +113,7 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     # The devices joined their tables before the outage (their sessions live in the database).
     web = {side: WebSide(base, table1.code, side) for side in ("NS", "EW")}
     api = {side: ApiSide(base, table2.code, side) for side in ("NS", "EW")}
+    boss = organiser_session(base)
 
     private_redis.stop()
     down = health(base)
@@ -132,6 +144,9 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     assert not StandingsSnapshot.objects.filter(event=event).exists()
     assert "being updated" in standings_note(base, event.pk)
     assert health(base).status_code == 503
+    # An organiser already logged in follows the event and reaches the tables' pages.
+    assert boss.get(f"{base}/manage/{event.pk}/", timeout=10).status_code == 200
+    assert boss.get(f"{base}/table/{table2.code}/", timeout=10).status_code == 200
 
     # Redis comes back (empty: it kept nothing), a worker starts, the operator runs catch-up.
     private_redis.start()

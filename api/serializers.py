@@ -386,6 +386,26 @@ class RuleSerializer(serializers.Serializer):
         "{delegated, trump, doubles, totals} or {play_record}; adjusted: {adjusted_ns, "
         "adjusted_ew, score: {NS, EW}}."))
 
+    def validate_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        # Numbers the database could not hold (an adjusted score of 10**30) are refused here,
+        # with their path, rather than failing inside the save.
+        stack: list[tuple[str, Any]] = [("", data)]
+        while stack:
+            path, value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+            elif isinstance(value, list):
+                stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+            else:
+                try:  # the services turn numbers written as text into int too
+                    too_large = (not isinstance(value, bool)
+                                 and abs(int(float(value))) > MAX_ID)
+                except (TypeError, ValueError, OverflowError):
+                    too_large = isinstance(value, (int, float))
+                if too_large:
+                    raise serializers.ValidationError({path: [_("This number is too large.")]})
+        return data
+
 
 class RulingSerializer(serializers.ModelSerializer):
     referee = serializers.CharField(source="referee.get_username", read_only=True)

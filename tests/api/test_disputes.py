@@ -121,3 +121,17 @@ def test_dispute_lists_by_reader(world):
                                        ).json()["count"] == 0
     assert world.client("referee").get("/api/v1/disputes", {"status": "x"}).status_code == 400
     assert Dispute.objects.count() == 1
+
+
+def test_numbers_too_large_to_store_are_a_400(world):
+    result = _entered(world)
+    dispute = world.client("table_ew").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json").json()
+    for value in (10**30, "1" * 40, 1e20):
+        response = world.client("referee").post(
+            f"/api/v1/disputes/{dispute['id']}/rule",
+            {"kind": "adjusted", "explanation": "x",
+             "data": {"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": value, "EW": 0}}},
+            format="json")
+        assert response.status_code == 400 and "data.score.NS" in errors_of(response)
+    assert not Ruling.objects.exists()

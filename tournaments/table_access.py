@@ -8,6 +8,7 @@ cache so that a code cannot be found by trying.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from tournaments.models import TABLE_CODE_ALPHABET, Round, Table
 CODE_LENGTH = 6
 MAX_FAILURES_PER_MINUTE = 10
 SESSION_KEY = "table_grant"
+log = logging.getLogger(__name__)
 SIDES = ("NS", "EW")
 
 
@@ -78,7 +80,13 @@ def _failure_key(ip: str, window: int) -> str:
 
 
 def failures(request: HttpRequest) -> int:
-    return int(cache.get(_failure_key(client_ip(request), _window()), 0))
+    try:
+        return int(cache.get(_failure_key(client_ip(request), _window()), 0))
+    except Exception:
+        # The cache (Redis) is down: let tables join rather than answer 500 mid-event. A code
+        # is one of 32^6; a few minutes without the counter do not make it guessable.
+        log.warning("table-code attempt counter unavailable", exc_info=True)
+        return 0
 
 
 def blocked_for(request: HttpRequest) -> int:
@@ -90,12 +98,16 @@ def blocked_for(request: HttpRequest) -> int:
 
 def record_failure(request: HttpRequest) -> int:
     key = _failure_key(client_ip(request), _window())
-    cache.add(key, 0, timeout=120)
     try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=120)
-        return 1
+        cache.add(key, 0, timeout=120)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=120)
+            return 1
+    except Exception:
+        log.warning("table-code attempt counter unavailable", exc_info=True)
+        return 0
 
 
 # --- the session grant ---------------------------------------------------------------------

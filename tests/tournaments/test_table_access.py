@@ -253,3 +253,19 @@ def test_failures_of_an_earlier_minute_do_not_count(client, running_event, monke
     assert enter_code(client, table.code).status_code == 429
     monkeypatch.setattr(table_access, "_window", lambda: 2)
     assert enter_code(client, table.code).status_code == 302
+
+
+def test_code_entry_works_when_the_cache_is_down(client, running_event, monkeypatch):
+    """Redis down mid-event: the attempt counter is skipped, the table still joins."""
+    from django.core.cache import cache
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    for name in ("get", "add", "incr", "set"):
+        monkeypatch.setattr(cache, name, broken)
+    with pytest.raises(ConnectionError):
+        cache.get("anything")
+    table = tables(running_event)[0]
+    assert enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3").status_code == 400
+    assert enter_code(client, table.code).status_code == 302

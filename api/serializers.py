@@ -387,6 +387,17 @@ class RuleSerializer(serializers.Serializer):
         "adjusted_ew, score: {NS, EW}}."))
 
     def validate_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        # The shapes the ruling service reads directly (it trusts them to be plain values).
+        choices = {"adjusted_ns": BoardResult.Adjusted.values,
+                   "adjusted_ew": BoardResult.Adjusted.values, "offending_pair": ["NS", "EW"]}
+        for key, allowed in choices.items():
+            if key in data and data[key] not in ("", None) and (
+                    not isinstance(data[key], str) or data[key] not in allowed):
+                raise serializers.ValidationError(
+                    {key: [_("Choose one of: %(c)s.") % {"c": ", ".join(allowed)}]})
+        if "submission" in data and (isinstance(data["submission"], bool)
+                                     or not isinstance(data["submission"], int)):
+            raise serializers.ValidationError({"submission": [_("Give a submission's id.")]})
         # Numbers the database could not hold (an adjusted score of 10**30) are refused here,
         # with their path, rather than failing inside the save.
         stack: list[tuple[str, Any]] = [("", data)]

@@ -32,3 +32,16 @@ class TableCodeThrottle(FailedAttemptThrottle):
 
 class LoginThrottle(FailedAttemptThrottle):
     scope = "login"
+
+
+class VerifyThrottle(SimpleRateThrottle):
+    """``POST verify``: per account, per table token, or per address for anonymous callers."""
+
+    scope = "verify"
+
+    def get_cache_key(self, request, view) -> str:
+        from api.idempotency import principal
+
+        user = request.user
+        ident = principal(request) if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

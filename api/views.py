@@ -17,7 +17,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import engine
@@ -26,7 +25,7 @@ from api import serializers as s
 from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
-from api.throttles import LoginThrottle, TableCodeThrottle
+from api.throttles import LoginThrottle, TableCodeThrottle, VerifyThrottle
 from scoring.bridge import latest_snapshot, standings_stale
 from tournaments.models import (
     Board,
@@ -382,8 +381,7 @@ class PlayRecordDetailView(ApiView):
 
 class VerifyView(ApiView):
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "verify"
+    throttle_classes = [VerifyThrottle]
 
     @extend_schema(tags=["play records"], summary="Verify a play record",
                    description="Replays any play record and returns the engine's verdict; "

@@ -135,3 +135,22 @@ def test_numbers_too_large_to_store_are_a_400(world):
             format="json")
         assert response.status_code == 400 and "data.score.NS" in errors_of(response)
     assert not Ruling.objects.exists()
+
+
+def test_ruling_data_of_the_wrong_shape_is_a_400(world):
+    result = _entered(world)
+    dispute = world.client("table_ew").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json").json()
+    url = f"/api/v1/disputes/{dispute['id']}/rule"
+    for kind, data, field in (("adjusted", {"adjusted_ns": [], "adjusted_ew": "avg"},
+                               "data.adjusted_ns"),
+                              ("adjusted", {"adjusted_ns": "avg", "adjusted_ew": {"a": 1}},
+                               "data.adjusted_ew"),
+                              ("penalty", {"offending_pair": {"x": 1}}, "data.offending_pair"),
+                              ("accept", {"submission": "1"}, "data.submission"),
+                              ("accept", {"submission": True}, "data.submission")):
+        response = world.client("referee").post(url, {"kind": kind, "explanation": "x",
+                                                      "data": data}, format="json")
+        assert response.status_code == 400, (data, response.content)
+        assert field in errors_of(response)
+    assert not Ruling.objects.exists()

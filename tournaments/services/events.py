@@ -22,6 +22,7 @@ from tournaments.models import (
     Player,
     Round,
     Table,
+    new_table_code,
 )
 from tournaments.services import NotAllowed, ServiceError, audit
 
@@ -273,10 +274,11 @@ def round_propose(
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise ServiceError(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
         rnd.tables.all().delete()
+        codes = _fresh_codes(len(tables))
         Table.objects.bulk_create(
             [
-                Table(round=rnd, number=i, ns=entries[ns], ew=entries[ew])
-                for i, (ns, ew) in enumerate(tables, start=1)
+                Table(round=rnd, number=i, ns=entries[ns], ew=entries[ew], code=code)
+                for i, ((ns, ew), code) in enumerate(zip(tables, codes, strict=True), start=1)
             ]
         )
         rnd.bye = entries[bye] if bye else None
@@ -285,6 +287,20 @@ def round_propose(
             audit.record(event=event, actor=actor.label, action="round_proposed",
                          changes={"round": [None, number]})
     return rnd
+
+
+def _fresh_codes(count: int) -> list[str]:
+    """Table codes unused by any round still in play, of any event: a code names one table."""
+    in_use = set(
+        Table.objects.exclude(round__status=Round.Status.CLOSED).values_list("code", flat=True)
+    )
+    codes: list[str] = []
+    while len(codes) < count:
+        code = new_table_code()
+        if code not in in_use:
+            in_use.add(code)
+            codes.append(code)
+    return codes
 
 
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:

@@ -74,6 +74,9 @@ def short_values(
     problems: list[engine.Problem] = []
     trump = data.get("trump")
     delegated = data.get("delegated", False)
+    if trump in (None, ""):
+        problems.append(engine.Problem("trump", _("Choose the trump: oros, copes, espases, "
+                                                  "bastos or botifarra.")))
     doubles = data.get("doubles") or []
     totals = data.get("totals")
     offending = data.get("offending_pair") or None
@@ -153,8 +156,8 @@ def _agree(result: BoardResult, values: Mapping[str, Any]) -> bool:
 def _snapshot(result: BoardResult) -> dict[str, Any]:
     return {
         f: getattr(result, f)
-        for f in (*AGREED_FIELDS, "multiplier", "score_ns", "score_ew", "status", "source",
-                  "adjusted_ns", "adjusted_ew")
+        for f in (*AGREED_FIELDS, "totals_ew", "multiplier", "score_ns", "score_ew", "capot",
+                  "status", "source", "adjusted_ns", "adjusted_ew")
     }
 
 
@@ -360,7 +363,10 @@ def hands_visible(*, board: Board, actor: Actor, table: Table | None = None) -> 
     if actor.is_referee(event):
         return True
     rnd = event.rounds.filter(number=board.round_number).first()
-    if rnd is not None and rnd.status == Round.Status.CLOSED:
+    if rnd is None:
+        return False
+    closed = rnd.status == Round.Status.CLOSED
+    if closed and (event.published or event.status == Event.Status.FINISHED):
         return True
     tables = [table] if table is not None else []
     if actor.table is not None:
@@ -369,8 +375,10 @@ def hands_visible(*, board: Board, actor: Actor, table: Table | None = None) -> 
         tables = [t for t in rnd.tables.select_related("ns__pair__player1", "ns__pair__player2",
                                                        "ew__pair__player1", "ew__pair__player2")
                   if actor.side_at(t)]
+    # Every table of a round plays the same boards: once the round is closed, anyone who sat
+    # in it may look; before that, only a table that has entered its own result for the board.
     return any(
-        t.round_id == getattr(rnd, "pk", None) and actor.sits_at(t)
-        and BoardResult.objects.filter(table=t, board=board).exists()
+        t.round_id == rnd.pk and actor.sits_at(t)
+        and (closed or BoardResult.objects.filter(table=t, board=board).exists())
         for t in tables
     )

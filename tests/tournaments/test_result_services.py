@@ -1,0 +1,61 @@
+"""Results services: the cards-visibility rule, short-form validation, codes across events."""
+
+import pytest
+
+from tests.factories import UserFactory
+from tournaments.actors import Actor
+from tournaments.models import Event, Round, Table
+from tournaments.services import events, results
+
+SHORT = {"delegated": False, "trump": "espases", "doubles": [], "totals": {"NS": 44, "EW": 28}}
+
+
+def _tables(event):
+    return list(Table.objects.filter(round__event=event, round__number=1).order_by("number"))
+
+
+@pytest.mark.django_db
+def test_a_table_sees_a_board_only_after_entering_its_result(running_event):
+    t1, t2 = _tables(running_event)
+    board = results.board_for_table(t1, 1)
+    ns1, ns2 = Actor(table=t1, side="NS"), Actor(table=t2, side="NS")
+    assert not results.hands_visible(board=board, actor=ns1)
+    results.result_submit_short(table=t1, board_number=1, actor=ns1, data=SHORT)
+    assert results.hands_visible(board=board, actor=ns1)
+    assert not results.hands_visible(board=board, actor=ns2)  # table 2 has not played it yet
+    assert not results.hands_visible(board=board, actor=Actor())
+
+
+@pytest.mark.django_db
+def test_closed_round_boards_are_public_only_once_the_event_is_published(running_event, organiser):
+    t1, t2 = _tables(running_event)
+    board = results.board_for_table(t1, 1)
+    rnd = running_event.rounds.get(number=1)
+    events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
+    stranger = Actor(user=UserFactory())
+    assert not results.hands_visible(board=board, actor=stranger)
+    # Everyone who sat in the round played the board: they may look now.
+    assert results.hands_visible(board=board, actor=Actor(table=t2, side="EW"))
+    Event.objects.filter(pk=running_event.pk).update(published=True)
+    board.event.refresh_from_db()
+    assert results.hands_visible(board=board, actor=stranger)
+
+
+@pytest.mark.django_db
+def test_a_missing_trump_is_named_as_such(running_event):
+    t1 = _tables(running_event)[0]
+    with pytest.raises(results.InvalidSubmission) as caught:
+        results.result_submit_short(table=t1, board_number=1, actor=Actor(table=t1, side="NS"),
+                                    data=SHORT | {"trump": None})
+    assert [p.path for p in caught.value.problems] == ["trump"]
+
+
+@pytest.mark.django_db
+def test_table_codes_are_unique_across_open_rounds_of_all_events(running_event, organiser,
+                                                                  monkeypatch):
+    codes = iter(["AAAAAA", "AAAAAA", "BBBBBB", "CCCCCC"])
+    monkeypatch.setattr(events, "new_table_code", lambda: next(codes))
+    Table.objects.filter(pk=_tables(running_event)[0].pk).update(code="AAAAAA")
+    fresh = events._fresh_codes(2)
+    assert fresh == ["BBBBBB", "CCCCCC"]
+    assert Round.objects.filter(status=Round.Status.OPEN).exists()

@@ -93,7 +93,7 @@ def parse_round(value: str | None) -> int | None:
     if value in (None, ""):
         return None
     try:
-        number = int(value)  # type: ignore[arg-type]
+        number = int(value)
     except (TypeError, ValueError):
         raise PdfRefused(_("The round must be a number."), status=400) from None
     if number < 1:
@@ -174,8 +174,8 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         boards = sel.boards_of_rounds(ev, numbers)
         if not boards:
             raise PdfRefused(_("There are no boards to print yet."))
-        parts = [{"pages": groups(chunk, BOARDS_PER_PAGE)}
-                 for chunk in _chunks(boards, CHUNK[kind])]
+        parts: list[dict[str, Any]] = [{"pages": groups(some, BOARDS_PER_PAGE)}
+                                       for some in _chunks(boards, CHUNK[kind])]
         suffix = f"-round-{number}" if number else ""
         return PdfPlan(kind=kind, round=number, template="print/hand_records.html",
                        title=_("Hand records"), filename=f"{slug}-hand-records{suffix}.pdf",
@@ -185,8 +185,8 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         travs = [t for rnd in rounds for t in sel.round_travellers(ev, rnd)]
         if not travs:
             raise PdfRefused(_("There are no travellers to print yet."))
-        parts = [{"travellers": [traveller_context(ev, t) for t in chunk]}
-                 for chunk in _chunks(travs, CHUNK[kind])]
+        parts = [{"travellers": [traveller_context(ev, t) for t in few]}
+                 for few in _chunks(travs, CHUNK[kind])]
         suffix = f"-round-{number}" if number else ""
         return PdfPlan(kind=kind, round=number, template="print/travellers.html",
                        title=_("Travellers"), filename=f"{slug}-travellers{suffix}.pdf",
@@ -196,13 +196,13 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
             visible_round(ev, number)
         entries = sorted(ev.entries.values(), key=lambda e: e.number)
         cards = sel.scorecards(ev, entries, round_number=number)
-        parts = [{"cards": [scorecard_context(c) for c in chunk]}
-                 for chunk in _chunks(cards, CHUNK[kind])]
-        boards = len({line.board for c in cards for line in c.lines})
+        parts = [{"cards": [scorecard_context(c) for c in pairs_chunk]}
+                 for pairs_chunk in _chunks(cards, CHUNK[kind])]
+        board_count = len({line.board for c in cards for line in c.lines})
         suffix = f"-round-{number}" if number else ""
         return PdfPlan(kind=kind, round=number, template="print/scorecards.html",
                        title=_("Scorecards"), filename=f"{slug}-scorecards{suffix}.pdf",
-                       common=common, parts=parts, pairs=pairs, boards=boards)
+                       common=common, parts=parts, pairs=pairs, boards=board_count)
     if kind == "table-cards":
         if not ev.staff:
             raise PdfRefused(_("Table cards are for the event's organisers and referees."),
@@ -212,11 +212,11 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         rnd = ev.rounds.get(number)
         if rnd is None:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
-        cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
-        if not cards:
+        table_cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
+        if not table_cards:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
-        parts = [{"pages": groups(chunk, CARDS_PER_PAGE)}
-                 for chunk in _chunks(cards, CHUNK[kind])]
+        parts = [{"pages": groups(few_cards, CARDS_PER_PAGE)}
+                 for few_cards in _chunks(table_cards, CHUNK[kind])]
         return PdfPlan(kind=kind, round=number, template="print/table_cards.html",
                        title=_("Table cards"), filename=f"{slug}-table-cards-round-{number}.pdf",
                        common=common, parts=parts, pairs=pairs)

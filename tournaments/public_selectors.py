@@ -456,8 +456,8 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
         record = copy.deepcopy(pr.record) if isinstance(pr.record, dict) else {}
         record.setdefault("format", "botifarra-play/1")
         record.setdefault("ruleset", ev.event.ruleset)
-        deal = record.get("deal") if isinstance(record.get("deal"), dict) else {}
-        deal = dict(deal)
+        given = record.get("deal")
+        deal: dict[str, Any] = dict(given) if isinstance(given, dict) else {}
         deal.setdefault("dealer", result.board.dealer)
         deal["hands"] = result.board.hands
         record["deal"] = deal

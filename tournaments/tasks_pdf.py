@@ -54,7 +54,7 @@ def job_create(*, event_id: int, kind: str, round_number: int | None, staff: boo
     return job_id
 
 
-@shared_task(base=BaseTask, bind=True)
+@shared_task(base=BaseTask, bind=True)  # type: ignore[untyped-decorator]
 def build_pdf(self: Task, job_id: str) -> str:
     """Render the PDF a job describes; safe to run twice (the file is simply rewritten)."""
     from tournaments import pdf
@@ -71,8 +71,11 @@ def build_pdf(self: Task, job_id: str) -> str:
             ev = sel.event_view(event, staff=bool(job["staff"]))
             plan = pdf.pdf_plan(ev, job["kind"], job["round"])
             _job_set(job_id, state="running", done=0, total=len(plan.parts))
-            data = pdf.render_pdf(
-                plan, progress=lambda done, total: _job_set(job_id, done=done, total=total))
+
+            def progress(done: int, total: int) -> None:
+                _job_set(job_id, done=done, total=total)
+
+            data = pdf.render_pdf(plan, progress=progress)
         path = job_path(event.pk, job_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".part")

@@ -78,7 +78,7 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
     if value in (None, ""):
         return None
     try:
-        return int(value)  # type: ignore[arg-type]
+        return int(value)
     except ValueError:
         return -1
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -45,7 +46,7 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         "event": ev.event, "ev": ev, "plan": plan, "kind": kind, "job": None})
 
 
-def _job_for(ev: sel.EventView, job_id: str) -> dict | None:
+def _job_for(ev: sel.EventView, job_id: str) -> dict[str, Any] | None:
     job = tasks_pdf.job_get(job_id)
     if job is None or job.get("event") != ev.event.pk:
         return None
@@ -82,7 +83,7 @@ def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
     })
 
 
-def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse:
+def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse | FileResponse:
     ev = public_event(request, pk)
     job = str(job)
     found = _job_for(ev, job)

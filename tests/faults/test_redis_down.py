@@ -172,28 +172,34 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
         [(s.entry, s.rank) for s in direct.standings]
 
 
-@pytest.mark.xfail(reason="the attempt counters read the cache, which raises while Redis is down "
-                          "(tournaments/table_access.py failures()/record_failure(), "
-                          "tournaments/ratelimit.py is_blocked(), api/throttles.py "
-                          "FailedAttemptThrottle): a device joining its table, or an organiser "
-                          "logging in, during the outage gets a 500",
+def _form_post(base: str, path: str, data: dict) -> int:
+    http = requests.Session()
+    assert http.get(base + path, timeout=10).status_code == 200
+    data = dict(data, csrfmiddlewaretoken=http.cookies.get("csrftoken", ""))
+    return http.post(base + path, data=data, allow_redirects=False, timeout=30).status_code
+
+
+def test_a_table_can_join_while_redis_is_down(running_event, private_redis, app_server):
+    """The table code's attempt counter fails open: a new device still joins its table."""
+    table = running_event.rounds.get(number=1).tables.order_by("number").first()
+    app_server.start(redis_url=private_redis.url(0))
+    private_redis.stop()
+    assert _form_post(app_server.url, "/table/", {"code": table.code}) == 302
+
+
+@pytest.mark.xfail(reason="the attempt counters of logins and of the API's table tokens read the "
+                          "cache, which raises while Redis is down (tournaments/ratelimit.py "
+                          "is_blocked(), api/throttles.py FailedAttemptThrottle / DRF's "
+                          "SimpleRateThrottle.allow_request): 500 during the outage",
                    strict=False)
-def test_tables_and_organisers_can_sign_in_while_redis_is_down(running_event, organiser,
-                                                              private_redis, app_server):
+def test_organisers_and_api_clients_can_sign_in_while_redis_is_down(running_event, organiser,
+                                                                   private_redis, app_server):
     table = running_event.rounds.get(number=1).tables.order_by("number").first()
     app_server.start(redis_url=private_redis.url(0))
     private_redis.stop()
     base = app_server.url
-
-    def form_post(path: str, data: dict) -> int:
-        http = requests.Session()
-        assert http.get(base + path, timeout=10).status_code == 200
-        data = dict(data, csrfmiddlewaretoken=http.cookies.get("csrftoken", ""))
-        return http.post(base + path, data=data, allow_redirects=False, timeout=30).status_code
-
-    joined = form_post("/table/", {"code": table.code})
-    logged_in = form_post("/accounts/login/", {"username": "organiser",
-                                               "password": "pass-word-123"})
+    logged_in = _form_post(base, "/accounts/login/", {"username": "organiser",
+                                                      "password": "pass-word-123"})
     token = requests.post(f"{base}/api/v1/table-token", json={"code": table.code, "side": "NS"},
                           timeout=30).status_code
-    assert (joined, logged_in, token) == (302, 302, 200)
+    assert (logged_in, token) == (302, 200)

@@ -168,7 +168,17 @@ def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
     pairing = st.Pairing(
         tables=[(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")], bye=rnd.bye_id
     )
-    return swap_warnings(pairing, entry_a, entry_b, history_from(data))
+    entries = {e.pk: str(e) for e in event.entries.select_related("pair")}
+    return swap_warnings(
+        pairing, entry_a, entry_b, history_from(data),
+        messages={
+            "met": _("Table %(table)s: %(ns)s and %(ew)s have already met."),
+            "too_often": _("Table %(table)s: %(entry)s would sit %(seat)s too often."),
+            "in_a_row": _("Table %(table)s: %(entry)s would sit %(seat)s three times in a row."),
+            "bye": _("%(entry)s has already had a bye."),
+        },
+        label=lambda pk: entries.get(pk, pk),
+    )
 
 
 def latest_snapshot(event: Event) -> StandingsSnapshot | None:

@@ -23,7 +23,7 @@ Round 1 is paired from an order (the organiser's, or the lot of ``scoring.lots``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -291,23 +291,43 @@ def apply_swap(pairing: Pairing, a: int, b: int) -> Pairing:
     return Pairing(tables=tables, bye=bye, rematches=[])
 
 
+# The warnings' wording, %-style so the Django side can pass translated texts (this module
+# stays free of Django): see scoring.bridge.pairing_swap_warnings.
+SWAP_MESSAGES: Mapping[str, str] = {
+    "met": "table %(table)s: %(ns)s and %(ew)s have already met",
+    "too_often": "table %(table)s: %(entry)s would sit %(seat)s too often",
+    "in_a_row": "table %(table)s: %(entry)s would sit %(seat)s three times in a row",
+    "bye": "%(entry)s has already had a bye",
+}
+
+
 def swap_warnings(
-    pairing: Pairing, a: int, b: int, history: Mapping[int, PairHistory]
+    pairing: Pairing,
+    a: int,
+    b: int,
+    history: Mapping[int, PairHistory],
+    *,
+    messages: Mapping[str, str] = SWAP_MESSAGES,
+    label: Callable[[int], object] = str,
 ) -> list[str]:
-    """Warnings for a manual swap of ``a`` and ``b``: rematches, direction rule, second bye."""
+    """Warnings for a manual swap of ``a`` and ``b``: rematches, direction rule, second bye.
+
+    ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id.
+    """
     swapped = apply_swap(pairing, a, b)
     warnings: list[str] = []
     for table, (ns, ew) in enumerate(swapped.tables, start=1):
         if a not in (ns, ew) and b not in (ns, ew):
             continue
         if ew in history.get(ns, _EMPTY).opponents or ns in history.get(ew, _EMPTY).opponents:
-            warnings.append(f"table {table}: {ns} and {ew} have already met")
+            warnings.append(messages["met"] % {"table": table, "ns": label(ns), "ew": label(ew)})
         for entry, seat in ((ns, NS), (ew, EW)):
             dirs = history.get(entry, _EMPTY).directions + (seat,)
+            values = {"table": table, "entry": label(entry), "seat": seat}
             if abs(dirs.count(NS) - dirs.count(EW)) > 2:
-                warnings.append(f"table {table}: {entry} would sit {seat} too often")
+                warnings.append(messages["too_often"] % values)
             elif dirs[-3:] == (seat,) * 3:
-                warnings.append(f"table {table}: {entry} would sit {seat} three times in a row")
+                warnings.append(messages["in_a_row"] % values)
     if swapped.bye in (a, b) and history.get(swapped.bye, _EMPTY).byes:
-        warnings.append(f"{swapped.bye} has already had a bye")
+        warnings.append(messages["bye"] % {"entry": label(swapped.bye)})
     return warnings

@@ -86,3 +86,11 @@ def test_docs_render_without_internet(client, db):
     assert any(u.endswith(".js") for u in static)
     for url in static:  # each one shipped in the installed packages (the sidecar)
         assert finders.find(url.removeprefix("/static/").split("?")[0]), url
+
+
+def test_schema_generates_without_warnings(tmp_path, db):
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    assert "/api/v1/play-records" in out.read_text()

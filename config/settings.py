@@ -141,6 +141,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
 CELERY_TIMEZONE = TIME_ZONE
 
+# Standings: results arriving within this window share one recomputation; a lock on each event
+# lives at most this long (keep it above the longest recomputation; see tournaments/tasks.py).
+STANDINGS_COALESCE_SECONDS = float(env_str("STANDINGS_COALESCE_SECONDS", "2"))
+STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.TableTokenAuthentication",

@@ -11,7 +11,6 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from config.env import env_int
 from tournaments.models import Event
 
 log = logging.getLogger(__name__)
@@ -20,17 +19,15 @@ STANDINGS_QUEUED = "standings:queued:{}"
 STANDINGS_LOCK = "standings:lock:{}"
 STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
 STANDINGS_OVERLAP = "standings:overlap:{}"
-COALESCE_SECONDS = 1.0
 # How long a standings lock lives. A run killed with the lock held (worker lost, OOM, SIGKILL)
 # blocks the next runs of that event this long; its redelivered message keeps retrying until
 # then (see ``lock_retry_delays``). Settable as ``settings.STANDINGS_LOCK_TIMEOUT`` or the
 # environment variable of the same name; keep it above the longest recomputation.
-DEFAULT_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 LOCK_RETRY_MAX_SECONDS = 30
 
 
 def lock_timeout() -> int:
-    return int(getattr(settings, "STANDINGS_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
+    return int(settings.STANDINGS_LOCK_TIMEOUT)
 
 
 def lock_retry_delays(timeout: int) -> list[int]:
@@ -77,18 +74,23 @@ def request_standings(event: Event) -> None:
     move the timestamp. If the broker is down the request is kept in the database
     (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
     """
-    now = timezone.now()
-    Event.objects.filter(pk=event.pk).update(standings_requested_at=now)
     event_id = event.pk
 
     def enqueue() -> None:
+        # After commit, not inside the result's transaction: every table of the event writes
+        # this one row, and holding its lock until commit would serialise all submissions.
+        now = timezone.now()
+        Event.objects.filter(pk=event_id).update(standings_requested_at=now)
         key = STANDINGS_QUEUED.format(event_id)
         try:
             if cache.add(key, now.isoformat(), timeout=60):
-                recompute_standings.apply_async((event_id,), countdown=COALESCE_SECONDS)
+                recompute_standings.apply_async(
+                    (event_id,), countdown=settings.STANDINGS_COALESCE_SECONDS
+                )
         except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
-            log.warning("could not queue standings for event %s; they stay stale", event_id,
-                        exc_info=True)
+            log.warning(
+                "could not queue standings for event %s; they stay stale", event_id, exc_info=True
+            )
             try:
                 cache.delete(key)
             except Exception:  # noqa: BLE001
@@ -108,8 +110,11 @@ def recompute_standings(self: Task, event_id: int) -> int:
     if not cache.add(lock, token, timeout=timeout):
         delays = lock_retry_delays(timeout)
         delay = delays[min(self.request.retries, len(delays) - 1)]
-        raise self.retry(exc=LockBusy(event_id), countdown=delay * random.uniform(0.5, 1.0),
-                         max_retries=len(delays))
+        raise self.retry(
+            exc=LockBusy(event_id),
+            countdown=delay * random.uniform(0.5, 1.0),
+            max_retries=len(delays),
+        )
     try:
         # From here on, new results need a new run: let the next request queue one.
         cache.delete(STANDINGS_QUEUED.format(event_id))
@@ -123,8 +128,11 @@ def recompute_standings(self: Task, event_id: int) -> int:
         if cache.get(lock) == token:
             cache.delete(lock)
         else:
-            log.error("standings lock of event %s expired during a recomputation; runs may have "
-                      "overlapped: raise STANDINGS_LOCK_TIMEOUT", event_id)
+            log.error(
+                "standings lock of event %s expired during a recomputation; runs may have "
+                "overlapped: raise STANDINGS_LOCK_TIMEOUT",
+                event_id,
+            )
             cache.set(STANDINGS_OVERLAP.format(event_id), 1, timeout=None)
 
 
@@ -146,7 +154,8 @@ def catch_up_standings(self: Task) -> int:
     from django.db.models import F, Q
 
     stale = Event.objects.filter(
-        Q(standings_updated_at__isnull=True) | Q(standings_updated_at__lt=F("standings_requested_at")),
+        Q(standings_updated_at__isnull=True)
+        | Q(standings_updated_at__lt=F("standings_requested_at")),
         standings_requested_at__isnull=False,
     )
     count = 0

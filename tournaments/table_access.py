@@ -8,21 +8,18 @@ cache so that a code cannot be found by trying.
 
 from __future__ import annotations
 
-import logging
-import time
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
+from tournaments import ratelimit
 from tournaments.actors import Actor
 from tournaments.models import TABLE_CODE_ALPHABET, Round, Table
 
 CODE_LENGTH = 6
 MAX_FAILURES_PER_MINUTE = 10
 SESSION_KEY = "table_grant"
-log = logging.getLogger(__name__)
 SIDES = ("NS", "EW")
 
 
@@ -67,47 +64,23 @@ def player_open_table(user) -> Table | None:
 
 # --- rate limiting -------------------------------------------------------------------------
 
-def client_ip(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def _window() -> int:
-    return int(time.time() // 60)
-
-
-def _failure_key(ip: str, window: int) -> str:
-    return f"table-code-failures:{ip}:{window}"
+def _window(request: HttpRequest) -> ratelimit.Window:
+    return ratelimit.window("table-code", ratelimit.client_ip(request),
+                            limit=MAX_FAILURES_PER_MINUTE)
 
 
 def failures(request: HttpRequest) -> int:
-    try:
-        return int(cache.get(_failure_key(client_ip(request), _window()), 0))
-    except Exception:
-        # The cache (Redis) is down: let tables join rather than answer 500 mid-event. A code
-        # is one of 32^6; a few minutes without the counter do not make it guessable.
-        log.warning("table-code attempt counter unavailable", exc_info=True)
-        return 0
+    return ratelimit.failures(_window(request))
 
 
 def blocked_for(request: HttpRequest) -> int:
     """Seconds until this client may try a code again (0: it may now)."""
-    if failures(request) < MAX_FAILURES_PER_MINUTE:
-        return 0
-    return max(1, 60 - int(time.time()) % 60)
+    w = _window(request)
+    return w.retry_after if ratelimit.is_blocked(w) else 0
 
 
 def record_failure(request: HttpRequest) -> int:
-    key = _failure_key(client_ip(request), _window())
-    try:
-        cache.add(key, 0, timeout=120)
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=120)
-            return 1
-    except Exception:
-        log.warning("table-code attempt counter unavailable", exc_info=True)
-        return 0
+    return ratelimit.register_failure(_window(request))
 
 
 # --- the session grant ---------------------------------------------------------------------

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import UserFactory
-from tournaments import table_access
+from tournaments import ratelimit, table_access
 from tournaments.models import Round, Table
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +102,7 @@ def test_pages_of_a_table_whose_round_closed_say_so(client, running_event):
 @pytest.fixture
 def same_minute(monkeypatch):
     """The attempts of a test fall in one counting window even across a minute boundary."""
-    monkeypatch.setattr(table_access, "_window", lambda: 12345)
+    monkeypatch.setattr(ratelimit, "_slot", lambda period: 12345)
 
 
 def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_event, same_minute):
@@ -247,11 +247,11 @@ def test_normalise_code():
 
 def test_failures_of_an_earlier_minute_do_not_count(client, running_event, monkeypatch):
     table = tables(running_event)[0]
-    monkeypatch.setattr(table_access, "_window", lambda: 1)
+    monkeypatch.setattr(ratelimit, "_slot", lambda period: 1)
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
         enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3")
     assert enter_code(client, table.code).status_code == 429
-    monkeypatch.setattr(table_access, "_window", lambda: 2)
+    monkeypatch.setattr(ratelimit, "_slot", lambda period: 2)
     assert enter_code(client, table.code).status_code == 302
 
 

@@ -236,10 +236,13 @@ def boards_generate(*, event: Event, progress_every: int = 8) -> int:
 
 
 def _flush_boards(event: Event, batch: list[Board]) -> int:
+    """Store a batch (a concurrent run may have stored some already); the number really added."""
+    before = event.boards.count()
     if batch:
         Board.objects.bulk_create(batch, ignore_conflicts=True)
-    Event.objects.filter(pk=event.pk).update(boards_ready=event.boards.count())
-    return len(batch)
+    after = event.boards.count()
+    Event.objects.filter(pk=event.pk).update(boards_ready=after)
+    return after - before
 
 
 def round_propose(

@@ -174,6 +174,14 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         seated = sorted([r["ns"] for r in rows] + [r["ew"] for r in rows])
         assert seated == list(range(1, PAIRS + 1))
         assert not any(ledger.met(r["ns"], r["ew"]) for r in rows), "a rematch was proposed"
+        if number == 2:
+            # Swiss: winners meet winners, and table 1 is the table of the leading pair.
+            after_1 = ledger.standings(list(NAMES), event.seed)
+            assert after_1[0].number in (rows[0]["ns"], rows[0]["ew"])
+            mp = {r.number: r.match_points for r in after_1}
+            groups = [sum(1 for v in mp.values() if v == x) for x in set(mp.values())]
+            if all(g % 2 == 0 for g in groups):
+                assert all(mp[r["ns"]] == mp[r["ew"]] for r in rows), rows
         shot(org, f"round-{number}-proposed")
         org.click("#open-round")  # the proposal is accepted as it is
         org.wait_for_selector("#round-status.open")
@@ -363,6 +371,14 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             assert ref.locator("table.queue[aria-describedby=recent] tbody tr").count() == 2
             shot(ref, "referee-queue-empty")
             ref.wait_for_load_state("networkidle")
+            # The players read the referee's explanations on their table page.
+            ns = phones["t2-NS"]
+            enter_code(ns, t2["code"], "NS")
+            assert ns.get_attribute(f"#board-{illegal}", "data-status") == "ruled"
+            assert "R10 penalty" in ns.inner_text(f"#board-{illegal} .tp-ruling")
+            assert "EW's totals are right" in ns.inner_text(f"#board-{conflict} .tp-ruling")
+            shot(ns, "players-read-the-rulings")
+            leave(ns)
 
         # --- the organiser closes the round -------------------------------------------------
         org.goto(f"/manage/{event.pk}/rounds/{number}/")

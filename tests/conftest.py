@@ -84,6 +84,14 @@ def _tasks_in_process(request):
     app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _english_by_default(settings):
+    """Tests read the English source texts. The site's default language is Catalan, and once the
+    catalogues are compiled (``make install``) a request without Accept-Language gets Catalan:
+    tests/i18n sets ``LANGUAGE_CODE = "ca"`` again to check exactly that."""
+    settings.LANGUAGE_CODE = "en"
+
+
 @pytest.fixture
 def celery_worker_process(celery_worker_factory):
     """A real Celery worker in a subprocess, bound to the test database and Redis."""

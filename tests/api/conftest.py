@@ -30,7 +30,7 @@ class World:
         return Board.objects.get(event=self.event, number=number)
 
     def client(self, who: str = "anonymous", side: str | None = None) -> APIClient:
-        client = APIClient()
+        client = APIClient(HTTP_ACCEPT_LANGUAGE="en")  # messages checked in English
         if who == "table":
             client.credentials(HTTP_AUTHORIZATION=f"Table {table_token(self.table, side or 'NS')}")
         elif who == "table_ew":

@@ -471,4 +471,4 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         if name == "download":  # Chromium reports a navigation turned download as aborted
             assert all("/pdf/standings/" in e for e in problems.errors), problems.errors
         else:
-            assert not problems.errors, (name, problems.errors)
+            problems.assert_clean()

@@ -6,8 +6,10 @@ it concerns (``totals.NS``, ``record.play[17]``, ``doubles[0].seat``; ``body`` f
 not JSON, ``non_field_errors`` when no single field is to blame).
 """
 
+import logging
 from typing import Any
 
+from django.db import DatabaseError, IntegrityError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -16,6 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from tournaments.services import ServiceError
 
 NON_FIELD = "non_field_errors"
+log = logging.getLogger(__name__)
 
 # Errors that are about the request as a whole get a field name a client can act on.
 FIELD_OF = {
@@ -83,6 +86,21 @@ def _flatten(data: Any, prefix: str = "") -> list[dict[str, str]]:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
+    if isinstance(exc, IntegrityError):
+        # A constraint caught a race the services' locks did not: the other write won.
+        log.warning("integrity error during an API request", exc_info=exc)
+        message = _("This changed meanwhile: reload it and try again.")
+        return Response(error_body([{"field": NON_FIELD, "message": str(message)}]),
+                        status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, DatabaseError):
+        # The database is unreachable or failed mid-request. The transaction was rolled back, so
+        # nothing was stored: say so, and when to retry (with the same Idempotency-Key).
+        log.error("database error during an API request", exc_info=exc)
+        message = _("The database is not answering; nothing was stored. Try again in a moment.")
+        response = Response(error_body([{"field": NON_FIELD, "message": str(message)}]),
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = "5"
+        return response
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

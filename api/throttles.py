@@ -1,7 +1,11 @@
 """Throttles that count failed attempts per client, so a table code or a password cannot be
 guessed by trying, while a room full of tables behind one router can still all log in."""
 
+import logging
+
 from rest_framework.throttling import SimpleRateThrottle
+
+log = logging.getLogger(__name__)
 
 
 class FailedAttemptThrottle(SimpleRateThrottle):
@@ -14,6 +18,14 @@ class FailedAttemptThrottle(SimpleRateThrottle):
     def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
+    def allow_request(self, request, view) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except Exception:  # noqa: BLE001 - see tournaments/ratelimit.py: skip the counter
+            log.warning("attempt counter %s unavailable", self.scope, exc_info=True)
+            self.key = None
+            return True
+
     def throttle_success(self) -> bool:
         return True  # a request is not an attempt until it fails
 
@@ -21,9 +33,13 @@ class FailedAttemptThrottle(SimpleRateThrottle):
         """Count one failed attempt by the client of the request last checked."""
         if self.key is None:
             return
-        self.history = [t for t in self.cache.get(self.key, []) if t > self.timer() - self.duration]
-        self.history.insert(0, self.timer())
-        self.cache.set(self.key, self.history, self.duration)
+        try:
+            self.history = [t for t in self.cache.get(self.key, [])
+                            if t > self.timer() - self.duration]
+            self.history.insert(0, self.timer())
+            self.cache.set(self.key, self.history, self.duration)
+        except Exception:  # noqa: BLE001
+            log.warning("attempt counter %s unavailable", self.scope, exc_info=True)
 
 
 class TableCodeThrottle(FailedAttemptThrottle):

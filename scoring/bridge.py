@@ -7,7 +7,8 @@ and stores what they compute (standings snapshots, proposed pairings).
 from dataclasses import asdict
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -185,11 +186,22 @@ def latest_snapshot(event: Event) -> StandingsSnapshot | None:
     return event.snapshots.order_by("-after_round").first()
 
 
-def standings_stale(event: Event) -> bool:
-    return bool(
-        event.standings_requested_at
-        and (
-            event.standings_updated_at is None
-            or event.standings_updated_at < event.standings_requested_at
-        )
+def stale_events() -> models.QuerySet[Event]:
+    """Events whose standings miss a request or a result changed since they were computed.
+
+    Results are looked at too: the request mark is written after the result's commit, so a
+    failure in between must not hide a change (see ``tournaments.tasks.request_standings``).
+    """
+    changed = BoardResult.objects.filter(
+        table__round__event=OuterRef("pk"), updated_at__gt=OuterRef("standings_updated_at")
     )
+    return Event.objects.filter(
+        Q(standings_requested_at__isnull=False, standings_updated_at__isnull=True)
+        | Q(standings_updated_at__lt=F("standings_requested_at"))
+        | Q(Exists(changed))
+        | Q(standings_updated_at__isnull=True, rounds__tables__results__isnull=False)
+    ).distinct()
+
+
+def standings_stale(event: Event) -> bool:
+    return stale_events().filter(pk=event.pk).exists()

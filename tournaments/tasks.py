@@ -8,7 +8,7 @@ from celery import Task, shared_task
 from celery.contrib.django.task import DjangoTask
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event
@@ -80,7 +80,11 @@ def request_standings(event: Event) -> None:
         # After commit, not inside the result's transaction: every table of the event writes
         # this one row, and holding its lock until commit would serialise all submissions.
         now = timezone.now()
-        Event.objects.filter(pk=event_id).update(standings_requested_at=now)
+        try:
+            Event.objects.filter(pk=event_id).update(standings_requested_at=now)
+        except DatabaseError:
+            # The result is committed; the standings still see it as a change (stale_events).
+            log.error("could not mark standings stale for event %s", event_id, exc_info=True)
         key = STANDINGS_QUEUED.format(event_id)
         try:
             if cache.add(key, now.isoformat(), timeout=60):
@@ -151,15 +155,10 @@ def propose_pairings(self: Task, event_id: int, round_number: int) -> int:
 @shared_task(base=BaseTask, bind=True)
 def catch_up_standings(self: Task) -> int:
     """Queue a recomputation for every event whose standings are stale (after an outage)."""
-    from django.db.models import F, Q
+    from scoring.bridge import stale_events
 
-    stale = Event.objects.filter(
-        Q(standings_updated_at__isnull=True)
-        | Q(standings_updated_at__lt=F("standings_requested_at")),
-        standings_requested_at__isnull=False,
-    )
     count = 0
-    for event in stale:
+    for event in stale_events():
         recompute_standings.delay(event.pk)
         count += 1
     return count

@@ -187,11 +187,6 @@ def test_a_table_can_join_while_redis_is_down(running_event, private_redis, app_
     assert _form_post(app_server.url, "/table/", {"code": table.code}) == 302
 
 
-@pytest.mark.xfail(reason="the attempt counters of logins and of the API's table tokens read the "
-                          "cache, which raises while Redis is down (tournaments/ratelimit.py "
-                          "is_blocked(), api/throttles.py FailedAttemptThrottle / DRF's "
-                          "SimpleRateThrottle.allow_request): 500 during the outage",
-                   strict=False)
 def test_organisers_and_api_clients_can_sign_in_while_redis_is_down(running_event, organiser,
                                                                    private_redis, app_server):
     table = running_event.rounds.get(number=1).tables.order_by("number").first()

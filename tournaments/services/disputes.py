@@ -21,6 +21,7 @@ from tournaments.services.results import (
 )
 
 ADJUSTED = {choice.value for choice in BoardResult.Adjusted}
+MAX_HAND_SCORE = 36 * 16  # capot of a botifarra with Sant Vicenç (R5, R9)
 
 
 def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Dispute:
@@ -111,6 +112,8 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
         return short_values(event=event, board=board, data=data)
     if kind == Ruling.Kind.ADJUSTED:
         ns, ew = data.get("adjusted_ns", ""), data.get("adjusted_ew", "")
+        ns = ns if isinstance(ns, str) else ""
+        ew = ew if isinstance(ew, str) else ""
         if ns not in ADJUSTED or ew not in ADJUSTED:
             raise ServiceError(
                 _("Choose average plus, average or average minus for each pair."),
@@ -122,8 +125,9 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
         except (KeyError, TypeError, ValueError):
             raise ServiceError(_("The match score needs NS and EW numbers."),
                                field="score") from None
-        if score_ns < 0 or score_ew < 0:
-            raise ServiceError(_("Scores cannot be negative."), field="score")
+        if not (0 <= score_ns <= MAX_HAND_SCORE and 0 <= score_ew <= MAX_HAND_SCORE):
+            raise ServiceError(_("A board's score is between 0 and %(max)s (36 × 16).")
+                               % {"max": MAX_HAND_SCORE}, field="score")
         return {"adjusted_ns": ns, "adjusted_ew": ew, "score_ns": score_ns, "score_ew": score_ew}
     raise ServiceError(_("Unknown ruling."), field="kind")
 

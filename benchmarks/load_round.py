@@ -1,0 +1,306 @@
+"""A championship round under load, on the real stack, loopback only.
+
+Starts gunicorn (several workers) and a Celery worker against PostgreSQL and Redis on this
+machine, creates an event of 400 pairs (200 tables) with a round of 6 boards, then has the 200
+tables submit and confirm their 1,200 results concurrently over HTTP through the REST API, with
+some retried submissions (same Idempotency-Key) and some conflicting entries. Then it checks the
+database against what was sent and waits for the standings to include every result.
+
+Prints one figure a line: requests_per_s, p50_ms, p95_ms, p99_ms, errors_5xx, errors_other,
+standings_lag_s, lost_results, duplicated_results, undisputed_conflicts.
+
+Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
+database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
+LOAD_WEB_WORKERS (default 4), LOAD_THINK_S (mean seconds a table takes between two boards,
+default 6; 0 sends as fast as the server answers, which measures saturation instead).
+
+The load model: every table is its own client, all 200 at once. Tables sit down within the first
+10 s; a table's NS pair enters a board, its EW pair confirms it one or two seconds later, and the
+table moves on to its next board after a think time around LOAD_THINK_S. That squeezes a round
+that takes an hour at real tables into about a minute: far denser than any real evening.
+"""
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from http.client import HTTPConnection
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE_URL = os.environ.get("LOAD_DATABASE_URL",
+                              "postgres://postgres@127.0.0.1:5432/botifarra_load")
+REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/11")
+WEB_WORKERS = int(os.environ.get("LOAD_WEB_WORKERS", "4"))
+THINK_S = float(os.environ.get("LOAD_THINK_S", "6"))
+START_SPREAD_S = 10.0
+PAIRS, BOARDS = 400, 6
+RETRY_SHARE, CONFLICT_SHARE = 0.05, 0.02
+DEADLINE_S = 300  # the whole submission phase is bounded in time
+
+ENV = dict(
+    os.environ,
+    DATABASE_URL=DATABASE_URL,
+    REDIS_URL=REDIS_URL,
+    DEBUG="0",
+    SECRET_KEY="load-benchmark-" + "k" * 40,
+    ALLOWED_HOSTS="127.0.0.1,localhost",
+    SECURE_SSL_REDIRECT="0",
+    LOG_LEVEL="WARNING",
+    DJANGO_SETTINGS_MODULE="config.settings",
+)
+os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY",
+                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL",
+                                       "DJANGO_SETTINGS_MODULE")})
+sys.path.insert(0, str(ROOT))
+
+
+def fresh_services() -> None:
+    import psycopg
+    import redis
+
+    url = urlparse(DATABASE_URL)
+    admin = url._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{url.path[1:]}"')
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT,
+                   env=ENV, check=True)
+
+
+def build_event():
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from scoring.bridge import pairings_propose
+    from tournaments.actors import Actor
+    from tournaments.models import Entry, Event, Pair, Player
+    from tournaments.services import events
+
+    user = get_user_model().objects.create_user("load-organiser", password="x")
+    actor = Actor(user=user)
+    event = events.event_create(actor=actor, name="Load test", rounds_count=1,
+                                boards_per_round=BOARDS, seed="load")
+    players = Player.objects.bulk_create([Player(name=f"Player {i}") for i in range(2 * PAIRS)])
+    pairs = Pair.objects.bulk_create([
+        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
+        for i in range(PAIRS)
+    ])
+    Entry.objects.bulk_create([Entry(event=event, pair=p, number=i + 1)
+                               for i, p in enumerate(pairs)])
+    events.registration_open(event=event, actor=actor)
+    events.event_start(event=event, actor=actor)
+    event = Event.objects.get(pk=event.pk)
+    events.boards_generate(event=event)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    return event, list(rnd.tables.order_by("number").values_list("pk", "code"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_stack(port: int) -> list[subprocess.Popen]:
+    logs = ROOT / "test-artifacts"
+    logs.mkdir(exist_ok=True)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{port}",
+         "-w", str(WEB_WORKERS), "--timeout", "60", "--log-level", "warning"],
+        cwd=ROOT, env=ENV, stdout=(logs / "load-web.log").open("w"), stderr=subprocess.STDOUT,
+        start_new_session=True)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-c", "2", "-l", "warning",
+         "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=ENV, stdout=(logs / "load-worker.log").open("w"), stderr=subprocess.STDOUT,
+        start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            conn = HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return [web, worker]
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop([web, worker])
+    raise SystemExit("gunicorn did not answer /healthz within 30 s (see test-artifacts/load-web.log)")
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+class Client:
+    """Records every request's latency and status (thread-safe)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.lock = threading.Lock()
+        self.latencies: list[float] = []
+        self.statuses: Counter[int] = Counter()
+        self.last_confirm = 0.0
+
+    def post(self, path: str, body: dict, token: str | None = None, key: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Table {token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        start = time.perf_counter()
+        conn = HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("POST", path, json.dumps(body), headers)
+            response = conn.getresponse()
+            status, data = response.status, response.read()
+        finally:
+            conn.close()
+        elapsed = time.perf_counter() - start
+        with self.lock:
+            self.latencies.append(elapsed)
+            self.statuses[status] += 1
+        try:
+            return status, json.loads(data or b"null")
+        except ValueError:
+            return status, None
+
+
+def pause(rng: random.Random, low: float, high: float) -> None:
+    if THINK_S > 0:
+        time.sleep(rng.uniform(low, high))
+
+
+def play_table(client: Client, table_id: int, code: str, plan: dict, sent: dict,
+               deadline: float) -> None:
+    rng = random.Random(table_id)
+    pause(rng, 0, START_SPREAD_S)
+    tokens = {}
+    for side in ("NS", "EW"):
+        status, body = client.post("/api/v1/table-token", {"code": code, "side": side})
+        if status != 200:
+            return
+        tokens[side] = body["token"]
+    for board, (totals, retry, conflict) in plan.items():
+        if time.monotonic() > deadline:
+            return
+        data = {"table": table_id, "board": board, "delegated": False, "trump": "oros",
+                "doubles": [], "totals": {"NS": totals, "EW": 72 - totals}}
+        key = uuid.uuid4().hex
+        status, body = client.post("/api/v1/results", data, tokens["NS"], key)
+        if retry:  # the Wi-Fi dropped the answer: the device sends the same request again
+            status, body = client.post("/api/v1/results", data, tokens["NS"], key)
+        if status not in (200, 201):
+            continue
+        sent[(table_id, board)] = {"totals": totals, "conflict": conflict}
+        pause(rng, 0.5, 2.0)  # the opponents read the entry on their own phone
+        if conflict:
+            other = dict(data, totals={"NS": 72 - totals, "EW": totals})
+            client.post("/api/v1/results", other, tokens["EW"], uuid.uuid4().hex)
+        else:
+            client.post(f"/api/v1/results/{body['id']}/confirm", {}, tokens["EW"],
+                        uuid.uuid4().hex)
+        with client.lock:
+            client.last_confirm = time.perf_counter()
+        pause(rng, 0.5 * THINK_S, 1.5 * THINK_S)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] * 1000
+
+
+def main() -> int:
+    fresh_services()
+    event, tables = build_event()
+    from django.db import close_old_connections
+
+    from tournaments.models import BoardResult, StandingsSnapshot, Submission
+
+    rng = random.Random(7)
+    boards = list(event.board_numbers(1))
+    plans = {
+        table_id: {b: (rng.choice([t for t in range(20, 53) if t != 36]),
+                       rng.random() < RETRY_SHARE, rng.random() < CONFLICT_SHARE)
+                   for b in boards}
+        for table_id, _code in tables
+    }
+    port = free_port()
+    procs = start_stack(port)
+    try:
+        client = Client(port)
+        sent: dict = {}
+        start = time.perf_counter()
+        deadline = time.monotonic() + DEADLINE_S
+        with ThreadPoolExecutor(max_workers=len(tables)) as pool:
+            for future in [pool.submit(play_table, client, tid, code, plans[tid], sent, deadline)
+                           for tid, code in tables]:
+                future.result()
+        wall = time.perf_counter() - start
+        close_old_connections()
+        expected_counted = sum(1 for v in sent.values() if not v["conflict"])
+        lag = None
+        while time.perf_counter() - client.last_confirm < 60:
+            snap = StandingsSnapshot.objects.filter(event=event, after_round=1).first()
+            event.refresh_from_db()
+            counted = BoardResult.objects.filter(table__round__event=event,
+                                                 status__in=BoardResult.COUNTED).count()
+            if (snap and snap.results_counted == counted == expected_counted
+                    and event.standings_updated_at
+                    and event.standings_updated_at >= event.standings_requested_at):
+                lag = max(0.0, time.perf_counter() - client.last_confirm)
+                break
+            time.sleep(0.1)
+        stored = {(r.table_id, r.board.number): r for r in
+                  BoardResult.objects.filter(table__round__event=event).select_related("board")}
+        lost = sum(1 for key, v in sent.items()
+                   if key not in stored or stored[key].totals_ns not in (v["totals"],
+                                                                         72 - v["totals"]))
+        lost += sum(1 for tid in plans for b in plans[tid] if (tid, b) not in sent)
+        ns_submissions = Counter(Submission.objects.filter(
+            result__table__round__event=event, side="NS").values_list("result_id", flat=True))
+        duplicated = sum(n - 1 for n in ns_submissions.values() if n > 1)
+        undisputed = sum(1 for key, v in sent.items()
+                         if v["conflict"] and stored.get(key) is not None
+                         and stored[key].status != BoardResult.Status.DISPUTED)
+    finally:
+        stop(procs)
+    errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500)
+    other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
+    total = sum(client.statuses.values())
+    print(f"requests_per_s: {total / wall:.1f} req/s")
+    print(f"p50_ms: {percentile(client.latencies, 0.50):.1f} ms")
+    print(f"p95_ms: {percentile(client.latencies, 0.95):.1f} ms")
+    print(f"p99_ms: {percentile(client.latencies, 0.99):.1f} ms")
+    print(f"errors_5xx: {errors_5xx} responses")
+    print(f"errors_other: {sum(other.values())} responses {json.dumps(other)}")
+    print(f"standings_lag_s: {lag:.2f} s" if lag is not None else "standings_lag_s: >60 s")
+    print(f"lost_results: {lost} results")
+    print(f"duplicated_results: {duplicated} results")
+    print(f"undisputed_conflicts: {undisputed} results")
+    return 0 if (errors_5xx == 0 and lost == 0 and duplicated == 0 and undisputed == 0) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

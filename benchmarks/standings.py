@@ -26,45 +26,7 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from benchmarks.synthetic import BOARDS, PAIRS, ROUNDS, build_event  # noqa: E402
-
-
-def populate(data):
-    from tournaments.models import Board, BoardResult, Entry, Event, Pair, Player, Round, Table
-
-    event = Event.objects.create(name="Benchmark", rounds_count=ROUNDS, boards_per_round=BOARDS,
-                                 status=Event.Status.RUNNING, seed="bench")
-    players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(2 * PAIRS)])
-    pairs = Pair.objects.bulk_create([
-        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
-        for i in range(PAIRS)
-    ])
-    entries = Entry.objects.bulk_create([
-        Entry(event=event, pair=pair, number=i + 1) for i, pair in enumerate(pairs)
-    ])
-    entry_of = {i + 1: e for i, e in enumerate(entries)}
-    boards = {
-        b.number: b for b in Board.objects.bulk_create([
-            Board(event=event, number=n, dealer="N", hands={}) for n in range(1, ROUNDS * BOARDS + 1)
-        ])
-    }
-    for rnd_data in data.rounds:
-        rnd = Round.objects.create(event=event, number=rnd_data.number, status=Round.Status.CLOSED)
-        tables = Table.objects.bulk_create([
-            Table(round=rnd, number=t.table, ns=entry_of[t.ns], ew=entry_of[t.ew],
-                  code=f"{rnd_data.number:02d}{t.table:04d}")
-            for t in rnd_data.tables
-        ])
-        BoardResult.objects.bulk_create([
-            BoardResult(
-                table=table, board=boards[r.board], status=BoardResult.Status.CONFIRMED,
-                source=BoardResult.Source.SHORT, trump="oros", multiplier=1,
-                score_ns=r.score_ns, score_ew=r.score_ew, adjusted_ns=r.adjusted_ns or "",
-                adjusted_ew=r.adjusted_ew or "", entered_by="bench",
-            )
-            for table, t in zip(tables, rnd_data.tables, strict=True) for r in t.results
-        ], batch_size=2000)
-    return event
+from benchmarks.synthetic import ROUNDS, build_event, store_event  # noqa: E402
 
 
 def main() -> int:
@@ -76,7 +38,7 @@ def main() -> int:
     test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         data = build_event()
-        event = populate(data)
+        event = store_event(data, name="Benchmark", seed="bench")
         start = time.perf_counter()
         counted = standings_recompute(event.pk)
         db_s = time.perf_counter() - start

@@ -17,19 +17,22 @@ from scoring.types import BoardResult, EventInput, RoundInput, TableRound  # noq
 PAIRS, ROUNDS, BOARDS = 1000, 10, 6
 
 
-def build_event(seed: int = 1) -> EventInput:
+def build_event(
+    seed: int = 1, *, pairs: int = PAIRS, rounds: int = ROUNDS, boards: int = BOARDS
+) -> EventInput:
     rng = random.Random(seed)
-    entries = list(range(1, PAIRS + 1))
-    rounds = []
-    for number in range(1, ROUNDS + 1):
+    entries = list(range(1, pairs + 1))
+    round_inputs = []
+    board_count = boards
+    for number in range(1, rounds + 1):
         order = entries[:]
         rng.shuffle(order)
-        boards = [(number - 1) * BOARDS + b for b in range(1, BOARDS + 1)]
+        boards_of_round = [(number - 1) * board_count + b for b in range(1, board_count + 1)]
         tables = []
-        for t in range(PAIRS // 2):
+        for t in range(pairs // 2):
             ns, ew = order[2 * t], order[2 * t + 1]
             results = []
-            for b in boards:
+            for b in boards_of_round:
                 score = (rng.randint(20, 52) - 36) * rng.choice((1, 1, 2, 4))
                 roll = rng.random()
                 if roll < 0.001:
@@ -39,5 +42,48 @@ def build_event(seed: int = 1) -> EventInput:
                     BoardResult(b, t + 1, ns, ew, max(score, 0), max(-score, 0), *adjusted)
                 )
             tables.append(TableRound(number, t + 1, ns, ew, results))
-        rounds.append(RoundInput(number, boards, tables))
-    return EventInput(entries, {e: e for e in entries}, {}, rounds, seed="bench")
+        round_inputs.append(RoundInput(number, boards_of_round, tables))
+    return EventInput(entries, {e: e for e in entries}, {}, round_inputs, seed="bench")
+
+
+def store_event(data: EventInput, *, name: str, seed: str):
+    """Write a synthetic event into the database (bulk inserts; closed rounds, confirmed
+    results). Needs Django set up; returns the ``Event``."""
+    from tournaments.models import Board, BoardResult, Entry, Event, Pair, Player, Round, Table
+
+    pairs = len(data.entries)
+    rounds = len(data.rounds)
+    boards = len(data.rounds[0].boards) if data.rounds else 0
+    event = Event.objects.create(name=name, rounds_count=rounds, boards_per_round=boards,
+                                 status=Event.Status.RUNNING, seed=seed)
+    players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(2 * pairs)])
+    pair_rows = Pair.objects.bulk_create([
+        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
+        for i in range(pairs)
+    ])
+    entries = Entry.objects.bulk_create([
+        Entry(event=event, pair=pair, number=i + 1) for i, pair in enumerate(pair_rows)
+    ])
+    entry_of = {i + 1: e for i, e in enumerate(entries)}
+    board_of = {
+        b.number: b for b in Board.objects.bulk_create([
+            Board(event=event, number=n, dealer="N", hands={}) for n in range(1, rounds * boards + 1)
+        ])
+    }
+    for rnd_data in data.rounds:
+        rnd = Round.objects.create(event=event, number=rnd_data.number, status=Round.Status.CLOSED)
+        tables = Table.objects.bulk_create([
+            Table(round=rnd, number=t.table, ns=entry_of[t.ns], ew=entry_of[t.ew],
+                  code=f"{rnd_data.number:02d}{t.table:04d}")
+            for t in rnd_data.tables
+        ])
+        BoardResult.objects.bulk_create([
+            BoardResult(
+                table=table, board=board_of[r.board], status=BoardResult.Status.CONFIRMED,
+                source=BoardResult.Source.SHORT, trump="oros", multiplier=1,
+                score_ns=r.score_ns, score_ew=r.score_ew, adjusted_ns=r.adjusted_ns or "",
+                adjusted_ew=r.adjusted_ew or "", entered_by="synthetic",
+            )
+            for table, t in zip(tables, rnd_data.tables, strict=True) for r in t.results
+        ], batch_size=2000)
+    return event

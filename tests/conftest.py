@@ -202,3 +202,22 @@ def pytest_configure(config):
 def pytest_itemcollected(item):
     if "/e2e/" in str(item.fspath) or item.get_closest_marker("browser"):
         item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture
+def referee(running_event):
+    """The running event's referee."""
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="referee")
+    running_event.referees.add(user)
+    return user
+
+
+@pytest.fixture
+def table1(running_event):
+    """Table 1 of the running event's open round 1."""
+    from tournaments.models import Table
+
+    return Table.objects.select_related("round__event", "ns", "ew").get(
+        round__event=running_event, round__number=1, number=1)

@@ -23,7 +23,6 @@ from tournaments.models import (
     Event,
     PlayRecord,
     Submission,
-    Table,
 )
 from tournaments.services import results
 
@@ -64,12 +63,6 @@ def fail_writes(transactional_db):
     disarm()
     with connection.cursor() as cursor:
         cursor.execute("DROP FUNCTION IF EXISTS faults_fail()")
-
-
-@pytest.fixture
-def table1(running_event):
-    return Table.objects.select_related("round__event", "ns", "ew").get(
-        round__event=running_event, round__number=1, number=1)
 
 
 def counts() -> dict[str, int]:

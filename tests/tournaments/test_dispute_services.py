@@ -55,19 +55,6 @@ def totals_of(board, event, play, trump="copes"):
 
 
 @pytest.fixture
-def referee(running_event):
-    user = UserFactory(username="referee")
-    running_event.referees.add(user)
-    return user
-
-
-@pytest.fixture
-def table1(running_event):
-    return Table.objects.select_related("round__event", "ns", "ew").get(
-        round__event=running_event, round__number=1, number=1)
-
-
-@pytest.fixture
 def board1(running_event):
     return running_event.boards.get(number=1)
 

@@ -41,13 +41,6 @@ ALL_GET = VIEW_PAGES + ORGANISER_PAGES
 
 
 @pytest.fixture
-def referee(running_event):
-    user = UserFactory(username="referee")
-    running_event.referees.add(user)
-    return user
-
-
-@pytest.fixture
 def stranger(db):
     """An organiser, but of another event."""
     user = UserFactory(username="stranger")

@@ -12,7 +12,7 @@ import engine
 from tests.factories import UserFactory
 from tournaments.actors import Actor
 from tournaments.demo import random_play
-from tournaments.models import BoardResult, Dispute, Ruling, Table
+from tournaments.models import BoardResult, Dispute, Ruling
 from tournaments.services import disputes, results
 from tournaments.views.referee import RULE_TEXT, rule_sentence
 
@@ -48,18 +48,6 @@ def totals_of(board, event, play, trump="copes"):
 def english(client):
     # The site's default language is Catalan; these tests read Django's English messages.
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-@pytest.fixture
-def referee(running_event):
-    user = UserFactory(username="referee")
-    running_event.referees.add(user)
-    return user
-
-
-@pytest.fixture
-def table1(running_event):
-    return Table.objects.get(round__event=running_event, round__number=1, number=1)
 
 
 @pytest.fixture

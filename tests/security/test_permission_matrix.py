@@ -1,0 +1,275 @@
+"""The permission matrix over every route of the project.
+
+The routes are walked from the root URL resolver, so a new route is covered by construction: the
+test fails until ``EXPECTED`` says who may use it (and what its ``pk`` is). Every route is asked
+by every principal (see conftest.py) with a GET and, when it takes POSTs, an empty POST. Each
+request runs in a savepoint that is rolled back, so an organiser's empty POST to "finish" does
+not change the scene for the next request.
+
+Checked: no 5xx ever; a principal without the right gets 302 to a login form (or to the table
+code form), 401, 403, 404 or 405, never a 200; the event's secret seed appears in no response.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+
+import pytest
+from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
+from django.db import transaction
+
+from tests.security.conftest import PRINCIPALS, Scene
+from tests.security.routes import Route, fill, walk
+from tournaments.models import Event
+
+ALL = frozenset(PRINCIPALS)
+NOBODY: frozenset[str] = frozenset()
+TABLES = frozenset({"table", "other_table"})
+ACCOUNTS = ALL - TABLES - {"anonymous"}
+EVENT_STAFF = frozenset({"organiser", "referee"})  # the event's organiser and referee
+ORGANISER = frozenset({"organiser"})
+AT_TABLE_1 = frozenset({"table", "player", "organiser"})  # who may use table 1's pages
+STAFF = frozenset({"staff"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may GET / POST a route. ``post=None``: the route takes no POST (405 for all)."""
+
+    area: str  # "web" (session clients), "api" (token clients), "admin"
+    get: frozenset[str] | None
+    post: frozenset[str] | None = None
+    pk: str | None = None  # what <pk> is: event, round, result, record, dispute
+    number: str = "round"  # what <number> is: round or board
+    body: dict | None = None  # the POST's body (empty by default)
+
+
+EXPECTED: dict[str, Rule] = {
+    # Read-only views that answer a POST like a GET (harmless: they change nothing).
+    "home": Rule("web", ALL, ALL),
+    "healthz": Rule("web", ALL, ALL),
+    "login": Rule("web", ALL, ALL),
+    "logout": Rule("web", None, ALL),
+    "set_language": Rule("web", None, ALL),
+    "schema": Rule("web", ALL),
+    "api-docs": Rule("web", ALL),
+    # organiser pages: organisers change, referees read
+    "tournaments:event_list": Rule("web", ACCOUNTS),
+    "tournaments:event_create": Rule("web", ACCOUNTS, ACCOUNTS),
+    "tournaments:event_dashboard": Rule("web", EVENT_STAFF, pk="event"),
+    "tournaments:event_edit": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:event_progress": Rule("web", EVENT_STAFF, pk="event"),
+    "tournaments:registration_open": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:event_start": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:event_finish": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:event_publish": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:entries": Rule("web", EVENT_STAFF, ORGANISER, pk="event"),
+    "tournaments:entries_import": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:entries_import_confirm": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:entry_withdraw": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:round_detail": Rule("web", EVENT_STAFF, pk="event"),
+    "tournaments:round_propose": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:round_swap": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:round_open": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:round_close": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    # table pages (table 1's code, board 1)
+    "table:enter": Rule("web", ALL, ALL),
+    "table:table_home": Rule("web", AT_TABLE_1),
+    "table:choose_side": Rule("web", AT_TABLE_1, AT_TABLE_1),
+    "table:board_list": Rule("web", AT_TABLE_1),
+    "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
+    "table:short_preview": Rule("web", AT_TABLE_1, number="board"),
+    "table:board_confirm": Rule("web", None, AT_TABLE_1, number="board"),
+    "table:board_referee": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
+    "table:board_play": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
+    "table:play_legal": Rule("web", None, AT_TABLE_1, number="board"),
+    "table:play_submit": Rule("web", None, AT_TABLE_1, number="board"),
+    # referee desk
+    "referee:queue": Rule("web", EVENT_STAFF, pk="event"),
+    "referee:dispute": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="dispute"),
+    # public pages of a published event (their cards are checked in test_card_leaks.py)
+    "public:event": Rule("web", ALL, ALL, pk="event"),
+    "public:standings": Rule("web", ALL, ALL, pk="event"),
+    "public:round_results": Rule("web", ALL, ALL, pk="event"),
+    "public:table_cards": Rule("web", ALL, ALL, pk="event"),
+    # board 1's round is open: nobody gets its traveller yet, not even the organiser
+    "public:traveller": Rule("web", NOBODY, NOBODY, pk="event"),
+    "public:scorecard": Rule("web", ALL, ALL, pk="event"),
+    "public:hand_records": Rule("web", ALL, ALL, pk="event"),
+    "public:pdf": Rule("web", ALL, ALL, pk="event"),
+    "public:pdf_status": Rule("web", NOBODY, pk="event"),  # no such job
+    "public:pdf_download": Rule("web", NOBODY, pk="event"),
+    "public:export_csv": Rule("web", ALL, ALL, pk="event"),
+    "public:export_records": Rule("web", ALL, ALL, pk="event"),
+    # API
+    "api:auth_token": Rule("api", None, ALL),
+    "api:table_token": Rule("api", None, ALL),
+    "api:event_list": Rule("api", ALL, ACCOUNTS),
+    "api:event_detail": Rule("api", ALL, pk="event"),
+    "api:event_rounds": Rule("api", ALL, pk="event"),
+    # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)
+    "api:board": Rule("api", ALL, pk="event", number="board"),
+    "api:standings": Rule("api", ALL, pk="event"),
+    "api:round_tables": Rule("api", ALL, pk="round"),
+    "api:result_list": Rule("api", ALL, ALL - {"anonymous"}),
+    "api:result_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF | STAFF, pk="result"),
+    "api:result_confirm": Rule("api", None, AT_TABLE_1, pk="result"),
+    "api:play_record_create": Rule("api", None, ALL - {"anonymous"}),
+    "api:play_record_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF, pk="record"),
+    "api:verify": Rule("api", None, ALL),
+    "api:dispute_list": Rule("api", ALL - {"anonymous"}, ALL - {"anonymous"}),
+    "api:dispute_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF | STAFF, pk="dispute"),
+    "api:dispute_rule": Rule("api", None, EVENT_STAFF, pk="dispute",
+                             body={"kind": "accept", "explanation": "x"}),
+    "api:dispute_withdraw": Rule("api", None, AT_TABLE_1 | EVENT_STAFF, pk="dispute"),
+}
+
+ADMIN_MODEL_ROUTE = re.compile(r"^admin:(?P<app>[a-z]+)_(?P<model>[a-z]+)_"
+                               r"(?P<action>changelist|add|history|delete|change|password_change)$")
+ADMIN_EXPECTED: dict[str, Rule] = {
+    "admin:index": Rule("admin", STAFF, STAFF),
+    "admin:login": Rule("admin", ALL, ALL),
+    "admin:logout": Rule("admin", None, ALL),
+    "admin:password_change": Rule("admin", STAFF, STAFF),
+    "admin:password_change_done": Rule("admin", STAFF),
+    "admin:autocomplete": Rule("admin", NOBODY),
+    "admin:jsi18n": Rule("admin", STAFF),
+    "admin:view_on_site": Rule("admin", NOBODY),
+    "admin:app_list": Rule("admin", NOBODY),
+}
+# The staff principal has no model permission: every model page of the admin refuses it.
+ADMIN_MODEL_RULE = Rule("admin", NOBODY, NOBODY)
+
+
+def rule_for(route: Route) -> Rule | None:
+    if route.key in EXPECTED:
+        return EXPECTED[route.key]
+    if route.key in ADMIN_EXPECTED:
+        return ADMIN_EXPECTED[route.key]
+    if ADMIN_MODEL_ROUTE.match(route.key) or route.key.startswith("admin:<admin/"):
+        return ADMIN_MODEL_RULE
+    return None
+
+
+def _admin_object(route: Route) -> str:
+    match = re.match(r"admin/(\w+)/(\w+)/", route.pattern)
+    if match is None:
+        return "1"
+    model = apps.get_model(match.group(1), match.group(2))
+    obj = model._default_manager.order_by("pk").first()
+    return str(obj.pk) if obj is not None else "999999"
+
+
+def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
+    world = scene.world
+    event = scene.event
+    pks = {"event": event.pk, "round": event.rounds.get(number=1).pk,
+           "result": scene.played.pk, "record": scene.record.pk, "dispute": scene.dispute.pk}
+    kind = "hand-records" if route.key == "public:pdf" else "results"
+    return {
+        "pk": pks.get(rule.pk or "", event.pk),
+        "number": 1,  # round 1 / board 1 (the hidden board)
+        "board": 1,
+        "entry_number": 1,
+        "entry_pk": event.entries.order_by("number").first().pk,
+        "code": world.table.code,
+        "kind": kind,
+        "job": uuid.UUID(int=7),
+        "object_id": _admin_object(route) if "object_id" in route.params else None,
+        "id": world.users["staff"].pk,
+        "content_type_id": ContentType.objects.get_for_model(Event).pk,
+        "app_label": "tournaments",
+        "url": "no-such-page/",
+    }
+
+
+def every_route() -> list[Route]:
+    return list(walk())
+
+
+DENIED = {302, 401, 403, 404, 405}
+LOGIN_PAGES = ("/accounts/login/", "/admin/login/", "/table/?code=", "/table/")
+
+
+@dataclass
+class Answer:
+    route: str
+    who: str
+    method: str
+    status: int
+    location: str
+    body: bytes
+
+
+def ask(scene: Scene, route: Route, rule: Rule, who: str, method: str, url: str) -> Answer:
+    client = scene.api(who) if rule.area == "api" else scene.web(who)
+    finished_meanwhile = False
+    with transaction.atomic():
+        if method == "GET":
+            response = client.get(url)
+        elif rule.area == "api":
+            response = client.post(url, rule.body or {}, format="json")
+        else:
+            response = client.post(url, rule.body or {})
+        finished_meanwhile = Event.objects.filter(
+            pk=scene.event.pk, status=Event.Status.FINISHED).exists()
+        transaction.set_rollback(True)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return Answer(route.key, who, method, response.status_code,
+                  response.get("Location", ""), b"" if finished_meanwhile else body)
+
+
+def run_matrix(scene: Scene) -> list[Answer]:
+    answers = []
+    for who in PRINCIPALS:
+        cache.clear()  # attempt counters of the previous principal
+        for route in every_route():
+            rule = rule_for(route)
+            assert rule is not None, f"new route {route.key} ({route.pattern}): add it to EXPECTED"
+            url = fill(route.pattern, values_for(route, rule, scene))
+            for method in ("GET", "POST"):
+                answers.append(ask(scene, route, rule, who, method, url))
+    return answers
+
+
+def judge(answer: Answer) -> str | None:
+    rule = EXPECTED.get(answer.route) or ADMIN_EXPECTED.get(answer.route) or ADMIN_MODEL_RULE
+    if answer.status >= 500:
+        return "server error"
+    allowed = rule.get if answer.method == "GET" else rule.post
+    if allowed is None:
+        return None if answer.status in DENIED else "accepts a method it should not"
+    if answer.who in allowed:
+        # An allowed POST with an empty body may still be refused for what it asks (403 when
+        # a pair confirms its own result): only reads must succeed.
+        if answer.method == "GET" and answer.status in (401, 403):
+            return "refused someone allowed"
+        return None
+    if answer.status not in DENIED:
+        return "not refused"
+    if answer.status == 302 and not answer.location.startswith(LOGIN_PAGES):
+        return "redirects elsewhere than to a login"
+    return None
+
+
+@pytest.mark.django_db
+def test_every_route_is_in_the_matrix():
+    missing = [r.key for r in every_route() if rule_for(r) is None]
+    assert not missing, f"routes without an expected access: {missing}"
+
+
+@pytest.mark.django_db
+def test_permission_matrix(scene):
+    answers = run_matrix(scene)
+    problems = [f"{a.method} {a.route} as {a.who}: {a.status} {a.location} — {judge(a)}"
+                for a in answers if judge(a)]
+    statuses = {a.status for a in answers}
+    print(f"permission_matrix_requests: {len(answers)} statuses: {sorted(statuses)}")
+    assert not problems, "\n".join(problems)
+    seed = scene.event.seed
+    leaking = {(a.method, a.route, a.who) for a in answers if seed.encode() in a.body}
+    assert not leaking, f"the secret seed appears in {sorted(leaking)}"

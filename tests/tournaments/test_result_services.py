@@ -59,3 +59,38 @@ def test_table_codes_are_unique_across_open_rounds_of_all_events(running_event, 
     fresh = events._fresh_codes(2)
     assert fresh == ["BBBBBB", "CCCCCC"]
     assert Round.objects.filter(status=Round.Status.OPEN).exists()
+
+
+@pytest.mark.django_db
+def test_engine_problems_reach_people_in_their_language(running_event):
+    from django.utils import translation
+
+    t1 = _tables(running_event)[0]
+    bad = SHORT | {"totals": {"NS": 40, "EW": 40},
+                   "doubles": [{"seat": "N", "call": "contro"}]}
+    for language, words in (("en", "add up to 72"), ("ca", "72")):
+        with translation.override(language), pytest.raises(results.InvalidSubmission) as caught:
+            results.result_submit_short(table=t1, board_number=1,
+                                        actor=Actor(table=t1, side="NS"), data=bad)
+        messages = {p.path: p.message for p in caught.value.problems}
+        assert words in messages["totals"]
+        assert "(R5)" in messages["doubles[0].seat"]  # board 1: N deals, NS chose; N can't contro
+        assert not messages["totals"].startswith("the totals")  # not the engine's raw sentence
+
+
+def test_every_engine_sentence_pattern_matches_what_the_engine_writes():
+    from tournaments import engine_text
+
+    samples = [
+        "the totals must sum to 72, not 80 (R9)",
+        'NS total must be a whole number 0–72, not "x" (R9)',
+        "contro must be called by the opponents of the choosing pair (EW), not by N (R5)",
+        "recontro must be called by the choosing pair (NS), not by E (R5)",
+        "sant_vicenc is only allowed after a recontro (R5)",
+        "contro was already called (R5: each call at most once)",
+        '"trumfo" is not a trump choice: it must be oros, copes, espases, bastos or botifarra (R4)',
+        "7b is not in W's hand",
+        "4o was already played (play[3])",
+    ]
+    for sample in samples:
+        assert engine_text.translate(sample) != sample, sample

@@ -105,8 +105,8 @@ def errors_in(response):
     ({"trump": "trumfo"}, "field-trump", "trumfo"),
     ({"totals_ns": "", "totals_ew": ""}, "field-outcome", "Enter one pair"),
     ({"totals_ns": "abc"}, "field-outcome", "whole number"),
-    ({"totals_ns": "80"}, "field-outcome", "0–72"),
-    ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "sum to 72"),
+    ({"totals_ns": "80"}, "field-outcome", "from 0 to 72"),
+    ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "add up to 72"),
     ({"outcome": ""}, "field-outcome", "how the hand ended"),
     ({"outcome": "illegal_XX"}, "field-outcome", "how the hand ended"),
 ])

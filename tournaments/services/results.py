@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import engine
+from tournaments import engine_text
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -26,9 +27,10 @@ class InvalidSubmission(ServiceError):
     """Bad input: every problem with the path of the field it concerns (HTTP 400)."""
 
     def __init__(self, problems: Sequence[engine.Problem]) -> None:
+        problems = engine_text.translate_problems(list(problems))
         first = problems[0]
         super().__init__(first.message, field=first.path)
-        self.problems = list(problems)
+        self.problems = problems
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,13 @@ def request_standings(event: Event) -> None:
     (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
     """
     event_id = event.pk
+    # One request per event per transaction: a transaction that stores fifty results (an import,
+    # the demo) queues one recomputation, not fifty. Django drops the callbacks of a rolled-back
+    # transaction, so a request is never lost by being skipped here.
+    connection = transaction.get_connection()
+    if any(getattr(entry[1], "standings_event", None) == event_id
+           for entry in connection.run_on_commit):
+        return
 
     def enqueue() -> None:
         # After commit, not inside the result's transaction: every table of the event writes
@@ -100,6 +107,7 @@ def request_standings(event: Event) -> None:
             except Exception:  # noqa: BLE001
                 pass
 
+    enqueue.standings_event = event_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
 
 

@@ -1,8 +1,10 @@
 """Who is acting: a logged-in user, or someone holding a table's code."""
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 
 from tournaments.models import Event, Table
 
@@ -49,3 +51,15 @@ class Actor:
 
 
 SYSTEM = Actor()
+
+_TABLE_LABEL = re.compile(r"^table (?P<table>\d+) round (?P<round>\d+)(?: (?P<side>NS|EW))?$")
+
+
+def label_for_display(label: str) -> str:
+    """A stored actor label in the reader's language (labels are stored in English)."""
+    match = _TABLE_LABEL.match(label)
+    if match is None:
+        return label
+    if match["side"]:
+        return _("table %(table)s, round %(round)s, %(side)s") % match.groupdict()
+    return _("table %(table)s, round %(round)s") % match.groupdict()

@@ -94,3 +94,16 @@ def test_every_engine_sentence_pattern_matches_what_the_engine_writes():
     ]
     for sample in samples:
         assert engine_text.translate(sample) != sample, sample
+
+
+def test_stored_actor_labels_are_shown_in_the_readers_language():
+    from django.utils import translation
+
+    from tournaments.actors import Actor, label_for_display
+
+    assert Actor().label == "anonymous"
+    with translation.override("ca"):
+        assert label_for_display("table 3 round 2 NS") == "taula 3, ronda 2, NS"
+        assert label_for_display("organiser") == "organiser"  # a user name stays as it is
+    with translation.override("es"):
+        assert label_for_display("table 3 round 2") == "mesa 3, ronda 2"

@@ -159,3 +159,11 @@ def deal_svg(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None 
 def deal_svg_tag(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None
                  ) -> SafeString:
     return mark_safe(deal_svg(hands, dealer, board))  # noqa: S308 - built from tokens only
+
+
+@register.filter
+def actor_label(label: str) -> str:
+    """Who did something, as stored (English), in the reader's language."""
+    from tournaments.actors import label_for_display
+
+    return label_for_display(label)

@@ -13,6 +13,7 @@ from tournaments.models import Board, BoardResult, Club, Event, Round, Table
 from tournaments.services import events, results
 
 DEMO_EVENT = "Torneig de demostració"
+DEMO_EVENING = "Vespre de club"
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"), ("Marta Soler", "Pere Riera"), ("Laia Costa", "Joan Serra"),
@@ -28,6 +29,7 @@ PAIR_NAMES = [
 class DemoReport:
     logins: list[tuple[str, str, str]] = field(default_factory=list)
     event: Event | None = None
+    evening: Event | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -123,41 +125,57 @@ def build_demo() -> DemoReport:
     _user("admin", staff=True)
     report.logins = [
         ("admin", PASSWORD, "staff: the admin site"),
-        ("organiser", PASSWORD, "organiser of the demo event"),
-        ("referee", PASSWORD, "referee of the demo event"),
+        ("organiser", PASSWORD, "organiser of the demo events"),
+        ("referee", PASSWORD, "referee of the demo events"),
     ]
     club, _ = Club.objects.get_or_create(name="Casal de la Botifarra", defaults={"city": "Vic"})
     event = Event.objects.filter(name=DEMO_EVENT).first()
     if event is not None:
         report.event = event
-        report.notes.append("The demo event already exists; nothing was changed.")
+        report.evening = Event.objects.filter(name=DEMO_EVENING).first()
+        report.notes.append("The demo events already exist; nothing was changed.")
         return report
     actor = Actor(user=organiser)
-    event = events.event_create(
-        actor=actor, name=DEMO_EVENT, club=club, venue="Casal, sala gran",
-        rounds_count=4, boards_per_round=4, seed="demo",
-    )
-    event.referees.add(referee)
-    events.registration_open(event=event, actor=actor)
-    for p1, p2 in PAIR_NAMES:
-        events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)
-    events.event_start(event=event, actor=actor)
-    event.refresh_from_db()
-    events.boards_generate(event=event)
-    events.event_publish(event=event, actor=actor)
     rng = random.Random(2026)
     from scoring.bridge import pairings_propose, standings_recompute
 
+    # The championship: two rounds played, round 2 still open with a dispute for the referee.
+    event = _running_event(actor, referee, club, DEMO_EVENT, PAIR_NAMES, rounds=4, boards=4)
     for number in (1, 2):
-        pairings_propose(event.pk, number)
+        pairings_propose(event.pk, number, actor=actor)
         rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
         last = number == 2
         play_round(rnd, rng, dispute=last, illegal=last)
         if not last:
             events.round_close(rnd=rnd, actor=actor)
     standings_recompute(event.pk)
+    # A club evening: round 1 closed, standings computed, round 2's pairings proposed and
+    # waiting for the organiser to accept them.
+    evening = _running_event(actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds=3,
+                             boards=3)
+    pairings_propose(evening.pk, 1, actor=actor)
+    rnd = events.round_open(rnd=evening.rounds.get(number=1), actor=actor)
+    play_round(rnd, rng)
+    events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(evening.pk)
+    pairings_propose(evening.pk, 2, actor=actor)
     report.event = event
+    report.evening = evening
     return report
+
+
+def _running_event(actor: Actor, referee: Any, club: Club, name: str,
+                   pairs: list[tuple[str, str]], *, rounds: int, boards: int) -> Event:
+    event = events.event_create(actor=actor, name=name, club=club, venue="Casal, sala gran",
+                                rounds_count=rounds, boards_per_round=boards)
+    event.referees.add(referee)
+    events.registration_open(event=event, actor=actor)
+    for p1, p2 in pairs:
+        events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)
+    event = events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    events.event_publish(event=event, actor=actor)
+    return event
 
 
 def table_codes(event: Event) -> list[Table]:

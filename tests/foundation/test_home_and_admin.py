@@ -32,5 +32,33 @@ def test_demo_command_is_idempotent_and_prints_logins(capsys):
     call_command("demo")
     second = capsys.readouterr().out
     assert "organiser" in first and "botifarra-demo" in first
-    assert Event.objects.count() == 1
-    assert "already exists" in second
+    assert Event.objects.count() == 2
+    assert "already exist" in second
+
+
+@pytest.mark.django_db
+def test_demo_shows_everything_a_newcomer_should_see(client):
+    """Issue 2's target: a club, organiser, referee, 16 pairs, a Swiss event with seeded boards,
+    two rounds played, one dispute open, standings computed; and an evening whose round 2
+    pairings wait for the organiser (issue 6)."""
+    from django.core.management import call_command
+
+    from tournaments.demo import DEMO_EVENING, DEMO_EVENT
+    from tournaments.models import Dispute, Event, Round
+
+    call_command("demo")
+    event = Event.objects.get(name=DEMO_EVENT)
+    assert event.entries.count() == 16 and event.referees.exists()
+    assert event.boards.count() == event.total_boards
+    assert all(board.matches_seed() for board in event.boards.all())
+    assert list(event.rounds.values_list("status", flat=True)) == ["closed", "open"]
+    assert Dispute.objects.filter(result__table__round__event=event, status="open",
+                                  reason="illegal_play").exists()
+    assert event.snapshots.filter(after_round=2).exists()
+    evening = Event.objects.get(name=DEMO_EVENING)
+    assert evening.snapshots.filter(after_round=1).exists()
+    pending = evening.rounds.get(number=2)
+    assert pending.status == Round.Status.PENDING and pending.tables.count() == 4
+    assert client.login(username="organiser", password="botifarra-demo")
+    page = client.get(f"/manage/{evening.pk}/rounds/2/")
+    assert page.status_code == 200

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 
 from tournaments.demo import build_demo, table_codes
 
@@ -21,6 +22,9 @@ class Command(BaseCommand):
             base = settings.SITE_URL.rstrip("/")
             out.write(f"\nEvent: {event.name}  {base}{event.get_absolute_url()}")
             out.write(f"Public page: {base}/e/{event.pk}/")
+            if report.evening is not None:
+                out.write(f"Club evening (round 2's pairings wait for the organiser): "
+                          f"{base}{reverse('tournaments:round_detail', args=[report.evening.pk, 2])}")
             codes = table_codes(event)
             if codes:
                 out.write(f"Table codes of the open round (enter them at {base}/table/):")

@@ -48,7 +48,8 @@ def test_env_helpers_read_typed_values(monkeypatch):
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE"}}
+             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE",
+                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # set by the browser tests only
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean | env,
                           capture_output=True, text=True, timeout=120)
 

@@ -44,8 +44,10 @@ lint: install-dev
 bench: install-dev
 	@set -e; for script in $$(grep -l "__main__" benchmarks/*.py); do echo "# $$script"; DEBUG=1 $(PY) $$script; done
 
+# The long fuzz runs (tests marked `fuzz`: engine parser, API bodies, schemathesis); CI runs the
+# same tests bounded. -s shows the figures (cases tried, outcomes, failures).
 fuzz: install-dev
-	DEBUG=1 FUZZ_EXAMPLES=5000 $(BIN)/pytest -m fuzz -p no:randomly tests
+	DEBUG=1 FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-5000} $(BIN)/pytest -m fuzz -p no:randomly -s -q tests
 
 worker: install
 	$(BIN)/celery -A config worker -l info

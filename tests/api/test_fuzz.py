@@ -1,5 +1,6 @@
 """Garbage of many shapes posted to every POST endpoint: never a 500, and a refused request
-changes nothing that is stored. Bounded (FUZZ_EXAMPLES, 200 by default, per endpoint)."""
+changes nothing that is stored. Bounded (FUZZ_EXAMPLES, 200 by default, per endpoint; `make fuzz`
+runs 5000)."""
 
 import copy
 import json
@@ -19,6 +20,8 @@ from tournaments.models import (
     Submission,
 )
 from tournaments.services import disputes, results
+
+pytestmark = pytest.mark.fuzz  # `make fuzz` runs it with FUZZ_EXAMPLES=5000
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,

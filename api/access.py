@@ -81,21 +81,22 @@ def visible_results(request: Request) -> QuerySet[BoardResult]:
     )
     if is_staff(request):
         return qs
-    q = Q(table__round__status=Round.Status.CLOSED,
-          table__round__event__in=visible_events(request).values("pk"))
+    q = Q(
+        table__round__status=Round.Status.CLOSED,
+        table__round__event__in=visible_events(request).values("pk"),
+    )
     user = _user(request)
     if isinstance(request.user, TableUser):
         q |= Q(table=request.user.table)
     elif user is not None:
         q |= Q(table__round__event__in=_event_ids_run_by(user)) | Q(
-            table__in=Table.objects.filter(plays_q(user)).values("pk"))
+            table__in=Table.objects.filter(plays_q(user)).values("pk")
+        )
     return qs.filter(q)
 
 
 def visible_disputes(request: Request) -> QuerySet[Dispute]:
-    qs = Dispute.objects.select_related(
-        "result__table__round__event", "result__board", "referee"
-    )
+    qs = Dispute.objects.select_related("result__table__round__event", "result__board", "referee")
     if is_staff(request):
         return qs
     user = _user(request)

@@ -63,12 +63,21 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         try:
             data = signing.loads(header[1].decode(), salt=TABLE_TOKEN_SALT)
             table = Table.objects.select_related(
-                "round__event", "ns__pair__player1", "ns__pair__player2",
-                "ew__pair__player1", "ew__pair__player2",
+                "round__event",
+                "ns__pair__player1",
+                "ns__pair__player2",
+                "ew__pair__player1",
+                "ew__pair__player2",
             ).get(pk=data["t"])
             side = data.get("s") or None
-        except (signing.BadSignature, Table.DoesNotExist, KeyError, TypeError, ValueError,
-                UnicodeDecodeError):
+        except (
+            signing.BadSignature,
+            Table.DoesNotExist,
+            KeyError,
+            TypeError,
+            ValueError,
+            UnicodeDecodeError,
+        ):
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
         if side not in (None, *SIDES) or not hmac.compare_digest(
             str(data.get("c", "")), table.code

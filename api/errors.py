@@ -90,15 +90,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # A constraint caught a race the services' locks did not: the other write won.
         log.warning("integrity error during an API request", exc_info=exc)
         message = _("This changed meanwhile: reload it and try again.")
-        return Response(error_body([{"field": NON_FIELD, "message": str(message)}]),
-                        status=status.HTTP_409_CONFLICT)
+        return Response(
+            error_body([{"field": NON_FIELD, "message": str(message)}]),
+            status=status.HTTP_409_CONFLICT,
+        )
     if isinstance(exc, DatabaseError):
         # The database is unreachable or failed mid-request. The transaction was rolled back, so
         # nothing was stored: say so, and when to retry (with the same Idempotency-Key).
         log.error("database error during an API request", exc_info=exc)
         message = _("The database is not answering; nothing was stored. Try again in a moment.")
-        response = Response(error_body([{"field": NON_FIELD, "message": str(message)}]),
-                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response = Response(
+            error_body([{"field": NON_FIELD, "message": str(message)}]),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
         response["Retry-After"] = "5"
         return response
     response = drf_exception_handler(exc, context)

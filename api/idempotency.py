@@ -41,7 +41,10 @@ SCOPE_MAX = 80
 REPLAYED_HEADER = "Idempotent-Replayed"
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Any unique string (a UUID) chosen by the client for this submission. Sending "
     "the same key again returns the first response unchanged and stores nothing new; the same "
     "key with a different body is refused with 422.",
@@ -80,8 +83,9 @@ def _replay(row: IdempotentResponse, request_hash: str) -> HttpResponse:
     body = row.body if isinstance(row.body, dict) else {}
     if body.get("request") != request_hash:
         raise IdempotencyKeyReused()
-    response = HttpResponse(body.get("content", ""), status=row.status_code,
-                            content_type="application/json")
+    response = HttpResponse(
+        body.get("content", ""), status=row.status_code, content_type="application/json"
+    )
     response[REPLAYED_HEADER] = "true"
     return response
 
@@ -106,8 +110,9 @@ def idempotent(method: Callable[..., Any]) -> Callable[..., Any]:
         if not key:
             return method(self, request, *args, **kwargs)
         if len(key) > MAX_KEY or "\x00" in key:
-            raise ValidationError({HEADER: [_("An Idempotency-Key has at most %(n)s characters.")
-                                            % {"n": MAX_KEY}]})
+            raise ValidationError(
+                {HEADER: [_("An Idempotency-Key has at most %(n)s characters.") % {"n": MAX_KEY}]}
+            )
         scope, request_hash = scope_for(request), fingerprint(request)
         with transaction.atomic():
             try:

@@ -37,9 +37,13 @@ def id_field(**kwargs: Any) -> serializers.IntegerField:
 
 # ---- errors ----------------------------------------------------------------------------------
 
+
 class FieldErrorSerializer(serializers.Serializer):
-    field = serializers.CharField(help_text=_("Path of the value concerned, e.g. totals.NS, "
-                                              "record.play[17], body, non_field_errors."))
+    field = serializers.CharField(
+        help_text=_(
+            "Path of the value concerned, e.g. totals.NS, record.play[17], body, non_field_errors."
+        )
+    )
     message = serializers.CharField()
 
 
@@ -50,10 +54,12 @@ class ErrorSerializer(serializers.Serializer):
 
 # ---- authentication ----------------------------------------------------------------------------
 
+
 class LoginSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=200, trim_whitespace=False,
-                                     style={"input_type": "password"})
+    password = serializers.CharField(
+        max_length=200, trim_whitespace=False, style={"input_type": "password"}
+    )
 
 
 class TokenSerializer(serializers.Serializer):
@@ -78,18 +84,44 @@ class TableTokenSerializer(serializers.Serializer):
 
 # ---- events, rounds, tables, boards, standings -------------------------------------------------
 
+
 class EventSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="club.name", default=None, read_only=True)
-    seed = serializers.CharField(source="public_seed", read_only=True, allow_null=True,
-                                 help_text=_("Only once the event is finished; before that, "
-                                             "check the commitment (SHA-256 of the seed)."))
+    seed = serializers.CharField(
+        source="public_seed",
+        read_only=True,
+        allow_null=True,
+        help_text=_(
+            "Only once the event is finished; before that, "
+            "check the commitment (SHA-256 of the seed)."
+        ),
+    )
 
     class Meta:
         model = Event
-        fields = ["id", "name", "club", "date", "venue", "status", "published", "ruleset",
-                  "sant_vicenc_in_botifarra", "game_target", "game_cap", "deal_limit", "format",
-                  "match_mode", "rounds_count", "boards_per_round", "ranking_method",
-                  "bye_points", "commitment", "seed", "finished_at"]
+        fields = [
+            "id",
+            "name",
+            "club",
+            "date",
+            "venue",
+            "status",
+            "published",
+            "ruleset",
+            "sant_vicenc_in_botifarra",
+            "game_target",
+            "game_cap",
+            "deal_limit",
+            "format",
+            "match_mode",
+            "rounds_count",
+            "boards_per_round",
+            "ranking_method",
+            "bye_points",
+            "commitment",
+            "seed",
+            "finished_at",
+        ]
         read_only_fields = fields
 
 
@@ -138,13 +170,22 @@ class BoardSerializer(serializers.Serializer):
     dealer = serializers.CharField()
     hands_visible = serializers.BooleanField()
     hands = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False,
-        help_text=_("Only when you may see the cards: organisers and referees, a table that has "
-                    "entered this board, everyone once its round is closed."))
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text=_(
+            "Only when you may see the cards: organisers and referees, a table that has "
+            "entered this board, everyone once its round is closed."
+        ),
+    )
 
     def to_representation(self, board: Board) -> dict[str, Any]:
-        data = {"event": board.event_id, "number": board.number, "round": board.round_number,
-                "dealer": board.dealer, "hands_visible": bool(self.context.get("hands_visible"))}
+        data = {
+            "event": board.event_id,
+            "number": board.number,
+            "round": board.round_number,
+            "dealer": board.dealer,
+            "hands_visible": bool(self.context.get("hands_visible")),
+        }
         if data["hands_visible"]:
             data["hands"] = board.hands
         return data
@@ -166,13 +207,15 @@ class StandingsSerializer(serializers.Serializer):
             "after_round": snapshot.after_round if snapshot else None,
             "stale": instance["stale"],
             "updated_at": serializers.DateTimeField().to_representation(updated)
-            if updated else None,
+            if updated
+            else None,
             "rows": snapshot.rows if snapshot else [],
             "matches": snapshot.matches if snapshot else [],
         }
 
 
 # ---- results -------------------------------------------------------------------------------
+
 
 class CallSerializer(serializers.Serializer):
     seat = serializers.ChoiceField(choices=SEATS)
@@ -195,12 +238,23 @@ class ShortResultSerializer(serializers.Serializer):
     delegated = serializers.BooleanField(default=False)
     trump = serializers.ChoiceField(choices=BoardResult.Trump.choices)
     doubles = CallSerializer(many=True, required=False, max_length=3)
-    totals = PairNumbersSerializer(required=False, help_text=_(
-        "Card points of each pair, summing to 72. Give either totals or offending_pair."))
-    offending_pair = serializers.ChoiceField(choices=SIDES, required=False, help_text=_(
-        "The pair that played an illegal card (the penalty applies)."))
-    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, help_text=_(
-        "To correct your own entry: the version you are replacing."))
+    totals = PairNumbersSerializer(
+        required=False,
+        help_text=_(
+            "Card points of each pair, summing to 72. Give either totals or offending_pair."
+        ),
+    )
+    offending_pair = serializers.ChoiceField(
+        choices=SIDES,
+        required=False,
+        help_text=_("The pair that played an illegal card (the penalty applies)."),
+    )
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text=_("To correct your own entry: the version you are replacing."),
+    )
 
     def service_data(self) -> dict[str, Any]:
         v = self.validated_data
@@ -217,8 +271,12 @@ class ShortResultSerializer(serializers.Serializer):
 
 
 class VersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, help_text=_(
-        "The version you saw; a 409 if the result changed since."))
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text=_("The version you saw; a 409 if the result changed since."),
+    )
 
 
 class ResultSerializer(serializers.ModelSerializer):
@@ -236,11 +294,34 @@ class ResultSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = BoardResult
-        fields = ["id", "event", "round", "table", "table_number", "ns", "ew", "board",
-                  "status", "source", "delegated", "trump", "doubles", "totals",
-                  "offending_pair", "multiplier", "score", "capot", "adjusted", "entered_by",
-                  "entered_side", "confirmed_by", "version", "open_dispute", "created_at",
-                  "updated_at"]
+        fields = [
+            "id",
+            "event",
+            "round",
+            "table",
+            "table_number",
+            "ns",
+            "ew",
+            "board",
+            "status",
+            "source",
+            "delegated",
+            "trump",
+            "doubles",
+            "totals",
+            "offending_pair",
+            "multiplier",
+            "score",
+            "capot",
+            "adjusted",
+            "entered_by",
+            "entered_side",
+            "confirmed_by",
+            "version",
+            "open_dispute",
+            "created_at",
+            "updated_at",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(PairNumbersSerializer(allow_null=True))
@@ -285,9 +366,12 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
 
 class ResultDetailSerializer(ResultSerializer):
-    submissions = serializers.SerializerMethodField(help_text=_(
-        "Every version sent, with play records' verdicts: for the table's players, the event's "
-        "organisers and referees only (otherwise null)."))
+    submissions = serializers.SerializerMethodField(
+        help_text=_(
+            "Every version sent, with play records' verdicts: for the table's players, the event's "
+            "organisers and referees only (otherwise null)."
+        )
+    )
 
     class Meta(ResultSerializer.Meta):
         fields = [*ResultSerializer.Meta.fields, "submissions"]
@@ -311,6 +395,7 @@ class ResultFilterSerializer(serializers.Serializer):
 
 # ---- play records --------------------------------------------------------------------------
 
+
 class VerdictSerializer(serializers.Serializer):
     """The engine's verdict, unchanged (docs/play-record.md)."""
 
@@ -333,9 +418,12 @@ class VerdictSerializer(serializers.Serializer):
 class PlayRecordSubmitSerializer(serializers.Serializer):
     table = id_field(help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767)
-    record = serializers.JSONField(help_text=_(
-        "A play record (format botifarra-play/1): deal.hands may be left out, the board's "
-        "seeded deal is used."))
+    record = serializers.JSONField(
+        help_text=_(
+            "A play record (format botifarra-play/1): deal.hands may be left out, the board's "
+            "seeded deal is used."
+        )
+    )
     version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
 
@@ -357,11 +445,16 @@ class PlayRecordSerializer(serializers.ModelSerializer):
 
 
 class VerifySerializer(serializers.Serializer):
-    record = serializers.JSONField(help_text=_(
-        "A play record. Outside an event its deal.hands are required."))
-    event = id_field(required=False, help_text=_(
-        "With board: replay against this event's seeded board and rules (only for people who "
-        "may see its cards)."))
+    record = serializers.JSONField(
+        help_text=_("A play record. Outside an event its deal.hands are required.")
+    )
+    event = id_field(
+        required=False,
+        help_text=_(
+            "With board: replay against this event's seeded board and rules (only for people who "
+            "may see its cards)."
+        ),
+    )
     board = serializers.IntegerField(min_value=1, max_value=32767, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -373,6 +466,7 @@ class VerifySerializer(serializers.Serializer):
 
 # ---- disputes ------------------------------------------------------------------------------
 
+
 class DisputeRequestSerializer(serializers.Serializer):
     result = id_field(help_text=_("The result's id."))
     reason = serializers.CharField(max_length=2000, help_text=_("What went wrong, briefly."))
@@ -381,22 +475,35 @@ class DisputeRequestSerializer(serializers.Serializer):
 class RuleSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Ruling.Kind.choices)
     explanation = serializers.CharField(max_length=4000)
-    data = serializers.DictField(required=False, default=dict, help_text=_(
-        "accept: {submission}; penalty: {offending_pair}; corrected: a short result "
-        "{delegated, trump, doubles, totals} or {play_record}; adjusted: {adjusted_ns, "
-        "adjusted_ew, score: {NS, EW}}."))
+    data = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text=_(
+            "accept: {submission}; penalty: {offending_pair}; corrected: a short result "
+            "{delegated, trump, doubles, totals} or {play_record}; adjusted: {adjusted_ns, "
+            "adjusted_ew, score: {NS, EW}}."
+        ),
+    )
 
     def validate_data(self, data: dict[str, Any]) -> dict[str, Any]:
         # The shapes the ruling service reads directly (it trusts them to be plain values).
-        choices = {"adjusted_ns": BoardResult.Adjusted.values,
-                   "adjusted_ew": BoardResult.Adjusted.values, "offending_pair": ["NS", "EW"]}
+        choices = {
+            "adjusted_ns": BoardResult.Adjusted.values,
+            "adjusted_ew": BoardResult.Adjusted.values,
+            "offending_pair": ["NS", "EW"],
+        }
         for key, allowed in choices.items():
-            if key in data and data[key] not in ("", None) and (
-                    not isinstance(data[key], str) or data[key] not in allowed):
+            if (
+                key in data
+                and data[key] not in ("", None)
+                and (not isinstance(data[key], str) or data[key] not in allowed)
+            ):
                 raise serializers.ValidationError(
-                    {key: [_("Choose one of: %(c)s.") % {"c": ", ".join(allowed)}]})
-        if "submission" in data and (isinstance(data["submission"], bool)
-                                     or not isinstance(data["submission"], int)):
+                    {key: [_("Choose one of: %(c)s.") % {"c": ", ".join(allowed)}]}
+                )
+        if "submission" in data and (
+            isinstance(data["submission"], bool) or not isinstance(data["submission"], int)
+        ):
             raise serializers.ValidationError({"submission": [_("Give a submission's id.")]})
         # Numbers the database could not hold (an adjusted score of 10**30) are refused here,
         # with their path, rather than failing inside the save.
@@ -409,8 +516,7 @@ class RuleSerializer(serializers.Serializer):
                 stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
             else:
                 try:  # the services turn numbers written as text into int too
-                    too_large = (not isinstance(value, bool)
-                                 and abs(int(float(value))) > MAX_ID)
+                    too_large = not isinstance(value, bool) and abs(int(float(value))) > MAX_ID
                 except (TypeError, ValueError, OverflowError):
                     too_large = isinstance(value, (int, float))
                 if too_large:
@@ -420,8 +526,7 @@ class RuleSerializer(serializers.Serializer):
 
 class RulingSerializer(serializers.ModelSerializer):
     referee = serializers.CharField(source="referee.get_username", read_only=True)
-    supersedes = serializers.IntegerField(source="supersedes_id", read_only=True,
-                                          allow_null=True)
+    supersedes = serializers.IntegerField(source="supersedes_id", read_only=True, allow_null=True)
 
     class Meta:
         model = Ruling
@@ -440,13 +545,28 @@ class DisputeSerializer(serializers.ModelSerializer):
     table = serializers.IntegerField(source="result.table_id", read_only=True)
     table_number = serializers.IntegerField(source="result.table.number", read_only=True)
     board = serializers.IntegerField(source="result.board.number", read_only=True)
-    referee = serializers.CharField(source="referee.get_username", read_only=True,
-                                    allow_null=True, default=None)
+    referee = serializers.CharField(
+        source="referee.get_username", read_only=True, allow_null=True, default=None
+    )
 
     class Meta:
         model = Dispute
-        fields = ["id", "result", "event", "round", "table", "table_number", "board", "reason",
-                  "details", "status", "opened_by", "referee", "created_at", "closed_at"]
+        fields = [
+            "id",
+            "result",
+            "event",
+            "round",
+            "table",
+            "table_number",
+            "board",
+            "reason",
+            "details",
+            "status",
+            "opened_by",
+            "referee",
+            "created_at",
+            "closed_at",
+        ]
         read_only_fields = fields
 
 
@@ -462,4 +582,3 @@ class DisputeDetailSerializer(DisputeSerializer):
     @extend_schema_field(AuditSerializer(many=True))
     def get_history(self, d: Dispute) -> list[dict[str, Any]]:
         return AuditSerializer(d.result.audit.order_by("created_at", "pk"), many=True).data
-

@@ -34,8 +34,9 @@ class FailedAttemptThrottle(SimpleRateThrottle):
         if self.key is None:
             return
         try:
-            self.history = [t for t in self.cache.get(self.key, [])
-                            if t > self.timer() - self.duration]
+            self.history = [
+                t for t in self.cache.get(self.key, []) if t > self.timer() - self.duration
+            ]
             self.history.insert(0, self.timer())
             self.cache.set(self.key, self.history, self.duration)
         except Exception:  # noqa: BLE001

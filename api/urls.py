@@ -16,12 +16,12 @@ urlpatterns = [
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),
     path("results/<int:pk>/confirm", views.ResultConfirmView.as_view(), name="result_confirm"),
     path("play-records", views.PlayRecordCreateView.as_view(), name="play_record_create"),
-    path("play-records/<int:pk>", views.PlayRecordDetailView.as_view(),
-         name="play_record_detail"),
+    path("play-records/<int:pk>", views.PlayRecordDetailView.as_view(), name="play_record_detail"),
     path("verify", views.VerifyView.as_view(), name="verify"),
     path("disputes", views.DisputeListView.as_view(), name="dispute_list"),
     path("disputes/<int:pk>", views.DisputeDetailView.as_view(), name="dispute_detail"),
     path("disputes/<int:pk>/rule", views.DisputeRuleView.as_view(), name="dispute_rule"),
-    path("disputes/<int:pk>/withdraw", views.DisputeWithdrawView.as_view(),
-         name="dispute_withdraw"),
+    path(
+        "disputes/<int:pk>/withdraw", views.DisputeWithdrawView.as_view(), name="dispute_withdraw"
+    ),
 ]

@@ -75,6 +75,7 @@ class FailedAttemptsMixin:
 
 # ---- authentication ----------------------------------------------------------------------------
 
+
 class AccountTokenView(FailedAttemptsMixin, ApiView):
     """Exchange a username and password for an account token."""
 
@@ -82,18 +83,26 @@ class AccountTokenView(FailedAttemptsMixin, ApiView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [LoginThrottle]
 
-    @extend_schema(tags=["authentication"], request=s.LoginSerializer,
-                   responses={200: s.TokenSerializer, **_errors(400, 429)}, auth=[],
-                   summary="Account token")
+    @extend_schema(
+        tags=["authentication"],
+        request=s.LoginSerializer,
+        responses={200: s.TokenSerializer, **_errors(400, 429)},
+        auth=[],
+        summary="Account token",
+    )
     def post(self, request: Request) -> Response:
         form = s.LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        user = authenticate(request._request, username=form.validated_data["username"],
-                            password=form.validated_data["password"])
+        user = authenticate(
+            request._request,
+            username=form.validated_data["username"],
+            password=form.validated_data["password"],
+        )
         if user is None or not user.is_active:
             self.attempt_failed()
-            raise ValidationError({"non_field_errors": [
-                _("Unable to log in with this username and password.")]})
+            raise ValidationError(
+                {"non_field_errors": [_("Unable to log in with this username and password.")]}
+            )
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -106,43 +115,58 @@ class TableTokenView(FailedAttemptsMixin, ApiView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [TableCodeThrottle]
 
-    @extend_schema(tags=["authentication"], request=s.TableCodeSerializer,
-                   responses={200: s.TableTokenSerializer, **_errors(400, 429)}, auth=[],
-                   summary="Table token")
+    @extend_schema(
+        tags=["authentication"],
+        request=s.TableCodeSerializer,
+        responses={200: s.TableTokenSerializer, **_errors(400, 429)},
+        auth=[],
+        summary="Table token",
+    )
     def post(self, request: Request) -> Response:
         form = s.TableCodeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         code = "".join(form.validated_data["code"].split()).replace("-", "").upper()
         side = form.validated_data["side"]
-        tables = list(Table.objects.filter(code=code, round__status=Round.Status.OPEN)
-                      .select_related("round")[:2])
+        tables = list(
+            Table.objects.filter(code=code, round__status=Round.Status.OPEN).select_related(
+                "round"
+            )[:2]
+        )
         if len(tables) != 1:
             self.attempt_failed()
-            message = (_("No open table has this code: check it with the organiser.")
-                       if not tables else
-                       _("This code matches more than one table: ask the organiser."))
+            message = (
+                _("No open table has this code: check it with the organiser.")
+                if not tables
+                else _("This code matches more than one table: ask the organiser.")
+            )
             raise ValidationError({"code": [message]})
         table = tables[0]
-        return Response({
-            "token": table_token(table, side),
-            "table": table.pk,
-            "table_number": table.number,
-            "event": table.round.event_id,
-            "round": table.round.number,
-            "round_id": table.round_id,
-            "side": side,
-            "expires": _("when the round closes"),
-        })
+        return Response(
+            {
+                "token": table_token(table, side),
+                "table": table.pk,
+                "table_number": table.number,
+                "event": table.round.event_id,
+                "round": table.round.number,
+                "round_id": table.round_id,
+                "side": side,
+                "expires": _("when the round closes"),
+            }
+        )
 
 
 # ---- events, rounds, tables, boards, standings ------------------------------------------------
+
 
 def _event(request: Request, pk: int):
     return get_object_or_404(access.visible_events(request), pk=pk)
 
 
-@extend_schema(tags=["events"], summary="Events",
-               description="Published events, plus your own (organised, refereed, played).")
+@extend_schema(
+    tags=["events"],
+    summary="Events",
+    description="Published events, plus your own (organised, refereed, played).",
+)
 class EventListView(generics.ListAPIView):
     serializer_class = s.EventSerializer
 
@@ -150,9 +174,12 @@ class EventListView(generics.ListAPIView):
         return access.visible_events(self.request).order_by("-date", "name", "pk")
 
 
-@extend_schema(tags=["events"], summary="Event",
-               description="`commitment` always; `seed` only once the event is finished.",
-               responses={200: s.EventSerializer, **_errors(404)})
+@extend_schema(
+    tags=["events"],
+    summary="Event",
+    description="`commitment` always; `seed` only once the event is finished.",
+    responses={200: s.EventSerializer, **_errors(404)},
+)
 class EventDetailView(generics.RetrieveAPIView):
     serializer_class = s.EventSerializer
 
@@ -160,28 +187,39 @@ class EventDetailView(generics.RetrieveAPIView):
         return _event(self.request, self.kwargs["pk"])
 
 
-@extend_schema(tags=["events"], summary="Rounds of an event", responses={
-    200: s.RoundSerializer(many=True), **_errors(404)})
+@extend_schema(
+    tags=["events"],
+    summary="Rounds of an event",
+    responses={200: s.RoundSerializer(many=True), **_errors(404)},
+)
 class EventRoundsView(generics.ListAPIView):
     serializer_class = s.RoundSerializer
 
     def get_queryset(self):
         event = _event(self.request, self.kwargs["pk"])
-        return (event.rounds.select_related("event", "bye__pair")
-                .annotate(table_count=Count("tables")).order_by("number"))
+        return (
+            event.rounds.select_related("event", "bye__pair")
+            .annotate(table_count=Count("tables"))
+            .order_by("number")
+        )
 
 
-@extend_schema(tags=["events"], summary="Tables of a round",
-               description="Table codes are shown to the event's organisers only.",
-               responses={200: s.TableSerializer(many=True), **_errors(404)})
+@extend_schema(
+    tags=["events"],
+    summary="Tables of a round",
+    description="Table codes are shown to the event's organisers only.",
+    responses={200: s.TableSerializer(many=True), **_errors(404)},
+)
 class RoundTablesView(generics.ListAPIView):
     serializer_class = s.TableSerializer
 
     def get_queryset(self):
         self.round = get_object_or_404(
             Round.objects.select_related("event").filter(
-                event__in=access.visible_events(self.request).values("pk")),
-            pk=self.kwargs["pk"])
+                event__in=access.visible_events(self.request).values("pk")
+            ),
+            pk=self.kwargs["pk"],
+        )
         return self.round.tables.select_related("round", "ns__pair", "ew__pair").order_by("number")
 
     def get_serializer_context(self) -> dict[str, Any]:
@@ -192,45 +230,70 @@ class RoundTablesView(generics.ListAPIView):
 
 
 class BoardView(ApiView):
-    @extend_schema(tags=["events"], summary="Board",
-                   description="The dealer always; `hands` only for those who may see the "
-                   "cards (`hands_visible`): the event's organisers and referees, a table once "
-                   "it has entered the board, everyone once the board's round is closed.",
-                   responses={200: s.BoardSerializer, **_errors(404)})
+    @extend_schema(
+        tags=["events"],
+        summary="Board",
+        description="The dealer always; `hands` only for those who may see the "
+        "cards (`hands_visible`): the event's organisers and referees, a table once "
+        "it has entered the board, everyone once the board's round is closed.",
+        responses={200: s.BoardSerializer, **_errors(404)},
+    )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = _event(request, pk)
-        board = get_object_or_404(Board.objects.select_related("event"), event=event,
-                                  number=number)
+        board = get_object_or_404(Board.objects.select_related("event"), event=event, number=number)
         visible = results.hands_visible(board=board, actor=access.actor_for(request))
         return Response(s.BoardSerializer(board, context={"hands_visible": visible}).data)
 
 
 class StandingsView(ApiView):
-    @extend_schema(tags=["events"], summary="Standings",
-                   description="The latest snapshot; `stale` is true while a recomputation "
-                   "is pending.", responses={200: s.StandingsSerializer, **_errors(404)})
+    @extend_schema(
+        tags=["events"],
+        summary="Standings",
+        description="The latest snapshot; `stale` is true while a recomputation is pending.",
+        responses={200: s.StandingsSerializer, **_errors(404)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         event = _event(request, pk)
         snapshot = latest_snapshot(event)
         updated = event.standings_updated_at or (snapshot.computed_at if snapshot else None)
-        return Response(s.StandingsSerializer({
-            "event": event, "snapshot": snapshot, "stale": standings_stale(event),
-            "updated_at": updated}).data)
+        return Response(
+            s.StandingsSerializer(
+                {
+                    "event": event,
+                    "snapshot": snapshot,
+                    "stale": standings_stale(event),
+                    "updated_at": updated,
+                }
+            ).data
+        )
 
 
 # ---- results --------------------------------------------------------------------------------
 
+
 def _result_qs():
     return BoardResult.objects.select_related(
-        "table__round__event", "board", "table__ns__pair__player1", "table__ns__pair__player2",
-        "table__ew__pair__player1", "table__ew__pair__player2",
+        "table__round__event",
+        "board",
+        "table__ns__pair__player1",
+        "table__ns__pair__player2",
+        "table__ew__pair__player1",
+        "table__ew__pair__player2",
     ).prefetch_related(Prefetch("disputes", queryset=Dispute.objects.order_by("pk")))
 
 
 def _table(pk: int) -> Table:
-    table = (Table.objects.select_related(
-        "round__event", "ns__pair__player1", "ns__pair__player2", "ew__pair__player1",
-        "ew__pair__player2").filter(pk=pk).first())
+    table = (
+        Table.objects.select_related(
+            "round__event",
+            "ns__pair__player1",
+            "ns__pair__player2",
+            "ew__pair__player1",
+            "ew__pair__player2",
+        )
+        .filter(pk=pk)
+        .first()
+    )
     if table is None:
         raise ServiceError(_("There is no table with id %(id)s.") % {"id": pk}, field="table")
     return table
@@ -253,29 +316,46 @@ class ResultListView(generics.ListAPIView):
         filters = s.ResultFilterSerializer(data=self.request.query_params)
         filters.is_valid(raise_exception=True)
         f = filters.validated_data
-        lookups = {"event": "table__round__event_id", "round": "table__round_id",
-                   "table": "table_id", "board": "board__number", "status": "status"}
-        qs = access.visible_results(self.request).prefetch_related("disputes").select_related(
-            "table__ns", "table__ew")
+        lookups = {
+            "event": "table__round__event_id",
+            "round": "table__round_id",
+            "table": "table_id",
+            "board": "board__number",
+            "status": "status",
+        }
+        qs = (
+            access.visible_results(self.request)
+            .prefetch_related("disputes")
+            .select_related("table__ns", "table__ew")
+        )
         qs = qs.filter(**{lookups[k]: v for k, v in f.items()})
-        return qs.order_by("table__round__event_id", "table__round__number", "board__number",
-                           "table__number")
+        return qs.order_by(
+            "table__round__event_id", "table__round__number", "board__number", "table__number"
+        )
 
-    @extend_schema(tags=["results"], summary="Results", parameters=[s.ResultFilterSerializer],
-                   description="Everyone sees the results of a closed round of a visible event; "
-                   "before the round closes, only that table, the event's organisers and "
-                   "referees, and staff.", responses={200: s.ResultSerializer(many=True),
-                                                      **_errors(400)})
+    @extend_schema(
+        tags=["results"],
+        summary="Results",
+        parameters=[s.ResultFilterSerializer],
+        description="Everyone sees the results of a closed round of a visible event; "
+        "before the round closes, only that table, the event's organisers and "
+        "referees, and staff.",
+        responses={200: s.ResultSerializer(many=True), **_errors(400)},
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(tags=["results"], summary="Submit a short result",
-                   description="The score is computed by the engine. The first entry creates "
-                   "the result (201); the other pair sending the same values confirms it, "
-                   "different values open a dispute (200). To correct your own entry, send "
-                   "it again with its `version`.",
-                   request=s.ShortResultSerializer, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={201: s.ResultSerializer, 200: s.ResultSerializer, **WRITE_ERRORS})
+    @extend_schema(
+        tags=["results"],
+        summary="Submit a short result",
+        description="The score is computed by the engine. The first entry creates "
+        "the result (201); the other pair sending the same values confirms it, "
+        "different values open a dispute (200). To correct your own entry, send "
+        "it again with its `version`.",
+        request=s.ShortResultSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: s.ResultSerializer, 200: s.ResultSerializer, **WRITE_ERRORS},
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         form = s.ShortResultSerializer(data=request.data)
@@ -283,22 +363,30 @@ class ResultListView(generics.ListAPIView):
         table = _table(form.validated_data["table"])
         try:
             outcome = results.result_submit_short(
-                table=table, board_number=form.validated_data["board"],
-                actor=access.actor_for(request), data=form.service_data(),
-                expected_version=form.validated_data.get("version"))
+                table=table,
+                board_number=form.validated_data["board"],
+                actor=access.actor_for(request),
+                data=form.service_data(),
+                expected_version=form.validated_data.get("version"),
+            )
         except results.InvalidSubmission as exc:
             raise results.InvalidSubmission(
                 [engine.Problem(_short_field(p.path), p.message) for p in exc.problems]
             ) from None
-        return Response(s.ResultSerializer(_fresh(outcome.result)).data,
-                        status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+        return Response(
+            s.ResultSerializer(_fresh(outcome.result)).data,
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )
 
 
 class ResultDetailView(ApiView):
-    @extend_schema(tags=["results"], summary="Result",
-                   description="`submissions` (with play records' verdicts) only for the "
-                   "table's players and the event's organisers and referees.",
-                   responses={200: s.ResultDetailSerializer, **_errors(401, 403, 404)})
+    @extend_schema(
+        tags=["results"],
+        summary="Result",
+        description="`submissions` (with play records' verdicts) only for the "
+        "table's players and the event's organisers and referees.",
+        responses={200: s.ResultDetailSerializer, **_errors(401, 403, 404)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         result = access.visible_results(request).filter(pk=pk).first()
         if result is None:
@@ -310,38 +398,55 @@ class ResultDetailView(ApiView):
 
 
 class ResultConfirmView(ApiView):
-    @extend_schema(tags=["results"], summary="Confirm a result",
-                   description="The other pair (or an organiser) confirms an entered result.",
-                   request=s.VersionSerializer, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404)})
+    @extend_schema(
+        tags=["results"],
+        summary="Confirm a result",
+        description="The other pair (or an organiser) confirms an entered result.",
+        request=s.VersionSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404)},
+    )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         form = s.VersionSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         result = get_object_or_404(_result_qs(), pk=pk)
-        confirmed = results.result_confirm(result=result, actor=access.actor_for(request),
-                                           expected_version=form.validated_data.get("version"))
+        confirmed = results.result_confirm(
+            result=result,
+            actor=access.actor_for(request),
+            expected_version=form.validated_data.get("version"),
+        )
         return Response(s.ResultSerializer(_fresh(confirmed)).data)
 
 
 # ---- play records ---------------------------------------------------------------------------
 
+
 def _record_problems(exc: results.InvalidSubmission) -> results.InvalidSubmission:
-    return results.InvalidSubmission([
-        engine.Problem(f"record.{p.path}" if p.path else "record", p.message)
-        for p in exc.problems
-    ])
+    return results.InvalidSubmission(
+        [
+            engine.Problem(f"record.{p.path}" if p.path else "record", p.message)
+            for p in exc.problems
+        ]
+    )
 
 
 class PlayRecordCreateView(ApiView):
-    @extend_schema(tags=["play records"], summary="Submit a play record",
-                   description="The engine replays the record against the board's seeded deal. "
-                   "`complete` sets (or confirms) the result; `illegal` stores the penalty and "
-                   "opens a dispute; `invalid` is a 400 listing every problem "
-                   "(`record.<path>`) and stores nothing.",
-                   request=s.PlayRecordSubmitSerializer, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={201: s.PlayRecordResultSerializer, 200: s.PlayRecordResultSerializer,
-                              **WRITE_ERRORS})
+    @extend_schema(
+        tags=["play records"],
+        summary="Submit a play record",
+        description="The engine replays the record against the board's seeded deal. "
+        "`complete` sets (or confirms) the result; `illegal` stores the penalty and "
+        "opens a dispute; `invalid` is a 400 listing every problem "
+        "(`record.<path>`) and stores nothing.",
+        request=s.PlayRecordSubmitSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            201: s.PlayRecordResultSerializer,
+            200: s.PlayRecordResultSerializer,
+            **WRITE_ERRORS,
+        },
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         form = s.PlayRecordSubmitSerializer(data=request.data)
@@ -350,30 +455,39 @@ class PlayRecordCreateView(ApiView):
         actor = access.actor_for(request)
         try:
             outcome = results.result_submit_play_record(
-                table=table, board_number=form.validated_data["board"], actor=actor,
+                table=table,
+                board_number=form.validated_data["board"],
+                actor=actor,
                 record=form.validated_data["record"],
-                expected_version=form.validated_data.get("version"))
+                expected_version=form.validated_data.get("version"),
+            )
         except results.InvalidSubmission as exc:
             raise _record_problems(exc) from None
-        return Response({"result": s.ResultSerializer(_fresh(outcome.result)).data,
-                         "verdict": outcome.verdict},
-                        status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+        return Response(
+            {"result": s.ResultSerializer(_fresh(outcome.result)).data, "verdict": outcome.verdict},
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )
 
 
 class PlayRecordDetailView(ApiView):
-    @extend_schema(tags=["play records"], summary="Play record",
-                   description="The record as received and its verdict, for those who may see "
-                   "the board's cards.",
-                   responses={200: s.PlayRecordSerializer, **_errors(401, 403, 404)})
+    @extend_schema(
+        tags=["play records"],
+        summary="Play record",
+        description="The record as received and its verdict, for those who may see "
+        "the board's cards.",
+        responses={200: s.PlayRecordSerializer, **_errors(401, 403, 404)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         record = get_object_or_404(
-            PlayRecord.objects.select_related("result__table__round__event", "result__board"),
-            pk=pk)
+            PlayRecord.objects.select_related("result__table__round__event", "result__board"), pk=pk
+        )
         result = record.result
         allowed = result is not None and (
             access.visible_results(request).filter(pk=result.pk).exists()
-            and results.hands_visible(board=result.board, actor=access.actor_for(request),
-                                      table=result.table))
+            and results.hands_visible(
+                board=result.board, actor=access.actor_for(request), table=result.table
+            )
+        )
         if not allowed:
             access.refuse(request)
         return Response(s.PlayRecordSerializer(record).data)
@@ -383,13 +497,17 @@ class VerifyView(ApiView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [VerifyThrottle]
 
-    @extend_schema(tags=["play records"], summary="Verify a play record",
-                   description="Replays any play record and returns the engine's verdict; "
-                   "stores nothing and needs no account. Outside an event, `deal.hands` is "
-                   "required. With `event` and `board`, the record is checked against that "
-                   "seeded board (only for those who may see its cards).",
-                   request=s.VerifySerializer, auth=[],
-                   responses={200: s.VerdictSerializer, **_errors(400, 403, 404, 429)})
+    @extend_schema(
+        tags=["play records"],
+        summary="Verify a play record",
+        description="Replays any play record and returns the engine's verdict; "
+        "stores nothing and needs no account. Outside an event, `deal.hands` is "
+        "required. With `event` and `board`, the record is checked against that "
+        "seeded board (only for those who may see its cards).",
+        request=s.VerifySerializer,
+        auth=[],
+        responses={200: s.VerdictSerializer, **_errors(400, 403, 404, 429)},
+    )
     def post(self, request: Request) -> Response:
         form = s.VerifySerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -397,8 +515,9 @@ class VerifyView(ApiView):
         if "event" not in form.validated_data:
             return Response(engine.replay(record).to_json())
         event = _event(request, form.validated_data["event"])
-        board = get_object_or_404(Board.objects.select_related("event"), event=event,
-                                  number=form.validated_data["board"])
+        board = get_object_or_404(
+            Board.objects.select_related("event"), event=event, number=form.validated_data["board"]
+        )
         if not results.hands_visible(board=board, actor=access.actor_for(request)):
             raise PermissionDenied(_("You may not see this board's cards yet."))
         return Response(results.play_record_check(board=board, record=record))
@@ -406,15 +525,27 @@ class VerifyView(ApiView):
 
 # ---- disputes -------------------------------------------------------------------------------
 
+
 def _dispute_qs(request: Request):
-    return access.visible_disputes(request).select_related(
-        "result__table__ns", "result__table__ew").order_by("pk")
+    return (
+        access.visible_disputes(request)
+        .select_related("result__table__ns", "result__table__ew")
+        .order_by("pk")
+    )
 
 
 def _dispute_detail(dispute: Dispute) -> dict[str, Any]:
-    fresh = (Dispute.objects.select_related("result__table__round__event", "result__board",
-                                            "result__table__ns", "result__table__ew", "referee")
-             .prefetch_related("rulings__referee", "result__disputes").get(pk=dispute.pk))
+    fresh = (
+        Dispute.objects.select_related(
+            "result__table__round__event",
+            "result__board",
+            "result__table__ns",
+            "result__table__ew",
+            "referee",
+        )
+        .prefetch_related("rulings__referee", "result__disputes")
+        .get(pk=dispute.pk)
+    )
     return s.DisputeDetailSerializer(fresh).data
 
 
@@ -440,64 +571,93 @@ class DisputeListView(generics.ListAPIView):
             qs = qs.filter(status=status_filter)
         return qs
 
-    @extend_schema(tags=["disputes"], summary="Disputes",
-                   description="Referees and organisers: their events' disputes; players and "
-                   "table tokens: their own table's.",
-                   responses={200: s.DisputeSerializer(many=True), **_errors(400, 401)})
+    @extend_schema(
+        tags=["disputes"],
+        summary="Disputes",
+        description="Referees and organisers: their events' disputes; players and "
+        "table tokens: their own table's.",
+        responses={200: s.DisputeSerializer(many=True), **_errors(400, 401)},
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(tags=["disputes"], summary="Call a referee",
-                   description="A player of that table asks for a referee on a board, until "
-                   "the round closes.",
-                   request=s.DisputeRequestSerializer, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS})
+    @extend_schema(
+        tags=["disputes"],
+        summary="Call a referee",
+        description="A player of that table asks for a referee on a board, until the round closes.",
+        request=s.DisputeRequestSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS},
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         form = s.DisputeRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         result = _result_qs().filter(pk=form.validated_data["result"]).first()
         if result is None:
-            raise ServiceError(_("There is no result with id %(id)s.")
-                               % {"id": form.validated_data["result"]}, field="result")
-        dispute = disputes.dispute_request(result=result, actor=access.actor_for(request),
-                                           reason=form.validated_data["reason"])
+            raise ServiceError(
+                _("There is no result with id %(id)s.") % {"id": form.validated_data["result"]},
+                field="result",
+            )
+        dispute = disputes.dispute_request(
+            result=result, actor=access.actor_for(request), reason=form.validated_data["reason"]
+        )
         return Response(_dispute_detail(dispute), status=status.HTTP_201_CREATED)
 
 
 class DisputeDetailView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(tags=["disputes"], summary="Dispute",
-                   description="With its rulings (a revision supersedes, never erases) and "
-                   "the result's history.",
-                   responses={200: s.DisputeDetailSerializer, **_errors(401, 403, 404)})
+    @extend_schema(
+        tags=["disputes"],
+        summary="Dispute",
+        description="With its rulings (a revision supersedes, never erases) and "
+        "the result's history.",
+        responses={200: s.DisputeDetailSerializer, **_errors(401, 403, 404)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(_dispute_detail(_visible_dispute(request, pk)))
 
 
 class DisputeRuleView(ApiView):
-    @extend_schema(tags=["disputes"], summary="Rule on a dispute",
-                   description="Referees and organisers of the event only. Ruling again "
-                   "revises the earlier ruling, which stays in `rulings`.",
-                   request=s.RuleSerializer, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)})
+    @extend_schema(
+        tags=["disputes"],
+        summary="Rule on a dispute",
+        description="Referees and organisers of the event only. Ruling again "
+        "revises the earlier ruling, which stays in `rulings`.",
+        request=s.RuleSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+    )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         form = s.RuleSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        dispute = get_object_or_404(Dispute.objects.select_related(
-            "result__table__round__event", "result__board"), pk=pk)
+        dispute = get_object_or_404(
+            Dispute.objects.select_related("result__table__round__event", "result__board"), pk=pk
+        )
         v = form.validated_data
         try:
-            disputes.dispute_rule(dispute=dispute, actor=access.actor_for(request),
-                                  kind=v["kind"], explanation=v["explanation"], data=v["data"])
+            disputes.dispute_rule(
+                dispute=dispute,
+                actor=access.actor_for(request),
+                kind=v["kind"],
+                explanation=v["explanation"],
+                data=v["data"],
+            )
         except results.InvalidSubmission as exc:
             # A corrected play record: its problems are inside data.play_record.
-            raise results.InvalidSubmission([
-                engine.Problem(f"data.play_record.{p.path}".rstrip(".") if "play_record" in
-                               v["data"] else f"data.{_short_field(p.path)}", p.message)
-                for p in exc.problems]) from None
+            raise results.InvalidSubmission(
+                [
+                    engine.Problem(
+                        f"data.play_record.{p.path}".rstrip(".")
+                        if "play_record" in v["data"]
+                        else f"data.{_short_field(p.path)}",
+                        p.message,
+                    )
+                    for p in exc.problems
+                ]
+            ) from None
         except ServiceError as exc:
             if exc.field and exc.field not in ("kind", "explanation") and exc.code == "invalid":
                 exc.field = f"data.{exc.field}"
@@ -506,13 +666,17 @@ class DisputeRuleView(ApiView):
 
 
 class DisputeWithdrawView(ApiView):
-    @extend_schema(tags=["disputes"], summary="Withdraw a player's request",
-                   request=None, parameters=[IDEMPOTENCY_PARAMETER],
-                   responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)})
+    @extend_schema(
+        tags=["disputes"],
+        summary="Withdraw a player's request",
+        request=None,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+    )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        dispute = get_object_or_404(Dispute.objects.select_related(
-            "result__table__round__event", "result__board"), pk=pk)
+        dispute = get_object_or_404(
+            Dispute.objects.select_related("result__table__round__event", "result__board"), pk=pk
+        )
         disputes.dispute_withdraw(dispute=dispute, actor=access.actor_for(request))
         return Response(_dispute_detail(dispute))
-

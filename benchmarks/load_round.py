@@ -37,8 +37,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
-DATABASE_URL = os.environ.get("LOAD_DATABASE_URL",
-                              "postgres://postgres@127.0.0.1:5432/botifarra_load")
+DATABASE_URL = os.environ.get(
+    "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/botifarra_load"
+)
 REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/11")
 WEB_WORKERS = int(os.environ.get("LOAD_WEB_WORKERS", "4"))
 THINK_S = float(os.environ.get("LOAD_THINK_S", "6"))
@@ -58,9 +59,21 @@ ENV = dict(
     LOG_LEVEL="WARNING",
     DJANGO_SETTINGS_MODULE="config.settings",
 )
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL",
-                                       "DJANGO_SETTINGS_MODULE")})
+os.environ.update(
+    {
+        k: ENV[k]
+        for k in (
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DEBUG",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+            "SECURE_SSL_REDIRECT",
+            "LOG_LEVEL",
+            "DJANGO_SETTINGS_MODULE",
+        )
+    }
+)
 sys.path.insert(0, str(ROOT))
 
 
@@ -74,8 +87,12 @@ def fresh_services() -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{url.path[1:]}"')
     redis.Redis.from_url(REDIS_URL).flushdb()
-    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT,
-                   env=ENV, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+    )
 
 
 def build_event():
@@ -91,15 +108,19 @@ def build_event():
 
     user = get_user_model().objects.create_user("load-organiser", password="x")
     actor = Actor(user=user)
-    event = events.event_create(actor=actor, name="Load test", rounds_count=1,
-                                boards_per_round=BOARDS, seed="load")
+    event = events.event_create(
+        actor=actor, name="Load test", rounds_count=1, boards_per_round=BOARDS, seed="load"
+    )
     players = Player.objects.bulk_create([Player(name=f"Player {i}") for i in range(2 * PAIRS)])
-    pairs = Pair.objects.bulk_create([
-        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
-        for i in range(PAIRS)
-    ])
-    Entry.objects.bulk_create([Entry(event=event, pair=p, number=i + 1)
-                               for i, p in enumerate(pairs)])
+    pairs = Pair.objects.bulk_create(
+        [
+            Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
+            for i in range(PAIRS)
+        ]
+    )
+    Entry.objects.bulk_create(
+        [Entry(event=event, pair=p, number=i + 1) for i, p in enumerate(pairs)]
+    )
     events.registration_open(event=event, actor=actor)
     events.event_start(event=event, actor=actor)
     event = Event.objects.get(pk=event.pk)
@@ -119,15 +140,47 @@ def start_stack(port: int) -> list[subprocess.Popen]:
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
     web = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", str(WEB_WORKERS), "--timeout", "60", "--log-level", "warning"],
-        cwd=ROOT, env=ENV, stdout=(logs / "load-web.log").open("w"), stderr=subprocess.STDOUT,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(WEB_WORKERS),
+            "--timeout",
+            "60",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=ENV,
+        stdout=(logs / "load-web.log").open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-c", "2", "-l", "warning",
-         "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=ENV, stdout=(logs / "load-worker.log").open("w"), stderr=subprocess.STDOUT,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-c",
+            "2",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=ENV,
+        stdout=(logs / "load-worker.log").open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -139,7 +192,9 @@ def start_stack(port: int) -> list[subprocess.Popen]:
             pass
         time.sleep(0.3)
     stop([web, worker])
-    raise SystemExit("gunicorn did not answer /healthz within 30 s (see test-artifacts/load-web.log)")
+    raise SystemExit(
+        "gunicorn did not answer /healthz within 30 s (see test-artifacts/load-web.log)"
+    )
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
@@ -192,8 +247,9 @@ def pause(rng: random.Random, low: float, high: float) -> None:
         time.sleep(rng.uniform(low, high))
 
 
-def play_table(client: Client, table_id: int, code: str, plan: dict, sent: dict,
-               deadline: float) -> None:
+def play_table(
+    client: Client, table_id: int, code: str, plan: dict, sent: dict, deadline: float
+) -> None:
     rng = random.Random(table_id)
     pause(rng, 0, START_SPREAD_S)
     tokens = {}
@@ -205,8 +261,14 @@ def play_table(client: Client, table_id: int, code: str, plan: dict, sent: dict,
     for board, (totals, retry, conflict) in plan.items():
         if time.monotonic() > deadline:
             return
-        data = {"table": table_id, "board": board, "delegated": False, "trump": "oros",
-                "doubles": [], "totals": {"NS": totals, "EW": 72 - totals}}
+        data = {
+            "table": table_id,
+            "board": board,
+            "delegated": False,
+            "trump": "oros",
+            "doubles": [],
+            "totals": {"NS": totals, "EW": 72 - totals},
+        }
         key = uuid.uuid4().hex
         status, body = client.post("/api/v1/results", data, tokens["NS"], key)
         if retry:  # the Wi-Fi dropped the answer: the device sends the same request again
@@ -219,8 +281,7 @@ def play_table(client: Client, table_id: int, code: str, plan: dict, sent: dict,
             other = dict(data, totals={"NS": 72 - totals, "EW": totals})
             client.post("/api/v1/results", other, tokens["EW"], uuid.uuid4().hex)
         else:
-            client.post(f"/api/v1/results/{body['id']}/confirm", {}, tokens["EW"],
-                        uuid.uuid4().hex)
+            client.post(f"/api/v1/results/{body['id']}/confirm", {}, tokens["EW"], uuid.uuid4().hex)
         with client.lock:
             client.last_confirm = time.perf_counter()
         pause(rng, 0.5 * THINK_S, 1.5 * THINK_S)
@@ -241,9 +302,14 @@ def main() -> int:
     rng = random.Random(7)
     boards = list(event.board_numbers(1))
     plans = {
-        table_id: {b: (rng.choice([t for t in range(20, 53) if t != 36]),
-                       rng.random() < RETRY_SHARE, rng.random() < CONFLICT_SHARE)
-                   for b in boards}
+        table_id: {
+            b: (
+                rng.choice([t for t in range(20, 53) if t != 36]),
+                rng.random() < RETRY_SHARE,
+                rng.random() < CONFLICT_SHARE,
+            )
+            for b in boards
+        }
         for table_id, _code in tables
     }
     port = free_port()
@@ -254,8 +320,10 @@ def main() -> int:
         start = time.perf_counter()
         deadline = time.monotonic() + DEADLINE_S
         with ThreadPoolExecutor(max_workers=len(tables)) as pool:
-            for future in [pool.submit(play_table, client, tid, code, plans[tid], sent, deadline)
-                           for tid, code in tables]:
+            for future in [
+                pool.submit(play_table, client, tid, code, plans[tid], sent, deadline)
+                for tid, code in tables
+            ]:
                 future.result()
         wall = time.perf_counter() - start
         close_old_connections()
@@ -264,26 +332,41 @@ def main() -> int:
         while time.perf_counter() - client.last_confirm < 60:
             snap = StandingsSnapshot.objects.filter(event=event, after_round=1).first()
             event.refresh_from_db()
-            counted = BoardResult.objects.filter(table__round__event=event,
-                                                 status__in=BoardResult.COUNTED).count()
-            if (snap and snap.results_counted == counted == expected_counted
-                    and event.standings_updated_at
-                    and event.standings_updated_at >= event.standings_requested_at):
+            counted = BoardResult.objects.filter(
+                table__round__event=event, status__in=BoardResult.COUNTED
+            ).count()
+            if (
+                snap
+                and snap.results_counted == counted == expected_counted
+                and event.standings_updated_at
+                and event.standings_updated_at >= event.standings_requested_at
+            ):
                 lag = max(0.0, time.perf_counter() - client.last_confirm)
                 break
             time.sleep(0.1)
-        stored = {(r.table_id, r.board.number): r for r in
-                  BoardResult.objects.filter(table__round__event=event).select_related("board")}
-        lost = sum(1 for key, v in sent.items()
-                   if key not in stored or stored[key].totals_ns not in (v["totals"],
-                                                                         72 - v["totals"]))
+        stored = {
+            (r.table_id, r.board.number): r
+            for r in BoardResult.objects.filter(table__round__event=event).select_related("board")
+        }
+        lost = sum(
+            1
+            for key, v in sent.items()
+            if key not in stored or stored[key].totals_ns not in (v["totals"], 72 - v["totals"])
+        )
         lost += sum(1 for tid in plans for b in plans[tid] if (tid, b) not in sent)
-        ns_submissions = Counter(Submission.objects.filter(
-            result__table__round__event=event, side="NS").values_list("result_id", flat=True))
+        ns_submissions = Counter(
+            Submission.objects.filter(result__table__round__event=event, side="NS").values_list(
+                "result_id", flat=True
+            )
+        )
         duplicated = sum(n - 1 for n in ns_submissions.values() if n > 1)
-        undisputed = sum(1 for key, v in sent.items()
-                         if v["conflict"] and stored.get(key) is not None
-                         and stored[key].status != BoardResult.Status.DISPUTED)
+        undisputed = sum(
+            1
+            for key, v in sent.items()
+            if v["conflict"]
+            and stored.get(key) is not None
+            and stored[key].status != BoardResult.Status.DISPUTED
+        )
     finally:
         stop(procs)
     errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500)

@@ -54,36 +54,65 @@ def store_event(data: EventInput, *, name: str, seed: str):
     pairs = len(data.entries)
     rounds = len(data.rounds)
     boards = len(data.rounds[0].boards) if data.rounds else 0
-    event = Event.objects.create(name=name, rounds_count=rounds, boards_per_round=boards,
-                                 status=Event.Status.RUNNING, seed=seed)
+    event = Event.objects.create(
+        name=name,
+        rounds_count=rounds,
+        boards_per_round=boards,
+        status=Event.Status.RUNNING,
+        seed=seed,
+    )
     players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(2 * pairs)])
-    pair_rows = Pair.objects.bulk_create([
-        Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
-        for i in range(pairs)
-    ])
-    entries = Entry.objects.bulk_create([
-        Entry(event=event, pair=pair, number=i + 1) for i, pair in enumerate(pair_rows)
-    ])
+    pair_rows = Pair.objects.bulk_create(
+        [
+            Pair(name=f"Pair {i + 1}", player1=players[2 * i], player2=players[2 * i + 1])
+            for i in range(pairs)
+        ]
+    )
+    entries = Entry.objects.bulk_create(
+        [Entry(event=event, pair=pair, number=i + 1) for i, pair in enumerate(pair_rows)]
+    )
     entry_of = {i + 1: e for i, e in enumerate(entries)}
     board_of = {
-        b.number: b for b in Board.objects.bulk_create([
-            Board(event=event, number=n, dealer="N", hands={}) for n in range(1, rounds * boards + 1)
-        ])
+        b.number: b
+        for b in Board.objects.bulk_create(
+            [
+                Board(event=event, number=n, dealer="N", hands={})
+                for n in range(1, rounds * boards + 1)
+            ]
+        )
     }
     for rnd_data in data.rounds:
         rnd = Round.objects.create(event=event, number=rnd_data.number, status=Round.Status.CLOSED)
-        tables = Table.objects.bulk_create([
-            Table(round=rnd, number=t.table, ns=entry_of[t.ns], ew=entry_of[t.ew],
-                  code=f"{rnd_data.number:02d}{t.table:04d}")
-            for t in rnd_data.tables
-        ])
-        BoardResult.objects.bulk_create([
-            BoardResult(
-                table=table, board=board_of[r.board], status=BoardResult.Status.CONFIRMED,
-                source=BoardResult.Source.SHORT, trump="oros", multiplier=1,
-                score_ns=r.score_ns, score_ew=r.score_ew, adjusted_ns=r.adjusted_ns or "",
-                adjusted_ew=r.adjusted_ew or "", entered_by="synthetic",
-            )
-            for table, t in zip(tables, rnd_data.tables, strict=True) for r in t.results
-        ], batch_size=2000)
+        tables = Table.objects.bulk_create(
+            [
+                Table(
+                    round=rnd,
+                    number=t.table,
+                    ns=entry_of[t.ns],
+                    ew=entry_of[t.ew],
+                    code=f"{rnd_data.number:02d}{t.table:04d}",
+                )
+                for t in rnd_data.tables
+            ]
+        )
+        BoardResult.objects.bulk_create(
+            [
+                BoardResult(
+                    table=table,
+                    board=board_of[r.board],
+                    status=BoardResult.Status.CONFIRMED,
+                    source=BoardResult.Source.SHORT,
+                    trump="oros",
+                    multiplier=1,
+                    score_ns=r.score_ns,
+                    score_ew=r.score_ew,
+                    adjusted_ns=r.adjusted_ns or "",
+                    adjusted_ew=r.adjusted_ew or "",
+                    entered_by="synthetic",
+                )
+                for table, t in zip(tables, rnd_data.tables, strict=True)
+                for r in t.results
+            ],
+            batch_size=2000,
+        )
     return event

@@ -171,7 +171,10 @@ def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
     )
     entries = {e.pk: str(e) for e in event.entries.select_related("pair")}
     return swap_warnings(
-        pairing, entry_a, entry_b, history_from(data),
+        pairing,
+        entry_a,
+        entry_b,
+        history_from(data),
         messages={
             "met": _("Table %(table)s: %(ns)s and %(ew)s have already met."),
             "too_often": _("Table %(table)s: %(entry)s would sit %(seat)s too often."),

@@ -20,8 +20,9 @@ REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 def _port_open(url: str, default_port: int) -> bool:
     parsed = urlparse(url)
     try:
-        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port),
-                                      timeout=1):
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=1
+        ):
             return True
     except OSError:
         return False
@@ -123,11 +124,28 @@ def _start_worker(concurrency: int, index: int):
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker",
-         "--pool=solo" if concurrency == 1 else "--pool=prefork", f"--concurrency={concurrency}",
-         "-n", f"test{index}@{socket.gethostname()}", "--without-heartbeat", "--without-gossip", "--without-mingle",
-         "-l", "info"],
-        cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo" if concurrency == 1 else "--pool=prefork",
+            f"--concurrency={concurrency}",
+            "-n",
+            f"test{index}@{socket.gethostname()}",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-l",
+            "info",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     from config.celery import app
 
@@ -188,8 +206,12 @@ def running_event(db, organiser):
     events.event_start(event=event, actor=actor)
     events.boards_generate(event=event)
     event.refresh_from_db()
-    rnd = events.round_propose(event=event, actor=actor, number=1,
-                               tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)])
+    rnd = events.round_propose(
+        event=event,
+        actor=actor,
+        number=1,
+        tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
+    )
     events.round_open(rnd=rnd, actor=actor)
     return event
 
@@ -220,4 +242,5 @@ def table1(running_event):
     from tournaments.models import Table
 
     return Table.objects.select_related("round__event", "ns", "ew").get(
-        round__event=running_event, round__number=1, number=1)
+        round__event=running_event, round__number=1, number=1
+    )

@@ -161,8 +161,16 @@ class RulingInline(admin.TabularInline):
 class DisputeAdmin(admin.ModelAdmin):
     list_display = ["pk", "result", "reason", "status", "referee", "created_at"]
     list_filter = ["status", "reason", "result__table__round__event"]
-    readonly_fields = ["result", "reason", "details", "opened_by", "previous_status", "status",
-                       "referee", "closed_at"]
+    readonly_fields = [
+        "result",
+        "reason",
+        "details",
+        "opened_by",
+        "previous_status",
+        "status",
+        "referee",
+        "closed_at",
+    ]
     inlines = [RulingInline]
 
 

@@ -72,25 +72,32 @@ def traveller_chart(board: int, bars: Sequence[Bar]) -> str:
     scale = (plot_x1 - plot_x0) / 2 / extent
     out = _open(width, height, title, desc)
     out.append(f'<text x="{plot_x0}" y="16" fill="#444">{escape(_("EW ahead"))}</text>')
-    out.append(f'<text x="{plot_x1}" y="16" text-anchor="end" fill="#444">'
-               f'{escape(_("NS ahead"))}</text>')
-    out.append(f'<line x1="{zero}" y1="{top - 8}" x2="{zero}" y2="{height - 22}" '
-               'stroke="#333" stroke-width="1"/>')
+    out.append(
+        f'<text x="{plot_x1}" y="16" text-anchor="end" fill="#444">{escape(_("NS ahead"))}</text>'
+    )
+    out.append(
+        f'<line x1="{zero}" y1="{top - 8}" x2="{zero}" y2="{height - 22}" '
+        'stroke="#333" stroke-width="1"/>'
+    )
     for i, b in enumerate(bars):
         y = top + i * row_h
         w = abs(b.net_ns) * scale
         x = zero if b.net_ns >= 0 else zero - w
         out.append(f'<text x="4" y="{y + 15}">{escape(_("Table"))} {b.table}</text>')
-        out.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{max(w, 1.5):.1f}" height="{row_h - 8}" '
-                   f'fill="{trump_fill(b.trump)}"><title>{escape(trump_short(b.trump))}: '
-                   f'{b.net_ns}</title></rect>')
+        out.append(
+            f'<rect x="{x:.1f}" y="{y + 3}" width="{max(w, 1.5):.1f}" height="{row_h - 8}" '
+            f'fill="{trump_fill(b.trump)}"><title>{escape(trump_short(b.trump))}: '
+            f"{b.net_ns}</title></rect>"
+        )
         if b.net_ns >= 0:
             tx, anchor = zero + w + 4, "start"
         else:
             tx, anchor = zero - w - 4, "end"
         out.append(f'<text x="{tx:.1f}" y="{y + 15}" text-anchor="{anchor}">{b.net_ns}</text>')
-        out.append(f'<text x="{plot_x1 + value_w + 4}" y="{y + 15}" fill="{trump_fill(b.trump)}">'
-                   f'{escape(trump_short(b.trump))}</text>')
+        out.append(
+            f'<text x="{plot_x1 + value_w + 4}" y="{y + 15}" fill="{trump_fill(b.trump)}">'
+            f"{escape(trump_short(b.trump))}</text>"
+        )
     out.append(f'<text x="{zero}" y="{height - 6}" text-anchor="middle" fill="#444">0</text>')
     out.append("</svg>")
     return "".join(out)
@@ -118,22 +125,30 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
     ticks = sorted({1, worst, *range(1, worst + 1, step)})
     for rank in ticks:
         y = py(rank)
-        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" '
-                   'stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">'
-                   f'{rank}</text>')
+        out.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#ddd"/>'
+        )
+        out.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">{rank}</text>'
+        )
     for r in range(r0, r1 + 1):
-        out.append(f'<text x="{px(r):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
-                   f'fill="#444">{r}</text>')
-    out.append(f'<text x="{(left + width - right) / 2}" y="{height - 4}" text-anchor="middle" '
-               f'fill="#444">{escape(_("After round"))}</text>')
+        out.append(
+            f'<text x="{px(r):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
+            f'fill="#444">{r}</text>'
+        )
+    out.append(
+        f'<text x="{(left + width - right) / 2}" y="{height - 4}" text-anchor="middle" '
+        f'fill="#444">{escape(_("After round"))}</text>'
+    )
     if history:
         points = " ".join(f"{px(r):.1f},{py(rank):.1f}" for r, rank in history)
         out.append(f'<polyline points="{points}" fill="none" stroke="#a4161a" stroke-width="2"/>')
         for r, rank in history:
-            out.append(f'<circle cx="{px(r):.1f}" cy="{py(rank):.1f}" r="4" fill="#a4161a">'
-                       f"<title>{escape(_('after round %(r)s: rank %(rank)s') % {'r': r, 'rank': rank})}"
-                       "</title></circle>")
+            out.append(
+                f'<circle cx="{px(r):.1f}" cy="{py(rank):.1f}" r="4" fill="#a4161a">'
+                f"<title>{escape(_('after round %(r)s: rank %(rank)s') % {'r': r, 'rank': rank})}"
+                "</title></circle>"
+            )
             out.append(f'<text x="{px(r) + 6:.1f}" y="{py(rank) - 6:.1f}">{rank}</text>')
     out.append("</svg>")
     return "".join(out)

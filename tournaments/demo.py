@@ -16,11 +16,21 @@ DEMO_EVENT = "Torneig de demostració"
 DEMO_EVENING = "Vespre de club"
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
-    ("Anna Puig", "Jordi Vila"), ("Marta Soler", "Pere Riera"), ("Laia Costa", "Joan Serra"),
-    ("Núria Font", "Josep Roca"), ("Montse Pla", "Xavier Mas"), ("Carme Rovira", "Albert Camps"),
-    ("Rosa Vidal", "Miquel Pons"), ("Teresa Prat", "Lluís Ferrer"), ("Pilar Sala", "Ramon Bosch"),
-    ("Mercè Gil", "Enric Martí"), ("Glòria Comas", "Jaume Oliver"), ("Elena Roig", "Francesc Pujol"),
-    ("Sílvia Bertran", "Antoni Coll"), ("Dolors Mir", "Manel Torres"), ("Isabel Nadal", "Carles Ros"),
+    ("Anna Puig", "Jordi Vila"),
+    ("Marta Soler", "Pere Riera"),
+    ("Laia Costa", "Joan Serra"),
+    ("Núria Font", "Josep Roca"),
+    ("Montse Pla", "Xavier Mas"),
+    ("Carme Rovira", "Albert Camps"),
+    ("Rosa Vidal", "Miquel Pons"),
+    ("Teresa Prat", "Lluís Ferrer"),
+    ("Pilar Sala", "Ramon Bosch"),
+    ("Mercè Gil", "Enric Martí"),
+    ("Glòria Comas", "Jaume Oliver"),
+    ("Elena Roig", "Francesc Pujol"),
+    ("Sílvia Bertran", "Antoni Coll"),
+    ("Dolors Mir", "Manel Torres"),
+    ("Isabel Nadal", "Carles Ros"),
     ("Eva Mora", "Sergi Vives"),
 ]
 
@@ -43,8 +53,9 @@ def _user(username: str, *, staff: bool = False) -> Any:
     return user
 
 
-def random_play(board: Board, trump: str, rules: engine.Rules, rng: random.Random,
-                illegal_at: int | None = None) -> list[str]:
+def random_play(
+    board: Board, trump: str, rules: engine.Rules, rng: random.Random, illegal_at: int | None = None
+) -> list[str]:
     """A random hand played by the rules; with ``illegal_at``, one illegal card at that index."""
     hand = engine.Hand(board.deal(), trump, rules)
     cards: list[str] = []
@@ -73,8 +84,9 @@ def _record(board: Board, trump: str, play: list[str], rules: engine.Rules) -> d
     }
 
 
-def play_round(rnd: Round, rng: random.Random, *, dispute: bool = False,
-               illegal: bool = False) -> None:
+def play_round(
+    rnd: Round, rng: random.Random, *, dispute: bool = False, illegal: bool = False
+) -> None:
     """Every table enters and confirms its boards; optionally one conflict and one illegal card."""
     event = rnd.event
     rules = event.rules
@@ -88,15 +100,21 @@ def play_round(rnd: Round, rng: random.Random, *, dispute: bool = False,
                 continue
             if illegal and table.number == 2 and board.number == rnd.board_numbers[0]:
                 play = random_play(board, trump, rules, rng, illegal_at=rng.randint(8, 30))
-                results.result_submit_play_record(table=table, board_number=board.number,
-                                                  actor=ns, record=_record(board, trump, play,
-                                                                           rules))
+                results.result_submit_play_record(
+                    table=table,
+                    board_number=board.number,
+                    actor=ns,
+                    record=_record(board, trump, play, rules),
+                )
                 continue
             if table.number == 1 and board.number == rnd.board_numbers[0]:
                 play = random_play(board, trump, rules, rng)
                 out = results.result_submit_play_record(
-                    table=table, board_number=board.number, actor=ns,
-                    record=_record(board, trump, play, rules))
+                    table=table,
+                    board_number=board.number,
+                    actor=ns,
+                    record=_record(board, trump, play, rules),
+                )
                 results.result_confirm(result=out.result, actor=ew)
                 continue
             hand = engine.Hand(board.deal(), trump, rules)
@@ -104,17 +122,18 @@ def play_round(rnd: Round, rng: random.Random, *, dispute: bool = False,
                 hand.play(engine.parse_token(card))
             totals = hand.totals
             data = {"delegated": False, "trump": trump, "doubles": [], "totals": totals}
-            results.result_submit_short(table=table, board_number=board.number, actor=ns,
-                                        data=data)
+            results.result_submit_short(table=table, board_number=board.number, actor=ns, data=data)
             if dispute and table.number == 3 and board.number == rnd.board_numbers[-1]:
                 wrong = {"NS": min(72, totals["NS"] + 4), "EW": max(0, totals["EW"] - 4)}
                 if wrong["NS"] + wrong["EW"] != 72:
                     wrong = {"NS": totals["NS"] - 4, "EW": totals["EW"] + 4}
-                results.result_submit_short(table=table, board_number=board.number, actor=ew,
-                                            data=data | {"totals": wrong})
+                results.result_submit_short(
+                    table=table, board_number=board.number, actor=ew, data=data | {"totals": wrong}
+                )
             else:
-                results.result_submit_short(table=table, board_number=board.number, actor=ew,
-                                            data=data)
+                results.result_submit_short(
+                    table=table, board_number=board.number, actor=ew, data=data
+                )
 
 
 @transaction.atomic
@@ -151,8 +170,7 @@ def build_demo() -> DemoReport:
     standings_recompute(event.pk)
     # A club evening: round 1 closed, standings computed, round 2's pairings proposed and
     # waiting for the organiser to accept them.
-    evening = _running_event(actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds=3,
-                             boards=3)
+    evening = _running_event(actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds=3, boards=3)
     pairings_propose(evening.pk, 1, actor=actor)
     rnd = events.round_open(rnd=evening.rounds.get(number=1), actor=actor)
     play_round(rnd, rng)
@@ -164,10 +182,24 @@ def build_demo() -> DemoReport:
     return report
 
 
-def _running_event(actor: Actor, referee: Any, club: Club, name: str,
-                   pairs: list[tuple[str, str]], *, rounds: int, boards: int) -> Event:
-    event = events.event_create(actor=actor, name=name, club=club, venue="Casal, sala gran",
-                                rounds_count=rounds, boards_per_round=boards)
+def _running_event(
+    actor: Actor,
+    referee: Any,
+    club: Club,
+    name: str,
+    pairs: list[tuple[str, str]],
+    *,
+    rounds: int,
+    boards: int,
+) -> Event:
+    event = events.event_create(
+        actor=actor,
+        name=name,
+        club=club,
+        venue="Casal, sala gran",
+        rounds_count=rounds,
+        boards_per_round=boards,
+    )
     event.referees.add(referee)
     events.registration_open(event=event, actor=actor)
     for p1, p2 in pairs:
@@ -179,5 +211,8 @@ def _running_event(actor: Actor, referee: Any, club: Club, name: str,
 
 
 def table_codes(event: Event) -> list[Table]:
-    return list(Table.objects.filter(round__event=event, round__status=Round.Status.OPEN)
-                .select_related("ns__pair", "ew__pair").order_by("number"))
+    return list(
+        Table.objects.filter(round__event=event, round__status=Round.Status.OPEN)
+        .select_related("ns__pair", "ew__pair")
+        .order_by("number")
+    )

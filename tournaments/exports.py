@@ -13,15 +13,55 @@ from typing import Any
 from tournaments import public_selectors as sel
 
 STANDINGS_COLUMNS = [
-    "after_round", "rank", "rank_shared", "number", "pair", "club", "match_points", "wins",
-    "draws", "losses", "points_for", "points_against", "point_diff", "buchholz",
-    "duplicate_pct", "boards_played", "byes", "withdrawn", "lot",
+    "after_round",
+    "rank",
+    "rank_shared",
+    "number",
+    "pair",
+    "club",
+    "match_points",
+    "wins",
+    "draws",
+    "losses",
+    "points_for",
+    "points_against",
+    "point_diff",
+    "buchholz",
+    "duplicate_pct",
+    "boards_played",
+    "byes",
+    "withdrawn",
+    "lot",
 ]
 RESULTS_COLUMNS = [
-    "round", "board", "table", "ns_number", "ns_pair", "ew_number", "ew_pair", "dealer",
-    "declarer", "delegated", "trump", "calls", "totals_ns", "totals_ew", "offending_pair",
-    "multiplier", "capot", "score_ns", "score_ew", "net_ns", "adjusted_ns", "adjusted_ew",
-    "mp_ns", "mp_ew", "pct_ns", "pct_ew", "status", "source",
+    "round",
+    "board",
+    "table",
+    "ns_number",
+    "ns_pair",
+    "ew_number",
+    "ew_pair",
+    "dealer",
+    "declarer",
+    "delegated",
+    "trump",
+    "calls",
+    "totals_ns",
+    "totals_ew",
+    "offending_pair",
+    "multiplier",
+    "capot",
+    "score_ns",
+    "score_ew",
+    "net_ns",
+    "adjusted_ns",
+    "adjusted_ew",
+    "mp_ns",
+    "mp_ew",
+    "pct_ns",
+    "pct_ew",
+    "status",
+    "source",
 ]
 RECORDS_FORMAT = "botifarra-event-records/1"
 
@@ -55,27 +95,29 @@ def standings_csv(ev: sel.EventView, view: sel.StandingsView) -> str:
     rows = []
     for row in view.rows:
         d = row.data
-        rows.append({
-            "after_round": view.after_round,
-            "rank": row.rank,
-            "rank_shared": _bool(row.shared),
-            "number": row.entry.number,
-            "pair": _text(row.entry.pair.name),
-            "club": _text(row.entry.pair.club.name if row.entry.pair.club else ""),
-            "match_points": _num(d["match_points"]),
-            "wins": d["wins"],
-            "draws": d["draws"],
-            "losses": d["losses"],
-            "points_for": d["points_for"],
-            "points_against": d["points_against"],
-            "point_diff": d["point_diff"],
-            "buchholz": _num(d["buchholz"]),
-            "duplicate_pct": _num(d["duplicate_pct"], 4),
-            "boards_played": d["boards_played"],
-            "byes": d["byes"],
-            "withdrawn": _bool(d["withdrawn"]),
-            "lot": d["lot"],
-        })
+        rows.append(
+            {
+                "after_round": view.after_round,
+                "rank": row.rank,
+                "rank_shared": _bool(row.shared),
+                "number": row.entry.number,
+                "pair": _text(row.entry.pair.name),
+                "club": _text(row.entry.pair.club.name if row.entry.pair.club else ""),
+                "match_points": _num(d["match_points"]),
+                "wins": d["wins"],
+                "draws": d["draws"],
+                "losses": d["losses"],
+                "points_for": d["points_for"],
+                "points_against": d["points_against"],
+                "point_diff": d["point_diff"],
+                "buchholz": _num(d["buchholz"]),
+                "duplicate_pct": _num(d["duplicate_pct"], 4),
+                "boards_played": d["boards_played"],
+                "byes": d["byes"],
+                "withdrawn": _bool(d["withdrawn"]),
+                "lot": d["lot"],
+            }
+        )
     return _write(STANDINGS_COLUMNS, rows)
 
 
@@ -85,37 +127,42 @@ def results_csv(ev: sel.EventView) -> str:
         r = line.result
         t = line.table
         tl = line.line
-        rows.append({
-            "round": t.round.number,
-            "board": r.board.number,
-            "table": t.number,
-            "ns_number": ev.number(t.ns_id),
-            "ns_pair": _text(ev.name(t.ns_id)),
-            "ew_number": ev.number(t.ew_id),
-            "ew_pair": _text(ev.name(t.ew_id)),
-            "dealer": r.board.dealer,
-            "declarer": line.declarer,
-            "delegated": _bool(r.delegated),
-            "trump": r.trump,
-            "calls": " ".join(f"{d.get('seat', '')}:{d.get('call', '')}"
-                              for d in r.doubles or [] if isinstance(d, dict)),
-            "totals_ns": _num(r.totals_ns),
-            "totals_ew": _num(r.totals_ew),
-            "offending_pair": r.offending_pair,
-            "multiplier": r.multiplier,
-            "capot": _bool(r.capot),
-            "score_ns": r.score_ns,
-            "score_ew": r.score_ew,
-            "net_ns": r.score_ns - r.score_ew,
-            "adjusted_ns": r.adjusted_ns,
-            "adjusted_ew": r.adjusted_ew,
-            "mp_ns": _num(tl.mp_ns if tl else None),
-            "mp_ew": _num(tl.mp_ew if tl else None),
-            "pct_ns": _num(tl.pct_ns if tl else None, 4),
-            "pct_ew": _num(tl.pct_ew if tl else None, 4),
-            "status": r.status,
-            "source": r.source,
-        })
+        rows.append(
+            {
+                "round": t.round.number,
+                "board": r.board.number,
+                "table": t.number,
+                "ns_number": ev.number(t.ns_id),
+                "ns_pair": _text(ev.name(t.ns_id)),
+                "ew_number": ev.number(t.ew_id),
+                "ew_pair": _text(ev.name(t.ew_id)),
+                "dealer": r.board.dealer,
+                "declarer": line.declarer,
+                "delegated": _bool(r.delegated),
+                "trump": r.trump,
+                "calls": " ".join(
+                    f"{d.get('seat', '')}:{d.get('call', '')}"
+                    for d in r.doubles or []
+                    if isinstance(d, dict)
+                ),
+                "totals_ns": _num(r.totals_ns),
+                "totals_ew": _num(r.totals_ew),
+                "offending_pair": r.offending_pair,
+                "multiplier": r.multiplier,
+                "capot": _bool(r.capot),
+                "score_ns": r.score_ns,
+                "score_ew": r.score_ew,
+                "net_ns": r.score_ns - r.score_ew,
+                "adjusted_ns": r.adjusted_ns,
+                "adjusted_ew": r.adjusted_ew,
+                "mp_ns": _num(tl.mp_ns if tl else None),
+                "mp_ew": _num(tl.mp_ew if tl else None),
+                "pct_ns": _num(tl.pct_ns if tl else None, 4),
+                "pct_ew": _num(tl.pct_ew if tl else None, 4),
+                "status": r.status,
+                "source": r.source,
+            }
+        )
     return _write(RESULTS_COLUMNS, rows)
 
 

@@ -11,19 +11,32 @@ MAX_CSV_BYTES = 512 * 1024
 
 # Presets fill the options in one click; the organiser can still change any of them.
 PRESETS: dict[str, dict[str, object]] = {
-    "lliure": {"ruleset": Event.Ruleset.LLIURE, "sant_vicenc_in_botifarra": None,
-               "game_target": 101, "deal_limit": None},
-    "obligada": {"ruleset": Event.Ruleset.OBLIGADA, "sant_vicenc_in_botifarra": None,
-                 "game_target": 101, "deal_limit": None},
+    "lliure": {
+        "ruleset": Event.Ruleset.LLIURE,
+        "sant_vicenc_in_botifarra": None,
+        "game_target": 101,
+        "deal_limit": None,
+    },
+    "obligada": {
+        "ruleset": Event.Ruleset.OBLIGADA,
+        "sant_vicenc_in_botifarra": None,
+        "game_target": 101,
+        "deal_limit": None,
+    },
     "quick": {"game_target": 51, "deal_limit": 5},
 }
 PRESET_LABELS = [
-    ("lliure", _("Lliure (western)"),
-     _("Follow suit and beat an opponent's card when you can; target 101, no deal limit.")),
-    ("obligada", _("Obligada (eastern)"),
-     _("Lliure's rules plus lowest-card discards; Sant Vicenç allowed in botifarra.")),
-    ("quick", _("Quick game"),
-     _("Game target 51 and at most 5 deals: for short sessions.")),
+    (
+        "lliure",
+        _("Lliure (western)"),
+        _("Follow suit and beat an opponent's card when you can; target 101, no deal limit."),
+    ),
+    (
+        "obligada",
+        _("Obligada (eastern)"),
+        _("Lliure's rules plus lowest-card discards; Sant Vicenç allowed in botifarra."),
+    ),
+    ("quick", _("Quick game"), _("Game target 51 and at most 5 deals: for short sessions.")),
 ]
 
 SANT_VICENC_CHOICES = [
@@ -33,18 +46,26 @@ SANT_VICENC_CHOICES = [
 ]
 
 RANKING_HELP = {
-    Event.Ranking.WINS: _("Most match points first (2 per win, 1 per draw), then the point "
-                          "difference: how Catalan events usually rank."),
-    Event.Ranking.MATCHPOINTS: _("The best average percentage on the boards, comparing each "
-                                 "result with every other table that played the same board."),
-    Event.Ranking.POINTS: _("The largest total of points scored minus points conceded over "
-                            "all matches."),
+    Event.Ranking.WINS: _(
+        "Most match points first (2 per win, 1 per draw), then the point "
+        "difference: how Catalan events usually rank."
+    ),
+    Event.Ranking.MATCHPOINTS: _(
+        "The best average percentage on the boards, comparing each "
+        "result with every other table that played the same board."
+    ),
+    Event.Ranking.POINTS: _(
+        "The largest total of points scored minus points conceded over all matches."
+    ),
 }
 MATCH_MODE_HELP = {
-    Event.MatchMode.BOARDS: _("Every board of the round is played and counts; the match total "
-                              "is the sum of the boards."),
-    Event.MatchMode.GAME: _("The round's boards are played as one game to the target; later "
-                            "boards are not played once a pair reaches it."),
+    Event.MatchMode.BOARDS: _(
+        "Every board of the round is played and counts; the match total is the sum of the boards."
+    ),
+    Event.MatchMode.GAME: _(
+        "The round's boards are played as one game to the target; later "
+        "boards are not played once a pair reaches it."
+    ),
 }
 
 
@@ -54,24 +75,41 @@ def _null_bool(value: object) -> bool | None:
 
 class EventForm(forms.ModelForm):
     club_name = forms.CharField(
-        label=_("Club"), required=False, max_length=120,
+        label=_("Club"),
+        required=False,
+        max_length=120,
         help_text=_("The organising club; a new name creates the club."),
         widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
     )
     sant_vicenc_in_botifarra = forms.TypedChoiceField(
-        label=_("Sant Vicenç in botifarra"), choices=SANT_VICENC_CHOICES, required=False,
-        coerce=_null_bool, empty_value=None,
-        help_text=_("May the opponents call Sant Vicenç (×8) on a botifarra hand, making it "
-                    "worth 16? Leave the ruleset's default unless your club plays otherwise "
-                    "(no in lliure, yes in obligada)."),
+        label=_("Sant Vicenç in botifarra"),
+        choices=SANT_VICENC_CHOICES,
+        required=False,
+        coerce=_null_bool,
+        empty_value=None,
+        help_text=_(
+            "May the opponents call Sant Vicenç (×8) on a botifarra hand, making it "
+            "worth 16? Leave the ruleset's default unless your club plays otherwise "
+            "(no in lliure, yes in obligada)."
+        ),
     )
 
     class Meta:
         model = Event
         fields = [
-            "name", "date", "venue", "ruleset", "sant_vicenc_in_botifarra", "game_target",
-            "deal_limit", "match_mode", "game_cap", "rounds_count", "boards_per_round",
-            "ranking_method", "bye_points",
+            "name",
+            "date",
+            "venue",
+            "ruleset",
+            "sant_vicenc_in_botifarra",
+            "game_target",
+            "deal_limit",
+            "match_mode",
+            "game_cap",
+            "rounds_count",
+            "boards_per_round",
+            "ranking_method",
+            "bye_points",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -80,23 +118,32 @@ class EventForm(forms.ModelForm):
             "ranking_method": forms.RadioSelect,
         }
         help_texts = {
-            "ruleset": _("Lliure: follow suit and beat an opponent's card when you can. "
-                         "Obligada: the same, plus the eastern rule that a card which does not "
-                         "win must be a point card for a winning partner or your lowest of its "
-                         "suit."),
-            "game_target": _("A game is won by the first pair to reach this score (101 usual, "
-                             "51 for a quick game)."),
-            "deal_limit": _("Stop a game after this many deals; the pair ahead wins. Empty: no "
-                            "limit."),
+            "ruleset": _(
+                "Lliure: follow suit and beat an opponent's card when you can. "
+                "Obligada: the same, plus the eastern rule that a card which does not "
+                "win must be a point card for a winning partner or your lowest of its "
+                "suit."
+            ),
+            "game_target": _(
+                "A game is won by the first pair to reach this score (101 usual, "
+                "51 for a quick game)."
+            ),
+            "deal_limit": _(
+                "Stop a game after this many deals; the pair ahead wins. Empty: no limit."
+            ),
             "match_mode": _("How a round between two pairs is scored."),
             "game_cap": _("In game mode, the most points a game counts for in the standings."),
-            "rounds_count": _("How many rounds every pair plays (Swiss pairing: winners meet "
-                              "winners)."),
-            "boards_per_round": _("Deals played at each table in a round; every table plays the "
-                                  "same boards."),
+            "rounds_count": _(
+                "How many rounds every pair plays (Swiss pairing: winners meet winners)."
+            ),
+            "boards_per_round": _(
+                "Deals played at each table in a round; every table plays the same boards."
+            ),
             "ranking_method": _("How the standings are ordered."),
-            "bye_points": _("With an odd number of pairs one pair sits out each round; the bye "
-                            "counts as a win by this many points."),
+            "bye_points": _(
+                "With an odd number of pairs one pair sits out each round; the bye "
+                "counts as a win by this many points."
+            ),
             "venue": _("Where the event is played (shown on the public pages)."),
         }
 
@@ -171,11 +218,15 @@ class EntryForm(forms.Form):
     player1 = forms.CharField(label=_("Player 1"), max_length=120)
     player2 = forms.CharField(label=_("Player 2"), max_length=120)
     name = forms.CharField(
-        label=_("Pair name"), max_length=200, required=False,
+        label=_("Pair name"),
+        max_length=200,
+        required=False,
         help_text=_("Optional: empty gives “Player 1 – Player 2”."),
     )
     club = forms.CharField(
-        label=_("Club"), max_length=120, required=False,
+        label=_("Club"),
+        max_length=120,
+        required=False,
         help_text=_("Optional: empty gives the event's club."),
         widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
     )
@@ -183,13 +234,17 @@ class EntryForm(forms.Form):
 
 class CsvUploadForm(forms.Form):
     file = forms.FileField(
-        label=_("CSV file"), required=False,
-        help_text=_("One pair per line: player1, player2, pair name (optional), club "
-                    "(optional). Commas, semicolons or tabs."),
+        label=_("CSV file"),
+        required=False,
+        help_text=_(
+            "One pair per line: player1, player2, pair name (optional), club "
+            "(optional). Commas, semicolons or tabs."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
     )
     text = forms.CharField(
-        label=_("…or paste the lines"), required=False,
+        label=_("…or paste the lines"),
+        required=False,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Anna Puig,Jordi Vila,,Reus"}),
     )
 

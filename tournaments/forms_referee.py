@@ -39,8 +39,9 @@ class AcceptForm(RulingForm):
         empty_label=None,
     )
 
-    def __init__(self, *args: Any, result: BoardResult, labels: dict[int, str],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, result: BoardResult, labels: dict[int, str], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["submission"]
         assert isinstance(field, forms.ModelChoiceField)
@@ -65,12 +66,15 @@ class CorrectedShortForm(RulingForm):
     kind = Ruling.Kind.CORRECTED
     trump = forms.ChoiceField(label=_("Trump"), choices=BoardResult.Trump.choices)
     delegated = forms.BooleanField(label=_("Delegated to the dealer's partner"), required=False)
-    contro = forms.ChoiceField(label=_("Contro by"), required=False,
-                               choices=[("", _("no call"))] + SEATS)
-    recontro = forms.ChoiceField(label=_("Recontro by"), required=False,
-                                 choices=[("", _("no call"))] + SEATS)
-    sant_vicenc = forms.ChoiceField(label=_("Sant Vicenç by"), required=False,
-                                    choices=[("", _("no call"))] + SEATS)
+    contro = forms.ChoiceField(
+        label=_("Contro by"), required=False, choices=[("", _("no call"))] + SEATS
+    )
+    recontro = forms.ChoiceField(
+        label=_("Recontro by"), required=False, choices=[("", _("no call"))] + SEATS
+    )
+    sant_vicenc = forms.ChoiceField(
+        label=_("Sant Vicenç by"), required=False, choices=[("", _("no call"))] + SEATS
+    )
     totals_ns = forms.IntegerField(label=_("NS hand total"), min_value=0, max_value=72)
     totals_ew = forms.IntegerField(label=_("EW hand total"), min_value=0, max_value=72)
 
@@ -78,8 +82,9 @@ class CorrectedShortForm(RulingForm):
         data = super().clean() or {}
         ns, ew = data.get("totals_ns"), data.get("totals_ew")
         if ns is not None and ew is not None and ns + ew != 72:
-            self.add_error("totals_ew", _("The two hand totals add up to 72 (now %(n)s).")
-                           % {"n": ns + ew})
+            self.add_error(
+                "totals_ew", _("The two hand totals add up to 72 (now %(n)s).") % {"n": ns + ew}
+            )
         made = [call for call in CALLS if data.get(call)]
         if made and made != list(CALLS[: len(made)]):
             self.add_error("contro", _("A recontro needs a contro, and Sant Vicenç a recontro."))
@@ -109,8 +114,11 @@ class PlayRecordField(forms.CharField):
         except ValueError as exc:
             raise forms.ValidationError(
                 _("This is not valid JSON (line %(line)s, column %(col)s): %(msg)s."),
-                params={"line": getattr(exc, "lineno", "?"), "col": getattr(exc, "colno", "?"),
-                        "msg": getattr(exc, "msg", str(exc))},
+                params={
+                    "line": getattr(exc, "lineno", "?"),
+                    "col": getattr(exc, "colno", "?"),
+                    "msg": getattr(exc, "msg", str(exc)),
+                },
                 code="json",
             ) from None
         if not isinstance(record, dict):
@@ -141,14 +149,20 @@ class CorrectedRecordForm(RulingForm):
 
 class AdjustedForm(RulingForm):
     kind = Ruling.Kind.ADJUSTED
-    adjusted_ns = forms.ChoiceField(label=_("North–South"), choices=BoardResult.Adjusted.choices,
-                                    initial=BoardResult.Adjusted.AVG)
-    adjusted_ew = forms.ChoiceField(label=_("East–West"), choices=BoardResult.Adjusted.choices,
-                                    initial=BoardResult.Adjusted.AVG)
-    score_ns = forms.IntegerField(label=_("Match score counted for NS"), min_value=0,
-                                  max_value=10000, initial=0)
-    score_ew = forms.IntegerField(label=_("Match score counted for EW"), min_value=0,
-                                  max_value=10000, initial=0)
+    adjusted_ns = forms.ChoiceField(
+        label=_("North–South"),
+        choices=BoardResult.Adjusted.choices,
+        initial=BoardResult.Adjusted.AVG,
+    )
+    adjusted_ew = forms.ChoiceField(
+        label=_("East–West"), choices=BoardResult.Adjusted.choices, initial=BoardResult.Adjusted.AVG
+    )
+    score_ns = forms.IntegerField(
+        label=_("Match score counted for NS"), min_value=0, max_value=10000, initial=0
+    )
+    score_ew = forms.IntegerField(
+        label=_("Match score counted for EW"), min_value=0, max_value=10000, initial=0
+    )
 
     def ruling_data(self) -> dict[str, Any]:
         data = self.cleaned_data

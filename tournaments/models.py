@@ -140,9 +140,7 @@ class Event(models.Model):
         help_text=_("Empty: the ruleset's default (no in lliure, yes in obligada)."),
     )
     game_target = models.PositiveSmallIntegerField(_("game target"), default=101)
-    game_cap = models.PositiveSmallIntegerField(
-        _("points counted for a game at most"), default=121
-    )
+    game_cap = models.PositiveSmallIntegerField(_("points counted for a game at most"), default=121)
     deal_limit = models.PositiveSmallIntegerField(
         _("deal limit"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
@@ -458,9 +456,7 @@ class BoardResult(models.Model):
 class Submission(models.Model):
     """Every version of a result that anyone sent: kept for the referee, never deleted."""
 
-    result = models.ForeignKey(
-        BoardResult, on_delete=models.CASCADE, related_name="submissions"
-    )
+    result = models.ForeignKey(BoardResult, on_delete=models.CASCADE, related_name="submissions")
     source = models.CharField(max_length=12, choices=BoardResult.Source.choices)
     side = models.CharField(max_length=2, blank=True)
     submitted_by = models.CharField(max_length=120)

@@ -81,12 +81,12 @@ def print_css() -> str:
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
 
 
 def groups(items: list[Any], size: int) -> list[list[Any]]:
     """Items by printed page: 4 boards or 2 table cards to an A4 sheet."""
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def parse_round(value: str | None) -> int | None:
@@ -111,8 +111,10 @@ def hand_record_rounds(ev: sel.EventView, number: int | None) -> list[int]:
             raise PdfRefused(_("This event has %(n)s rounds.") % {"n": ev.event.rounds_count})
         return [number]
     if not ev.round_closed(number):
-        raise PdfRefused(_("The boards of round %(n)s are shown once the round is closed.")
-                         % {"n": number}, status=403)
+        raise PdfRefused(
+            _("The boards of round %(n)s are shown once the round is closed.") % {"n": number},
+            status=403,
+        )
     return [number]
 
 
@@ -121,20 +123,26 @@ def visible_round(ev: sel.EventView, number: int) -> Round:
     if rnd is None or rnd.status == Round.Status.PENDING:
         raise PdfRefused(_("Round %(n)s has not been played.") % {"n": number})
     if not ev.round_visible(number):
-        raise PdfRefused(_("The boards of round %(n)s are shown once the round is closed.")
-                         % {"n": number}, status=403)
+        raise PdfRefused(
+            _("The boards of round %(n)s are shown once the round is closed.") % {"n": number},
+            status=403,
+        )
     return rnd
 
 
 def traveller_context(ev: sel.EventView, trav: sel.TravellerView) -> dict[str, Any]:
-    bars = [charts.Bar(table=line.table.number, net_ns=line.net_ns, trump=line.result.trump)
-            for line in trav.lines]
+    bars = [
+        charts.Bar(table=line.table.number, net_ns=line.net_ns, trump=line.result.trump)
+        for line in trav.lines
+    ]
     return {"trav": trav, "chart": mark_safe(charts.traveller_chart(trav.board.number, bars))}  # noqa: S308
 
 
 def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
-    return {"card": card,
-            "chart": mark_safe(charts.rank_chart(card.entry.pair.name, card.history, card.pairs))}  # noqa: S308
+    return {
+        "card": card,
+        "chart": mark_safe(charts.rank_chart(card.entry.pair.name, card.history, card.pairs)),
+    }  # noqa: S308
 
 
 def table_url(code: str) -> str:
@@ -145,13 +153,20 @@ def table_qr(code: str) -> str:
     import segno
 
     qr = segno.make(table_url(code), error="m")
-    return qr.svg_inline(scale=4, title=_("QR code of the table page %(url)s") % {
-        "url": table_url(code)}, svgclass="qr")
+    return qr.svg_inline(
+        scale=4,
+        title=_("QR code of the table page %(url)s") % {"url": table_url(code)},
+        svgclass="qr",
+    )
 
 
 def table_card_context(rnd: Round, table: Any) -> dict[str, Any]:
-    return {"table": table, "round": rnd, "url": table_url(table.code),
-            "qr": mark_safe(table_qr(table.code))}  # noqa: S308 - segno's own SVG
+    return {
+        "table": table,
+        "round": rnd,
+        "url": table_url(table.code),
+        "qr": mark_safe(table_qr(table.code)),
+    }  # noqa: S308 - segno's own SVG
 
 
 def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
@@ -164,49 +179,88 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         view = sel.standings(ev, after_round=number)
         if number is not None and view.after_round != number:
             raise PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
-        title = (_("Standings after round %(n)s") % {"n": view.after_round}
-                 if view.after_round else _("Standings"))
-        return PdfPlan(kind=kind, round=view.after_round, template="print/standings.html",
-                       title=title, filename=f"{slug}-standings.pdf",
-                       common=common | {"view": view}, parts=[{}], pairs=pairs)
+        title = (
+            _("Standings after round %(n)s") % {"n": view.after_round}
+            if view.after_round
+            else _("Standings")
+        )
+        return PdfPlan(
+            kind=kind,
+            round=view.after_round,
+            template="print/standings.html",
+            title=title,
+            filename=f"{slug}-standings.pdf",
+            common=common | {"view": view},
+            parts=[{}],
+            pairs=pairs,
+        )
     if kind == "hand-records":
         numbers = hand_record_rounds(ev, number)
         boards = sel.boards_of_rounds(ev, numbers)
         if not boards:
             raise PdfRefused(_("There are no boards to print yet."))
-        parts: list[dict[str, Any]] = [{"pages": groups(some, BOARDS_PER_PAGE)}
-                                       for some in _chunks(boards, CHUNK[kind])]
+        parts: list[dict[str, Any]] = [
+            {"pages": groups(some, BOARDS_PER_PAGE)} for some in _chunks(boards, CHUNK[kind])
+        ]
         suffix = f"-round-{number}" if number else ""
-        return PdfPlan(kind=kind, round=number, template="print/hand_records.html",
-                       title=_("Hand records"), filename=f"{slug}-hand-records{suffix}.pdf",
-                       common=common, parts=parts, boards=len(boards))
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/hand_records.html",
+            title=_("Hand records"),
+            filename=f"{slug}-hand-records{suffix}.pdf",
+            common=common,
+            parts=parts,
+            boards=len(boards),
+        )
     if kind == "travellers":
         rounds = [visible_round(ev, number)] if number else ev.visible_rounds
         travs = [t for rnd in rounds for t in sel.round_travellers(ev, rnd)]
         if not travs:
             raise PdfRefused(_("There are no travellers to print yet."))
-        parts = [{"travellers": [traveller_context(ev, t) for t in few]}
-                 for few in _chunks(travs, CHUNK[kind])]
+        parts = [
+            {"travellers": [traveller_context(ev, t) for t in few]}
+            for few in _chunks(travs, CHUNK[kind])
+        ]
         suffix = f"-round-{number}" if number else ""
-        return PdfPlan(kind=kind, round=number, template="print/travellers.html",
-                       title=_("Travellers"), filename=f"{slug}-travellers{suffix}.pdf",
-                       common=common, parts=parts, pairs=pairs, boards=len(travs))
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/travellers.html",
+            title=_("Travellers"),
+            filename=f"{slug}-travellers{suffix}.pdf",
+            common=common,
+            parts=parts,
+            pairs=pairs,
+            boards=len(travs),
+        )
     if kind == "scorecards":
         if number is not None:
             visible_round(ev, number)
         entries = sorted(ev.entries.values(), key=lambda e: e.number)
         cards = sel.scorecards(ev, entries, round_number=number)
-        parts = [{"cards": [scorecard_context(c) for c in pairs_chunk]}
-                 for pairs_chunk in _chunks(cards, CHUNK[kind])]
+        parts = [
+            {"cards": [scorecard_context(c) for c in pairs_chunk]}
+            for pairs_chunk in _chunks(cards, CHUNK[kind])
+        ]
         board_count = len({line.board for c in cards for line in c.lines})
         suffix = f"-round-{number}" if number else ""
-        return PdfPlan(kind=kind, round=number, template="print/scorecards.html",
-                       title=_("Scorecards"), filename=f"{slug}-scorecards{suffix}.pdf",
-                       common=common, parts=parts, pairs=pairs, boards=board_count)
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/scorecards.html",
+            title=_("Scorecards"),
+            filename=f"{slug}-scorecards{suffix}.pdf",
+            common=common,
+            parts=parts,
+            pairs=pairs,
+            boards=board_count,
+        )
     if kind == "table-cards":
         if not ev.staff:
-            raise PdfRefused(_("Table cards are for the event's organisers and referees."),
-                             status=403)
+            raise PdfRefused(
+                _("Table cards are for the event's organisers and referees."), status=403
+            )
         if number is None:
             raise PdfRefused(_("Choose a round: ?round=N."), status=400)
         rnd = ev.rounds.get(number)
@@ -215,18 +269,34 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         table_cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
         if not table_cards:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
-        parts = [{"pages": groups(few_cards, CARDS_PER_PAGE)}
-                 for few_cards in _chunks(table_cards, CHUNK[kind])]
-        return PdfPlan(kind=kind, round=number, template="print/table_cards.html",
-                       title=_("Table cards"), filename=f"{slug}-table-cards-round-{number}.pdf",
-                       common=common, parts=parts, pairs=pairs)
+        parts = [
+            {"pages": groups(few_cards, CARDS_PER_PAGE)}
+            for few_cards in _chunks(table_cards, CHUNK[kind])
+        ]
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/table_cards.html",
+            title=_("Table cards"),
+            filename=f"{slug}-table-cards-round-{number}.pdf",
+            common=common,
+            parts=parts,
+            pairs=pairs,
+        )
     raise PdfRefused(_("Unknown PDF: %(kind)s.") % {"kind": kind})
 
 
 def part_html(plan: PdfPlan, part: dict[str, Any]) -> str:
-    context = plan.common | part | {"print_css": mark_safe(print_css()), "pdf": True,  # noqa: S308
-                                    "title": plan.title,
-                                    "round_number": plan.round if plan.kind != "standings" else None}
+    context = (
+        plan.common
+        | part
+        | {
+            "print_css": mark_safe(print_css()),
+            "pdf": True,  # noqa: S308
+            "title": plan.title,
+            "round_number": plan.round if plan.kind != "standings" else None,
+        }
+    )
     return render_to_string(plan.template, context)
 
 
@@ -243,8 +313,9 @@ def render_pdf(plan: PdfPlan, progress: Callable[[int, int], None] | None = None
     documents = []
     total = len(plan.parts)
     for i, part in enumerate(plan.parts):
-        html = HTML(string=part_html(plan, part), base_url=str(settings.BASE_DIR),
-                    url_fetcher=_fetcher())
+        html = HTML(
+            string=part_html(plan, part), base_url=str(settings.BASE_DIR), url_fetcher=_fetcher()
+        )
         documents.append(html.render())
         if progress is not None:
             progress(i + 1, total)

@@ -138,8 +138,12 @@ def standing_rows(ev: EventView, snapshot: StandingsSnapshot | None) -> list[Sta
     for row in snapshot.rows:
         counts[row["rank"]] += 1
     return [
-        StandingRow(entry=ev.entries[row["entry"]], rank=row["rank"],
-                    shared=counts[row["rank"]] > 1, data=row)
+        StandingRow(
+            entry=ev.entries[row["entry"]],
+            rank=row["rank"],
+            shared=counts[row["rank"]] > 1,
+            data=row,
+        )
         for row in snapshot.rows
         if row["entry"] in ev.entries
     ]
@@ -148,9 +152,11 @@ def standing_rows(ev: EventView, snapshot: StandingsSnapshot | None) -> list[Sta
 def rank_history(ev: EventView, entry: Entry) -> list[tuple[int, int]]:
     """(round, rank) after each round a snapshot exists for."""
     out = []
-    for after, rows in StandingsSnapshot.objects.filter(event=ev.event).order_by(
-        "after_round"
-    ).values_list("after_round", "rows"):
+    for after, rows in (
+        StandingsSnapshot.objects.filter(event=ev.event)
+        .order_by("after_round")
+        .values_list("after_round", "rows")
+    ):
         for row in rows:
             if row["entry"] == entry.pk:
                 out.append((after, row["rank"]))
@@ -171,8 +177,9 @@ class ResultLine:
 
     @property
     def declarer(self) -> str:
-        return engine.choosing_pair(engine.Seat.from_str(self.result.board.dealer),
-                                    self.result.delegated)
+        return engine.choosing_pair(
+            engine.Seat.from_str(self.result.board.dealer), self.result.delegated
+        )
 
     @property
     def net_ns(self) -> int:
@@ -186,7 +193,8 @@ class ResultLine:
         return ", ".join(
             f"{seats.get(d.get('seat', ''), d.get('seat', ''))} "
             f"{names.get(d.get('call', ''), d.get('call', ''))}"
-            for d in self.result.doubles or [] if isinstance(d, dict)
+            for d in self.result.doubles or []
+            if isinstance(d, dict)
         )
 
     @property
@@ -200,8 +208,11 @@ class ResultLine:
 
 
 def call_names() -> dict[str, str]:
-    return {"contro": pgettext("call", "contro"), "recontro": pgettext("call", "recontro"),
-            "sant_vicenc": pgettext("call", "Sant Vicenç")}
+    return {
+        "contro": pgettext("call", "contro"),
+        "recontro": pgettext("call", "recontro"),
+        "sant_vicenc": pgettext("call", "Sant Vicenç"),
+    }
 
 
 def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:
@@ -214,19 +225,20 @@ def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:
 
 def _counted_results(rounds: Iterable[Round], **filters: Any) -> list[BoardResult]:
     return list(
-        BoardResult.objects.filter(table__round__in=list(rounds), status__in=BoardResult.COUNTED,
-                                   **filters)
+        BoardResult.objects.filter(
+            table__round__in=list(rounds), status__in=BoardResult.COUNTED, **filters
+        )
         .select_related("table__round", "board", "table__ns__pair", "table__ew__pair")
         .order_by("table__round__number", "board__number", "table__number")
     )
 
 
 def _lines(results: list[BoardResult], travellers: dict[int, st.Traveller]) -> list[ResultLine]:
-    by_key = {
-        (t.board, line.table): line for t in travellers.values() for line in t.lines
-    }
-    return [ResultLine(result=r, table=r.table, line=by_key.get((r.board.number, r.table.number)))
-            for r in results]
+    by_key = {(t.board, line.table): line for t in travellers.values() for line in t.lines}
+    return [
+        ResultLine(result=r, table=r.table, line=by_key.get((r.board.number, r.table.number)))
+        for r in results
+    ]
 
 
 @dataclass
@@ -248,26 +260,41 @@ def board_traveller(ev: EventView, board_number: int) -> TravellerView | None:
         return None
     travellers = _travellers(ev, [rnd])
     results = _counted_results([rnd], board=board)
-    pending = BoardResult.objects.filter(table__round=rnd, board=board).exclude(
-        status__in=BoardResult.COUNTED).count()
+    pending = (
+        BoardResult.objects.filter(table__round=rnd, board=board)
+        .exclude(status__in=BoardResult.COUNTED)
+        .count()
+    )
     trav = travellers.get(board_number)
-    return TravellerView(board=board, round=rnd, lines=_lines(results, travellers),
-                         top=trav.top if trav else 0, pending=pending)
+    return TravellerView(
+        board=board,
+        round=rnd,
+        lines=_lines(results, travellers),
+        top=trav.top if trav else 0,
+        pending=pending,
+    )
 
 
 def round_travellers(ev: EventView, rnd: Round) -> list[TravellerView]:
     """Every board of a round, for the travellers PDF (the caller checks visibility)."""
-    boards = {b.number: b for b in Board.objects.filter(event=ev.event,
-                                                        number__in=rnd.board_numbers)}
+    boards = {
+        b.number: b for b in Board.objects.filter(event=ev.event, number__in=rnd.board_numbers)
+    }
     travellers = _travellers(ev, [rnd])
     lines = _lines(_counted_results([rnd]), travellers)
     by_board: dict[int, list[ResultLine]] = defaultdict(list)
     for line in lines:
         by_board[line.result.board.number].append(line)
     return [
-        TravellerView(board=boards[n], round=rnd, lines=by_board.get(n, []),
-                      top=travellers[n].top if n in travellers else 0, pending=0)
-        for n in rnd.board_numbers if n in boards
+        TravellerView(
+            board=boards[n],
+            round=rnd,
+            lines=by_board.get(n, []),
+            top=travellers[n].top if n in travellers else 0,
+            pending=0,
+        )
+        for n in rnd.board_numbers
+        if n in boards
     ]
 
 
@@ -299,8 +326,9 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
     rnd = ev.rounds.get(number)
     if rnd is None or rnd.status == Round.Status.PENDING:
         return None
-    snapshot = StandingsSnapshot.objects.filter(event=ev.event, after_round=number).only(
-        "matches").first()
+    snapshot = (
+        StandingsSnapshot.objects.filter(event=ev.event, after_round=number).only("matches").first()
+    )
     stored = snapshot.matches if snapshot is not None else []
     shown = ev.round_visible(number)
     lines_by_table: dict[int, list[ResultLine]] = defaultdict(list)
@@ -308,20 +336,40 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
         for line in _lines(_counted_results([rnd]), _travellers(ev, [rnd])):
             lines_by_table[line.table.number].append(line)
     matches = [
-        MatchRow(table=m["table"], ns=ev.entries.get(m["ns"]), ew=ev.entries.get(m["ew"]),
-                 total_ns=m["total_ns"], total_ew=m["total_ew"], mp_ns=m["mp_ns"],
-                 mp_ew=m["mp_ew"], boards_played=m["boards_played"],
-                 lines=lines_by_table.get(m["table"], []))
+        MatchRow(
+            table=m["table"],
+            ns=ev.entries.get(m["ns"]),
+            ew=ev.entries.get(m["ew"]),
+            total_ns=m["total_ns"],
+            total_ew=m["total_ew"],
+            mp_ns=m["mp_ns"],
+            mp_ew=m["mp_ew"],
+            boards_played=m["boards_played"],
+            lines=lines_by_table.get(m["table"], []),
+        )
         for m in sorted(stored, key=lambda m: m["table"])
     ]
     if not matches:  # no snapshot yet: the tables, without totals
         for t in Table.objects.filter(round=rnd).order_by("number"):
-            matches.append(MatchRow(table=t.number, ns=ev.entries.get(t.ns_id),
-                                    ew=ev.entries.get(t.ew_id), total_ns=0, total_ew=0,
-                                    mp_ns=0, mp_ew=0, boards_played=0,
-                                    lines=lines_by_table.get(t.number, [])))
-    return RoundView(round=rnd, matches=matches, boards_shown=shown,
-                     bye=ev.entries.get(rnd.bye_id) if rnd.bye_id else None)
+            matches.append(
+                MatchRow(
+                    table=t.number,
+                    ns=ev.entries.get(t.ns_id),
+                    ew=ev.entries.get(t.ew_id),
+                    total_ns=0,
+                    total_ew=0,
+                    mp_ns=0,
+                    mp_ew=0,
+                    boards_played=0,
+                    lines=lines_by_table.get(t.number, []),
+                )
+            )
+    return RoundView(
+        round=rnd,
+        matches=matches,
+        boards_shown=shown,
+        bye=ev.entries.get(rnd.bye_id) if rnd.bye_id else None,
+    )
 
 
 # Scorecards -----------------------------------------------------------------------------------
@@ -382,20 +430,26 @@ class Scorecard:
         return sum(pcts) / len(pcts) if pcts else None
 
 
-def scorecards(ev: EventView, entries: list[Entry], *, round_number: int | None = None
-               ) -> list[Scorecard]:
+def scorecards(
+    ev: EventView, entries: list[Entry], *, round_number: int | None = None
+) -> list[Scorecard]:
     """The scorecards of these pairs over the rounds the viewer may see (or one round)."""
     rounds = ev.visible_rounds
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
     travellers = _travellers(ev, rounds)
     wanted = {e.pk for e in entries}
-    lines = [line for line in _lines(_counted_results(rounds), travellers)
-             if line.table.ns_id in wanted or line.table.ew_id in wanted]
+    lines = [
+        line
+        for line in _lines(_counted_results(rounds), travellers)
+        if line.table.ns_id in wanted or line.table.ew_id in wanted
+    ]
     history: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for after, rows in StandingsSnapshot.objects.filter(event=ev.event).order_by(
-        "after_round"
-    ).values_list("after_round", "rows"):
+    for after, rows in (
+        StandingsSnapshot.objects.filter(event=ev.event)
+        .order_by("after_round")
+        .values_list("after_round", "rows")
+    ):
         if round_number is not None and after > round_number:
             continue
         for row in rows:
@@ -409,11 +463,21 @@ def scorecards(ev: EventView, entries: list[Entry], *, round_number: int | None 
             if direction is None:
                 continue
             opponent_id = line.table.ew_id if direction == "NS" else line.table.ns_id
-            own.append(ScorecardLine(round=line.table.round.number, board=line.result.board.number,
-                                     table=line.table.number, direction=direction,
-                                     opponent=ev.entries.get(opponent_id), line=line))
-        out.append(Scorecard(entry=entry, lines=own, history=history.get(entry.pk, []),
-                             pairs=len(ev.entries)))
+            own.append(
+                ScorecardLine(
+                    round=line.table.round.number,
+                    board=line.result.board.number,
+                    table=line.table.number,
+                    direction=direction,
+                    opponent=ev.entries.get(opponent_id),
+                    line=line,
+                )
+            )
+        out.append(
+            Scorecard(
+                entry=entry, lines=own, history=history.get(entry.pk, []), pairs=len(ev.entries)
+            )
+        )
     return out
 
 
@@ -446,8 +510,13 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
     rows = (
         PlayRecord.objects.filter(result__table__round__in=ev.closed_rounds)
         .select_related("result__table__round", "result__board")
-        .order_by("result__table__round__number", "result__board__number",
-                  "result__table__number", "created_at", "pk")
+        .order_by(
+            "result__table__round__number",
+            "result__board__number",
+            "result__table__number",
+            "created_at",
+            "pk",
+        )
     )
     out = []
     for pr in rows:
@@ -461,13 +530,15 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
         deal.setdefault("dealer", result.board.dealer)
         deal["hands"] = result.board.hands
         record["deal"] = deal
-        out.append({
-            "round": result.table.round.number,
-            "board": result.board.number,
-            "table": result.table.number,
-            "outcome": pr.outcome,
-            "submitted_at": pr.created_at.isoformat(),
-            "record": record,
-            "verdict": pr.verdict,
-        })
+        out.append(
+            {
+                "round": result.table.round.number,
+                "board": result.board.number,
+                "table": result.table.number,
+                "outcome": pr.outcome,
+                "submitted_at": pr.created_at.isoformat(),
+                "record": record,
+                "verdict": pr.verdict,
+            }
+        )
     return out

@@ -13,8 +13,7 @@ MISSING = "missing"
 def events_for_user(user: Any) -> QuerySet[Event]:
     """Events the user organises or referees (every event for a superuser)."""
     qs = Event.objects.select_related("club").annotate(
-        pairs=Count("entries", filter=Q(entries__withdrawn_after_round__isnull=True),
-                    distinct=True)
+        pairs=Count("entries", filter=Q(entries__withdrawn_after_round__isnull=True), distinct=True)
     )
     if not user.is_superuser:
         qs = qs.filter(Q(organisers=user) | Q(referees=user)).distinct()
@@ -26,9 +25,9 @@ def organised_ids(user: Any) -> set[int]:
 
 
 def event_entries(event: Event) -> QuerySet[Entry]:
-    return event.entries.select_related(
-        "pair__player1", "pair__player2", "pair__club"
-    ).order_by("number")
+    return event.entries.select_related("pair__player1", "pair__player2", "pair__club").order_by(
+        "number"
+    )
 
 
 def event_rounds(event: Event) -> list[Round]:
@@ -76,9 +75,7 @@ class TableRow:
 
 def round_tables(rnd: Round) -> list[TableRow]:
     """Every table of the round with the status of each of the round's boards (two queries)."""
-    tables = list(
-        rnd.tables.select_related("ns__pair", "ew__pair").order_by("number")
-    )
+    tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
     status: dict[tuple[int, int], str] = {
         (table_id, board): st
         for table_id, board, st in BoardResult.objects.filter(table__round=rnd).values_list(

@@ -34,11 +34,17 @@ def code_well_formed(code: str) -> bool:
 
 def tables_with_code(code: str) -> QuerySet[Table]:
     """Tables carrying ``code`` (codes are unique per round), with what the pages show."""
-    return Table.objects.filter(code=code).select_related(
-        "round__event",
-        "ns__pair__player1", "ns__pair__player2",
-        "ew__pair__player1", "ew__pair__player2",
-    ).order_by("-round__opened_at", "-pk")
+    return (
+        Table.objects.filter(code=code)
+        .select_related(
+            "round__event",
+            "ns__pair__player1",
+            "ns__pair__player2",
+            "ew__pair__player1",
+            "ew__pair__player2",
+        )
+        .order_by("-round__opened_at", "-pk")
+    )
 
 
 def open_table_for_code(code: str) -> tuple[Table | None, bool]:
@@ -54,19 +60,27 @@ def player_open_table(user) -> Table | None:
     """The table of an open round where the logged-in user's pair sits (latest round first)."""
     if not user.is_authenticated:
         return None
-    mine = (Q(ns__pair__player1__user=user) | Q(ns__pair__player2__user=user)
-            | Q(ew__pair__player1__user=user) | Q(ew__pair__player2__user=user))
+    mine = (
+        Q(ns__pair__player1__user=user)
+        | Q(ns__pair__player2__user=user)
+        | Q(ew__pair__player1__user=user)
+        | Q(ew__pair__player2__user=user)
+    )
     return (
         Table.objects.filter(mine, round__status=Round.Status.OPEN)
-        .select_related("round").order_by("-round__opened_at", "-pk").first()
+        .select_related("round")
+        .order_by("-round__opened_at", "-pk")
+        .first()
     )
 
 
 # --- rate limiting -------------------------------------------------------------------------
 
+
 def _window(request: HttpRequest) -> ratelimit.Window:
-    return ratelimit.window("table-code", ratelimit.client_ip(request),
-                            limit=MAX_FAILURES_PER_MINUTE)
+    return ratelimit.window(
+        "table-code", ratelimit.client_ip(request), limit=MAX_FAILURES_PER_MINUTE
+    )
 
 
 def failures(request: HttpRequest) -> int:
@@ -84,6 +98,7 @@ def record_failure(request: HttpRequest) -> int:
 
 
 # --- the session grant ---------------------------------------------------------------------
+
 
 def grant(request: HttpRequest, table: Table, side: str | None = None) -> None:
     """Remember the table (one at a time) and, when known, the side this device speaks for."""

@@ -79,8 +79,9 @@ def request_standings(event: Event) -> None:
     # the demo) queues one recomputation, not fifty. Django drops the callbacks of a rolled-back
     # transaction, so a request is never lost by being skipped here.
     connection = transaction.get_connection()
-    if any(getattr(entry[1], "standings_event", None) == event_id
-           for entry in connection.run_on_commit):
+    if any(
+        getattr(entry[1], "standings_event", None) == event_id for entry in connection.run_on_commit
+    ):
         return
 
     def enqueue() -> None:

@@ -44,12 +44,30 @@ def _job_set(job_id: str, **changes: Any) -> dict[str, Any]:
     return job
 
 
-def job_create(*, event_id: int, kind: str, round_number: int | None, staff: bool,
-               language: str, filename: str, total: int) -> str:
+def job_create(
+    *,
+    event_id: int,
+    kind: str,
+    round_number: int | None,
+    staff: bool,
+    language: str,
+    filename: str,
+    total: int,
+) -> str:
     job_id = str(uuid.uuid4())
-    _job_set(job_id, event=event_id, kind=kind, round=round_number, staff=staff,
-             language=language, filename=filename, state="queued", done=0, total=total,
-             error="")
+    _job_set(
+        job_id,
+        event=event_id,
+        kind=kind,
+        round=round_number,
+        staff=staff,
+        language=language,
+        filename=filename,
+        state="queued",
+        done=0,
+        total=total,
+        error="",
+    )
     build_pdf.delay_on_commit(job_id)
     return job_id
 

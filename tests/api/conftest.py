@@ -15,8 +15,17 @@ from tests.factories import EventFactory, UserFactory
 from tournaments.demo import random_play
 from tournaments.models import Board, Event, Table
 
-PRINCIPALS = ["anonymous", "table", "other_table", "player", "organiser", "other_organiser",
-              "referee", "other_referee", "staff"]
+PRINCIPALS = [
+    "anonymous",
+    "table",
+    "other_table",
+    "player",
+    "organiser",
+    "other_organiser",
+    "referee",
+    "other_referee",
+    "staff",
+]
 
 
 @dataclass
@@ -43,21 +52,34 @@ class World:
         return client
 
     def short(self, board: int = 1, **extra: Any) -> dict[str, Any]:
-        data = {"table": self.table.pk, "board": board, "delegated": False, "trump": "oros",
-                "doubles": [], "totals": {"NS": 40, "EW": 32}}
+        data = {
+            "table": self.table.pk,
+            "board": board,
+            "delegated": False,
+            "trump": "oros",
+            "doubles": [],
+            "totals": {"NS": 40, "EW": 32},
+        }
         return data | extra
 
-    def record(self, board: int = 1, *, trump: str = "copes", seed: int = 1,
-               illegal_at: int | None = None) -> dict[str, Any]:
+    def record(
+        self, board: int = 1, *, trump: str = "copes", seed: int = 1, illegal_at: int | None = None
+    ) -> dict[str, Any]:
         b = self.board(board)
         play = random_play(b, trump, self.event.rules, random.Random(seed), illegal_at=illegal_at)
-        return {"format": "botifarra-play/1", "ruleset": self.event.ruleset,
-                "deal": {"dealer": b.dealer}, "choice": {"delegated": False, "trump": trump},
-                "doubles": [], "play": play}
+        return {
+            "format": "botifarra-play/1",
+            "ruleset": self.event.ruleset,
+            "deal": {"dealer": b.dealer},
+            "choice": {"delegated": False, "trump": trump},
+            "doubles": [],
+            "play": play,
+        }
 
     def verdict(self, record: dict[str, Any], board: int = 1) -> dict[str, Any]:
-        return engine.replay(record, deal=self.board(board).deal(),
-                             rules=self.event.rules).to_json()
+        return engine.replay(
+            record, deal=self.board(board).deal(), rules=self.event.rules
+        ).to_json()
 
 
 @pytest.fixture
@@ -77,8 +99,14 @@ def world(running_event, organiser) -> World:
     other_referee = UserFactory(username="other_referee")
     EventFactory(organisers=[other_organiser], referees=[other_referee], published=True)
     staff = UserFactory(username="staff", is_staff=True)
-    users = {"player": player, "organiser": organiser, "other_organiser": other_organiser,
-             "referee": referee, "other_referee": other_referee, "staff": staff}
+    users = {
+        "player": player,
+        "organiser": organiser,
+        "other_organiser": other_organiser,
+        "referee": referee,
+        "other_referee": other_referee,
+        "staff": staff,
+    }
     return World(event=event, table=table, other=other, users=users)
 
 

@@ -8,34 +8,43 @@ from tournaments.services import events
 
 def test_account_token_for_username_and_password(world):
     client = world.client()
-    response = client.post("/api/v1/auth/token",
-                           {"username": "organiser", "password": "pass-word-123"}, format="json")
+    response = client.post(
+        "/api/v1/auth/token", {"username": "organiser", "password": "pass-word-123"}, format="json"
+    )
     assert response.status_code == 200
     token = response.json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     drafts = client.get("/api/v1/events").json()
     assert world.event.pk in [e["id"] for e in drafts["results"]]
-    wrong = world.client().post("/api/v1/auth/token",
-                                {"username": "organiser", "password": "nope"}, format="json")
+    wrong = world.client().post(
+        "/api/v1/auth/token", {"username": "organiser", "password": "nope"}, format="json"
+    )
     assert wrong.status_code == 400 and "non_field_errors" in errors_of(wrong)
 
 
 def test_wrong_passwords_are_throttled_per_client(world):
     client = world.client()
     for _ in range(10):
-        assert client.post("/api/v1/auth/token", {"username": "organiser", "password": "x"},
-                           format="json").status_code == 400
-    blocked = client.post("/api/v1/auth/token",
-                          {"username": "organiser", "password": "pass-word-123"}, format="json")
+        assert (
+            client.post(
+                "/api/v1/auth/token", {"username": "organiser", "password": "x"}, format="json"
+            ).status_code
+            == 400
+        )
+    blocked = client.post(
+        "/api/v1/auth/token", {"username": "organiser", "password": "pass-word-123"}, format="json"
+    )
     assert blocked.status_code == 429
     assert errors_of(blocked)
 
 
 def test_table_token_from_the_code(world):
     code = world.table.code
-    response = world.client().post("/api/v1/table-token",
-                                   {"code": f" {code[:3].lower()} {code[3:]}", "side": "EW"},
-                                   format="json")
+    response = world.client().post(
+        "/api/v1/table-token",
+        {"code": f" {code[:3].lower()} {code[3:]}", "side": "EW"},
+        format="json",
+    )
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["table"] == world.table.pk and body["side"] == "EW"
@@ -47,30 +56,53 @@ def test_table_token_from_the_code(world):
 
 
 def test_table_token_requires_a_side_and_a_real_code(world):
-    missing = world.client().post("/api/v1/table-token", {"code": world.table.code},
-                                  format="json")
+    missing = world.client().post("/api/v1/table-token", {"code": world.table.code}, format="json")
     assert missing.status_code == 400 and "side" in errors_of(missing)
-    wrong = world.client().post("/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"},
-                                format="json")
+    wrong = world.client().post(
+        "/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"}, format="json"
+    )
     assert wrong.status_code == 400 and "code" in errors_of(wrong)
 
 
 def test_guessing_codes_is_throttled_but_right_codes_are_not_counted(world):
     client = world.client()
     for _ in range(25):  # a whole room behind one router fetching its tokens
-        assert client.post("/api/v1/table-token", {"code": world.table.code, "side": "NS"},
-                           format="json").status_code == 200
+        assert (
+            client.post(
+                "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+            ).status_code
+            == 200
+        )
     for _ in range(20):
-        assert client.post("/api/v1/table-token", {"code": "AAAAAA", "side": "NS"},
-                           format="json").status_code == 400
-    blocked = client.post("/api/v1/table-token", {"code": world.table.code, "side": "NS"},
-                          format="json")
+        assert (
+            client.post(
+                "/api/v1/table-token", {"code": "AAAAAA", "side": "NS"}, format="json"
+            ).status_code
+            == 400
+        )
+    blocked = client.post(
+        "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+    )
     assert blocked.status_code == 429
     # Another client is not affected; a forged X-Forwarded-For does not make a new client.
-    assert client.post("/api/v1/table-token", {"code": world.table.code, "side": "NS"},
-                       format="json", HTTP_X_FORWARDED_FOR="10.9.9.9").status_code == 429
-    assert client.post("/api/v1/table-token", {"code": world.table.code, "side": "NS"},
-                       format="json", REMOTE_ADDR="10.0.0.2").status_code == 200
+    assert (
+        client.post(
+            "/api/v1/table-token",
+            {"code": world.table.code, "side": "NS"},
+            format="json",
+            HTTP_X_FORWARDED_FOR="10.9.9.9",
+        ).status_code
+        == 429
+    )
+    assert (
+        client.post(
+            "/api/v1/table-token",
+            {"code": world.table.code, "side": "NS"},
+            format="json",
+            REMOTE_ADDR="10.0.0.2",
+        ).status_code
+        == 200
+    )
 
 
 def test_table_token_stops_when_the_round_closes_or_the_code_changes(world):
@@ -83,11 +115,13 @@ def test_table_token_stops_when_the_round_closes_or_the_code_changes(world):
     fresh = world.client()
     fresh.credentials(HTTP_AUTHORIZATION=f"Table {table_token(world.table, 'NS')}")
     assert fresh.get("/api/v1/disputes").status_code == 200
-    events.round_close(rnd=world.table.round, actor=Actor(user=world.users["organiser"]),
-                       accept_missing=True)
+    events.round_close(
+        rnd=world.table.round, actor=Actor(user=world.users["organiser"]), accept_missing=True
+    )
     assert fresh.get("/api/v1/disputes").status_code == 401
-    closed = world.client().post("/api/v1/table-token", {"code": "NEWCDE", "side": "NS"},
-                                 format="json")
+    closed = world.client().post(
+        "/api/v1/table-token", {"code": "NEWCDE", "side": "NS"}, format="json"
+    )
     assert closed.status_code == 400
 
 

@@ -39,10 +39,18 @@ def test_both_pairs_submit_the_same_board_at_once(world, agree):
             second = first if agree else first | {"totals": {"NS": 30, "EW": 42}}
             ns_client = world.client(ns, side="NS")
             ew_client = world.client(ew) if ew else world.client(ns, side="EW")
-            outcomes.append((board, table, _race([
-                (ns_client, "/api/v1/results", first, {}),
-                (ew_client, "/api/v1/results", second, {}),
-            ])))
+            outcomes.append(
+                (
+                    board,
+                    table,
+                    _race(
+                        [
+                            (ns_client, "/api/v1/results", first, {}),
+                            (ew_client, "/api/v1/results", second, {}),
+                        ]
+                    ),
+                )
+            )
     for board, table, responses in outcomes:
         codes = sorted(code for code, _ in responses)
         assert codes == [200, 201], responses  # exactly one created, the other confirmed/disputed
@@ -59,8 +67,12 @@ def test_both_pairs_submit_the_same_board_at_once(world, agree):
 def test_the_same_idempotency_key_at_once_runs_once(world):
     client_a, client_b = world.client("table"), world.client("table")
     headers = {"HTTP_IDEMPOTENCY_KEY": "same-moment"}
-    responses = _race([(client_a, "/api/v1/results", world.short(), headers),
-                       (client_b, "/api/v1/results", world.short(), headers)])
+    responses = _race(
+        [
+            (client_a, "/api/v1/results", world.short(), headers),
+            (client_b, "/api/v1/results", world.short(), headers),
+        ]
+    )
     assert [code for code, _ in responses] == [201, 201]
     assert responses[0][1] == responses[1][1]
     assert BoardResult.objects.count() == 1 and Submission.objects.count() == 1
@@ -69,11 +81,17 @@ def test_the_same_idempotency_key_at_once_runs_once(world):
 
 def test_a_play_record_and_a_short_result_at_once(world):
     record = world.record(1)
-    responses = _race([
-        (world.client("table"), "/api/v1/play-records",
-         {"table": world.table.pk, "board": 1, "record": record}, {}),
-        (world.client("table_ew"), "/api/v1/results", world.short(), {}),
-    ])
+    responses = _race(
+        [
+            (
+                world.client("table"),
+                "/api/v1/play-records",
+                {"table": world.table.pk, "board": 1, "record": record},
+                {},
+            ),
+            (world.client("table_ew"), "/api/v1/results", world.short(), {}),
+        ]
+    )
     assert sorted(code for code, _ in responses) == [200, 201]
     result = BoardResult.objects.get()
     assert result.status in ("disputed", "confirmed")

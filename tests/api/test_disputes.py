@@ -7,15 +7,20 @@ from tournaments.services import events
 
 
 def _entered(world, board: int = 1) -> dict:
-    return world.client("table").post("/api/v1/results", world.short(board=board),
-                                      format="json").json()
+    return (
+        world.client("table")
+        .post("/api/v1/results", world.short(board=board), format="json")
+        .json()
+    )
 
 
 def test_a_player_calls_the_referee(world):
     result = _entered(world)
     response = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "They revoked at trick 5"},
-        format="json")
+        "/api/v1/disputes",
+        {"result": result["id"], "reason": "They revoked at trick 5"},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["reason"] == "player_request" and body["status"] == "open"
@@ -23,45 +28,69 @@ def test_a_player_calls_the_referee(world):
     assert body["result"]["status"] == "disputed"
     assert any(h["action"] == "dispute_opened" for h in body["history"])
     again = world.client("table").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "Again"}, format="json")
+        "/api/v1/disputes", {"result": result["id"], "reason": "Again"}, format="json"
+    )
     assert again.status_code == 409
 
 
 def test_dispute_request_errors(world):
     result = _entered(world)
-    blank = world.client("table").post("/api/v1/disputes", {"result": result["id"],
-                                                            "reason": "   "}, format="json")
+    blank = world.client("table").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": "   "}, format="json"
+    )
     assert blank.status_code == 400 and "reason" in errors_of(blank)
-    missing = world.client("table").post("/api/v1/disputes", {"result": 999999,
-                                                              "reason": "x"}, format="json")
+    missing = world.client("table").post(
+        "/api/v1/disputes", {"result": 999999, "reason": "x"}, format="json"
+    )
     assert missing.status_code == 400 and "result" in errors_of(missing)
     outsider = world.client("other_table").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "x"}, format="json")
+        "/api/v1/disputes", {"result": result["id"], "reason": "x"}, format="json"
+    )
     assert outsider.status_code == 403
-    events.round_close(rnd=world.table.round, actor=Actor(user=world.users["organiser"]),
-                       accept_missing=True)
-    closed = world.client("player").post("/api/v1/disputes", {"result": result["id"],
-                                                              "reason": "late"}, format="json")
+    events.round_close(
+        rnd=world.table.round, actor=Actor(user=world.users["organiser"]), accept_missing=True
+    )
+    closed = world.client("player").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": "late"}, format="json"
+    )
     assert closed.status_code == 400 and "round" in errors_of(closed)
 
 
 def test_referee_rules_and_revises(world):
     result = _entered(world)
-    dispute = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "Wrong totals"},
-        format="json").json()
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "Wrong totals"}, format="json")
+        .json()
+    )
     url = f"/api/v1/disputes/{dispute['id']}/rule"
-    ruling = world.client("referee").post(url, {
-        "kind": "corrected", "explanation": "Counted the cards again.",
-        "data": {"trump": "oros", "totals": {"NS": 36, "EW": 36}}}, format="json")
+    ruling = world.client("referee").post(
+        url,
+        {
+            "kind": "corrected",
+            "explanation": "Counted the cards again.",
+            "data": {"trump": "oros", "totals": {"NS": 36, "EW": 36}},
+        },
+        format="json",
+    )
     assert ruling.status_code == 201, ruling.content
     body = ruling.json()
     assert body["status"] == "ruled" and body["referee"] == "referee"
     assert body["result"]["status"] == "ruled"
     assert body["result"]["totals"] == {"NS": 36, "EW": 36}
-    revised = world.client("organiser").post(url, {
-        "kind": "adjusted", "explanation": "Average for both.",
-        "data": {"adjusted_ns": "avg", "adjusted_ew": "avg"}}, format="json").json()
+    revised = (
+        world.client("organiser")
+        .post(
+            url,
+            {
+                "kind": "adjusted",
+                "explanation": "Average for both.",
+                "data": {"adjusted_ns": "avg", "adjusted_ew": "avg"},
+            },
+            format="json",
+        )
+        .json()
+    )
     assert [r["kind"] for r in revised["rulings"]] == ["corrected", "adjusted"]
     assert revised["rulings"][1]["supersedes"] == revised["rulings"][0]["id"]
     assert Ruling.objects.count() == 2
@@ -69,35 +98,60 @@ def test_referee_rules_and_revises(world):
 
 def test_rule_errors_name_the_field(world):
     result = _entered(world)
-    dispute = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json").json()
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
     url = f"/api/v1/disputes/{dispute['id']}/rule"
     client = world.client("referee")
     bad_kind = client.post(url, {"kind": "banish", "explanation": "x"}, format="json")
     assert bad_kind.status_code == 400 and "kind" in errors_of(bad_kind)
-    no_text = client.post(url, {"kind": "penalty", "explanation": " ",
-                                "data": {"offending_pair": "NS"}}, format="json")
+    no_text = client.post(
+        url,
+        {"kind": "penalty", "explanation": " ", "data": {"offending_pair": "NS"}},
+        format="json",
+    )
     assert no_text.status_code == 400 and "explanation" in errors_of(no_text)
-    adjusted = client.post(url, {"kind": "adjusted", "explanation": "x",
-                                 "data": {"adjusted_ns": "lots"}}, format="json")
+    adjusted = client.post(
+        url,
+        {"kind": "adjusted", "explanation": "x", "data": {"adjusted_ns": "lots"}},
+        format="json",
+    )
     assert adjusted.status_code == 400 and "data.adjusted_ns" in errors_of(adjusted)
-    totals = client.post(url, {"kind": "corrected", "explanation": "x",
-                               "data": {"trump": "oros", "totals": {"NS": 1, "EW": 1}}},
-                         format="json")
+    totals = client.post(
+        url,
+        {
+            "kind": "corrected",
+            "explanation": "x",
+            "data": {"trump": "oros", "totals": {"NS": 1, "EW": 1}},
+        },
+        format="json",
+    )
     assert totals.status_code == 400 and "data.totals" in errors_of(totals)
-    record = client.post(url, {"kind": "corrected", "explanation": "x",
-                               "data": {"play_record": {"format": "nope"}}}, format="json")
+    record = client.post(
+        url,
+        {"kind": "corrected", "explanation": "x", "data": {"play_record": {"format": "nope"}}},
+        format="json",
+    )
     assert record.status_code == 400
     assert "data.play_record.format" in errors_of(record)
     assert BoardResult.objects.get().status == "disputed"
-    assert client.post("/api/v1/disputes/999999/rule", {"kind": "accept", "explanation": "x"},
-                       format="json").status_code == 404
+    assert (
+        client.post(
+            "/api/v1/disputes/999999/rule", {"kind": "accept", "explanation": "x"}, format="json"
+        ).status_code
+        == 404
+    )
 
 
 def test_withdraw_a_request(world):
     result = _entered(world)
-    dispute = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "Oops"}, format="json").json()
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "Oops"}, format="json")
+        .json()
+    )
     url = f"/api/v1/disputes/{dispute['id']}/withdraw"
     assert world.client("other_table").post(url, format="json").status_code == 403
     response = world.client("table").post(url, format="json")
@@ -109,48 +163,81 @@ def test_withdraw_a_request(world):
 
 def test_dispute_lists_by_reader(world):
     result = _entered(world)
-    world.client("table_ew").post("/api/v1/disputes", {"result": result["id"], "reason": "?"},
-                                  format="json")
-    seen = {who: world.client(who).get("/api/v1/disputes").json()["count"]
-            for who in ("table", "player", "organiser", "referee", "staff", "other_table",
-                        "other_organiser", "other_referee")}
-    assert seen == {"table": 1, "player": 1, "organiser": 1, "referee": 1, "staff": 1,
-                    "other_table": 0, "other_organiser": 0, "other_referee": 0}
+    world.client("table_ew").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json"
+    )
+    seen = {
+        who: world.client(who).get("/api/v1/disputes").json()["count"]
+        for who in (
+            "table",
+            "player",
+            "organiser",
+            "referee",
+            "staff",
+            "other_table",
+            "other_organiser",
+            "other_referee",
+        )
+    }
+    assert seen == {
+        "table": 1,
+        "player": 1,
+        "organiser": 1,
+        "referee": 1,
+        "staff": 1,
+        "other_table": 0,
+        "other_organiser": 0,
+        "other_referee": 0,
+    }
     assert world.client().get("/api/v1/disputes").status_code == 401
-    assert world.client("referee").get("/api/v1/disputes", {"status": "ruled"}
-                                       ).json()["count"] == 0
+    assert world.client("referee").get("/api/v1/disputes", {"status": "ruled"}).json()["count"] == 0
     assert world.client("referee").get("/api/v1/disputes", {"status": "x"}).status_code == 400
     assert Dispute.objects.count() == 1
 
 
 def test_numbers_too_large_to_store_are_a_400(world):
     result = _entered(world)
-    dispute = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json").json()
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
     for value in (10**30, "1" * 40, 1e20):
         response = world.client("referee").post(
             f"/api/v1/disputes/{dispute['id']}/rule",
-            {"kind": "adjusted", "explanation": "x",
-             "data": {"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": value, "EW": 0}}},
-            format="json")
+            {
+                "kind": "adjusted",
+                "explanation": "x",
+                "data": {
+                    "adjusted_ns": "avg",
+                    "adjusted_ew": "avg",
+                    "score": {"NS": value, "EW": 0},
+                },
+            },
+            format="json",
+        )
         assert response.status_code == 400 and "data.score.NS" in errors_of(response)
     assert not Ruling.objects.exists()
 
 
 def test_ruling_data_of_the_wrong_shape_is_a_400(world):
     result = _entered(world)
-    dispute = world.client("table_ew").post(
-        "/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json").json()
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
     url = f"/api/v1/disputes/{dispute['id']}/rule"
-    for kind, data, field in (("adjusted", {"adjusted_ns": [], "adjusted_ew": "avg"},
-                               "data.adjusted_ns"),
-                              ("adjusted", {"adjusted_ns": "avg", "adjusted_ew": {"a": 1}},
-                               "data.adjusted_ew"),
-                              ("penalty", {"offending_pair": {"x": 1}}, "data.offending_pair"),
-                              ("accept", {"submission": "1"}, "data.submission"),
-                              ("accept", {"submission": True}, "data.submission")):
-        response = world.client("referee").post(url, {"kind": kind, "explanation": "x",
-                                                      "data": data}, format="json")
+    for kind, data, field in (
+        ("adjusted", {"adjusted_ns": [], "adjusted_ew": "avg"}, "data.adjusted_ns"),
+        ("adjusted", {"adjusted_ns": "avg", "adjusted_ew": {"a": 1}}, "data.adjusted_ew"),
+        ("penalty", {"offending_pair": {"x": 1}}, "data.offending_pair"),
+        ("accept", {"submission": "1"}, "data.submission"),
+        ("accept", {"submission": True}, "data.submission"),
+    ):
+        response = world.client("referee").post(
+            url, {"kind": kind, "explanation": "x", "data": data}, format="json"
+        )
         assert response.status_code == 400, (data, response.content)
         assert field in errors_of(response)
     assert not Ruling.objects.exists()

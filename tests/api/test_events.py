@@ -48,7 +48,8 @@ def test_the_seed_only_once_the_event_is_finished(world):
 def test_rounds_and_tables_with_codes_for_organisers_only(world):
     rounds = world.client().get(f"/api/v1/events/{world.event.pk}/rounds").json()["results"]
     assert [(r["number"], r["status"], r["tables"], r["boards"]) for r in rounds] == [
-        (1, "open", 2, [1, 2])]
+        (1, "open", 2, [1, 2])
+    ]
     url = f"/api/v1/rounds/{rounds[0]['id']}/tables"
     tables = world.client("organiser").get(url).json()["results"]
     assert [t["code"] for t in tables] == [world.table.code, world.other.code]
@@ -76,8 +77,9 @@ def test_board_dealer_always_hands_only_when_visible(world):
     assert "hands" not in world.client("other_table").get(url).json()
     assert "hands" not in world.client().get(url).json()
     # After the round closes everyone may.
-    events.round_close(rnd=world.table.round, actor=Actor(user=world.users["organiser"]),
-                       accept_missing=True)
+    events.round_close(
+        rnd=world.table.round, actor=Actor(user=world.users["organiser"]), accept_missing=True
+    )
     assert world.client().get(url).json()["hands"] == board.hands
     # A board of a later round stays hidden.
     later = world.client().get(f"/api/v1/events/{world.event.pk}/boards/5").json()
@@ -104,8 +106,10 @@ def test_standings_snapshot_stale_flag(world, django_capture_on_commit_callbacks
     assert {"entry", "rank", "match_points"} <= set(body["rows"][0])
 
 
-@pytest.mark.parametrize("url", ["/api/v1/events/999999", "/api/v1/events/999999/rounds",
-                                 "/api/v1/events/999999/standings"])
+@pytest.mark.parametrize(
+    "url",
+    ["/api/v1/events/999999", "/api/v1/events/999999/rounds", "/api/v1/events/999999/standings"],
+)
 def test_unknown_event_is_a_json_404(world, url):
     response = world.client().get(url)
     assert response.status_code == 404 and errors_of(response)

@@ -63,8 +63,11 @@ def test_every_submitting_endpoint_is_idempotent(world):
     first, again = (_post(table, "/api/v1/disputes", dispute_body, "c") for _ in range(2))
     assert first.status_code == 201 and first.content == again.content
     assert Dispute.objects.count() == 1
-    rule = {"kind": "accept", "explanation": "The record stands.",
-            "data": {"submission": result2.submissions.get().pk}}
+    rule = {
+        "kind": "accept",
+        "explanation": "The record stands.",
+        "data": {"submission": result2.submissions.get().pk},
+    }
     url = f"/api/v1/disputes/{first.json()['id']}/rule"
     first, again = _post(referee, url, rule, "d"), _post(referee, url, rule, "d")
     assert first.status_code == 201 and first.content == again.content
@@ -73,7 +76,8 @@ def test_every_submitting_endpoint_is_idempotent(world):
 
 @pytest.mark.parametrize("key", ["x" * 201, "a\x00b"])
 def test_unusable_keys_are_a_400(world, key):
-    response = world.client("table").post("/api/v1/results", world.short(), format="json",
-                                          HTTP_IDEMPOTENCY_KEY=key)
+    response = world.client("table").post(
+        "/api/v1/results", world.short(), format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
     assert response.status_code == 400 and "Idempotency-Key" in errors_of(response)
     assert not BoardResult.objects.exists()

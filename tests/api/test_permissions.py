@@ -28,16 +28,20 @@ def expected(who: str, allowed: set[str], ok: int) -> int:
 def _entered(world) -> BoardResult:
     # Entered by table 1's EW pair, so that both NS principals may still act on it.
     return results.result_submit_short(
-        table=world.table, board_number=1, actor=Actor(table=world.table, side="EW"),
-        data={"trump": "oros", "totals": {"NS": 40, "EW": 32}}).result
+        table=world.table,
+        board_number=1,
+        actor=Actor(table=world.table, side="EW"),
+        data={"trump": "oros", "totals": {"NS": 40, "EW": 32}},
+    ).result
 
 
 def _disputed(world):
     result = _entered(world)
     from tournaments.services import disputes
 
-    return disputes.dispute_request(result=result, actor=Actor(table=world.table, side="EW"),
-                                    reason="check")
+    return disputes.dispute_request(
+        result=result, actor=Actor(table=world.table, side="EW"), reason="check"
+    )
 
 
 @pytest.mark.parametrize("who", PRINCIPALS)
@@ -50,16 +54,17 @@ def test_enter_a_short_result(world, who):
 @pytest.mark.parametrize("who", PRINCIPALS)
 def test_submit_a_play_record(world, who):
     response = world.client(who).post(
-        "/api/v1/play-records", {"table": world.table.pk, "board": 1,
-                                 "record": world.record(1)}, format="json")
+        "/api/v1/play-records",
+        {"table": world.table.pk, "board": 1, "record": world.record(1)},
+        format="json",
+    )
     assert response.status_code == expected(who, ALLOWED_TO_ENTER, 201), response.content
 
 
 @pytest.mark.parametrize("who", PRINCIPALS)
 def test_confirm(world, who):
     result = _entered(world)
-    response = world.client(who).post(f"/api/v1/results/{result.pk}/confirm", {},
-                                      format="json")
+    response = world.client(who).post(f"/api/v1/results/{result.pk}/confirm", {}, format="json")
     assert response.status_code == expected(who, ALLOWED_TO_ENTER, 200), response.content
 
 
@@ -78,8 +83,9 @@ def test_read_a_result_of_an_open_round(world, who):
 @pytest.mark.parametrize("who", PRINCIPALS)
 def test_call_a_referee(world, who):
     result = _entered(world)
-    response = world.client(who).post("/api/v1/disputes", {"result": result.pk,
-                                                           "reason": "check"}, format="json")
+    response = world.client(who).post(
+        "/api/v1/disputes", {"result": result.pk, "reason": "check"}, format="json"
+    )
     assert response.status_code == expected(who, ALLOWED_TO_CALL_REFEREE, 201), response.content
 
 
@@ -96,24 +102,31 @@ def test_rule(world, who):
     response = world.client(who).post(
         f"/api/v1/disputes/{dispute.pk}/rule",
         {"kind": "penalty", "explanation": "Revoke.", "data": {"offending_pair": "EW"}},
-        format="json")
+        format="json",
+    )
     assert response.status_code == expected(who, ALLOWED_TO_RULE, 201), response.content
 
 
 @pytest.mark.parametrize("who", PRINCIPALS)
 def test_public_reads_of_a_published_event(world, who):
-    for url in (f"/api/v1/events/{world.event.pk}", f"/api/v1/events/{world.event.pk}/rounds",
-                f"/api/v1/events/{world.event.pk}/standings",
-                f"/api/v1/events/{world.event.pk}/boards/1",
-                f"/api/v1/rounds/{world.table.round_id}/tables"):
+    for url in (
+        f"/api/v1/events/{world.event.pk}",
+        f"/api/v1/events/{world.event.pk}/rounds",
+        f"/api/v1/events/{world.event.pk}/standings",
+        f"/api/v1/events/{world.event.pk}/boards/1",
+        f"/api/v1/rounds/{world.table.round_id}/tables",
+    ):
         assert world.client(who).get(url).status_code == 200, url
 
 
 @pytest.mark.parametrize("who", PRINCIPALS)
 def test_reading_a_play_record(world, who):
-    results.result_submit_play_record(table=world.table, board_number=1,
-                                      actor=Actor(table=world.table, side="EW"),
-                                      record=world.record(1))
+    results.result_submit_play_record(
+        table=world.table,
+        board_number=1,
+        actor=Actor(table=world.table, side="EW"),
+        record=world.record(1),
+    )
     pk = BoardResult.objects.get().play_records.get().pk
     response = world.client(who).get(f"/api/v1/play-records/{pk}")
     assert response.status_code == expected(who, SEES_CARDS, 200)

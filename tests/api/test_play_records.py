@@ -17,7 +17,8 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("*.j
 def test_complete_record_returns_the_engines_verdict(world):
     record = world.record(1)
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert set(body) == {"result", "verdict"}
@@ -32,14 +33,16 @@ def test_complete_record_returns_the_engines_verdict(world):
 
     # The other pair sends the same record: confirmed.
     again = world.client("table_ew").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
     assert again.status_code == 200 and again.json()["result"]["status"] == "confirmed"
 
 
 def test_an_illegal_card_opens_a_dispute(world):
     record = world.record(1, illegal_at=10)
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["verdict"] == world.verdict(record)
@@ -61,18 +64,21 @@ def test_an_invalid_record_lists_every_problem_and_stores_nothing(world):
     expected = world.verdict(record)
     assert expected["outcome"] == "invalid"
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
     assert response.status_code == 400
     fields = [e["field"] for e in response.json()["errors"]]
     assert fields == [f"record.{p['path']}" for p in expected["problems"]]
     assert len(fields) >= 3 and "record.choice.trump" in fields
-    assert not (BoardResult.objects.exists() or PlayRecord.objects.exists()
-                or Submission.objects.exists())
+    assert not (
+        BoardResult.objects.exists() or PlayRecord.objects.exists() or Submission.objects.exists()
+    )
 
 
 def test_a_record_that_is_not_an_object(world):
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": [1, 2]}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": [1, 2]}, format="json"
+    )
     assert response.status_code == 400
     assert "record" in errors_of(response)
 
@@ -81,15 +87,19 @@ def test_hands_that_differ_from_the_board_are_refused(world):
     record = world.record(1)
     record["deal"]["hands"] = engine.deal_board("another seed", 1).hands_json()
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
     assert response.status_code == 400
     assert any(f.startswith("record.deal") for f in errors_of(response))
 
 
 def test_play_record_detail_is_for_those_who_may_see_the_cards(world):
     record = world.record(1)
-    created = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json").json()
+    created = (
+        world.client("table")
+        .post(URL, {"table": world.table.pk, "board": 1, "record": record}, format="json")
+        .json()
+    )
     pk = PlayRecord.objects.get().pk
     url = f"{URL}/{pk}"
     own = world.client("table").get(url)
@@ -121,8 +131,7 @@ def test_verify_reproduces_every_reference_verdict(client, db, path):
 
 def test_verify_stores_nothing_and_needs_hands_outside_an_event(world):
     record = world.record(1)
-    response = world.client("anonymous").post("/api/v1/verify", {"record": record},
-                                              format="json")
+    response = world.client("anonymous").post("/api/v1/verify", {"record": record}, format="json")
     assert response.status_code == 200
     assert response.json()["outcome"] == "invalid"
     assert any(p["path"].startswith("deal") for p in response.json()["problems"])
@@ -132,12 +141,12 @@ def test_verify_stores_nothing_and_needs_hands_outside_an_event(world):
 def test_verify_against_an_event_board_only_for_who_may_see_it(world):
     record = world.record(1)
     body = {"record": record, "event": world.event.pk, "board": 1}
-    assert world.client("anonymous").post("/api/v1/verify", body, format="json"
-                                          ).status_code == 403
+    assert world.client("anonymous").post("/api/v1/verify", body, format="json").status_code == 403
     assert world.client("table").post("/api/v1/verify", body, format="json").status_code == 403
     ok = world.client("referee").post("/api/v1/verify", body, format="json")
     assert ok.status_code == 200 and ok.json() == world.verdict(record)
-    half = world.client("referee").post("/api/v1/verify", {"record": record, "event": 1},
-                                        format="json")
+    half = world.client("referee").post(
+        "/api/v1/verify", {"record": record, "event": 1}, format="json"
+    )
     assert half.status_code == 400 and "board" in errors_of(half)
     assert not BoardResult.objects.exists()

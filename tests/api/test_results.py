@@ -11,7 +11,8 @@ URL = "/api/v1/results"
 
 def test_first_entry_creates_with_the_engine_score_and_ignores_a_sent_score(world):
     response = world.client("table").post(
-        URL, world.short(score={"NS": 999, "EW": 999}, multiplier=9), format="json")
+        URL, world.short(score={"NS": 999, "EW": 999}, multiplier=9), format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["status"] == "entered" and body["entered_side"] == "NS"
@@ -27,16 +28,18 @@ def test_other_pair_sending_the_same_confirms_and_different_disputes(world):
     assert same.status_code == 200 and same.json()["status"] == "confirmed"
 
     world.client("table").post(URL, world.short(board=2), format="json")
-    other = world.client("table_ew").post(URL, world.short(board=2, totals={"NS": 30, "EW": 42}),
-                                          format="json")
+    other = world.client("table_ew").post(
+        URL, world.short(board=2, totals={"NS": 30, "EW": 42}), format="json"
+    )
     assert other.status_code == 200
     assert other.json()["status"] == "disputed" and other.json()["open_dispute"]
     assert Dispute.objects.get().reason == Dispute.Reason.CONFLICT
 
 
 def test_totals_not_summing_to_72(world):
-    response = world.client("table").post(URL, world.short(totals={"NS": 40, "EW": 40}),
-                                          format="json")
+    response = world.client("table").post(
+        URL, world.short(totals={"NS": 40, "EW": 40}), format="json"
+    )
     assert response.status_code == 400
     assert "72" in errors_of(response)["totals"]
     assert not BoardResult.objects.exists()
@@ -47,34 +50,53 @@ def test_a_call_by_the_wrong_pair_names_the_call(world):
     # The choosing pair is the dealer's; its own partner cannot say contro.
     seat = board.dealer if board.dealer else "N"
     response = world.client("table").post(
-        URL, world.short(doubles=[{"seat": seat, "call": "contro"}]), format="json")
+        URL, world.short(doubles=[{"seat": seat, "call": "contro"}]), format="json"
+    )
     assert response.status_code == 400
     assert "doubles[0].seat" in errors_of(response)
 
 
 def test_every_structural_problem_is_listed_with_its_path(world):
-    response = world.client("table").post(URL, {
-        "table": "x", "board": 0, "trump": "hearts", "doubles": [{"seat": "Q"}],
-        "totals": {"NS": 80}}, format="json")
+    response = world.client("table").post(
+        URL,
+        {
+            "table": "x",
+            "board": 0,
+            "trump": "hearts",
+            "doubles": [{"seat": "Q"}],
+            "totals": {"NS": 80},
+        },
+        format="json",
+    )
     assert response.status_code == 400
     fields = errors_of(response)
-    for field in ("table", "board", "trump", "doubles[0].seat", "doubles[0].call",
-                  "totals.NS", "totals.EW"):
+    for field in (
+        "table",
+        "board",
+        "trump",
+        "doubles[0].seat",
+        "doubles[0].call",
+        "totals.NS",
+        "totals.EW",
+    ):
         assert field in fields, fields
 
 
 def test_totals_and_offending_pair_are_exclusive(world):
     response = world.client("table").post(URL, world.short(offending_pair="EW"), format="json")
     assert response.status_code == 400 and "totals" in errors_of(response)
-    none = world.client("table").post(URL, {"table": world.table.pk, "board": 1,
-                                            "trump": "oros"}, format="json")
+    none = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "trump": "oros"}, format="json"
+    )
     assert none.status_code == 400 and "totals" in errors_of(none)
 
 
 def test_offending_pair_gets_the_penalty(world):
     response = world.client("table").post(
-        URL, {"table": world.table.pk, "board": 1, "trump": "botifarra", "offending_pair": "NS"},
-        format="json")
+        URL,
+        {"table": world.table.pk, "board": 1, "trump": "botifarra", "offending_pair": "NS"},
+        format="json",
+    )
     assert response.status_code == 201
     body = response.json()
     assert body["offending_pair"] == "NS" and body["totals"] is None
@@ -112,8 +134,12 @@ def test_malformed_json_is_a_400_on_body(world):
 
 
 def test_nul_characters_and_huge_numbers_are_refused_before_storage(world):
-    for raw in (b'{"table": 1, "trump": "o\\u0000ros"}', b'{"table": 1e999}',
-                b'{"trump": "\\ud800"}', b"[" * 5000 + b"]" * 5000):
+    for raw in (
+        b'{"table": 1, "trump": "o\\u0000ros"}',
+        b'{"table": 1e999}',
+        b'{"trump": "\\ud800"}',
+        b"[" * 5000 + b"]" * 5000,
+    ):
         response = world.client("table").post(URL, raw, content_type="application/json")
         assert response.status_code == 400, raw[:40]
         assert "body" in errors_of(response)
@@ -122,8 +148,9 @@ def test_nul_characters_and_huge_numbers_are_refused_before_storage(world):
 def test_confirmed_result_sent_differently_is_a_409(world):
     world.client("table").post(URL, world.short(), format="json")
     world.client("table_ew").post(URL, world.short(), format="json")
-    response = world.client("table").post(URL, world.short(totals={"NS": 30, "EW": 42}),
-                                          format="json")
+    response = world.client("table").post(
+        URL, world.short(totals={"NS": 30, "EW": 42}), format="json"
+    )
     assert response.status_code == 409
     assert "confirmed" in errors_of(response)["non_field_errors"]
 
@@ -133,8 +160,9 @@ def test_correcting_ones_own_entry_needs_its_version(world):
     changed = world.short(totals={"NS": 30, "EW": 42})
     blind = world.client("table").post(URL, changed, format="json")
     assert blind.status_code == 409 and "version" in errors_of(blind)
-    stale = world.client("table").post(URL, changed | {"version": first["version"] + 5},
-                                       format="json")
+    stale = world.client("table").post(
+        URL, changed | {"version": first["version"] + 5}, format="json"
+    )
     assert stale.status_code == 409 and "version" in errors_of(stale)
     ok = world.client("table").post(URL, changed | {"version": first["version"]}, format="json")
     assert ok.status_code == 200 and ok.json()["totals"] == {"NS": 30, "EW": 42}
@@ -145,21 +173,23 @@ def test_confirm_endpoint(world):
     url = f"{URL}/{created['id']}/confirm"
     own = world.client("table").post(url, {}, format="json")
     assert own.status_code == 403
-    stale = world.client("table_ew").post(url, {"version": created["version"] + 1},
-                                          format="json")
+    stale = world.client("table_ew").post(url, {"version": created["version"] + 1}, format="json")
     assert stale.status_code == 409 and "version" in errors_of(stale)
     ok = world.client("table_ew").post(url, {"version": created["version"]}, format="json")
     assert ok.status_code == 200 and ok.json()["status"] == "confirmed"
-    assert world.client("table_ew").post(f"{URL}/999999/confirm", {}, format="json"
-                                         ).status_code == 404
+    assert (
+        world.client("table_ew").post(f"{URL}/999999/confirm", {}, format="json").status_code == 404
+    )
 
 
 def test_confirming_a_disputed_result_is_a_409(world):
     world.client("table").post(URL, world.short(), format="json")
-    result = world.client("table_ew").post(URL, world.short(totals={"NS": 20, "EW": 52}),
-                                           format="json").json()
-    response = world.client("organiser").post(f"{URL}/{result['id']}/confirm", {},
-                                              format="json")
+    result = (
+        world.client("table_ew")
+        .post(URL, world.short(totals={"NS": 20, "EW": 52}), format="json")
+        .json()
+    )
+    response = world.client("organiser").post(f"{URL}/{result['id']}/confirm", {}, format="json")
     assert response.status_code == 409
 
 
@@ -173,8 +203,10 @@ def test_list_filters_and_detail_submissions(world):
     assert client.get(URL, {"board": 2}).json()["count"] == 1
     assert client.get(URL, {"status": "confirmed"}).json()["results"][0]["board"] == 2
     assert client.get(URL, {"table": world.other.pk}).json()["count"] == 0
-    assert client.get(URL, {"event": world.event.pk, "round": world.table.round_id}
-                      ).json()["count"] == 2
+    assert (
+        client.get(URL, {"event": world.event.pk, "round": world.table.round_id}).json()["count"]
+        == 2
+    )
     bad = client.get(URL, {"board": "x", "status": "nope"})
     assert bad.status_code == 400 and {"board", "status"} <= set(errors_of(bad))
 
@@ -190,8 +222,7 @@ def test_results_of_an_open_round_are_hidden_from_others_until_it_closes(world):
     assert world.client("anonymous").get(URL).json()["count"] == 0
     assert world.client("other_table").get(URL).json()["count"] == 0
     rnd = world.event.rounds.get(number=1)
-    events.round_close(rnd=rnd, actor=Actor(user=world.users["organiser"]),
-                       accept_missing=True)
+    events.round_close(rnd=rnd, actor=Actor(user=world.users["organiser"]), accept_missing=True)
     public = world.client("anonymous").get(URL).json()
     assert public["count"] == 1
     detail = world.client("anonymous").get(f"{URL}/{public['results'][0]['id']}").json()

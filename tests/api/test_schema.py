@@ -28,8 +28,14 @@ ENDPOINTS = {
     "/api/v1/disputes/{id}/rule": {"post"},
     "/api/v1/disputes/{id}/withdraw": {"post"},
 }
-SUBMITTING = ["/api/v1/results", "/api/v1/results/{id}/confirm", "/api/v1/play-records",
-              "/api/v1/disputes", "/api/v1/disputes/{id}/rule", "/api/v1/disputes/{id}/withdraw"]
+SUBMITTING = [
+    "/api/v1/results",
+    "/api/v1/results/{id}/confirm",
+    "/api/v1/play-records",
+    "/api/v1/disputes",
+    "/api/v1/disputes/{id}/rule",
+    "/api/v1/disputes/{id}/withdraw",
+]
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,15 @@ from pathlib import Path
 import pytest
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 # Playwright's sync API runs an event loop; Django must still allow its ORM in the test thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -19,8 +25,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                     args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(
+            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
+        )
         yield browser
         browser.close()
 
@@ -33,8 +40,10 @@ class PageProblems:
         page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         page.on("requestfailed", lambda req: self.errors.append(f"failed: {req.url}"))
-        page.on("response", lambda res: res.status >= 500 and self.errors.append(
-            f"{res.status}: {res.url}"))
+        page.on(
+            "response",
+            lambda res: res.status >= 500 and self.errors.append(f"{res.status}: {res.url}"),
+        )
 
     def assert_clean(self):
         assert not self.errors, self.errors
@@ -48,8 +57,12 @@ def new_page(browser, live_server):
     def make(name: str, *, phone: bool = False):
         options = {"base_url": live_server.url, "locale": "en-GB"}
         if phone:
-            options |= {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
-                        "has_touch": True, "device_scale_factor": 2}
+            options |= {
+                "viewport": {"width": 390, "height": 844},
+                "is_mobile": True,
+                "has_touch": True,
+                "device_scale_factor": 2,
+            }
         context = browser.new_context(**options)
         contexts.append(context)
         page = context.new_page()

@@ -22,6 +22,7 @@ PAIR_NUMBER = re.compile(r"^\s*(\d+)\.")
 
 # --- screenshots -------------------------------------------------------------------------------
 
+
 class Shots:
     """Numbered screenshots of every step, from any page, into one folder."""
 
@@ -40,6 +41,7 @@ class Shots:
 
 # --- pages ---------------------------------------------------------------------------------------
 
+
 def log_in(page, username: str) -> None:
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
@@ -56,12 +58,14 @@ def round_tables(page) -> list[dict]:
         ns = PAIR_NUMBER.match(cells.nth(1).inner_text())
         ew = PAIR_NUMBER.match(cells.nth(2).inner_text())
         assert ns and ew, row.inner_text()
-        rows.append({
-            "table": int(cells.nth(0).inner_text()),
-            "ns": int(ns.group(1)),
-            "ew": int(ew.group(1)),
-            "code": row.locator("code.table-code").inner_text().strip(),
-        })
+        rows.append(
+            {
+                "table": int(cells.nth(0).inner_text()),
+                "ns": int(ns.group(1)),
+                "ew": int(ew.group(1)),
+                "code": row.locator("code.table-code").inner_text().strip(),
+            }
+        )
     return rows
 
 
@@ -82,11 +86,11 @@ def fill_short(page, *, trump: str, totals_ns: int, expect: tuple[int, int]) -> 
     assert page.input_value("input[name=totals_ew]") == str(72 - totals_ns)
     page.wait_for_function(
         "s => (document.querySelector('#live-score strong') || {}).textContent === s",
-        arg=f"NS {expect[0]} · EW {expect[1]}")
+        arg=f"NS {expect[0]} · EW {expect[1]}",
+    )
 
 
-def short_entry(page, board: int, *, trump: str, totals_ns: int,
-                expect: tuple[int, int]) -> None:
+def short_entry(page, board: int, *, trump: str, totals_ns: int, expect: tuple[int, int]) -> None:
     """From the table page: Enter the result → form → Send; back on the table page."""
     page.click(f"#board-{board} a.button.primary")
     page.wait_for_selector("#short-form")
@@ -107,6 +111,7 @@ def leave(page) -> None:
 
 
 # --- the API, as a club's software at the other tables ---------------------------------------
+
 
 class TableApi:
     """Table tokens and short results through /api/v1/ (Playwright's request context)."""
@@ -133,6 +138,7 @@ class TableApi:
 
 # --- the test's own scoring --------------------------------------------------------------------
 
+
 def short_score(totals_ns: int, multiplier: int) -> tuple[int, int]:
     """R9: the pair over 36 scores (total − 36) × multiplier, the other 0."""
     totals_ew = 72 - totals_ns
@@ -150,7 +156,7 @@ def penalty_score(offending_pair: str, multiplier: int) -> tuple[int, int]:
 
 def multiplier(trump: str, calls: int = 0) -> int:
     """R5: base 1 for a suit, 2 for botifarra; × 2 per call (contro, recontro, Sant Vicenç)."""
-    return (2 if trump == "botifarra" else 1) * 2 ** calls
+    return (2 if trump == "botifarra" else 1) * 2**calls
 
 
 @dataclass
@@ -174,8 +180,13 @@ class Row:
 
     @property
     def key(self) -> tuple:
-        return (self.match_points, self.point_diff, self.points_for, self.buchholz,
-                self.duplicate_pct)
+        return (
+            self.match_points,
+            self.point_diff,
+            self.points_for,
+            self.buchholz,
+            self.duplicate_pct,
+        )
 
 
 @dataclass
@@ -210,11 +221,18 @@ class Ledger:
         top = 2 * (len(lines) - 1)
         out = {}
         for t, (ns, ew) in lines.items():
-            mp = sum(2 if nets[t] > nets[o] else 1 if nets[t] == nets[o] else 0
-                     for o in nets if o != t)
+            mp = sum(
+                2 if nets[t] > nets[o] else 1 if nets[t] == nets[o] else 0 for o in nets if o != t
+            )
             pct = Fraction(100 * mp, top)
-            out[t] = {"ns": ns, "ew": ew, "mp_ns": mp, "mp_ew": top - mp,
-                      "pct_ns": pct, "pct_ew": 100 - pct}
+            out[t] = {
+                "ns": ns,
+                "ew": ew,
+                "mp_ns": mp,
+                "mp_ew": top - mp,
+                "pct_ns": pct,
+                "pct_ew": 100 - pct,
+            }
         return out
 
     def standings(self, numbers: list[int], seed: str) -> list[Row]:

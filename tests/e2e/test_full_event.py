@@ -44,15 +44,26 @@ from tournaments.models import Board, Event
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 EVENT_NAME = "Open de Botifarra de Valls"
 PLAYERS = [
-    ("Anna Puig", "Jordi Vila"), ("Marta Soler", "Pere Riera"), ("Laia Costa", "Joan Serra"),
-    ("Núria Font", "Josep Roca"), ("Montse Pla", "Xavier Mas"), ("Carme Rovira", "Albert Camps"),
-    ("Rosa Vidal", "Miquel Pons"), ("Teresa Prat", "Lluís Ferrer"), ("Pilar Sala", "Ramon Bosch"),
-    ("Mercè Gil", "Enric Martí"), ("Glòria Comas", "Jaume Oliver"), ("Eulàlia Roig", "Ferran Bou"),
-    ("Dolors Pujol", "Quim Rius"), ("Roser Camps", "Oriol Nadal"), ("Imma Vives", "Sergi Bas"),
+    ("Anna Puig", "Jordi Vila"),
+    ("Marta Soler", "Pere Riera"),
+    ("Laia Costa", "Joan Serra"),
+    ("Núria Font", "Josep Roca"),
+    ("Montse Pla", "Xavier Mas"),
+    ("Carme Rovira", "Albert Camps"),
+    ("Rosa Vidal", "Miquel Pons"),
+    ("Teresa Prat", "Lluís Ferrer"),
+    ("Pilar Sala", "Ramon Bosch"),
+    ("Mercè Gil", "Enric Martí"),
+    ("Glòria Comas", "Jaume Oliver"),
+    ("Eulàlia Roig", "Ferran Bou"),
+    ("Dolors Pujol", "Quim Rius"),
+    ("Roser Camps", "Oriol Nadal"),
+    ("Imma Vives", "Sergi Bas"),
     ("Judit Serra", "Marc Rovira"),
 ]
 CSV = "player1,player2,name,club\n" + "".join(
-    f"{a},{b},,{'Valls' if i % 3 else 'Reus'}\n" for i, (a, b) in enumerate(PLAYERS))
+    f"{a},{b},,{'Valls' if i % 3 else 'Reus'}\n" for i, (a, b) in enumerate(PLAYERS)
+)
 NAMES = {i: f"{a} – {b}" for i, (a, b) in enumerate(PLAYERS, start=1)}
 TRUMPS = ["oros", "copes", "espases", "bastos", "botifarra"]
 ROUNDS, BOARDS, PAIRS = 3, 4, 16
@@ -64,9 +75,12 @@ def random_short(rng: random.Random, dealer: str) -> tuple[dict, tuple[int, int]
     totals_ns = rng.randint(14, 58)
     calls = 1 if rng.random() < 0.2 else 0
     opponent = "E" if dealer in "NS" else "N"  # the dealer's pair chooses; the other calls
-    data = {"delegated": False, "trump": trump,
-            "doubles": [{"seat": opponent, "call": "contro"}] if calls else [],
-            "totals": {"NS": totals_ns, "EW": 72 - totals_ns}}
+    data = {
+        "delegated": False,
+        "trump": trump,
+        "doubles": [{"seat": opponent, "call": "contro"}] if calls else [],
+        "totals": {"NS": totals_ns, "EW": 72 - totals_ns},
+    }
     return data, short_score(totals_ns, multiplier(trump, calls))
 
 
@@ -78,9 +92,14 @@ def legal_game(board: Board, trump: str, rng: random.Random) -> list[str]:
 
 
 def record_of(board: Board, trump: str, play: list[str]) -> dict:
-    return {"format": "botifarra-play/1", "ruleset": board.event.ruleset,
-            "deal": {"dealer": board.dealer}, "choice": {"delegated": False, "trump": trump},
-            "doubles": [], "play": play}
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": board.event.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": False, "trump": trump},
+        "doubles": [],
+        "play": play,
+    }
 
 
 def illegal_record(board: Board) -> dict:
@@ -92,8 +111,11 @@ def illegal_record(board: Board) -> dict:
 
 
 def legal_count(board: Board, trump: str, played: list[str]) -> int:
-    return len(engine.legal_for_record(record_of(board, trump, played), deal=board.deal(),
-                                       rules=board.event.rules)["legal"])
+    return len(
+        engine.legal_for_record(
+            record_of(board, trump, played), deal=board.deal(), rules=board.event.rules
+        )["legal"]
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -131,8 +153,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
 
     org.click("#next-step")  # Open registration
     org.click("#next-step")  # Register pairs
-    org.set_input_files("#id_file", files=[{"name": "pairs.csv", "mimeType": "text/csv",
-                                             "buffer": CSV.encode()}])
+    org.set_input_files(
+        "#id_file", files=[{"name": "pairs.csv", "mimeType": "text/csv", "buffer": CSV.encode()}]
+    )
     org.click("#csv-form button[type=submit]")
     org.wait_for_selector("#preview-rows")
     assert org.locator("#preview-rows tbody tr").count() == PAIRS
@@ -151,8 +174,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     org.wait_for_selector("text=Start the event?")
     shot(org, "start-confirm")
     org.click("#confirm")
-    org.wait_for_function("document.getElementById('boards-ready').textContent === '12'",
-                          timeout=20_000)
+    org.wait_for_function(
+        "document.getElementById('boards-ready').textContent === '12'", timeout=20_000
+    )
     shot(org, "boards-dealt")
     event.refresh_from_db()
     boards = {b.number: b for b in Board.objects.filter(event=event).select_related("event")}
@@ -190,13 +214,15 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         ledger.seat(number, rows)
         numbers = list(event.board_numbers(number))
         assert org.locator("#tables thead th.board-col").all_inner_texts() == [
-            f"Board {b}" for b in numbers]
+            f"Board {b}" for b in numbers
+        ]
         shot(org, f"round-{number}-open")
         if number == 1:
             org.click("text=Print the table cards (with the codes)")
             org.wait_for_selector(".table-card")
             assert sorted(org.locator(".tc-code").all_inner_texts()) == sorted(
-                r["code"] for r in rows)
+                r["code"] for r in rows
+            )
             shot(org, "table-cards")
 
         # --- table 1, in the browser: NS enters, EW confirms (round 1: board 1 card by card) -
@@ -213,8 +239,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         game = legal_game(boards[first], game_trump, rng) if number == 1 else []
         for b in numbers:
             if b == first and number == 1:
-                verdict = engine.replay(record_of(boards[b], game_trump, game),
-                                        deal=boards[b].deal(), rules=event.rules).to_json()
+                verdict = engine.replay(
+                    record_of(boards[b], game_trump, game), deal=boards[b].deal(), rules=event.rules
+                ).to_json()
                 totals_ns = verdict["totals"]["NS"]
                 trump = game_trump
             else:
@@ -285,7 +312,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             # EW's totals differ: "It's different" → their version → disputed (conflict).
             trump, totals_ns = entered[conflict]
             ew_totals = totals_ns + 6 if totals_ns < 50 else totals_ns - 6
-            ew.click(f"#board-{conflict} a:has-text(\"It's different\")")
+            ew.click(f'#board-{conflict} a:has-text("It\'s different")')
             ew.wait_for_selector("#short-form")
             ew_score = short_score(ew_totals, multiplier(trump))
             fill_short(ew, trump=trump, totals_ns=ew_totals, expect=ew_score)
@@ -343,9 +370,11 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             penalty = ref.locator("#rule-penalty")
             assert penalty.get_attribute("open") is not None
             assert penalty.locator(
-                f"input[name=penalty-offending_pair][value={offender}]").is_checked()
+                f"input[name=penalty-offending_pair][value={offender}]"
+            ).is_checked()
             penalty.locator("textarea[name=penalty-explanation]").fill(
-                f"{bad['card']} broke the rules at trick {bad['trick']}: R10 penalty.")
+                f"{bad['card']} broke the rules at trick {bad['trick']}: R10 penalty."
+            )
             shot(ref, "referee-penalty")
             penalty.get_by_role("button", name="Rule").click()
             ref.wait_for_selector("ol.rulings li")
@@ -361,7 +390,8 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             assert "EW" in choice.inner_text() and str(ew_totals) in choice.inner_text()
             choice.locator("input[type=radio]").check()
             accept.locator("textarea[name=accept-explanation]").fill(
-                "Both pairs agree that EW's totals are right.")
+                "Both pairs agree that EW's totals are right."
+            )
             shot(ref, "referee-accept")
             accept.get_by_role("button", name="Rule").click()
             ref.wait_for_selector("ol.rulings li")
@@ -423,10 +453,24 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     for i in range(PAIRS):
         cells = [c.strip() for c in lines.nth(i).locator("td, th").all_inner_texts()]
         shown.append(cells)
-    want = [[str(r.rank), str(r.number), NAMES[r.number], str(r.match_points), str(r.wins),
-             str(r.draws), str(r.losses), str(r.points_for), str(r.points_against),
-             str(r.point_diff), str(r.buchholz), f"{float(r.duplicate_pct):.1f}", str(r.boards)]
-            for r in expected]
+    want = [
+        [
+            str(r.rank),
+            str(r.number),
+            NAMES[r.number],
+            str(r.match_points),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            str(r.points_for),
+            str(r.points_against),
+            str(r.point_diff),
+            str(r.buchholz),
+            f"{float(r.duplicate_pct):.1f}",
+            str(r.boards),
+        ]
+        for r in expected
+    ]
     got = [[cell_number(c[0])] + c[1:] for c in shown]
     assert got == want
     shot(pub, "public-standings")
@@ -439,9 +483,14 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     for table, line in sorted(ledger.board_lines(board).items()):
         cells = [c.strip() for c in lines.nth(table - 1).locator("td, th").all_inner_texts()]
         assert cells[0] == str(table)
-        assert cells[8:] == [str(line["ns"]), str(line["ew"]), str(line["mp_ns"]),
-                             str(line["mp_ew"]), f"{float(line['pct_ns']):.1f}",
-                             f"{float(line['pct_ew']):.1f}"], (table, cells)
+        assert cells[8:] == [
+            str(line["ns"]),
+            str(line["ew"]),
+            str(line["mp_ns"]),
+            str(line["mp_ew"]),
+            f"{float(line['pct_ns']):.1f}",
+            f"{float(line['pct_ew']):.1f}",
+        ], (table, cells)
     shot(pub, "public-traveller")
 
     # The standings PDF, downloaded from the standings page.
@@ -458,8 +507,10 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     flat = " ".join(text.split())
     positions = []
     for r in expected:
-        row = (f"{r.rank} {r.number} {NAMES[r.number]} {r.match_points} {r.wins} {r.draws} "
-               f"{r.losses} {r.points_for} {r.points_against} {r.point_diff}")
+        row = (
+            f"{r.rank} {r.number} {NAMES[r.number]} {r.match_points} {r.wins} {r.draws} "
+            f"{r.losses} {r.points_for} {r.points_against} {r.point_diff}"
+        )
         assert row in flat.replace("=", ""), row
         positions.append(flat.replace("=", "").index(row))
     assert positions == sorted(positions)

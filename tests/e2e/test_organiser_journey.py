@@ -8,15 +8,21 @@ from tests.factories import UserFactory
 from tournaments.models import Event, Round
 
 PASSWORD = "pass-word-123"
-ONE_BY_ONE = [("Anna Puig", "Jordi Vila"), ("Marta Soler", "Pere Riera"),
-              ("Laia Costa", "Joan Serra"), ("Núria Font", "Josep Roca")]
-CSV = ("player1,player2,name,club\n"
-       "Montse Pla,Xavier Mas,,Reus\n"
-       "Carme Rovira,Albert Camps,Els Rapids,Valls\n"
-       "Rosa Vidal,Miquel Pons,,\n"
-       "Teresa Prat,Lluís Ferrer,,Reus\n"
-       "Pilar Sala,Ramon Bosch,,\n"
-       "Mercè Gil,Enric Martí,,\n")
+ONE_BY_ONE = [
+    ("Anna Puig", "Jordi Vila"),
+    ("Marta Soler", "Pere Riera"),
+    ("Laia Costa", "Joan Serra"),
+    ("Núria Font", "Josep Roca"),
+]
+CSV = (
+    "player1,player2,name,club\n"
+    "Montse Pla,Xavier Mas,,Reus\n"
+    "Carme Rovira,Albert Camps,Els Rapids,Valls\n"
+    "Rosa Vidal,Miquel Pons,,\n"
+    "Teresa Prat,Lluís Ferrer,,Reus\n"
+    "Pilar Sala,Ramon Bosch,,\n"
+    "Mercè Gil,Enric Martí,,\n"
+)
 
 
 def _login(page, username):
@@ -68,8 +74,9 @@ def test_organiser_journey(new_page):
     shoot("four-pairs")
 
     # Six more from a CSV file, through the preview.
-    page.set_input_files("#id_file", files=[{"name": "pairs.csv", "mimeType": "text/csv",
-                                             "buffer": CSV.encode()}])
+    page.set_input_files(
+        "#id_file", files=[{"name": "pairs.csv", "mimeType": "text/csv", "buffer": CSV.encode()}]
+    )
     page.click("#csv-form button[type=submit]")
     page.wait_for_selector("#preview-rows")
     assert page.locator("#preview-rows tbody tr").count() == 6
@@ -135,8 +142,7 @@ def test_dashboard_counts_the_boards_without_reloading(new_page):
     from tournaments.services import events
 
     user = UserFactory(username="jordi")
-    event = EventFactory(organisers=[user], status="running", rounds_count=2,
-                         boards_per_round=4)
+    event = EventFactory(organisers=[user], status="running", rounds_count=2, boards_per_round=4)
     e = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in (1, 2)]
     events.round_propose(event=event, actor=None, number=1, tables=[(e[0].pk, e[1].pk)])
     events.boards_generate(event=event)

@@ -22,10 +22,14 @@ def illegal_record(board, event):
     for seed in range(1, 80):
         play = random_play(board, "copes", event.rules, random.Random(seed), illegal_at=14)
         if len(play) < 48:
-            return {"format": "botifarra-play/1", "ruleset": event.ruleset,
-                    "deal": {"dealer": board.dealer},
-                    "choice": {"delegated": False, "trump": "copes"}, "doubles": [],
-                    "play": play}
+            return {
+                "format": "botifarra-play/1",
+                "ruleset": event.ruleset,
+                "deal": {"dealer": board.dealer},
+                "choice": {"delegated": False, "trump": "copes"},
+                "doubles": [],
+                "play": play,
+            }
     raise AssertionError("no illegal play found")
 
 
@@ -51,9 +55,12 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     event.referees.add(referee)
     table = Table.objects.get(round__event=event, round__number=1, number=1)
     board = event.boards.get(number=1)
-    out = results.result_submit_play_record(table=table, board_number=1,
-                                            actor=Actor(table=table, side="NS"),
-                                            record=illegal_record(board, event))
+    out = results.result_submit_play_record(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="NS"),
+        record=illegal_record(board, event),
+    )
     verdict = out.result.play_records.get().verdict
     steps = len(out.result.play_records.get().record["play"])
     dispute = out.result.disputes.get()
@@ -95,10 +102,13 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     assert box.is_visible()
     assert str(RULE_TEXT[verdict["rule"]]) in box.locator(".rule-sentence").inner_text()
     legal = box.locator(".legal-cards .card-token")
-    assert [legal.nth(i).get_attribute("data-card") for i in range(legal.count())] == \
-        verdict["legal"]
-    assert f"NS {verdict['score']['NS']} · EW {verdict['score']['EW']}" in \
-        box.locator(".penalty").inner_text()
+    assert [legal.nth(i).get_attribute("data-card") for i in range(legal.count())] == verdict[
+        "legal"
+    ]
+    assert (
+        f"NS {verdict['score']['NS']} · EW {verdict['score']['EW']}"
+        in box.locator(".penalty").inner_text()
+    )
     shoot("replay-illegal-card")
     replay.screenshot(path=str(SCREENSHOTS / "referee-desk" / "replay-illegal-laptop.png"))
 
@@ -115,7 +125,8 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     assert form.get_attribute("open") is not None
     assert form.locator(f"input[name=penalty-offending_pair][value={offender}]").is_checked()
     form.locator("textarea[name=penalty-explanation]").fill(
-        "The card broke the rules: R10 penalty for the offending pair.")
+        "The card broke the rules: R10 penalty for the offending pair."
+    )
     shoot("penalty-form")
     form.get_by_role("button", name="Rule").click()
     page.wait_for_load_state()
@@ -149,7 +160,8 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     phone.keyboard.press("End")
     assert phone.locator("#replay").get_attribute("data-position") == str(steps)
     phone.locator("#replay").screenshot(
-        path=str(SCREENSHOTS / "referee-desk-phone" / "replay-illegal-phone.png"), scale="css")
+        path=str(SCREENSHOTS / "referee-desk-phone" / "replay-illegal-phone.png"), scale="css"
+    )
     phone_shoot("dispute-phone")
     for p in (page, phone, players):  # let the last requests end before the live server stops
         p.wait_for_load_state("networkidle")

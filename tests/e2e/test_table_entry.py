@@ -46,7 +46,8 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     page.fill("input[name=totals_ns]", "45")
     assert page.input_value("input[name=totals_ew]") == "27"  # 72 − 45, shown live
     page.wait_for_function(
-        "document.getElementById('live-score').textContent.includes('NS 9 · EW 0')")
+        "document.getElementById('live-score').textContent.includes('NS 9 · EW 0')"
+    )
     shoot("short-form-live-score")
     page.click("#short-form button[type=submit]")
     page.wait_for_selector("#board-1[data-status=entered]")
@@ -70,13 +71,22 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     # --- table 2: its short result is in; EW enters the hand card by card ---
     board = event.boards.get(number=1)
     game = legal_game(board, "copes")
-    verdict = engine.replay({"format": "botifarra-play/1", "deal": {"dealer": board.dealer},
-                             "choice": {"delegated": False, "trump": "copes"}, "play": game},
-                            deal=board.deal(), rules=event.rules).to_json()
-    results.result_submit_short(table=table2, board_number=1,
-                                actor=Actor(table=table2, side="NS"),
-                                data={"delegated": False, "trump": "copes", "doubles": [],
-                                      "totals": verdict["totals"]})
+    verdict = engine.replay(
+        {
+            "format": "botifarra-play/1",
+            "deal": {"dealer": board.dealer},
+            "choice": {"delegated": False, "trump": "copes"},
+            "play": game,
+        },
+        deal=board.deal(),
+        rules=event.rules,
+    ).to_json()
+    results.result_submit_short(
+        table=table2,
+        board_number=1,
+        actor=Actor(table=table2, side="NS"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": verdict["totals"]},
+    )
     p2, p2_problems, p2_shoot = new_page("table-entry-play", phone=True)
     enter_code(p2, table2.code, "EW")
     p2.goto(f"/table/{table2.code}/board/1/play/")
@@ -84,8 +94,12 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     p2_shoot("play-start")
 
     def legal_count(k):
-        record = {"format": "botifarra-play/1", "deal": {"dealer": board.dealer},
-                  "choice": {"delegated": False, "trump": "copes"}, "play": game[:k]}
+        record = {
+            "format": "botifarra-play/1",
+            "deal": {"dealer": board.dealer},
+            "choice": {"delegated": False, "trump": "copes"},
+            "play": game[:k],
+        }
         return len(engine.legal_for_record(record, deal=board.deal(), rules=event.rules)["legal"])
 
     undone = False

@@ -90,8 +90,9 @@ class Processes:
         LOGS.mkdir(parents=True, exist_ok=True)
         log = LOGS / f"{name}.log"
         handle = log.open("w")
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
+        )
         spawned = Spawned(proc=proc, log=log, name=name, handle=handle)
         self.started.append(spawned)
         return spawned
@@ -118,8 +119,13 @@ def processes():
 
 
 def app_env(*, redis_url: str, **extra: str) -> dict[str, str]:
-    env = dict(os.environ, DATABASE_URL=test_database_url(), REDIS_URL=redis_url, DEBUG="1",
-               PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        DATABASE_URL=test_database_url(),
+        REDIS_URL=redis_url,
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+    )
     env.update(extra)
     return env
 
@@ -131,8 +137,14 @@ class Workers:
         self.processes = processes
         self.count = 0
 
-    def start(self, *, redis_url: str | None = None, concurrency: int = 1,
-              pool: str = "prefork", env: dict[str, str] | None = None) -> Spawned:
+    def start(
+        self,
+        *,
+        redis_url: str | None = None,
+        concurrency: int = 1,
+        pool: str = "prefork",
+        env: dict[str, str] | None = None,
+    ) -> Spawned:
         from celery import Celery
 
         redis_url = redis_url or os.environ["REDIS_URL"]
@@ -140,13 +152,28 @@ class Workers:
         name = f"faults{self.count}@{socket.gethostname()}"
         spawned = self.processes.start(
             f"worker-{self.count}",
-            [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
-             f"--concurrency={concurrency}", "-n", name, "--without-heartbeat",
-             "--without-gossip", "--without-mingle", "-l", "info"],
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                f"--pool={pool}",
+                f"--concurrency={concurrency}",
+                "-n",
+                name,
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+                "-l",
+                "info",
+            ],
             app_env(redis_url=redis_url, **(env or {})),
         )
         pinger = Celery(broker=redis_url, set_as_current=False)  # never the tasks' app
         try:
+
             def answers() -> bool:
                 if spawned.proc.poll() is not None:
                     raise RuntimeError(f"celery worker exited: see {spawned.log}")
@@ -181,8 +208,19 @@ class PrivateRedis:
     def start(self) -> None:
         self.server = self.processes.start(
             f"redis-{self.port}",
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--daemonize", "no"],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
             dict(os.environ),
         )
         if not wait_for(lambda: port_open(self.port), timeout=10, interval=0.1):
@@ -239,11 +277,18 @@ def app_server(transactional_db, processes):
     return AppServer(processes)
 
 
-def manage(args: list[str], *, redis_url: str, timeout: float = 60, **env: str
-           ) -> subprocess.CompletedProcess:
+def manage(
+    args: list[str], *, redis_url: str, timeout: float = 60, **env: str
+) -> subprocess.CompletedProcess:
     """Run a management command (or ``celery``) against the test database."""
-    return subprocess.run(args, cwd=ROOT, env=app_env(redis_url=redis_url, **env),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        args,
+        cwd=ROOT,
+        env=app_env(redis_url=redis_url, **env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def build_big_event(*, pairs: int, rounds: int, boards: int, seed: int = 1):
@@ -273,5 +318,6 @@ def expected_rows(event) -> list[dict]:
 def counted(event) -> int:
     from tournaments.models import BoardResult
 
-    return BoardResult.objects.filter(table__round__event=event,
-                                      status__in=BoardResult.COUNTED).count()
+    return BoardResult.objects.filter(
+        table__round__event=event, status__in=BoardResult.COUNTED
+    ).count()

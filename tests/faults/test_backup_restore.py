@@ -39,22 +39,43 @@ from tournaments.services import results
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-MODELS = (Event, Entry, Round, Table, Board, BoardResult, Submission, PlayRecord, Dispute,
-          AuditEntry, StandingsSnapshot)
+MODELS = (
+    Event,
+    Entry,
+    Round,
+    Table,
+    Board,
+    BoardResult,
+    Submission,
+    PlayRecord,
+    Dispute,
+    AuditEntry,
+    StandingsSnapshot,
+)
 
 
 def _pg_env() -> dict[str, str]:
     db = settings.DATABASES["default"]
-    env = dict(os.environ, PGHOST=db["HOST"] or "127.0.0.1", PGPORT=db["PORT"] or "5432",
-               PGUSER=db["USER"] or "postgres")
+    env = dict(
+        os.environ,
+        PGHOST=db["HOST"] or "127.0.0.1",
+        PGPORT=db["PORT"] or "5432",
+        PGUSER=db["USER"] or "postgres",
+    )
     if db["PASSWORD"]:
         env["PGPASSWORD"] = db["PASSWORD"]
     return env
 
 
 def _run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(argv, env=kwargs.pop("env", _pg_env()), capture_output=True, text=True,
-                          timeout=120, **kwargs)
+    done = subprocess.run(
+        argv,
+        env=kwargs.pop("env", _pg_env()),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
     assert done.returncode == 0, f"{' '.join(argv)}\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -69,25 +90,38 @@ def restored_name(transactional_db):
 def _play_event(event) -> None:
     table1, table2 = event.rounds.get(number=1).tables.order_by("number")
     boards = list(table1.round.board_numbers)
-    short = {"delegated": False, "trump": "oros", "doubles": [],
-             "totals": {"NS": 41, "EW": 31}}
+    short = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 41, "EW": 31}}
     for board in boards:
         for side in ("NS", "EW"):
-            results.result_submit_short(table=table1, board_number=board,
-                                        actor=Actor(table=table1, side=side), data=short)
+            results.result_submit_short(
+                table=table1, board_number=board, actor=Actor(table=table1, side=side), data=short
+            )
     played = event.boards.get(number=boards[0])
-    record = {"format": "botifarra-play/1", "ruleset": event.ruleset,
-              "deal": {"dealer": played.dealer}, "choice": {"delegated": False, "trump": "copes"},
-              "doubles": [], "play": random_play(played, "copes", event.rules, random.Random(3))}
+    record = {
+        "format": "botifarra-play/1",
+        "ruleset": event.ruleset,
+        "deal": {"dealer": played.dealer},
+        "choice": {"delegated": False, "trump": "copes"},
+        "doubles": [],
+        "play": random_play(played, "copes", event.rules, random.Random(3)),
+    }
     for side in ("NS", "EW"):
-        results.result_submit_play_record(table=table2, board_number=boards[0],
-                                          actor=Actor(table=table2, side=side), record=record)
+        results.result_submit_play_record(
+            table=table2,
+            board_number=boards[0],
+            actor=Actor(table=table2, side=side),
+            record=record,
+        )
     # Board 2 of table 2: the pairs disagree, a dispute is open.
-    results.result_submit_short(table=table2, board_number=boards[1],
-                                actor=Actor(table=table2, side="NS"), data=short)
-    results.result_submit_short(table=table2, board_number=boards[1],
-                                actor=Actor(table=table2, side="EW"),
-                                data=dict(short, totals={"NS": 30, "EW": 42}))
+    results.result_submit_short(
+        table=table2, board_number=boards[1], actor=Actor(table=table2, side="NS"), data=short
+    )
+    results.result_submit_short(
+        table=table2,
+        board_number=boards[1],
+        actor=Actor(table=table2, side="EW"),
+        data=dict(short, totals={"NS": 30, "EW": 42}),
+    )
     standings_recompute(event.pk)
 
 
@@ -117,16 +151,19 @@ def test_an_event_restored_from_a_pg_dump_is_identical(running_event, restored_n
     params["dbname"] = restored_name
     params.pop("cursor_factory", None)
     params.pop("context", None)
-    with psycopg.connect(**{k: v for k, v in params.items()
-                            if k in ("dbname", "user", "password", "host", "port")}) as copy:
+    with psycopg.connect(
+        **{k: v for k, v in params.items() if k in ("dbname", "user", "password", "host", "port")}
+    ) as copy:
         for model in MODELS:
             original = _rows(connection, model)
             assert original, model.__name__
             assert _rows(copy, model) == original, model.__name__
 
     # The app runs on the restored database: no migration missing, same standings computed.
-    db_url = f"postgres://{params.get('user') or 'postgres'}@{params.get('host') or '127.0.0.1'}:" \
-             f"{params.get('port') or 5432}/{restored_name}"
+    db_url = (
+        f"postgres://{params.get('user') or 'postgres'}@{params.get('host') or '127.0.0.1'}:"
+        f"{params.get('port') or 5432}/{restored_name}"
+    )
     env = dict(os.environ, DATABASE_URL=db_url, DEBUG="1", REDIS_URL="")
     _run([sys.executable, "manage.py", "migrate", "--check", "--no-input"], env=env, cwd=ROOT)
     script = (

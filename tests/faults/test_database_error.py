@@ -48,8 +48,10 @@ def fail_writes(transactional_db):
         table = model._meta.db_table
         name = f"faults_fail_{operation.lower()}_{table}"
         with connection.cursor() as cursor:
-            cursor.execute(f"CREATE TRIGGER {name} BEFORE {operation} ON {table} "
-                           "FOR EACH ROW EXECUTE FUNCTION faults_fail()")
+            cursor.execute(
+                f"CREATE TRIGGER {name} BEFORE {operation} ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION faults_fail()"
+            )
         armed.append((name, table))
 
     def disarm() -> None:
@@ -99,8 +101,9 @@ def submit_short(table, actor, data=SHORT):
 
 
 def submit_record(table, actor):
-    return results.result_submit_play_record(table=table, board_number=1, actor=actor,
-                                             record=record_for(table, 1))
+    return results.result_submit_play_record(
+        table=table, board_number=1, actor=actor, record=record_for(table, 1)
+    )
 
 
 @pytest.mark.parametrize("failing", [AuditEntry, Submission], ids=["audit", "submission"])
@@ -116,8 +119,9 @@ def test_a_first_short_result_is_all_or_nothing(table1, fail_writes, failing):
     assert outcome.created and BoardResult.objects.count() == 1
 
 
-@pytest.mark.parametrize("failing", [PlayRecord, Submission, AuditEntry],
-                         ids=["play_record", "submission", "audit"])
+@pytest.mark.parametrize(
+    "failing", [PlayRecord, Submission, AuditEntry], ids=["play_record", "submission", "audit"]
+)
 def test_a_play_record_is_all_or_nothing(table1, fail_writes, failing):
     before = counts()
     fail_writes(failing)
@@ -130,13 +134,18 @@ def test_a_play_record_is_all_or_nothing(table1, fail_writes, failing):
     assert PlayRecord.objects.count() == 1
 
 
-@pytest.mark.parametrize(("failing", "operation", "data"), [
-    (Submission, "INSERT", SHORT),     # the confirmation's submission row
-    (AuditEntry, "INSERT", SHORT),     # the confirmation's audit entry
-    (Dispute, "INSERT", OTHER),        # a differing entry opens a dispute
-], ids=["confirm-submission", "confirm-audit", "dispute"])
-def test_a_stored_result_is_unchanged_when_the_second_entry_fails(table1, fail_writes, failing,
-                                                                  operation, data):
+@pytest.mark.parametrize(
+    ("failing", "operation", "data"),
+    [
+        (Submission, "INSERT", SHORT),  # the confirmation's submission row
+        (AuditEntry, "INSERT", SHORT),  # the confirmation's audit entry
+        (Dispute, "INSERT", OTHER),  # a differing entry opens a dispute
+    ],
+    ids=["confirm-submission", "confirm-audit", "dispute"],
+)
+def test_a_stored_result_is_unchanged_when_the_second_entry_fails(
+    table1, fail_writes, failing, operation, data
+):
     first = submit_short(table1, ns(table1)).result
     stored = model_to_dict(BoardResult.objects.get(pk=first.pk))
     before, mark = counts(), stale_mark(table1.round.event)
@@ -148,13 +157,15 @@ def test_a_stored_result_is_unchanged_when_the_second_entry_fails(table1, fail_w
     assert stale_mark(table1.round.event) == mark
     fail_writes.disarm()
     result = submit_short(table1, ew(table1), data).result
-    assert result.status == (BoardResult.Status.CONFIRMED if data is SHORT
-                             else BoardResult.Status.DISPUTED)
+    assert result.status == (
+        BoardResult.Status.CONFIRMED if data is SHORT else BoardResult.Status.DISPUTED
+    )
     assert result.version == first.version + 1
 
 
 def test_a_failed_stale_mark_after_commit_keeps_the_result_and_the_standings_know(
-        table1, fail_writes):
+    table1, fail_writes
+):
     """The stale mark is written after the result commits (it is one hot row for every table):
     if it fails, the confirmed result stays, and the standings still see the change."""
     from scoring.bridge import standings_recompute, standings_stale
@@ -192,8 +203,13 @@ def test_the_table_page_answers_an_error_and_writes_nothing(client, table1, fail
     """Through the web: the page fails (5xx), nothing is stored, sending again works."""
     _table_client(client, table1, "NS")
     client.raise_request_exception = False
-    form = {"delegated": "0", "trump": "copes", "outcome": "played", "totals_ns": "40",
-            "totals_ew": "32"}
+    form = {
+        "delegated": "0",
+        "trump": "copes",
+        "outcome": "played",
+        "totals_ns": "40",
+        "totals_ew": "32",
+    }
     url = reverse("table:board_short", args=[table1.code, 1])
     before = counts()
     fail_writes(AuditEntry)
@@ -208,14 +224,17 @@ def test_the_table_page_answers_an_error_and_writes_nothing(client, table1, fail
 
 
 def test_the_api_answers_an_error_writes_nothing_and_the_same_key_works_again(
-        client, table1, fail_writes):
+    client, table1, fail_writes
+):
     """An API client retrying with the same Idempotency-Key gets its result stored once."""
     from api.authentication import table_token
 
     client.raise_request_exception = False
     body = {"table": table1.pk, "board": 1, "trump": "copes", "totals": {"NS": 40, "EW": 32}}
-    headers = {"HTTP_AUTHORIZATION": f"Table {table_token(table1, 'NS')}",
-               "HTTP_IDEMPOTENCY_KEY": "retry-after-db-error"}
+    headers = {
+        "HTTP_AUTHORIZATION": f"Table {table_token(table1, 'NS')}",
+        "HTTP_IDEMPOTENCY_KEY": "retry-after-db-error",
+    }
     before = counts()
     fail_writes(Submission)
     response = client.post("/api/v1/results", body, content_type="application/json", **headers)

@@ -33,8 +33,10 @@ def _succeeded(worker, task_id: str) -> int:
 
 
 def _snapshots(event) -> list[tuple]:
-    return [(s.after_round, s.results_counted, s.rows, s.matches)
-            for s in StandingsSnapshot.objects.filter(event=event).order_by("after_round")]
+    return [
+        (s.after_round, s.results_counted, s.rows, s.matches)
+        for s in StandingsSnapshot.objects.filter(event=event).order_by("after_round")
+    ]
 
 
 def test_recompute_standings_delivered_twice(workers):

@@ -21,8 +21,13 @@ from tournaments.models import BoardResult, Event, StandingsSnapshot, Submission
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-FORM = {"delegated": "0", "trump": "copes", "outcome": "played", "totals_ns": "40",
-        "totals_ew": "32"}
+FORM = {
+    "delegated": "0",
+    "trump": "copes",
+    "outcome": "played",
+    "totals_ns": "40",
+    "totals_ew": "32",
+}
 API_RESULT = {"trump": "copes", "delegated": False, "doubles": [], "totals": {"NS": 44, "EW": 28}}
 SLOW = 10.0  # seconds: a submission slower than this while Redis is down is a failure too
 
@@ -42,8 +47,13 @@ class WebSide:
 
     def post(self, path: str, data: dict, follow: bool = False) -> requests.Response:
         data = dict(data, csrfmiddlewaretoken=self.http.cookies.get("csrftoken", ""))
-        return self.http.post(self.base + path, data=data, allow_redirects=follow, timeout=30,
-                              headers={"Referer": self.base + path})
+        return self.http.post(
+            self.base + path,
+            data=data,
+            allow_redirects=follow,
+            timeout=30,
+            headers={"Referer": self.base + path},
+        )
 
     def submit(self, board: int) -> requests.Response:
         return self.post(f"/table/{self.code}/board/{board}/", FORM, follow=True)
@@ -54,16 +64,19 @@ class ApiSide:
 
     def __init__(self, base: str, code: str, side: str) -> None:
         self.base = base
-        response = requests.post(f"{base}/api/v1/table-token", json={"code": code, "side": side},
-                                 timeout=10)
+        response = requests.post(
+            f"{base}/api/v1/table-token", json={"code": code, "side": side}, timeout=10
+        )
         assert response.status_code == 200, response.text[:500]
         self.token = response.json()["token"]
 
     def submit(self, table_id: int, board: int) -> requests.Response:
         return requests.post(
-            f"{self.base}/api/v1/results", json=dict(API_RESULT, table=table_id, board=board),
+            f"{self.base}/api/v1/results",
+            json=dict(API_RESULT, table=table_id, board=board),
             headers={"Authorization": f"Table {self.token}", "Idempotency-Key": str(uuid.uuid4())},
-            timeout=30)
+            timeout=30,
+        )
 
 
 def timed(call):
@@ -73,8 +86,9 @@ def timed(call):
 
 
 def standings_note(base: str, event_id: int) -> str:
-    response = requests.get(f"{base}/e/{event_id}/standings/?fragment=1", timeout=10,
-                            headers={"Accept-Language": "en"})
+    response = requests.get(
+        f"{base}/e/{event_id}/standings/?fragment=1", timeout=10, headers={"Accept-Language": "en"}
+    )
     assert response.status_code == 200, response.text[:500]
     return response.text
 
@@ -92,15 +106,23 @@ def organiser_session(base: str) -> requests.Session:
     http = requests.Session()
     http.headers["Accept-Language"] = "en"
     assert http.get(f"{base}/accounts/login/", timeout=10).status_code == 200
-    response = http.post(f"{base}/accounts/login/", allow_redirects=False, timeout=10, data={
-        "username": "organiser", "password": "pass-word-123",
-        "csrfmiddlewaretoken": http.cookies.get("csrftoken", "")})
+    response = http.post(
+        f"{base}/accounts/login/",
+        allow_redirects=False,
+        timeout=10,
+        data={
+            "username": "organiser",
+            "password": "pass-word-123",
+            "csrfmiddlewaretoken": http.cookies.get("csrftoken", ""),
+        },
+    )
     assert response.status_code == 302, response.text[:500]
     return http
 
 
 def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
-        running_event, organiser, private_redis, app_server, workers):
+    running_event, organiser, private_redis, app_server, workers
+):
     event = running_event
     Event.objects.filter(pk=event.pk).update(published=True)
     table1, table2 = event.rounds.get(number=1).tables.order_by("number")
@@ -125,13 +147,15 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     for board in boards:
         for side in ("NS", "EW"):
             response, seconds = timed(lambda side=side, board=board: web[side].submit(board))
-            assert response.status_code == 200 and response.history[0].status_code == 302, \
+            assert response.status_code == 200 and response.history[0].status_code == 302, (
                 response.text[:500]
+            )
             assert seconds < SLOW
     for board, sides in ((boards[0], ("NS", "EW")), (boards[1], ("NS",))):
         for side in sides:
             response, seconds = timed(
-                lambda side=side, board=board: api[side].submit(table2.pk, board))
+                lambda side=side, board=board: api[side].submit(table2.pk, board)
+            )
             assert response.status_code in (200, 201), response.text[:500]
             assert seconds < SLOW
 
@@ -152,8 +176,10 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     private_redis.start()
     assert wait_for(lambda: health(base).status_code == 200, timeout=20)
     worker = workers.start(redis_url=redis_url)
-    call = manage([".venv/bin/celery", "-A", "config", "call",
-                   "tournaments.tasks.catch_up_standings"], redis_url=redis_url)
+    call = manage(
+        [".venv/bin/celery", "-A", "config", "call", "tournaments.tasks.catch_up_standings"],
+        redis_url=redis_url,
+    )
     assert call.returncode == 0, call.stderr
     assert wait_for(lambda: snapshot_counted(event) == 3, timeout=30), worker.text()[-3000:]
     event.refresh_from_db()
@@ -168,8 +194,9 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     assert not bridge.standings_stale(event)
     snap = StandingsSnapshot.objects.get(event=event, after_round=1)
     direct = bridge.compute_standings(bridge.event_input(event), after_round=1)
-    assert [(r["entry"], r["rank"]) for r in snap.rows] == \
-        [(s.entry, s.rank) for s in direct.standings]
+    assert [(r["entry"], r["rank"]) for r in snap.rows] == [
+        (s.entry, s.rank) for s in direct.standings
+    ]
 
 
 def _form_post(base: str, path: str, data: dict) -> int:
@@ -187,14 +214,17 @@ def test_a_table_can_join_while_redis_is_down(running_event, private_redis, app_
     assert _form_post(app_server.url, "/table/", {"code": table.code}) == 302
 
 
-def test_organisers_and_api_clients_can_sign_in_while_redis_is_down(running_event, organiser,
-                                                                   private_redis, app_server):
+def test_organisers_and_api_clients_can_sign_in_while_redis_is_down(
+    running_event, organiser, private_redis, app_server
+):
     table = running_event.rounds.get(number=1).tables.order_by("number").first()
     app_server.start(redis_url=private_redis.url(0))
     private_redis.stop()
     base = app_server.url
-    logged_in = _form_post(base, "/accounts/login/", {"username": "organiser",
-                                                      "password": "pass-word-123"})
-    token = requests.post(f"{base}/api/v1/table-token", json={"code": table.code, "side": "NS"},
-                          timeout=30).status_code
+    logged_in = _form_post(
+        base, "/accounts/login/", {"username": "organiser", "password": "pass-word-123"}
+    )
+    token = requests.post(
+        f"{base}/api/v1/table-token", json={"code": table.code, "side": "NS"}, timeout=30
+    ).status_code
     assert (logged_in, token) == (302, 200)

@@ -54,8 +54,11 @@ def _assert_standings_right(event) -> None:
 
 def _wait_until_started(event, timeout: float = 30) -> None:
     """The task has started once it holds the event's lock (taken before any work)."""
-    assert wait_for(lambda: cache.get(STANDINGS_LOCK.format(event.pk)) is not None,
-                    timeout=timeout, interval=0.02), "the recomputation never started"
+    assert wait_for(
+        lambda: cache.get(STANDINGS_LOCK.format(event.pk)) is not None,
+        timeout=timeout,
+        interval=0.02,
+    ), "the recomputation never started"
 
 
 def _killed_mid_task(event) -> None:

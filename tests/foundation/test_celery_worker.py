@@ -11,23 +11,29 @@ from tournaments.services import results
 def _play_round_one(event):
     for table in event.rounds.get(number=1).tables.all():
         for number in table.round.board_numbers:
-            data = {"delegated": False, "trump": "oros", "doubles": [],
-                    "totals": {"NS": 40, "EW": 32}}
-            results.result_submit_short(table=table, board_number=number,
-                                        actor=Actor(table=table, side="NS"), data=data)
-            results.result_submit_short(table=table, board_number=number,
-                                        actor=Actor(table=table, side="EW"), data=data)
+            data = {
+                "delegated": False,
+                "trump": "oros",
+                "doubles": [],
+                "totals": {"NS": 40, "EW": 32},
+            }
+            results.result_submit_short(
+                table=table, board_number=number, actor=Actor(table=table, side="NS"), data=data
+            )
+            results.result_submit_short(
+                table=table, board_number=number, actor=Actor(table=table, side="EW"), data=data
+            )
 
 
 @pytest.mark.redis
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_worker_computes_standings_that_land_in_the_database(celery_worker_process,
-                                                              running_event):
+def test_worker_computes_standings_that_land_in_the_database(celery_worker_process, running_event):
     _play_round_one(running_event)
     snapshot = wait_for(
-        lambda: StandingsSnapshot.objects.filter(event=running_event, after_round=1,
-                                                 results_counted=4).first(),
+        lambda: StandingsSnapshot.objects.filter(
+            event=running_event, after_round=1, results_counted=4
+        ).first(),
         timeout=30,
     )
     assert snapshot is not None, "the worker never stored the standings"

@@ -16,7 +16,8 @@ def test_compose_file_defines_the_services_and_a_migration_step():
     assert {"web", "worker", "postgres", "redis", "migrate"} <= set(services)
     assert services["migrate"]["command"][-2:] == ["migrate", "--no-input"]
     assert services["web"]["depends_on"]["migrate"]["condition"] == (
-        "service_completed_successfully")
+        "service_completed_successfully"
+    )
     for name in ("web", "worker", "migrate"):
         env = services[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgres://")
@@ -24,15 +25,21 @@ def test_compose_file_defines_the_services_and_a_migration_step():
 
 
 def test_compose_file_parses_with_docker_compose():
-    if shutil.which("docker") and subprocess.run(["docker", "compose", "version"],
-                                                 capture_output=True).returncode == 0:
+    if (
+        shutil.which("docker")
+        and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
+    ):
         command = ["docker", "compose"]
     elif shutil.which("docker-compose"):
         command = ["docker-compose"]
     else:  # no compose tool on this machine: the YAML check above is what we can do
         return
-    proc = subprocess.run([*command, "-f", str(DOCKER / "compose.yaml"), "config"],
-                          capture_output=True, text=True, env=os.environ | {"SECRET_KEY": "x"})
+    proc = subprocess.run(
+        [*command, "-f", str(DOCKER / "compose.yaml"), "config"],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"SECRET_KEY": "x"},
+    )
     assert proc.returncode == 0, proc.stderr
 
 

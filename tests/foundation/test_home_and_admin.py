@@ -52,8 +52,9 @@ def test_demo_shows_everything_a_newcomer_should_see(client):
     assert event.boards.count() == event.total_boards
     assert all(board.matches_seed() for board in event.boards.all())
     assert list(event.rounds.values_list("status", flat=True)) == ["closed", "open"]
-    assert Dispute.objects.filter(result__table__round__event=event, status="open",
-                                  reason="illegal_play").exists()
+    assert Dispute.objects.filter(
+        result__table__round__event=event, status="open", reason="illegal_play"
+    ).exists()
     assert event.snapshots.filter(after_round=2).exists()
     evening = Event.objects.get(name=DEMO_EVENING)
     assert evening.snapshots.filter(after_round=1).exists()

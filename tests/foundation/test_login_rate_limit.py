@@ -14,8 +14,11 @@ def test_failed_logins_are_capped_per_client_per_minute(client):
     assert blocked.status_code == 429
     assert int(blocked["Retry-After"]) > 0
     # Another client is not affected.
-    other = client.post("/accounts/login/", {"username": "alice", "password": "pass-word-123"},
-                        REMOTE_ADDR="10.9.9.9")
+    other = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": "pass-word-123"},
+        REMOTE_ADDR="10.9.9.9",
+    )
     assert other.status_code == 302
 
 

@@ -17,7 +17,12 @@ def test_database_url_postgres_is_parsed_into_a_django_database():
     db = database_from_url("postgres://bob:s%40cret@db.example:5433/botifarra?sslmode=require")
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
-        "botifarra", "bob", "s@cret", "db.example", "5433")
+        "botifarra",
+        "bob",
+        "s@cret",
+        "db.example",
+        "5433",
+    )
     assert db["OPTIONS"] == {"sslmode": "require"}
 
 
@@ -47,11 +52,26 @@ def test_env_helpers_read_typed_values(monkeypatch):
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE",
-                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # set by the browser tests only
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean | env,
-                          capture_output=True, text=True, timeout=120)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+            "DJANGO_SETTINGS_MODULE",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }  # set by the browser tests only
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_refuses_to_start_without_a_secret_key_when_debug_is_off():
@@ -62,23 +82,42 @@ def test_refuses_to_start_without_a_secret_key_when_debug_is_off():
 
 def test_check_deploy_reports_nothing_with_production_settings():
     proc = _manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
-        ALLOWED_HOSTS="botifarra.example", CSRF_TRUSTED_ORIGINS="https://botifarra.example",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
+        ALLOWED_HOSTS="botifarra.example",
+        CSRF_TRUSTED_ORIGINS="https://botifarra.example",
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
 
 
 def test_defaults_are_catalan_sqlite_in_process_tasks_and_madrid_time():
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DATABASE_URL", "REDIS_URL", "LANGUAGE_CODE", "TIME_ZONE"}}
-    code = ("from django.conf import settings as s; "
-            "print(s.LANGUAGE_CODE, s.TIME_ZONE, s.DATABASES['default']['ENGINE'], "
-            "s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])")
-    proc = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT,
-                          env=clean | {"DEBUG": "1"}, capture_output=True, text=True, timeout=60)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "LANGUAGE_CODE", "TIME_ZONE"}
+    }
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.LANGUAGE_CODE, s.TIME_ZONE, s.DATABASES['default']['ENGINE'], "
+        "s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=clean | {"DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.stdout.strip().splitlines()[-1].split() == [
-        "ca", "Europe/Madrid", "django.db.backends.sqlite3", "True",
+        "ca",
+        "Europe/Madrid",
+        "django.db.backends.sqlite3",
+        "True",
         "django.core.cache.backends.locmem.LocMemCache",
     ], proc.stderr

@@ -32,8 +32,13 @@ from tournaments.services import disputes, results
 pytestmark = pytest.mark.fuzz
 
 EXAMPLES = max(1, int(os.environ.get("FUZZ_EXAMPLES", "200")) // 8)  # 25 by default
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 SCHEMA = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 SCHEMA.app = application
 OPERATIONS = sorted((op.ok() for op in SCHEMA.get_all_operations()), key=lambda o: o.label)
@@ -55,13 +60,18 @@ def wsgi_in_test_transaction(settings):
 @pytest.fixture
 def api_world(world, wsgi_in_test_transaction):  # noqa: F811
     ns, ew = Actor(table=world.table, side="NS"), Actor(table=world.table, side="EW")
-    results.result_submit_short(table=world.table, board_number=1, actor=ns,
-                                data={"trump": "oros", "totals": {"NS": 40, "EW": 32}})
+    results.result_submit_short(
+        table=world.table,
+        board_number=1,
+        actor=ns,
+        data={"trump": "oros", "totals": {"NS": 40, "EW": 32}},
+    )
     result = BoardResult.objects.get(table=world.table, board__number=1)
     world.dispute = disputes.dispute_request(result=result, actor=ew, reason="check")
     world.result = result
-    results.result_submit_play_record(table=world.table, board_number=2, actor=ns,
-                                      record=world.record(2))
+    results.result_submit_play_record(
+        table=world.table, board_number=2, actor=ns, record=world.record(2)
+    )
     world.play_record = PlayRecord.objects.latest("pk")
     return world
 
@@ -117,6 +127,8 @@ def test_no_operation_answers_a_server_error(api_world, op, who, fuzz_figures):
             failures.append(f"{case.method} {case.formatted_path}: {exc}"[:2000])
 
     run()
-    print(f"schemathesis {op.label} as {who}: cases so far {TOTALS['cases']}, "
-          f"failures {TOTALS['failures']}")
+    print(
+        f"schemathesis {op.label} as {who}: cases so far {TOTALS['cases']}, "
+        f"failures {TOTALS['failures']}"
+    )
     assert not failures, "\n".join(failures[:3])

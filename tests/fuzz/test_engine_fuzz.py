@@ -26,25 +26,86 @@ import engine
 pytestmark = pytest.mark.fuzz
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "data" / "examples"
 REFERENCES = [json.loads(p.read_text())["record"] for p in sorted(EXAMPLES_DIR.glob("*.json"))]
 OUTCOMES = {"complete", "illegal", "invalid"}
 FIELDS = {"format", "ruleset", "deal", "choice", "doubles", "play", "options", "rules"}
 TOKENS = [engine.card_token(c) for c in range(48)]
-JUNK = ["", " ", "0o", "13o", "1x", "10", "9O", "♦9", "9 o", "as", "12e ", None, True, 0, -1,
-        2**64, 1.5, float("inf"), float("nan"), [], {}, "botifarra", "N", "sant_vicenc"]
+JUNK = [
+    "",
+    " ",
+    "0o",
+    "13o",
+    "1x",
+    "10",
+    "9O",
+    "♦9",
+    "9 o",
+    "as",
+    "12e ",
+    None,
+    True,
+    0,
+    -1,
+    2**64,
+    1.5,
+    float("inf"),
+    float("nan"),
+    [],
+    {},
+    "botifarra",
+    "N",
+    "sant_vicenc",
+]
 
-scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-           | st.floats() | st.text(max_size=10) | st.sampled_from(TOKENS + JUNK))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(max_size=10)
+    | st.sampled_from(TOKENS + JUNK)
+)
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=6)
-    | st.dictionaries(st.text(max_size=8) | st.sampled_from(
-        ["format", "ruleset", "deal", "dealer", "hands", "choice", "trump", "delegated",
-         "doubles", "play", "seat", "call", "N", "E", "S", "W"]), children, max_size=6),
+    lambda children: (
+        st.lists(children, max_size=6)
+        | st.dictionaries(
+            st.text(max_size=8)
+            | st.sampled_from(
+                [
+                    "format",
+                    "ruleset",
+                    "deal",
+                    "dealer",
+                    "hands",
+                    "choice",
+                    "trump",
+                    "delegated",
+                    "doubles",
+                    "play",
+                    "seat",
+                    "call",
+                    "N",
+                    "E",
+                    "S",
+                    "W",
+                ]
+            ),
+            children,
+            max_size=6,
+        )
+    ),
     max_leaves=20,
 )
 
@@ -85,8 +146,20 @@ def mutated(draw) -> Any:
     """A reference record with one to four mutations."""
     record = copy.deepcopy(draw(st.sampled_from(REFERENCES)))
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["drop", "replace", "insert", "truncate", "extend",
-                                     "swap", "stringify", "duplicate"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "drop",
+                    "replace",
+                    "insert",
+                    "truncate",
+                    "extend",
+                    "swap",
+                    "stringify",
+                    "duplicate",
+                ]
+            )
+        )
         paths = _paths(record)
         path = draw(st.sampled_from(paths))
         play = record.get("play") if isinstance(record, dict) else None
@@ -114,12 +187,16 @@ def mutated(draw) -> Any:
 
 
 records = json_values | mutated() | st.sampled_from(REFERENCES)
-rules = st.none() | st.builds(engine.Rules, ruleset=st.sampled_from(["lliure", "obligada"]),
-                               sant_vicenc_in_botifarra=st.none() | st.booleans())
+rules = st.none() | st.builds(
+    engine.Rules,
+    ruleset=st.sampled_from(["lliure", "obligada"]),
+    sant_vicenc_in_botifarra=st.none() | st.booleans(),
+)
 
 
-def check_replay(record: Any, deal: engine.Deal | None, ruleset: engine.Rules | None,
-                 figures) -> None:
+def check_replay(
+    record: Any, deal: engine.Deal | None, ruleset: engine.Rules | None, figures
+) -> None:
     verdict = engine.replay(record, deal=deal, rules=ruleset)
     assert verdict.outcome in OUTCOMES
     out = verdict.to_json()
@@ -137,8 +214,9 @@ def check_replay(record: Any, deal: engine.Deal | None, ruleset: engine.Rules | 
                 assert problem["path"] == ""
 
 
-def check_legal(record: Any, deal: engine.Deal | None, ruleset: engine.Rules | None,
-                figures) -> dict[str, Any] | None:
+def check_legal(
+    record: Any, deal: engine.Deal | None, ruleset: engine.Rules | None, figures
+) -> dict[str, Any] | None:
     try:
         answer = engine.legal_for_record(record, deal=deal, rules=ruleset)
     except engine.InvalidRecord as exc:

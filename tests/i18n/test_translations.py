@@ -34,12 +34,15 @@ def po_path(lang: str) -> Path:
 def msgfmt(po: Path, out: Path | str = os.devnull) -> subprocess.CompletedProcess:
     return subprocess.run(
         [MSGFMT, "--check", "--statistics", "-o", str(out), str(po)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
 def untranslated_and_fuzzy(stats: str) -> tuple[int, int, int]:
     """``msgfmt --statistics``: '925 translated messages, 2 fuzzy translations, 1 untranslated…'"""
+
     def count(word: str) -> int:
         found = re.search(rf"(\d+) {word}", stats)
         return int(found.group(1)) if found else 0
@@ -123,8 +126,13 @@ def test_placeholders_and_markup_are_kept(lang):
 
 
 def _unquote(line: str) -> str:
-    return line[line.index('"') + 1:line.rindex('"')].encode().decode("unicode_escape").encode(
-        "latin-1").decode("utf-8")
+    return (
+        line[line.index('"') + 1 : line.rindex('"')]
+        .encode()
+        .decode("unicode_escape")
+        .encode("latin-1")
+        .decode("utf-8")
+    )
 
 
 def _entries(po: Path) -> list[tuple[list[str], list[str]]]:
@@ -156,15 +164,42 @@ def _entries(po: Path) -> list[tuple[list[str], list[str]]]:
 def test_the_catalogues_hold_every_message_of_the_code(tmp_path):
     """makemessages on a copy of the code finds nothing new to translate: a string wrapped since
     the last translation pass fails here (run makemessages, translate, commit the .po)."""
-    ignore = shutil.ignore_patterns(".venv", ".git", "tests", "benchmarks", "docs", "test-artifacts",
-                                    "staticfiles", "media", "*.sqlite3", "__pycache__", "*.mo",
-                                    "*.egg-info", ".*_cache")
+    ignore = shutil.ignore_patterns(
+        ".venv",
+        ".git",
+        "tests",
+        "benchmarks",
+        "docs",
+        "test-artifacts",
+        "staticfiles",
+        "media",
+        "*.sqlite3",
+        "__pycache__",
+        "*.mo",
+        "*.egg-info",
+        ".*_cache",
+    )
     copy = tmp_path / "src"
     shutil.copytree(ROOT, copy, ignore=ignore)
     env = dict(os.environ, DEBUG="1", PYTHONPATH=str(copy))
     result = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "ca", "-l", "es", "--no-obsolete",
-         "-v", "0"], cwd=copy, env=env, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "manage.py",
+            "makemessages",
+            "-l",
+            "ca",
+            "-l",
+            "es",
+            "--no-obsolete",
+            "-v",
+            "0",
+        ],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     for lang in LANGS:
@@ -214,11 +249,14 @@ def test_a_first_visit_without_accept_language_is_in_catalan(client):
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("site_in_catalan")
-@pytest.mark.parametrize(("lang", "text"), [
-    ("ca", "Introdueix un codi de taula"),
-    ("es", "Introducir un código de mesa"),
-    ("en", "Enter a table code"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ca", "Introdueix un codi de taula"),
+        ("es", "Introducir un código de mesa"),
+        ("en", "Enter a table code"),
+    ],
+)
 def test_home_page_in_each_language(client, lang, text):
     response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=lang)
     assert lang_of(response) == lang
@@ -226,15 +264,19 @@ def test_home_page_in_each_language(client, lang, text):
 
 
 @pytest.mark.usefixtures("site_in_catalan")
-@pytest.mark.parametrize(("lang", "texts"), [
-    ("ca", ("Classificació", "Rondes", "Taulells repartits")),
-    ("es", ("Clasificación", "Rondas", "Tableros repartidos")),
-    ("en", ("Standings", "Rounds", "Boards dealt")),
-])
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        ("ca", ("Classificació", "Rondes", "Taulells repartits")),
+        ("es", ("Clasificación", "Rondas", "Tableros repartidos")),
+        ("en", ("Standings", "Rounds", "Boards dealt")),
+    ],
+)
 def test_organiser_dashboard_in_each_language(client, running_event, organiser, lang, texts):
     client.force_login(organiser)
-    response = client.get(reverse("tournaments:event_dashboard", args=[running_event.pk]),
-                          HTTP_ACCEPT_LANGUAGE=lang)
+    response = client.get(
+        reverse("tournaments:event_dashboard", args=[running_event.pk]), HTTP_ACCEPT_LANGUAGE=lang
+    )
     assert response.status_code == 200
     assert lang_of(response) == lang
     page = response.content.decode()
@@ -243,17 +285,21 @@ def test_organiser_dashboard_in_each_language(client, running_event, organiser, 
 
 
 @pytest.mark.usefixtures("site_in_catalan")
-@pytest.mark.parametrize(("lang", "texts"), [
-    ("ca", ("Taula 1", "Introdueixes els resultats per a NS", "Taulell 1")),
-    ("es", ("Mesa 1", "Introduces los resultados por NS", "Tablero 1")),
-    ("en", ("Table 1", "You enter for NS", "Board 1")),
-])
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        ("ca", ("Taula 1", "Introdueixes els resultats per a NS", "Taulell 1")),
+        ("es", ("Mesa 1", "Introduces los resultados por NS", "Tablero 1")),
+        ("en", ("Table 1", "You enter for NS", "Board 1")),
+    ],
+)
 def test_table_page_in_each_language(client, running_event, lang, texts):
     table = Table.objects.get(round__event=running_event, round__number=1, number=1)
     header = {"HTTP_ACCEPT_LANGUAGE": lang}
     assert client.post(reverse("table:enter"), {"code": table.code}, **header).status_code == 302
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": "NS"},
-                           **header)
+    response = client.post(
+        reverse("table:choose_side", args=[table.code]), {"side": "NS"}, **header
+    )
     assert response.status_code == 302
     response = client.get(reverse("table:table_home", args=[table.code]), **header)
     assert response.status_code == 200
@@ -264,16 +310,20 @@ def test_table_page_in_each_language(client, running_event, lang, texts):
 
 
 @pytest.mark.usefixtures("site_in_catalan")
-@pytest.mark.parametrize(("lang", "texts"), [
-    ("ca", (STANDINGS[0], "Fulls de mans", "Taulells justos: comprova-ho tu mateix")),
-    ("es", (STANDINGS[1], "Hojas de manos", "Tableros justos: compruébalo tú mismo")),
-    ("en", (STANDINGS[2], "Hand records", "Fair boards: check them yourself")),
-])
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        ("ca", (STANDINGS[0], "Fulls de mans", "Taulells justos: comprova-ho tu mateix")),
+        ("es", (STANDINGS[1], "Hojas de manos", "Tableros justos: compruébalo tú mismo")),
+        ("en", (STANDINGS[2], "Hand records", "Fair boards: check them yourself")),
+    ],
+)
 def test_public_event_page_in_each_language(client, running_event, lang, texts):
     running_event.published = True
     running_event.save(update_fields=["published"])
-    response = client.get(reverse("public:event", args=[running_event.pk]),
-                          HTTP_ACCEPT_LANGUAGE=lang)
+    response = client.get(
+        reverse("public:event", args=[running_event.pk]), HTTP_ACCEPT_LANGUAGE=lang
+    )
     assert response.status_code == 200
     assert lang_of(response) == lang
     page = response.content.decode()
@@ -286,8 +336,9 @@ def test_public_event_page_in_each_language(client, running_event, lang, texts):
 def test_public_standings_title_in_each_language(client, running_event, lang, title):
     running_event.published = True
     running_event.save(update_fields=["published"])
-    response = client.get(reverse("public:standings", args=[running_event.pk]),
-                          HTTP_ACCEPT_LANGUAGE=lang)
+    response = client.get(
+        reverse("public:standings", args=[running_event.pk]), HTTP_ACCEPT_LANGUAGE=lang
+    )
     assert response.status_code == 200
     assert f"<h1>{title}" in response.content.decode() or title in response.content.decode()
 
@@ -318,9 +369,12 @@ def test_the_switcher_offers_the_three_languages_by_their_own_names(client):
 @pytest.mark.usefixtures("site_in_catalan")
 def test_messages_from_services_follow_the_language(client):
     """A refused table code: the sentence comes from Python (gettext), not from a template."""
-    for lang, text in (("ca", "Cap taula oberta no té aquest codi"),
-                       ("es", "Ninguna mesa abierta tiene este código"),
-                       ("en", "No open table has this code")):
-        response = client.post(reverse("table:enter"), {"code": "ZZZZZZ"},
-                               HTTP_ACCEPT_LANGUAGE=lang)
+    for lang, text in (
+        ("ca", "Cap taula oberta no té aquest codi"),
+        ("es", "Ninguna mesa abierta tiene este código"),
+        ("en", "No open table has this code"),
+    ):
+        response = client.post(
+            reverse("table:enter"), {"code": "ZZZZZZ"}, HTTP_ACCEPT_LANGUAGE=lang
+        )
         assert text in response.content.decode(), lang

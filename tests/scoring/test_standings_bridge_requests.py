@@ -7,11 +7,11 @@ from tournaments import tasks
 
 
 @pytest.mark.django_db(transaction=True)
-def test_one_transaction_storing_many_results_queues_one_recomputation(running_event,
-                                                                       monkeypatch):
+def test_one_transaction_storing_many_results_queues_one_recomputation(running_event, monkeypatch):
     runs = []
-    monkeypatch.setattr(tasks.recompute_standings, "apply_async",
-                        lambda args, **kw: runs.append(args))
+    monkeypatch.setattr(
+        tasks.recompute_standings, "apply_async", lambda args, **kw: runs.append(args)
+    )
     with transaction.atomic():
         for _ in range(50):
             tasks.request_standings(running_event)
@@ -23,8 +23,9 @@ def test_a_rolled_back_request_does_not_block_the_next_one(running_event, monkey
     from django.core.cache import cache
 
     runs = []
-    monkeypatch.setattr(tasks.recompute_standings, "apply_async",
-                        lambda args, **kw: runs.append(args))
+    monkeypatch.setattr(
+        tasks.recompute_standings, "apply_async", lambda args, **kw: runs.append(args)
+    )
     with pytest.raises(RuntimeError), transaction.atomic():
         tasks.request_standings(running_event)
         raise RuntimeError("the submission failed")

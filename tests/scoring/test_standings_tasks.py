@@ -17,12 +17,18 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(tra
 
 
 def _enter(table, board_number, ns_total=40):
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": {"NS": ns_total, "EW": 72 - ns_total}}
-    results.result_submit_short(table=table, board_number=board_number,
-                                actor=Actor(table=table, side="NS"), data=data)
-    results.result_submit_short(table=table, board_number=board_number,
-                                actor=Actor(table=table, side="EW"), data=data)
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": {"NS": ns_total, "EW": 72 - ns_total},
+    }
+    results.result_submit_short(
+        table=table, board_number=board_number, actor=Actor(table=table, side="NS"), data=data
+    )
+    results.result_submit_short(
+        table=table, board_number=board_number, actor=Actor(table=table, side="EW"), data=data
+    )
 
 
 def _runs(event):
@@ -34,8 +40,9 @@ def _complete(event, expected):
     return snap is not None and snap.results_counted == expected
 
 
-def test_a_burst_of_results_leads_to_one_or_two_recomputations(celery_worker_process,
-                                                                 running_event):
+def test_a_burst_of_results_leads_to_one_or_two_recomputations(
+    celery_worker_process, running_event
+):
     tables = list(running_event.rounds.get(number=1).tables.all())
     for table in tables:
         for number in table.round.board_numbers:
@@ -58,14 +65,23 @@ def test_the_lock_keeps_parallel_recomputations_apart(celery_worker_factory, run
 
 
 def test_results_arriving_during_a_recomputation_end_up_in_the_standings(
-        celery_worker_process, running_event, monkeypatch):
+    celery_worker_process, running_event, monkeypatch
+):
     tables = list(running_event.rounds.get(number=1).tables.all())
     boards = list(tables[0].round.board_numbers)
     _enter(tables[0], boards[0])
     # While the worker recomputes, more results arrive from another thread of this process.
-    late = threading.Thread(target=lambda: ([_enter(t, b) for t in tables for b in boards
-                                             if not (t == tables[0] and b == boards[0])],
-                                            connection.close()))
+    late = threading.Thread(
+        target=lambda: (
+            [
+                _enter(t, b)
+                for t in tables
+                for b in boards
+                if not (t == tables[0] and b == boards[0])
+            ],
+            connection.close(),
+        )
+    )
     late.start()
     late.join()
     assert wait_for(lambda: _complete(running_event, 4), timeout=30)

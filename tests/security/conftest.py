@@ -47,8 +47,9 @@ class Scene:
         """A browser-like client logged in as ``who`` (tables: through the code form)."""
         if not fresh and not csrf and who in self._web:
             return self._web[who]
-        client = Client(enforce_csrf_checks=csrf, HTTP_ACCEPT_LANGUAGE="en",
-                        raise_request_exception=False)
+        client = Client(
+            enforce_csrf_checks=csrf, HTTP_ACCEPT_LANGUAGE="en", raise_request_exception=False
+        )
         if who in ("table", "other_table"):
             table = self.world.table if who == "table" else self.world.other
             csrf_client = Client(HTTP_ACCEPT_LANGUAGE="en")
@@ -88,12 +89,22 @@ def scene(world) -> Scene:  # noqa: F811 - the API tests' fixture
     ns = Actor(table=world.table, side="NS")
     ew = Actor(table=world.table, side="EW")
     record = world.record(HIDDEN_BOARD)
-    played = results.result_submit_play_record(table=world.table, board_number=HIDDEN_BOARD,
-                                               actor=ns, record=record).result
-    results.result_submit_short(table=world.table, board_number=2, actor=ns,
-                                data={"trump": "oros", "totals": {"NS": 40, "EW": 32}})
+    played = results.result_submit_play_record(
+        table=world.table, board_number=HIDDEN_BOARD, actor=ns, record=record
+    ).result
+    results.result_submit_short(
+        table=world.table,
+        board_number=2,
+        actor=ns,
+        data={"trump": "oros", "totals": {"NS": 40, "EW": 32}},
+    )
     disputed = BoardResult.objects.get(table=world.table, board__number=2)
     dispute = disputes.dispute_request(result=disputed, actor=ew, reason="check")
     cache.clear()
-    return Scene(world=world, played=played, record=PlayRecord.objects.filter(
-        result=played).latest("pk"), disputed=disputed, dispute=dispute)
+    return Scene(
+        world=world,
+        played=played,
+        record=PlayRecord.objects.filter(result=played).latest("pk"),
+        disputed=disputed,
+        dispute=dispute,
+    )

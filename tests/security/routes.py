@@ -32,8 +32,9 @@ def _text(pattern) -> str:
     return text
 
 
-def walk(patterns=None, prefix: str = "", namespace: str | None = None,
-         params: tuple[str, ...] = ()):
+def walk(
+    patterns=None, prefix: str = "", namespace: str | None = None, params: tuple[str, ...] = ()
+):
     if patterns is None:
         patterns = get_resolver().url_patterns
     for entry in patterns:

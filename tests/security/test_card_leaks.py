@@ -66,9 +66,12 @@ def pdf_text(body: bytes) -> str:
 def leaks(scene: Scene, body: bytes, content_type: str = "") -> list[str]:
     if body.startswith(b"%PDF"):
         text = pdf_text(body)
-        return [f"board {n} seat {i} in a PDF" for n in BOARDS
-                for i, lines in enumerate(pdf_lines(scene.hands(n)))
-                if all(line in text for line in lines)]
+        return [
+            f"board {n} seat {i} in a PDF"
+            for n in BOARDS
+            for i, lines in enumerate(pdf_lines(scene.hands(n)))
+            if all(line in text for line in lines)
+        ]
     text = body.decode("utf-8", "replace")
     return [s[:40] for s in signatures(scene) if s in text]
 
@@ -81,29 +84,37 @@ def extra_requests(scene: Scene) -> list[tuple[str, str, str, dict | None]]:
     asks: list[tuple[str, str, str, dict | None]] = []
     for board in BOARDS:
         base = f"/table/{code}/board/{board}"
-        asks += [("web", "GET", f"{base}/", None), ("web", "GET", f"{base}/play/", None),
-                 ("web", "GET", f"{base}/referee/", None),
-                 ("web", "GET", f"{base}/preview/?trump=oros&ns=40&ew=32", None),
-                 ("web", "POST", f"{base}/play/legal/", {"play": []}),
-                 ("web", "POST", f"{base}/play/legal/", {"play": scene.record.record["play"][:3]}),
-                 ("web", "POST", f"{base}/play/submit/", {"play": []}),
-                 ("api", "GET", f"/api/v1/events/{pk}/boards/{board}", None),
-                 ("web", "GET", f"/e/{pk}/boards/{board}/", None)]
-    asks += [("web", "GET", f"/table/{code}/", None), ("web", "GET", f"/table/{code}/boards/", None),
-             ("api", "GET", f"/api/v1/results?event={pk}", None),
-             ("api", "GET", f"/api/v1/results?table={world.table.pk}", None),
-             ("api", "GET", f"/api/v1/rounds/{rnd}/tables", None),
-             ("api", "GET", "/api/v1/disputes", None),
-             ("api", "GET", f"/api/v1/disputes/{scene.dispute.pk}", None),
-             ("api", "GET", f"/api/v1/results/{scene.disputed.pk}", None),
-             ("web", "GET", f"/e/{pk}/hand-records/?round=1", None),
-             ("web", "GET", f"/e/{pk}/rounds/1/", None),
-             ("web", "GET", f"/e/{pk}/export/standings.csv", None),
-             ("web", "GET", f"/e/{pk}/export/results.csv", None)]
+        asks += [
+            ("web", "GET", f"{base}/", None),
+            ("web", "GET", f"{base}/play/", None),
+            ("web", "GET", f"{base}/referee/", None),
+            ("web", "GET", f"{base}/preview/?trump=oros&ns=40&ew=32", None),
+            ("web", "POST", f"{base}/play/legal/", {"play": []}),
+            ("web", "POST", f"{base}/play/legal/", {"play": scene.record.record["play"][:3]}),
+            ("web", "POST", f"{base}/play/submit/", {"play": []}),
+            ("api", "GET", f"/api/v1/events/{pk}/boards/{board}", None),
+            ("web", "GET", f"/e/{pk}/boards/{board}/", None),
+        ]
+    asks += [
+        ("web", "GET", f"/table/{code}/", None),
+        ("web", "GET", f"/table/{code}/boards/", None),
+        ("api", "GET", f"/api/v1/results?event={pk}", None),
+        ("api", "GET", f"/api/v1/results?table={world.table.pk}", None),
+        ("api", "GET", f"/api/v1/rounds/{rnd}/tables", None),
+        ("api", "GET", "/api/v1/disputes", None),
+        ("api", "GET", f"/api/v1/disputes/{scene.dispute.pk}", None),
+        ("api", "GET", f"/api/v1/results/{scene.disputed.pk}", None),
+        ("web", "GET", f"/e/{pk}/hand-records/?round=1", None),
+        ("web", "GET", f"/e/{pk}/rounds/1/", None),
+        ("web", "GET", f"/e/{pk}/export/standings.csv", None),
+        ("web", "GET", f"/e/{pk}/export/results.csv", None),
+    ]
     asks += [("web", "GET", f"/e/{pk}/pairs/{n}/", None) for n in range(1, 5)]
     for kind in KINDS:
-        asks += [("web", "GET", f"/e/{pk}/pdf/{kind}/", None),
-                 ("web", "GET", f"/e/{pk}/pdf/{kind}/?round=1", None)]
+        asks += [
+            ("web", "GET", f"/e/{pk}/pdf/{kind}/", None),
+            ("web", "GET", f"/e/{pk}/pdf/{kind}/?round=1", None),
+        ]
     return asks
 
 
@@ -114,8 +125,9 @@ def _send(scene: Scene, who: str, area: str, method: str, url: str, body: dict |
     client = scene.web(who)
     if method == "GET":
         return client.get(url)
-    return client.post(url, json.dumps(body), content_type="application/json",
-                       HTTP_ACCEPT="application/json")
+    return client.post(
+        url, json.dumps(body), content_type="application/json", HTTP_ACCEPT="application/json"
+    )
 
 
 @pytest.mark.django_db
@@ -136,8 +148,9 @@ def test_nobody_who_may_not_see_a_board_finds_its_cards(scene):
             response = _send(scene, who, area, method, url, body)
             asked += 1
             assert response.status_code < 500, (url, who)
-            content = b"".join(response.streaming_content) if response.streaming \
-                else response.content
+            content = (
+                b"".join(response.streaming_content) if response.streaming else response.content
+            )
             found += [f"{method} {url} as {who}: {x}" for x in leaks(scene, content)]
     print(f"card_leak_requests: {asked}")
     assert not found, "\n".join(found)
@@ -163,18 +176,24 @@ def test_staff_with_every_view_permission_still_cannot_open_boards(scene):
     client = scene.web("anonymous", fresh=True)
     client.force_login(viewer)
     board = scene.world.board(1)
-    for url in ("/admin/tournaments/board/", f"/admin/tournaments/board/{board.pk}/change/",
-                f"/admin/tournaments/board/{board.pk}/history/"):
+    for url in (
+        "/admin/tournaments/board/",
+        f"/admin/tournaments/board/{board.pk}/change/",
+        f"/admin/tournaments/board/{board.pk}/history/",
+    ):
         response = client.get(url)
         assert response.status_code == 403, url
     # The other admin pages it may view open, and show no hand (the play record's card sequence
     # is what a staff viewer is granted to read, so only the hands are looked for here).
     hands = [s for n in BOARDS for s in hand_signatures(scene.hands(n))] + ['class="deal']
-    for url in ("/admin/tournaments/boardresult/", f"/admin/tournaments/boardresult/"
-                f"{scene.played.pk}/change/", f"/admin/tournaments/playrecord/{scene.record.pk}"
-                "/change/", f"/admin/tournaments/dispute/{scene.dispute.pk}/change/",
-                "/admin/tournaments/auditentry/", f"/admin/tournaments/event/{scene.event.pk}"
-                "/change/"):
+    for url in (
+        "/admin/tournaments/boardresult/",
+        f"/admin/tournaments/boardresult/{scene.played.pk}/change/",
+        f"/admin/tournaments/playrecord/{scene.record.pk}/change/",
+        f"/admin/tournaments/dispute/{scene.dispute.pk}/change/",
+        "/admin/tournaments/auditentry/",
+        f"/admin/tournaments/event/{scene.event.pk}/change/",
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         text = response.content.decode()

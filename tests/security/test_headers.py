@@ -17,23 +17,49 @@ import pytest
 from django.test import Client, override_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["DEBUG", "SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "CSRF_COOKIE_SECURE",
-         "CSRF_COOKIE_HTTPONLY", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-         "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_CONTENT_TYPE_NOSNIFF",
-         "SECURE_REFERRER_POLICY", "X_FRAME_OPTIONS", "SESSION_COOKIE_SAMESITE",
-         "CSRF_COOKIE_SAMESITE"]
+NAMES = [
+    "DEBUG",
+    "SESSION_COOKIE_SECURE",
+    "SESSION_COOKIE_HTTPONLY",
+    "CSRF_COOKIE_SECURE",
+    "CSRF_COOKIE_HTTPONLY",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_CONTENT_TYPE_NOSNIFF",
+    "SECURE_REFERRER_POLICY",
+    "X_FRAME_OPTIONS",
+    "SESSION_COOKIE_SAMESITE",
+    "CSRF_COOKIE_SAMESITE",
+]
 
 
 @pytest.fixture(scope="module")
 def production() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE_SSL_REDIRECT",
-                                                             "SECURE_HSTS_SECONDS")}
-    env.update(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="testserver",
-               DJANGO_SETTINGS_MODULE="config.settings")
-    code = ("import json, django; django.setup(); from django.conf import settings as s; "
-            f"print(json.dumps({{n: getattr(s, n) for n in {NAMES!r}}}))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=60, check=True)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DEBUG", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="x" * 50,
+        ALLOWED_HOSTS="testserver",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    code = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        f"print(json.dumps({{n: getattr(s, n) for n in {NAMES!r}}}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -53,8 +79,15 @@ def test_production_settings_are_strict(production):
     assert production["SESSION_COOKIE_SAMESITE"] == "Lax"
 
 
-PAGES = ["/", "/healthz", "/table/", "/accounts/login/", "/api/v1/events", "/api/schema/",
-         "/no-such-page/"]
+PAGES = [
+    "/",
+    "/healthz",
+    "/table/",
+    "/accounts/login/",
+    "/api/v1/events",
+    "/api/schema/",
+    "/no-such-page/",
+]
 
 
 @pytest.mark.django_db
@@ -81,8 +114,9 @@ def test_cookies_are_secure_and_the_session_cookie_http_only(production, setting
         page = client.get("/accounts/login/", secure=True)
         csrf = page.cookies["csrftoken"]
         assert csrf["secure"] and csrf["samesite"] == "Lax"
-        response = client.post("/accounts/login/", {"username": "alice",
-                                                    "password": "pass-word-123"}, secure=True)
+        response = client.post(
+            "/accounts/login/", {"username": "alice", "password": "pass-word-123"}, secure=True
+        )
         assert response.status_code == 302
         session = response.cookies["sessionid"]
         assert session["secure"] and session["httponly"] and session["samesite"] == "Lax"

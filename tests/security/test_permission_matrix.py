@@ -126,13 +126,16 @@ EXPECTED: dict[str, Rule] = {
     "api:verify": Rule("api", None, ALL),
     "api:dispute_list": Rule("api", ALL - {"anonymous"}, ALL - {"anonymous"}),
     "api:dispute_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF | STAFF, pk="dispute"),
-    "api:dispute_rule": Rule("api", None, EVENT_STAFF, pk="dispute",
-                             body={"kind": "accept", "explanation": "x"}),
+    "api:dispute_rule": Rule(
+        "api", None, EVENT_STAFF, pk="dispute", body={"kind": "accept", "explanation": "x"}
+    ),
     "api:dispute_withdraw": Rule("api", None, AT_TABLE_1 | EVENT_STAFF, pk="dispute"),
 }
 
-ADMIN_MODEL_ROUTE = re.compile(r"^admin:(?P<app>[a-z]+)_(?P<model>[a-z]+)_"
-                               r"(?P<action>changelist|add|history|delete|change|password_change)$")
+ADMIN_MODEL_ROUTE = re.compile(
+    r"^admin:(?P<app>[a-z]+)_(?P<model>[a-z]+)_"
+    r"(?P<action>changelist|add|history|delete|change|password_change)$"
+)
 ADMIN_EXPECTED: dict[str, Rule] = {
     "admin:index": Rule("admin", STAFF, STAFF),
     "admin:login": Rule("admin", ALL, ALL),
@@ -170,8 +173,13 @@ def _admin_object(route: Route) -> str:
 def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
     world = scene.world
     event = scene.event
-    pks = {"event": event.pk, "round": event.rounds.get(number=1).pk,
-           "result": scene.played.pk, "record": scene.record.pk, "dispute": scene.dispute.pk}
+    pks = {
+        "event": event.pk,
+        "round": event.rounds.get(number=1).pk,
+        "result": scene.played.pk,
+        "record": scene.record.pk,
+        "dispute": scene.dispute.pk,
+    }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
         "pk": pks.get(rule.pk or "", event.pk),
@@ -223,15 +231,23 @@ def ask(scene: Scene, route: Route, rule: Rule, who: str, method: str, url: str)
         else:
             response = client.post(url, rule.body or {})
         finished_meanwhile = Event.objects.filter(
-            pk=scene.event.pk, status=Event.Status.FINISHED).exists()
+            pk=scene.event.pk, status=Event.Status.FINISHED
+        ).exists()
         transaction.set_rollback(True)
     client.cookies = cookies
     body = b"".join(response.streaming_content) if response.streaming else response.content
     error = ""
     if getattr(response, "exc_info", None):
         error = "".join(traceback.format_exception(*response.exc_info)[-6:])
-    return Answer(route.key, who, method, response.status_code,
-                  response.get("Location", ""), b"" if finished_meanwhile else body, error)
+    return Answer(
+        route.key,
+        who,
+        method,
+        response.status_code,
+        response.get("Location", ""),
+        b"" if finished_meanwhile else body,
+        error,
+    )
 
 
 def run_matrix(scene: Scene) -> list[Answer]:
@@ -262,8 +278,11 @@ def judge(answer: Answer) -> str | None:
         return None
     if answer.status not in DENIED:
         return "not refused"
-    if answer.status == 302 and not answer.location.startswith(LOGIN_PAGES) and not (
-            rule.area == "admin" and answer.location.startswith("/admin/")):
+    if (
+        answer.status == 302
+        and not answer.location.startswith(LOGIN_PAGES)
+        and not (rule.area == "admin" and answer.location.startswith("/admin/"))
+    ):
         # (the admin sends staff without the permission back to its index or to the
         # object's change page, which refuses them in turn)
         return "redirects elsewhere than to a login"
@@ -279,8 +298,11 @@ def test_every_route_is_in_the_matrix():
 @pytest.mark.django_db
 def test_permission_matrix(scene):
     answers = run_matrix(scene)
-    problems = [f"{a.method} {a.route} as {a.who}: {a.status} {a.location} — {judge(a)}"
-                f"{a.error}" for a in answers if judge(a)]
+    problems = [
+        f"{a.method} {a.route} as {a.who}: {a.status} {a.location} — {judge(a)}{a.error}"
+        for a in answers
+        if judge(a)
+    ]
     statuses = {a.status for a in answers}
     print(f"permission_matrix_requests: {len(answers)} statuses: {sorted(statuses)}")
     assert not problems, "\n".join(problems)

@@ -61,33 +61,44 @@ def measure(name: str, send, clock, good=None) -> int:
 @pytest.mark.django_db
 def test_table_code_attempts_per_minute_web(world, clock):
     client = Client()
-    measure("table_code_attempts_per_minute_web",
-            lambda: client.post("/table/", {"code": "ZZZZZZ"}), clock,
-            good=lambda: client.post("/table/", {"code": world.table.code}))
+    measure(
+        "table_code_attempts_per_minute_web",
+        lambda: client.post("/table/", {"code": "ZZZZZZ"}),
+        clock,
+        good=lambda: client.post("/table/", {"code": world.table.code}),
+    )
     # Another address is not affected.
-    assert client.post("/table/", {"code": world.table.code},
-                       REMOTE_ADDR="10.1.2.3").status_code == 302
+    assert (
+        client.post("/table/", {"code": world.table.code}, REMOTE_ADDR="10.1.2.3").status_code
+        == 302
+    )
 
 
 @pytest.mark.django_db
 def test_table_code_attempts_per_minute_api(world, clock):
     client = APIClient()
-    measure("table_code_attempts_per_minute_api",
-            lambda: client.post("/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"},
-                                format="json"), clock,
-            good=lambda: client.post("/api/v1/table-token",
-                                     {"code": world.table.code, "side": "NS"}, format="json"))
+    measure(
+        "table_code_attempts_per_minute_api",
+        lambda: client.post("/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"}, format="json"),
+        clock,
+        good=lambda: client.post(
+            "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+        ),
+    )
 
 
 @pytest.mark.django_db
 def test_password_attempts_per_minute_web(client, clock, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     UserFactory(username="alice")
-    measure("password_attempts_per_minute_web",
-            lambda: client.post("/accounts/login/", {"username": "alice", "password": "guess"}),
-            clock,
-            good=lambda: client.post("/accounts/login/",
-                                     {"username": "alice", "password": "pass-word-123"}))
+    measure(
+        "password_attempts_per_minute_web",
+        lambda: client.post("/accounts/login/", {"username": "alice", "password": "guess"}),
+        clock,
+        good=lambda: client.post(
+            "/accounts/login/", {"username": "alice", "password": "pass-word-123"}
+        ),
+    )
 
 
 @pytest.mark.django_db
@@ -95,9 +106,13 @@ def test_password_attempts_per_minute_api(clock, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     UserFactory(username="alice")
     client = APIClient()
-    measure("password_attempts_per_minute_api",
-            lambda: client.post("/api/v1/auth/token", {"username": "alice", "password": "x"},
-                                format="json"), clock,
-            good=lambda: client.post("/api/v1/auth/token",
-                                     {"username": "alice", "password": "pass-word-123"},
-                                     format="json"))
+    measure(
+        "password_attempts_per_minute_api",
+        lambda: client.post(
+            "/api/v1/auth/token", {"username": "alice", "password": "x"}, format="json"
+        ),
+        clock,
+        good=lambda: client.post(
+            "/api/v1/auth/token", {"username": "alice", "password": "pass-word-123"}, format="json"
+        ),
+    )

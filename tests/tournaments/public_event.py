@@ -19,9 +19,12 @@ def build_played_event(event: Event, organiser, *, publish: bool = True) -> Even
     r1 = event.rounds.get(number=1)
     play_round(r1, rng)
     events.round_close(rnd=r1, actor=actor)
-    r2 = events.round_propose(event=event, actor=actor, number=2,
-                              tables=[(entries[0].pk, entries[2].pk),
-                                      (entries[1].pk, entries[3].pk)])
+    r2 = events.round_propose(
+        event=event,
+        actor=actor,
+        number=2,
+        tables=[(entries[0].pk, entries[2].pk), (entries[1].pk, entries[3].pk)],
+    )
     events.round_open(rnd=r2, actor=actor)
     play_round(Round.objects.get(pk=r2.pk), rng)
     standings_recompute(event.pk)

@@ -75,8 +75,11 @@ def snapshot_row(event, entry):
 def submit_illegal(table, board, event):
     play = illegal_play(board, event)
     out = results.result_submit_play_record(
-        table=table, board_number=board.number, actor=ns(table),
-        record=record_for(board, "copes", play, event))
+        table=table,
+        board_number=board.number,
+        actor=ns(table),
+        record=record_for(board, "copes", play, event),
+    )
     return out.result
 
 
@@ -88,10 +91,10 @@ def test_conflicting_entries_open_a_conflict_dispute(running_event, table1, boar
     totals = totals_of(board1, running_event, play)
     data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
     results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
-    wrong = {"NS": totals["EW"], "EW": totals["NS"]} if totals["NS"] != 36 else \
-        {"NS": 40, "EW": 32}
-    out = results.result_submit_short(table=table1, board_number=1, actor=ew(table1),
-                                      data=data | {"totals": wrong})
+    wrong = {"NS": totals["EW"], "EW": totals["NS"]} if totals["NS"] != 36 else {"NS": 40, "EW": 32}
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=ew(table1), data=data | {"totals": wrong}
+    )
     assert out.result.status == BoardResult.Status.DISPUTED
     dispute = out.result.disputes.get()
     assert dispute.reason == Dispute.Reason.CONFLICT
@@ -106,8 +109,13 @@ def test_illegal_card_in_a_play_record_opens_an_illegal_play_dispute(running_eve
     assert dispute.reason == Dispute.Reason.ILLEGAL_PLAY
     record = result.play_records.get()
     assert record.outcome == "illegal"
-    assert record.verdict["rule"] in {"follow_suit", "must_beat", "must_trump",
-                                      "must_overtrump", "lowest_card"}
+    assert record.verdict["rule"] in {
+        "follow_suit",
+        "must_beat",
+        "must_trump",
+        "must_overtrump",
+        "lowest_card",
+    }
     # R10: the offenders' opponents score 36 × multiplier, stored as the result.
     offender = engine.Seat.from_str(record.verdict["seat"]).pair
     assert result.offending_pair == offender
@@ -115,25 +123,38 @@ def test_illegal_card_in_a_play_record_opens_an_illegal_play_dispute(running_eve
 
 
 def test_short_result_contradicting_a_play_record_opens_a_record_mismatch(
-        running_event, table1, board1):
+    running_event, table1, board1
+):
     play = legal_play(board1, running_event)
     totals = totals_of(board1, running_event, play)
-    results.result_submit_play_record(table=table1, board_number=1, actor=ns(table1),
-                                      record=record_for(board1, "copes", play, running_event))
+    results.result_submit_play_record(
+        table=table1,
+        board_number=1,
+        actor=ns(table1),
+        record=record_for(board1, "copes", play, running_event),
+    )
     out = results.result_submit_short(
-        table=table1, board_number=1, actor=ew(table1),
-        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals})
+        table=table1,
+        board_number=1,
+        actor=ew(table1),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals},
+    )
     assert out.result.status == BoardResult.Status.DISPUTED
     assert out.result.disputes.get().reason == Dispute.Reason.RECORD_MISMATCH
 
 
 def test_player_request_opens_a_dispute_with_the_players_text(running_event, table1, board1):
     play = legal_play(board1, running_event)
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": totals_of(board1, running_event, play)}
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
-    dispute = disputes.dispute_request(result=out.result, actor=ew(table1),
-                                       reason="  They revoked at trick 4.  ")
+    dispute = disputes.dispute_request(
+        result=out.result, actor=ew(table1), reason="  They revoked at trick 4.  "
+    )
     assert dispute.reason == Dispute.Reason.PLAYER_REQUEST
     assert dispute.details == "They revoked at trick 4."
     assert dispute.previous_status == BoardResult.Status.ENTERED
@@ -145,8 +166,12 @@ def test_player_request_opens_a_dispute_with_the_players_text(running_event, tab
 
 def test_player_request_needs_a_reason_and_a_seat_at_the_table(running_event, table1, board1):
     play = legal_play(board1, running_event)
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": totals_of(board1, running_event, play)}
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     with pytest.raises(ServiceError):
         disputes.dispute_request(result=out.result, actor=ew(table1), reason="   ")
@@ -159,7 +184,8 @@ def test_player_request_needs_a_reason_and_a_seat_at_the_table(running_event, ta
 
 
 def test_penalty_ruling_sets_r10_score_and_changes_the_standings(
-        running_event, table1, board1, referee):
+    running_event, table1, board1, referee
+):
     result = submit_illegal(table1, board1, running_event)
     verdict = result.play_records.get().verdict
     offender = engine.Seat.from_str(verdict["seat"]).pair
@@ -168,16 +194,21 @@ def test_penalty_ruling_sets_r10_score_and_changes_the_standings(
     # A disputed result does not count yet.
     assert snapshot_row(running_event, victims)["points_for"] == 0
 
-    ruling = disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                                   kind="penalty", explanation="Revoke at trick 3.",
-                                   data={"offending_pair": offender})
+    ruling = disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation="Revoke at trick 3.",
+        data={"offending_pair": offender},
+    )
     result.refresh_from_db()
     assert result.status == BoardResult.Status.RULED
     assert result.source == BoardResult.Source.RULING
     assert result.offending_pair == offender
     penalty = 36 * verdict["multiplier"]
     assert {"NS": result.score_ns, "EW": result.score_ew} == (
-        {"NS": 0, "EW": penalty} if offender == "NS" else {"NS": penalty, "EW": 0})
+        {"NS": 0, "EW": penalty} if offender == "NS" else {"NS": penalty, "EW": 0}
+    )
     assert ruling.dispute.status == Dispute.Status.RULED
     assert ruling.referee == referee
     standings_recompute(running_event.pk)
@@ -187,13 +218,18 @@ def test_penalty_ruling_sets_r10_score_and_changes_the_standings(
 
 def test_penalty_needs_an_offending_pair(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": totals_of(board1, running_event, play)}
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
     with pytest.raises(ServiceError) as exc:
-        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
-                              explanation="x", data={})
+        disputes.dispute_rule(
+            dispute=dispute, actor=Actor(user=referee), kind="penalty", explanation="x", data={}
+        )
     assert exc.value.field == "offending_pair"
 
 
@@ -203,12 +239,17 @@ def test_accept_ruling_takes_the_chosen_submission(running_event, table1, board1
     data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
     results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     wrong = {"NS": 50, "EW": 22} if totals["NS"] != 50 else {"NS": 40, "EW": 32}
-    out = results.result_submit_short(table=table1, board_number=1, actor=ew(table1),
-                                      data=data | {"totals": wrong})
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=ew(table1), data=data | {"totals": wrong}
+    )
     ew_submission = out.result.submissions.get(side="EW")
-    disputes.dispute_rule(dispute=out.result.disputes.get(), actor=Actor(user=referee),
-                          kind="accept", explanation="EW's scoresheet is right.",
-                          data={"submission": ew_submission.pk})
+    disputes.dispute_rule(
+        dispute=out.result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="accept",
+        explanation="EW's scoresheet is right.",
+        data={"submission": ew_submission.pk},
+    )
     result = BoardResult.objects.get(pk=out.result.pk)
     assert (result.totals_ns, result.totals_ew) == (wrong["NS"], wrong["EW"])
     assert result.score_ns == max(0, wrong["NS"] - 36)
@@ -220,15 +261,26 @@ def test_accept_ruling_takes_the_chosen_submission(running_event, table1, board1
 def test_accept_ruling_with_a_play_record_submission(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
     totals = totals_of(board1, running_event, play)
-    results.result_submit_play_record(table=table1, board_number=1, actor=ns(table1),
-                                      record=record_for(board1, "copes", play, running_event))
+    results.result_submit_play_record(
+        table=table1,
+        board_number=1,
+        actor=ns(table1),
+        record=record_for(board1, "copes", play, running_event),
+    )
     out = results.result_submit_short(
-        table=table1, board_number=1, actor=ew(table1),
-        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals})
+        table=table1,
+        board_number=1,
+        actor=ew(table1),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": totals},
+    )
     record_sub = out.result.submissions.get(side="NS")
-    disputes.dispute_rule(dispute=out.result.disputes.get(), actor=Actor(user=referee),
-                          kind="accept", explanation="The record shows copes.",
-                          data={"submission": record_sub.pk})
+    disputes.dispute_rule(
+        dispute=out.result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="accept",
+        explanation="The record shows copes.",
+        data={"submission": record_sub.pk},
+    )
     result = BoardResult.objects.get(pk=out.result.pk)
     assert result.trump == "copes"
     assert result.totals_ns == totals["NS"]
@@ -236,22 +288,35 @@ def test_accept_ruling_with_a_play_record_submission(running_event, table1, boar
 
 
 def test_accept_ruling_refuses_a_submission_of_another_board(
-        running_event, table1, board1, referee):
+    running_event, table1, board1, referee
+):
     result = submit_illegal(table1, board1, running_event)
     with pytest.raises(ServiceError) as exc:
-        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                              kind="accept", explanation="x", data={"submission": 999999})
+        disputes.dispute_rule(
+            dispute=result.disputes.get(),
+            actor=Actor(user=referee),
+            kind="accept",
+            explanation="x",
+            data={"submission": 999999},
+        )
     assert exc.value.field == "submission"
 
 
 def test_corrected_short_result_ruling(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
-    data = {"delegated": True, "trump": "botifarra",
-            "doubles": [{"seat": engine.Seat.from_str(board1.dealer).right.name,
-                         "call": "contro"}],
-            "totals": {"NS": 46, "EW": 26}}
-    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                          kind="corrected", explanation="Agreed at the table.", data=data)
+    data = {
+        "delegated": True,
+        "trump": "botifarra",
+        "doubles": [{"seat": engine.Seat.from_str(board1.dealer).right.name, "call": "contro"}],
+        "totals": {"NS": 46, "EW": 26},
+    }
+    disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="corrected",
+        explanation="Agreed at the table.",
+        data=data,
+    )
     result.refresh_from_db()
     assert (result.trump, result.delegated, result.multiplier) == ("botifarra", True, 4)
     assert (result.score_ns, result.score_ew) == (40, 0)
@@ -264,9 +329,13 @@ def test_corrected_play_record_ruling(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
     play = legal_play(board1, running_event, seed=7)
     totals = totals_of(board1, running_event, play)
-    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                          kind="corrected", explanation="Corrected record.",
-                          data={"play_record": record_for(board1, "copes", play, running_event)})
+    disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="corrected",
+        explanation="Corrected record.",
+        data={"play_record": record_for(board1, "copes", play, running_event)},
+    )
     result.refresh_from_db()
     assert (result.totals_ns, result.totals_ew) == (totals["NS"], totals["EW"])
     assert result.offending_pair == ""
@@ -276,8 +345,13 @@ def test_corrected_play_record_must_be_valid(running_event, table1, board1, refe
     result = submit_illegal(table1, board1, running_event)
     bad = record_for(board1, "copes", ["99x"], running_event)
     with pytest.raises(results.InvalidSubmission) as exc:
-        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                              kind="corrected", explanation="x", data={"play_record": bad})
+        disputes.dispute_rule(
+            dispute=result.disputes.get(),
+            actor=Actor(user=referee),
+            kind="corrected",
+            explanation="x",
+            data={"play_record": bad},
+        )
     assert exc.value.problems
     result.refresh_from_db()
     assert result.status == BoardResult.Status.DISPUTED
@@ -286,10 +360,12 @@ def test_corrected_play_record_must_be_valid(running_event, table1, board1, refe
 def test_adjusted_ruling_counts_average_plus_and_minus(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
     disputes.dispute_rule(
-        dispute=result.disputes.get(), actor=Actor(user=referee), kind="adjusted",
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="adjusted",
         explanation="Fouled board.",
-        data={"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus",
-              "score": {"NS": 5, "EW": 0}})
+        data={"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus", "score": {"NS": 5, "EW": 0}},
+    )
     result.refresh_from_db()
     assert (result.adjusted_ns, result.adjusted_ew) == ("avg_plus", "avg_minus")
     assert (result.score_ns, result.score_ew) == (5, 0)
@@ -297,16 +373,24 @@ def test_adjusted_ruling_counts_average_plus_and_minus(running_event, table1, bo
     assert snapshot_row(running_event, table1.ns)["points_for"] == 5
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"adjusted_ns": "avg", "adjusted_ew": "great"}, "adjusted_ew"),
-    ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "x"}}, "score"),
-    ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": -1, "EW": 0}}, "score"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"adjusted_ns": "avg", "adjusted_ew": "great"}, "adjusted_ew"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "x"}}, "score"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": -1, "EW": 0}}, "score"),
+    ],
+)
 def test_adjusted_ruling_refuses_bad_values(running_event, table1, board1, referee, data, field):
     result = submit_illegal(table1, board1, running_event)
     with pytest.raises(ServiceError) as exc:
-        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                              kind="adjusted", explanation="x", data=data)
+        disputes.dispute_rule(
+            dispute=result.disputes.get(),
+            actor=Actor(user=referee),
+            kind="adjusted",
+            explanation="x",
+            data=data,
+        )
     assert exc.value.field == field
 
 
@@ -314,12 +398,18 @@ def test_ruling_needs_an_explanation_and_a_known_kind(running_event, table1, boa
     result = submit_illegal(table1, board1, running_event)
     dispute = result.disputes.get()
     with pytest.raises(ServiceError) as exc:
-        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
-                              explanation="  ", data={"offending_pair": "NS"})
+        disputes.dispute_rule(
+            dispute=dispute,
+            actor=Actor(user=referee),
+            kind="penalty",
+            explanation="  ",
+            data={"offending_pair": "NS"},
+        )
     assert exc.value.field == "explanation"
     with pytest.raises(ServiceError) as exc:
-        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="coin_toss",
-                              explanation="x", data={})
+        disputes.dispute_rule(
+            dispute=dispute, actor=Actor(user=referee), kind="coin_toss", explanation="x", data={}
+        )
     assert exc.value.field == "kind"
 
 
@@ -329,13 +419,27 @@ def test_ruling_needs_an_explanation_and_a_known_kind(running_event, table1, boa
 def test_revision_supersedes_and_keeps_the_old_ruling(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
     dispute = result.disputes.get()
-    first = disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
-                                  explanation="Revoke.", data={"offending_pair": "NS"})
+    first = disputes.dispute_rule(
+        dispute=dispute,
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation="Revoke.",
+        data={"offending_pair": "NS"},
+    )
     second = disputes.dispute_rule(
-        dispute=dispute, actor=Actor(user=referee), kind="adjusted", explanation="On reflection",
-        data={"adjusted_ns": "avg", "adjusted_ew": "avg"})
-    third = disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
-                                  explanation="Back to R10.", data={"offending_pair": "EW"})
+        dispute=dispute,
+        actor=Actor(user=referee),
+        kind="adjusted",
+        explanation="On reflection",
+        data={"adjusted_ns": "avg", "adjusted_ew": "avg"},
+    )
+    third = disputes.dispute_rule(
+        dispute=dispute,
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation="Back to R10.",
+        data={"offending_pair": "EW"},
+    )
     assert second.supersedes == first and third.supersedes == second
     assert list(dispute.rulings.order_by("pk")) == [first, second, third]
     first.refresh_from_db()
@@ -352,9 +456,13 @@ def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1,
     before = (result.score_ns, result.score_ew)
     offender = result.offending_pair
     other = "EW" if offender == "NS" else "NS"
-    disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=referee),
-                          kind="penalty", explanation="The other pair revoked.",
-                          data={"offending_pair": other})
+    disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation="The other pair revoked.",
+        data={"offending_pair": other},
+    )
     trail = list(AuditEntry.objects.filter(result=result).order_by("created_at", "pk"))
     assert [e.action for e in trail] == ["result_entered", "dispute_opened", "ruling"]
     assert trail[0].actor == "table 1 round 1 NS"
@@ -371,16 +479,25 @@ def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1,
 
 def test_withdrawn_player_request_cannot_be_ruled(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": totals_of(board1, running_event, play)}
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
     disputes.dispute_withdraw(dispute=dispute, actor=ew(table1))
     out.result.refresh_from_db()
     assert out.result.status == BoardResult.Status.ENTERED
     with pytest.raises(Conflict):
-        disputes.dispute_rule(dispute=dispute, actor=Actor(user=referee), kind="penalty",
-                              explanation="x", data={"offending_pair": "NS"})
+        disputes.dispute_rule(
+            dispute=dispute,
+            actor=Actor(user=referee),
+            kind="penalty",
+            explanation="x",
+            data={"offending_pair": "NS"},
+        )
 
 
 # --- permissions --------------------------------------------------------------------------------
@@ -391,12 +508,21 @@ def test_only_referees_and_organisers_rule(running_event, table1, board1, organi
     dispute = result.disputes.get()
     for actor in (Actor(user=UserFactory(username="stranger")), ns(table1), ew(table1), Actor()):
         with pytest.raises(NotAllowed):
-            disputes.dispute_rule(dispute=dispute, actor=actor, kind="penalty",
-                                  explanation="x", data={"offending_pair": "NS"})
+            disputes.dispute_rule(
+                dispute=dispute,
+                actor=actor,
+                kind="penalty",
+                explanation="x",
+                data={"offending_pair": "NS"},
+            )
     assert not Ruling.objects.exists()
-    ruling = disputes.dispute_rule(dispute=dispute, actor=Actor(user=organiser), kind="penalty",
-                                   explanation="Organisers may rule.",
-                                   data={"offending_pair": "NS"})
+    ruling = disputes.dispute_rule(
+        dispute=dispute,
+        actor=Actor(user=organiser),
+        kind="penalty",
+        explanation="Organisers may rule.",
+        data={"offending_pair": "NS"},
+    )
     assert ruling.referee == organiser
 
 
@@ -407,14 +533,23 @@ def test_a_referee_of_another_event_cannot_rule(running_event, table1, board1):
     EventFactory(referees=[elsewhere])
     result = submit_illegal(table1, board1, running_event)
     with pytest.raises(NotAllowed):
-        disputes.dispute_rule(dispute=result.disputes.get(), actor=Actor(user=elsewhere),
-                              kind="penalty", explanation="x", data={"offending_pair": "NS"})
+        disputes.dispute_rule(
+            dispute=result.disputes.get(),
+            actor=Actor(user=elsewhere),
+            kind="penalty",
+            explanation="x",
+            data={"offending_pair": "NS"},
+        )
 
 
 def test_only_players_of_the_table_or_referees_withdraw(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
-    data = {"delegated": False, "trump": "copes", "doubles": [],
-            "totals": totals_of(board1, running_event, play)}
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
     other = Table.objects.get(round__event=running_event, round__number=1, number=2)

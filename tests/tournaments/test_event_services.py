@@ -22,11 +22,13 @@ def actor(organiser):
 
 
 def _entries(event, n):
-    return [Entry.objects.create(event=event, pair=PairFactory(), number=i)
-            for i in range(1, n + 1)]
+    return [
+        Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, n + 1)
+    ]
 
 
 # --- the state machine ---------------------------------------------------------------------------
+
 
 def test_event_create_makes_the_creator_an_organiser(organiser, actor):
     event = events.event_create(actor=actor, name="Festa Major", game_target=51)
@@ -106,20 +108,28 @@ def test_publish_and_unpublish_are_audited(running_event, actor):
 
 # --- event_update --------------------------------------------------------------------------------
 
+
 def test_options_change_before_the_start(organiser, actor):
     event = EventFactory(organisers=[organiser], status="registration")
     events.event_update(event=event, actor=actor, game_target=51, deal_limit=5)
     event.refresh_from_db()
     assert (event.game_target, event.deal_limit) == (51, 5)
     assert AuditEntry.objects.get(event=event, action="event_updated").changes["game_target"] == [
-        "101", "51"]
+        "101",
+        "51",
+    ]
 
 
 def test_options_are_refused_once_running(running_event, actor):
     with pytest.raises(ServiceError, match="cannot change once the event has started"):
         events.event_update(event=running_event, actor=actor, boards_per_round=9)
-    events.event_update(event=running_event, actor=actor, name="Renamed", venue="Casal",
-                        game_target=running_event.game_target)
+    events.event_update(
+        event=running_event,
+        actor=actor,
+        name="Renamed",
+        venue="Casal",
+        game_target=running_event.game_target,
+    )
     running_event.refresh_from_db()
     assert running_event.name == "Renamed"
     assert running_event.boards_per_round == 2
@@ -133,9 +143,11 @@ def test_club_named_reuses_a_club_whatever_the_case():
 
 # --- boards --------------------------------------------------------------------------------------
 
+
 def test_boards_equal_the_engine_deal_for_the_same_seed(organiser, actor):
-    event = EventFactory(organisers=[organiser], seed="Reus 2025", rounds_count=2,
-                         boards_per_round=3)
+    event = EventFactory(
+        organisers=[organiser], seed="Reus 2025", rounds_count=2, boards_per_round=3
+    )
     assert events.boards_generate(event=event, progress_every=2) == 6
     for board in Board.objects.filter(event=event):
         expected = engine.deal_board("Reus 2025", board.number).to_json()
@@ -146,12 +158,13 @@ def test_boards_equal_the_engine_deal_for_the_same_seed(organiser, actor):
 
 
 def test_boards_equal_the_command_line_deal(organiser):
-    event = EventFactory(organisers=[organiser], seed="Festa 7", rounds_count=1,
-                         boards_per_round=2)
+    event = EventFactory(organisers=[organiser], seed="Festa 7", rounds_count=1, boards_per_round=2)
     events.boards_generate(event=event)
     out = subprocess.run(
         [sys.executable, "-m", "engine", "deal", "--seed", "Festa 7", "--boards", "1-2"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.splitlines()
     stored = [
         {"board": b.number, "dealer": b.dealer, "hands": b.hands}
@@ -171,30 +184,36 @@ def test_commitment_matches_the_seed(organiser):
     event = EventFactory(organisers=[organiser], seed="Sant Jordi")
     out = subprocess.run(
         [sys.executable, "-m", "engine", "commit", "--seed", "Sant Jordi"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     assert event.commitment == engine.commitment("Sant Jordi") == out.strip('"')
 
 
 # --- pairs and CSV -------------------------------------------------------------------------------
 
+
 def test_register_numbers_pairs_in_order(organiser, actor):
     event = EventFactory(organisers=[organiser])
     a = events.entry_register(event=event, actor=actor, player1="Anna", player2="Jordi")
-    b = events.entry_register(event=event, actor=actor, player1="Marta", player2="Pere",
-                              name="Els Rapids", club="Reus")
+    b = events.entry_register(
+        event=event, actor=actor, player1="Marta", player2="Pere", name="Els Rapids", club="Reus"
+    )
     assert (a.number, a.pair.name) == (1, "Anna – Jordi")
     assert (b.number, b.pair.name, b.pair.club.name) == (2, "Els Rapids", "Reus")
 
 
 def test_csv_parse_reports_every_bad_line():
-    text = ("player1,player2,name,club\n"
-            "Anna,Jordi,,Reus\n"
-            "Solo\n"
-            "\n"
-            "Marta,Pere,Els Rapids\n"
-            "a,b,c,d,e\n"
-            "Laia,Joan,els rapids\n")
+    text = (
+        "player1,player2,name,club\n"
+        "Anna,Jordi,,Reus\n"
+        "Solo\n"
+        "\n"
+        "Marta,Pere,Els Rapids\n"
+        "a,b,c,d,e\n"
+        "Laia,Joan,els rapids\n"
+    )
     preview = events.pairs_csv_parse(text)
     assert [r.line for r in preview.rows] == [2, 5]
     assert [line for line, _m in preview.errors] == [3, 6, 7]
@@ -227,6 +246,7 @@ def test_csv_import_registers_nothing_when_a_line_is_wrong(organiser, actor):
 
 # --- withdrawal ----------------------------------------------------------------------------------
 
+
 def test_withdraw_before_the_start_removes_the_pair(organiser, actor):
     event = EventFactory(organisers=[organiser], status="registration")
     entry = events.entry_register(event=event, actor=actor, player1="A", player2="B")
@@ -247,13 +267,17 @@ def test_withdraw_while_running_keeps_the_pair_after_the_last_closed_round(runni
 
 # --- rounds --------------------------------------------------------------------------------------
 
+
 def test_table_codes_are_unique_within_a_round(organiser, actor):
     event = EventFactory(organisers=[organiser], status="registration")
     entries = _entries(event, 40)
     event = events.event_start(event=event, actor=actor)
-    rnd = events.round_propose(event=event, actor=actor, number=1,
-                               tables=[(entries[i].pk, entries[i + 1].pk)
-                                       for i in range(0, 40, 2)])
+    rnd = events.round_propose(
+        event=event,
+        actor=actor,
+        number=1,
+        tables=[(entries[i].pk, entries[i + 1].pk) for i in range(0, 40, 2)],
+    )
     codes = list(rnd.tables.values_list("code", flat=True))
     assert len(codes) == 20 == len(set(codes))
     assert all(len(c) == 6 and set(c) <= set("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for c in codes)
@@ -273,28 +297,45 @@ def test_a_table_code_is_useless_after_its_round_closes(running_event, actor):
 def test_propose_checks_every_pair_plays_once(running_event, actor):
     e = list(running_event.entries.order_by("number"))
     with pytest.raises(ServiceError, match="A pair appears twice"):
-        events.round_propose(event=running_event, actor=actor, number=2,
-                             tables=[(e[0].pk, e[1].pk), (e[0].pk, e[3].pk)])
+        events.round_propose(
+            event=running_event,
+            actor=actor,
+            number=2,
+            tables=[(e[0].pk, e[1].pk), (e[0].pk, e[3].pk)],
+        )
     with pytest.raises(ServiceError, match="Every active pair must play"):
-        events.round_propose(event=running_event, actor=actor, number=2,
-                             tables=[(e[0].pk, e[1].pk)])
+        events.round_propose(
+            event=running_event, actor=actor, number=2, tables=[(e[0].pk, e[1].pk)]
+        )
     with pytest.raises(ServiceError, match="This event has 3 rounds"):
-        events.round_propose(event=running_event, actor=actor, number=4,
-                             tables=[(e[0].pk, e[1].pk), (e[2].pk, e[3].pk)])
+        events.round_propose(
+            event=running_event,
+            actor=actor,
+            number=4,
+            tables=[(e[0].pk, e[1].pk), (e[2].pk, e[3].pk)],
+        )
 
 
 def test_propose_refused_while_the_previous_round_is_open(running_event, actor):
     e = list(running_event.entries.order_by("number"))
     with pytest.raises(ServiceError, match="Close round 1 first"):
-        events.round_propose(event=running_event, actor=actor, number=2,
-                             tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)])
+        events.round_propose(
+            event=running_event,
+            actor=actor,
+            number=2,
+            tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)],
+        )
 
 
 def test_an_open_round_cannot_be_proposed_again_or_reopened(running_event, actor):
     e = list(running_event.entries.order_by("number"))
     with pytest.raises(ServiceError, match="Round 1 is already open"):
-        events.round_propose(event=running_event, actor=actor, number=1,
-                             tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)])
+        events.round_propose(
+            event=running_event,
+            actor=actor,
+            number=1,
+            tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)],
+        )
     with pytest.raises(ServiceError, match="This round is already open"):
         events.round_open(rnd=running_event.rounds.get(number=1), actor=actor)
 
@@ -303,8 +344,13 @@ def test_swap_exchanges_two_pairs_and_the_bye(organiser, actor):
     event = EventFactory(organisers=[organiser], status="registration")
     e = _entries(event, 5)
     event = events.event_start(event=event, actor=actor)
-    rnd = events.round_propose(event=event, actor=actor, number=1,
-                               tables=[(e[0].pk, e[1].pk), (e[2].pk, e[3].pk)], bye=e[4].pk)
+    rnd = events.round_propose(
+        event=event,
+        actor=actor,
+        number=1,
+        tables=[(e[0].pk, e[1].pk), (e[2].pk, e[3].pk)],
+        bye=e[4].pk,
+    )
     events.round_swap(rnd=rnd, actor=actor, entry_a=e[0].pk, entry_b=e[3].pk)
     t1, t2 = rnd.tables.order_by("number")
     assert (t1.ns_id, t1.ew_id, t2.ns_id, t2.ew_id) == (e[3].pk, e[1].pk, e[2].pk, e[0].pk)

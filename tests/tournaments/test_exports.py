@@ -38,8 +38,9 @@ def csv_rows(response) -> tuple[list[str], list[dict[str, str]]]:
 
 
 def test_standings_csv_round_trips_to_the_snapshot(client, played_event):
-    header, rows = csv_rows(client.get(reverse("public:export_csv",
-                                               args=[played_event.pk, "standings"])))
+    header, rows = csv_rows(
+        client.get(reverse("public:export_csv", args=[played_event.pk, "standings"]))
+    )
     assert header == exports.STANDINGS_COLUMNS
     snapshot = played_event.snapshots.order_by("-after_round").first()
     numbers = {e.pk: e for e in played_event.entries.select_related("pair")}
@@ -49,8 +50,18 @@ def test_standings_csv_round_trips_to_the_snapshot(client, played_event):
         assert int(row["after_round"]) == snapshot.after_round
         assert int(row["number"]) == entry.number
         assert row["pair"] == entry.pair.name
-        for key in ("rank", "wins", "draws", "losses", "points_for", "points_against",
-                    "point_diff", "boards_played", "byes", "lot"):
+        for key in (
+            "rank",
+            "wins",
+            "draws",
+            "losses",
+            "points_for",
+            "points_against",
+            "point_diff",
+            "boards_played",
+            "byes",
+            "lot",
+        ):
             assert int(row[key]) == stored[key], key
         for key in ("match_points", "buchholz", "duplicate_pct"):
             assert float(row[key]) == pytest.approx(stored[key], abs=1e-4), key
@@ -69,12 +80,12 @@ def test_results_csv_has_the_closed_rounds_only_for_the_public(client, played_ev
     url = reverse("public:export_csv", args=[played_event.pk, "results"])
     header, rows = csv_rows(client.get(url))
     assert header == exports.RESULTS_COLUMNS
-    counted = BoardResult.objects.filter(table__round__event=played_event,
-                                         table__round__number=1, status__in=BoardResult.COUNTED)
+    counted = BoardResult.objects.filter(
+        table__round__event=played_event, table__round__number=1, status__in=BoardResult.COUNTED
+    )
     assert len(rows) == counted.count()
     assert {r["round"] for r in rows} == {"1"}
-    by_key = {(r.board.number, r.table.number): r for r in counted.select_related("board",
-                                                                                  "table")}
+    by_key = {(r.board.number, r.table.number): r for r in counted.select_related("board", "table")}
     for row in rows:
         result = by_key[(int(row["board"]), int(row["table"]))]
         assert int(row["score_ns"]) == result.score_ns
@@ -88,8 +99,9 @@ def test_results_csv_has_the_closed_rounds_only_for_the_public(client, played_ev
 
 
 def test_unknown_export_is_404(client, played_event):
-    assert client.get(reverse("public:export_csv", args=[played_event.pk, "nope"])
-                      ).status_code == 404
+    assert (
+        client.get(reverse("public:export_csv", args=[played_event.pk, "nope"])).status_code == 404
+    )
 
 
 def test_every_column_is_documented():
@@ -104,8 +116,9 @@ def test_a_pair_name_is_never_a_spreadsheet_formula(client, played_event):
     entry = played_event.entries.get(number=1)
     entry.pair.name = "=HYPERLINK(1)"
     entry.pair.save()
-    _h, rows = csv_rows(client.get(reverse("public:export_csv",
-                                           args=[played_event.pk, "standings"])))
+    _h, rows = csv_rows(
+        client.get(reverse("public:export_csv", args=[played_event.pk, "standings"]))
+    )
     assert "'=HYPERLINK(1)" in {r["pair"] for r in rows}
 
 
@@ -119,32 +132,43 @@ def test_records_json_replays_with_the_same_verdicts(client, played_event, tmp_p
     records = data["records"]
     assert records, "round 1 has a play record"
     assert all(r["board"] not in OPEN_ROUND_BOARDS for r in records)
-    assert len(records) == PlayRecord.objects.filter(
-        result__table__round__event=played_event, result__table__round__number=1).count()
+    assert (
+        len(records)
+        == PlayRecord.objects.filter(
+            result__table__round__event=played_event, result__table__round__number=1
+        ).count()
+    )
     for item in records:
         assert set(item["record"]["deal"]["hands"]) == {"N", "E", "S", "W"}
         assert item["record"]["format"] == "botifarra-play/1"
     path = tmp_path / "records.json"
     path.write_text(json.dumps([r["record"] for r in records]), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, check=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     verdicts = [json.loads(line) for line in out.stdout.splitlines()]
     assert verdicts == [r["verdict"] for r in records]
 
 
 def test_open_round_records_never_exported_even_for_organisers(client, played_event, organiser):
     client.force_login(organiser)
-    data = json.loads(client.get(reverse("public:export_records", args=[played_event.pk])
-                                 ).content)
+    data = json.loads(client.get(reverse("public:export_records", args=[played_event.pk])).content)
     assert all(r["round"] == 1 for r in data["records"])
     assert PlayRecord.objects.filter(result__table__round__number=2).exists()
 
 
 def test_unpublished_exports_are_404(client, running_event, organiser):
     event = build_played_event(running_event, organiser, publish=False)
-    for url in (reverse("public:export_csv", args=[event.pk, "standings"]),
-                reverse("public:export_csv", args=[event.pk, "results"]),
-                reverse("public:export_records", args=[event.pk])):
+    for url in (
+        reverse("public:export_csv", args=[event.pk, "standings"]),
+        reverse("public:export_csv", args=[event.pk, "results"]),
+        reverse("public:export_records", args=[event.pk]),
+    ):
         assert client.get(url).status_code == 404
 
 

@@ -124,5 +124,7 @@ def test_the_event_list_shows_organised_and_refereed_events(client, running_even
 def test_a_missing_event_or_round_is_404(client, running_event, organiser):
     client.force_login(organiser)
     assert client.get(reverse("tournaments:event_dashboard", args=[99999])).status_code == 404
-    assert client.post(reverse("tournaments:round_open",
-                               args=[running_event.pk, 3])).status_code == 404
+    assert (
+        client.post(reverse("tournaments:round_open", args=[running_event.pk, 3])).status_code
+        == 404
+    )

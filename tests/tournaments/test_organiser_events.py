@@ -11,10 +11,20 @@ from tournaments.services import events
 pytestmark = pytest.mark.django_db
 
 FORM = {
-    "name": "Torneig de Sant Joan", "club_name": "Casal de Reus", "date": "2025-06-24",
-    "venue": "Sala gran", "ruleset": "lliure", "sant_vicenc_in_botifarra": "",
-    "game_target": "101", "deal_limit": "", "match_mode": "boards", "game_cap": "121",
-    "rounds_count": "4", "boards_per_round": "6", "ranking_method": "wins", "bye_points": "36",
+    "name": "Torneig de Sant Joan",
+    "club_name": "Casal de Reus",
+    "date": "2025-06-24",
+    "venue": "Sala gran",
+    "ruleset": "lliure",
+    "sant_vicenc_in_botifarra": "",
+    "game_target": "101",
+    "deal_limit": "",
+    "match_mode": "boards",
+    "game_cap": "121",
+    "rounds_count": "4",
+    "boards_per_round": "6",
+    "ranking_method": "wins",
+    "bye_points": "36",
 }
 
 
@@ -47,18 +57,30 @@ def test_create_an_event(logged_in, organiser):
 
 def test_the_form_explains_every_option(logged_in):
     page = logged_in.get(reverse("tournaments:event_create")).content.decode()
-    for text in ("Lliure (western)", "Obligada (eastern)", "Quick game", "Sant Vicenç",
-                 "The ruleset&#x27;s default", "first pair to reach this score",
-                 "Stop a game after this many deals", "Every board counts",
-                 "Games won, then point difference", "Duplicate percentage",
-                 "Point difference", "the bye counts as a win"):
+    for text in (
+        "Lliure (western)",
+        "Obligada (eastern)",
+        "Quick game",
+        "Sant Vicenç",
+        "The ruleset&#x27;s default",
+        "first pair to reach this score",
+        "Stop a game after this many deals",
+        "Every board counts",
+        "Games won, then point difference",
+        "Duplicate percentage",
+        "Point difference",
+        "the bye counts as a win",
+    ):
         assert text in page, text
 
 
-@pytest.mark.parametrize("preset,expected", [
-    ("quick", {"game_target": "51", "deal_limit": "5", "ruleset": "lliure"}),
-    ("obligada", {"game_target": "101", "deal_limit": "", "ruleset": "obligada"}),
-])
+@pytest.mark.parametrize(
+    "preset,expected",
+    [
+        ("quick", {"game_target": "51", "deal_limit": "5", "ruleset": "lliure"}),
+        ("obligada", {"game_target": "101", "deal_limit": "", "ruleset": "obligada"}),
+    ],
+)
 def test_a_preset_fills_the_form_without_saving(logged_in, preset, expected):
     data = dict(FORM, ruleset="lliure", deal_limit="3", game_target="77", preset=preset)
     response = logged_in.post(reverse("tournaments:event_create"), data)
@@ -201,8 +223,9 @@ def test_publish_toggle(logged_in, running_event):
 
 def test_registration_open_twice_is_a_message(logged_in, organiser):
     event = EventFactory(organisers=[organiser], status="registration")
-    response = logged_in.post(reverse("tournaments:registration_open", args=[event.pk]),
-                              follow=True)
+    response = logged_in.post(
+        reverse("tournaments:registration_open", args=[event.pk]), follow=True
+    )
     assert response.status_code == 200
     assert any("Cannot open registration" in m for m in _messages(response))
 

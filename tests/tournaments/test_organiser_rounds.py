@@ -13,10 +13,12 @@ from tournaments.services.results import result_confirm, result_submit_short
 
 pytestmark = pytest.mark.django_db
 
-GOOD_CSV = ("player1,player2,name,club\n"
-            "Anna Puig,Jordi Vila,Els Rapids,Reus\n"
-            "Marta Soler,Pere Riera,,\n"
-            "Laia Costa,Joan Serra,,Valls\n")
+GOOD_CSV = (
+    "player1,player2,name,club\n"
+    "Anna Puig,Jordi Vila,Els Rapids,Reus\n"
+    "Marta Soler,Pere Riera,,\n"
+    "Laia Costa,Joan Serra,,Valls\n"
+)
 BAD_CSV = "Anna Puig,Jordi Vila\nSolo\nMarta,Pere,a,b,c\n"
 
 
@@ -37,10 +39,12 @@ def _messages(response):
 
 # --- pairs ---------------------------------------------------------------------------------------
 
+
 def test_register_one_pair(logged_in, open_event):
     url = reverse("tournaments:entries", args=[open_event.pk])
-    response = logged_in.post(url, {"player1": "Anna", "player2": "Jordi", "name": "",
-                                    "club": "Reus"}, follow=True)
+    response = logged_in.post(
+        url, {"player1": "Anna", "player2": "Jordi", "name": "", "club": "Reus"}, follow=True
+    )
     assert "Pair 1 registered: Anna – Jordi" in _messages(response)
     entry = open_event.entries.get()
     assert (entry.number, entry.pair.club.name) == (1, "Reus")
@@ -48,8 +52,9 @@ def test_register_one_pair(logged_in, open_event):
 
 
 def test_register_needs_two_names(logged_in, open_event):
-    response = logged_in.post(reverse("tournaments:entries", args=[open_event.pk]),
-                              {"player1": "Anna", "player2": ""})
+    response = logged_in.post(
+        reverse("tournaments:entries", args=[open_event.pk]), {"player1": "Anna", "player2": ""}
+    )
     assert response.status_code == 200
     assert "player2" in response.context["form"].errors
     assert not open_event.entries.exists()
@@ -63,13 +68,15 @@ def test_register_refused_once_running_is_a_message_not_a_500(logged_in, running
     response = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
     assert response.status_code == 200
     assert "Cannot register pairs: the event is running" in str(
-        response.context["form"].non_field_errors())
+        response.context["form"].non_field_errors()
+    )
 
 
 def test_csv_preview_shows_rows_and_registers_nothing_yet(logged_in, open_event):
     upload = SimpleUploadedFile("pairs.csv", GOOD_CSV.encode(), content_type="text/csv")
-    response = logged_in.post(reverse("tournaments:entries_import", args=[open_event.pk]),
-                              {"file": upload})
+    response = logged_in.post(
+        reverse("tournaments:entries_import", args=[open_event.pk]), {"file": upload}
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "Register these 3 pairs" in html
@@ -77,17 +84,24 @@ def test_csv_preview_shows_rows_and_registers_nothing_yet(logged_in, open_event)
     assert not open_event.entries.exists()
     # Step 2: confirm with what the preview page carries.
     text = response.context["confirm_form"].initial["csv_text"]
-    response = logged_in.post(reverse("tournaments:entries_import_confirm", args=[open_event.pk]),
-                              {"csv_text": text}, follow=True)
+    response = logged_in.post(
+        reverse("tournaments:entries_import_confirm", args=[open_event.pk]),
+        {"csv_text": text},
+        follow=True,
+    )
     assert "3 pairs registered." in _messages(response)
     assert list(open_event.entries.values_list("number", "pair__name")) == [
-        (1, "Els Rapids"), (2, "Marta Soler – Pere Riera"), (3, "Laia Costa – Joan Serra")]
+        (1, "Els Rapids"),
+        (2, "Marta Soler – Pere Riera"),
+        (3, "Laia Costa – Joan Serra"),
+    ]
 
 
 def test_csv_preview_lists_errors_line_by_line_and_offers_no_confirm(logged_in, open_event):
     upload = SimpleUploadedFile("pairs.csv", BAD_CSV.encode(), content_type="text/csv")
-    response = logged_in.post(reverse("tournaments:entries_import", args=[open_event.pk]),
-                              {"file": upload})
+    response = logged_in.post(
+        reverse("tournaments:entries_import", args=[open_event.pk]), {"file": upload}
+    )
     html = response.content.decode()
     assert "2 lines need fixing" in html
     assert "<strong>Line 2</strong>: Two player names are needed." in html
@@ -98,8 +112,9 @@ def test_csv_preview_lists_errors_line_by_line_and_offers_no_confirm(logged_in, 
 
 
 def test_csv_confirm_with_a_bad_file_registers_nothing(logged_in, open_event):
-    response = logged_in.post(reverse("tournaments:entries_import_confirm", args=[open_event.pk]),
-                              {"csv_text": BAD_CSV})
+    response = logged_in.post(
+        reverse("tournaments:entries_import_confirm", args=[open_event.pk]), {"csv_text": BAD_CSV}
+    )
     assert response.status_code == 200
     assert "Line 2: Two player names are needed." in _messages(response)
     assert not open_event.entries.exists()
@@ -114,11 +129,16 @@ def test_csv_pasted_text_with_semicolons_and_a_windows_file(logged_in, open_even
     assert "Núria" in response.content.decode()
 
 
-@pytest.mark.parametrize("data,message", [
-    ({}, "Choose a CSV file or paste the lines."),
-    ({"file": SimpleUploadedFile("x.xlsx", b"PK\x03\x04\x00\x00binary")},
-     "This is not a text file"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        ({}, "Choose a CSV file or paste the lines."),
+        (
+            {"file": SimpleUploadedFile("x.xlsx", b"PK\x03\x04\x00\x00binary")},
+            "This is not a text file",
+        ),
+    ],
+)
 def test_csv_upload_problems_are_form_errors(logged_in, open_event, data, message):
     response = logged_in.post(reverse("tournaments:entries_import", args=[open_event.pk]), data)
     assert response.status_code == 200
@@ -126,11 +146,12 @@ def test_csv_upload_problems_are_form_errors(logged_in, open_event, data, messag
 
 
 def test_withdraw_confirms_first_then_removes(logged_in, open_event, organiser):
-    entry = events.entry_register(event=open_event, actor=Actor(user=organiser), player1="A",
-                                  player2="B")
+    entry = events.entry_register(
+        event=open_event, actor=Actor(user=organiser), player1="A", player2="B"
+    )
     url = reverse("tournaments:entry_withdraw", args=[open_event.pk, entry.pk])
     page = logged_in.get(url).content.decode()
-    assert "Remove pair 1" in page and "<form method=\"post\"" in page
+    assert "Remove pair 1" in page and '<form method="post"' in page
     assert open_event.entries.exists()
     response = logged_in.post(url, follow=True)
     assert "Pair 1 withdrawn." in _messages(response)
@@ -157,10 +178,12 @@ def test_withdraw_an_entry_of_another_event_is_404(logged_in, running_event, org
 
 # --- rounds --------------------------------------------------------------------------------------
 
+
 def _enter(table, board_number, confirm=True):
     data = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}}
-    stored = result_submit_short(table=table, board_number=board_number,
-                                 actor=Actor(table=table, side="NS"), data=data)
+    stored = result_submit_short(
+        table=table, board_number=board_number, actor=Actor(table=table, side="NS"), data=data
+    )
     if confirm:
         result_confirm(result=stored.result, actor=Actor(table=table, side="EW"))
     return stored.result
@@ -211,20 +234,24 @@ def test_close_with_every_result_in(logged_in, running_event):
 def test_propose_round_2_is_gated_while_round_1_is_open(logged_in, running_event):
     html = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 2]))
     assert "Pairings wait for round 1: results are missing or unconfirmed at tables 1, 2" in (
-        html.content.decode())
-    response = logged_in.post(reverse("tournaments:round_propose", args=[running_event.pk, 2]),
-                              follow=True)
+        html.content.decode()
+    )
+    response = logged_in.post(
+        reverse("tournaments:round_propose", args=[running_event.pk, 2]), follow=True
+    )
     assert any("missing or unconfirmed at tables 1, 2" in m for m in _messages(response))
     assert not running_event.rounds.filter(number=2).exists()
 
 
 def test_propose_after_closing_anyway(logged_in, running_event, organiser):
-    events.round_close(rnd=running_event.rounds.get(number=1), actor=Actor(user=organiser),
-                       accept_missing=True)
+    events.round_close(
+        rnd=running_event.rounds.get(number=1), actor=Actor(user=organiser), accept_missing=True
+    )
     page = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 2]))
     assert page.context["gate_message"] == ""
-    response = logged_in.post(reverse("tournaments:round_propose", args=[running_event.pk, 2]),
-                              follow=True)
+    response = logged_in.post(
+        reverse("tournaments:round_propose", args=[running_event.pk, 2]), follow=True
+    )
     assert "Round 2 is proposed: check the pairings, then open it." in _messages(response)
     rnd = running_event.rounds.get(number=2)
     assert rnd.tables.count() == 2
@@ -267,30 +294,37 @@ def test_swap_with_a_rematch_asks_to_confirm(logged_in, running_event, organiser
 def test_swap_the_same_pair_twice_is_refused(logged_in, running_event, organiser):
     rnd = _round_2(running_event, organiser)
     t1 = rnd.tables.get(number=1)
-    response = logged_in.post(reverse("tournaments:round_swap", args=[running_event.pk, 2]),
-                              {"entry_a": t1.ns_id, "entry_b": t1.ns_id}, follow=True)
+    response = logged_in.post(
+        reverse("tournaments:round_swap", args=[running_event.pk, 2]),
+        {"entry_a": t1.ns_id, "entry_b": t1.ns_id},
+        follow=True,
+    )
     assert "Choose two different pairs." in _messages(response)
 
 
 def test_swap_in_an_open_round_is_a_message(logged_in, running_event):
     e = list(running_event.entries.order_by("number"))
-    response = logged_in.post(reverse("tournaments:round_swap", args=[running_event.pk, 1]),
-                              {"entry_a": e[0].pk, "entry_b": e[2].pk, "confirm": "True"},
-                              follow=True)
+    response = logged_in.post(
+        reverse("tournaments:round_swap", args=[running_event.pk, 1]),
+        {"entry_a": e[0].pk, "entry_b": e[2].pk, "confirm": "True"},
+        follow=True,
+    )
     assert "Only a round that is not open yet can be changed." in _messages(response)
 
 
 def test_open_round_2_and_codes_appear(logged_in, running_event, organiser):
     rnd = _round_2(running_event, organiser)
-    response = logged_in.post(reverse("tournaments:round_open", args=[running_event.pk, 2]),
-                              follow=True)
+    response = logged_in.post(
+        reverse("tournaments:round_open", args=[running_event.pk, 2]), follow=True
+    )
     assert "Round 2 is open: give each table its code." in _messages(response)
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.OPEN
     html = response.content.decode()
     for code in rnd.tables.values_list("code", flat=True):
         assert code in html
-    response = logged_in.post(reverse("tournaments:round_open", args=[running_event.pk, 2]),
-                              follow=True)
+    response = logged_in.post(
+        reverse("tournaments:round_open", args=[running_event.pk, 2]), follow=True
+    )
     assert "This round is already open." in _messages(response)
 
 

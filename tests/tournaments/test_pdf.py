@@ -66,10 +66,34 @@ def test_standings_pdf_dates_follow_the_language(client, played_event):
     _n, ca = pdf_text(fetch(client, played_event, "standings", "ca"))
     _n, es = pdf_text(fetch(client, played_event, "standings", "es"))
     month = played_event.date.month
-    catalan = ["gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
-               "octubre", "novembre", "desembre"][month - 1]
-    spanish = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-               "septiembre", "octubre", "noviembre", "diciembre"][month - 1]
+    catalan = [
+        "gener",
+        "febrer",
+        "març",
+        "abril",
+        "maig",
+        "juny",
+        "juliol",
+        "agost",
+        "setembre",
+        "octubre",
+        "novembre",
+        "desembre",
+    ][month - 1]
+    spanish = [
+        "enero",
+        "febrero",
+        "marzo",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "agosto",
+        "septiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+    ][month - 1]
     assert catalan in ca
     assert spanish in es
 
@@ -134,9 +158,15 @@ def test_pdf_embeds_the_svg_charts(played_event):
     assert "<script" not in html and "http://" not in html.split("</style>")[0]
 
 
-def test_a_large_pdf_is_built_by_a_task_with_progress(client, played_event, organiser,
-                                                      monkeypatch, tmp_path, settings,
-                                                      django_capture_on_commit_callbacks):
+def test_a_large_pdf_is_built_by_a_task_with_progress(
+    client,
+    played_event,
+    organiser,
+    monkeypatch,
+    tmp_path,
+    settings,
+    django_capture_on_commit_callbacks,
+):
     settings.MEDIA_ROOT = tmp_path
     monkeypatch.setattr(pdf, "LARGE_PAIRS", 2)
     url = reverse("public:pdf", args=[played_event.pk, "scorecards"])
@@ -157,27 +187,34 @@ def test_a_large_pdf_is_built_by_a_task_with_progress(client, played_event, orga
     assert list((tmp_path / "pdf" / str(played_event.pk)).glob("*.pdf"))
 
 
-def test_an_organisers_pdf_job_is_not_for_the_public(client, played_event, organiser,
-                                                     monkeypatch, tmp_path, settings,
-                                                     django_capture_on_commit_callbacks):
+def test_an_organisers_pdf_job_is_not_for_the_public(
+    client,
+    played_event,
+    organiser,
+    monkeypatch,
+    tmp_path,
+    settings,
+    django_capture_on_commit_callbacks,
+):
     settings.MEDIA_ROOT = tmp_path
     monkeypatch.setattr(pdf, "LARGE_PAIRS", 2)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("public:pdf", args=[played_event.pk, "travellers"]))
     job = response["Location"].split("job=")[1]
-    assert client.get(reverse("public:pdf_download", args=[played_event.pk, job])
-                      ).status_code == 200
+    assert (
+        client.get(reverse("public:pdf_download", args=[played_event.pk, job])).status_code == 200
+    )
     client.logout()
-    assert client.get(reverse("public:pdf_download", args=[played_event.pk, job])
-                      ).status_code == 404
-    assert client.get(reverse("public:pdf_status", args=[played_event.pk, job])
-                      ).status_code == 404
+    assert (
+        client.get(reverse("public:pdf_download", args=[played_event.pk, job])).status_code == 404
+    )
+    assert client.get(reverse("public:pdf_status", args=[played_event.pk, job])).status_code == 404
 
 
 def test_unknown_pdf_job_is_404(client, played_event):
     job = "00000000-0000-4000-8000-000000000000"
-    assert client.get(reverse("public:pdf_status", args=[played_event.pk, job])
-                      ).status_code == 404
-    assert client.get(reverse("public:pdf_download", args=[played_event.pk, job])
-                      ).status_code == 404
+    assert client.get(reverse("public:pdf_status", args=[played_event.pk, job])).status_code == 404
+    assert (
+        client.get(reverse("public:pdf_download", args=[played_event.pk, job])).status_code == 404
+    )

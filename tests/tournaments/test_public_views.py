@@ -80,8 +80,9 @@ def test_unpublished_event_is_404_for_the_public(client, running_event, organise
     assert get(client, "public:event", event.pk).status_code == 404
 
 
-def test_unpublished_event_shows_a_banner_to_organisers_and_referees(client, running_event,
-                                                                     organiser):
+def test_unpublished_event_shows_a_banner_to_organisers_and_referees(
+    client, running_event, organiser
+):
     event = build_played_event(running_event, organiser, publish=False)
     ref = UserFactory(username="ref")
     event.referees.add(ref)
@@ -99,8 +100,9 @@ def test_missing_event_is_404(client, db):
 
 
 def test_event_page_describes_the_rules_and_the_fairness_check(client, played_event):
-    Event.objects.filter(pk=played_event.pk).update(ruleset="obligada", match_mode="game",
-                                                    game_target=101)
+    Event.objects.filter(pk=played_event.pk).update(
+        ruleset="obligada", match_mode="game", game_target=101
+    )
     content = get(client, "public:event", played_event.pk).content.decode()
     assert "Obligada (eastern rules), game to 101, Sant Vicenç allowed in botifarra" in content
     assert played_event.commitment in content
@@ -127,7 +129,8 @@ def test_standings_show_ranks_shared_ranks_withdrawn_and_stale_note(client, play
     snapshot.save()
     Event.objects.filter(pk=played_event.pk).update(
         standings_requested_at=timezone.now(),
-        standings_updated_at=timezone.now() - timezone.timedelta(minutes=1))
+        standings_updated_at=timezone.now() - timezone.timedelta(minutes=1),
+    )
     content = get(client, "public:standings", played_event.pk).content.decode()
     assert content.count("(shared rank)") == 2
     assert 'class="withdrawn"' in content
@@ -205,8 +208,9 @@ def test_hand_records_put_four_boards_to_a_page(client, running_event, organiser
     running_event.refresh_from_db()
     events.boards_generate(event=running_event)
     client.force_login(organiser)
-    content = get(client, "public:hand_records", running_event.pk, query="?round=1"
-                  ).content.decode()
+    content = get(
+        client, "public:hand_records", running_event.pk, query="?round=1"
+    ).content.decode()
     assert content.count('class="hr-board') == 6
     assert content.count('class="hr-page page-break"') == 1  # 4 + 2
     assert content.count('class="hr-page') == 2
@@ -216,8 +220,7 @@ def test_bad_board_pair_and_round_numbers_are_404(client, played_event):
     assert get(client, "public:traveller", played_event.pk, 999).status_code == 404
     assert get(client, "public:scorecard", played_event.pk, 99).status_code == 404
     assert get(client, "public:round_results", played_event.pk, 3).status_code == 404
-    assert get(client, "public:hand_records", played_event.pk, query="?round=x"
-               ).status_code == 400
+    assert get(client, "public:hand_records", played_event.pk, query="?round=x").status_code == 400
 
 
 def test_table_cards_are_for_organisers_and_referees(client, played_event, organiser):
@@ -250,8 +253,9 @@ def test_standings_page_reads_in_few_queries(client, played_event, django_assert
         get(client, "public:scorecard", played_event.pk, 1)
 
 
-def test_hand_records_read_in_few_queries(client, played_event, organiser,
-                                          django_assert_max_num_queries):
+def test_hand_records_read_in_few_queries(
+    client, played_event, organiser, django_assert_max_num_queries
+):
     client.force_login(organiser)
     with django_assert_max_num_queries(15):
         get(client, "public:hand_records", played_event.pk, query="?round=1")

@@ -13,8 +13,10 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 
 
 def load(kind):
-    return [pytest.param(json.loads(p.read_text()), id=p.stem)
-            for p in sorted(EXAMPLES.glob(f"*-{kind}.json"))]
+    return [
+        pytest.param(json.loads(p.read_text()), id=p.stem)
+        for p in sorted(EXAMPLES.glob(f"*-{kind}.json"))
+    ]
 
 
 def board_for(record):
@@ -40,7 +42,11 @@ def test_payload_stops_on_the_illegal_card_with_its_rule_in_words(example):
     last = payload["steps"][-1]
     assert illegal["index"] == len(payload["steps"]) - 1 == last["index"]
     assert (last["card"], last["rule"], last["trick"], last["position"]) == (
-        verdict["card"], verdict["rule"], verdict["trick"], verdict["position"])
+        verdict["card"],
+        verdict["rule"],
+        verdict["trick"],
+        verdict["position"],
+    )
     assert all(step["rule"] is None for step in payload["steps"][:-1])
     rows = trick_rows(payload)
     marked = [(row.number, token) for row in rows for token, bad in row.cells if bad]
@@ -64,9 +70,12 @@ def test_payload_of_a_complete_record_has_48_steps_and_every_trick(example):
 def test_payload_of_an_invalid_record_lists_the_problems(example):
     record = example["record"]
     deal = record.get("deal") if isinstance(record, dict) else None
-    if not (isinstance(deal, dict) and isinstance(deal.get("hands"), dict)
-            and deal.get("dealer") in ("N", "E", "S", "W")
-            and all(len(deal["hands"].get(s, [])) == 12 for s in "NESW")):
+    if not (
+        isinstance(deal, dict)
+        and isinstance(deal.get("hands"), dict)
+        and deal.get("dealer") in ("N", "E", "S", "W")
+        and all(len(deal["hands"].get(s, [])) == 12 for s in "NESW")
+    ):
         pytest.skip("the reference record has no usable deal to stand for a board")
     try:
         board, event = board_for(record)
@@ -80,8 +89,19 @@ def test_payload_of_an_invalid_record_lists_the_problems(example):
 
 def test_replay_text_has_every_word_the_script_writes():
     text = replay_text()
-    for key in ("start", "step", "won", "counter", "totals", "illegal", "legal", "penalty",
-                "stopped", "end", "tricks_none"):
+    for key in (
+        "start",
+        "step",
+        "won",
+        "counter",
+        "totals",
+        "illegal",
+        "legal",
+        "penalty",
+        "stopped",
+        "end",
+        "tricks_none",
+    ):
         assert text[key], key
     assert set(text["seats"]) == {"N", "E", "S", "W"}
     assert set(text["suits"]) == {"o", "c", "e", "b"}

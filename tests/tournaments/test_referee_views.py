@@ -20,9 +20,14 @@ pytestmark = pytest.mark.django_db
 
 
 def record_for(board, trump, play, event):
-    return {"format": "botifarra-play/1", "ruleset": event.ruleset,
-            "deal": {"dealer": board.dealer}, "choice": {"delegated": False, "trump": trump},
-            "doubles": [], "play": play}
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": event.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": False, "trump": trump},
+        "doubles": [],
+        "play": play,
+    }
 
 
 def illegal_play(board, event, trump="copes"):
@@ -54,8 +59,11 @@ def english(client):
 def illegal_dispute(running_event, table1):
     board = running_event.boards.get(number=1)
     out = results.result_submit_play_record(
-        table=table1, board_number=1, actor=Actor(table=table1, side="NS"),
-        record=record_for(board, "copes", illegal_play(board, running_event), running_event))
+        table=table1,
+        board_number=1,
+        actor=Actor(table=table1, side="NS"),
+        record=record_for(board, "copes", illegal_play(board, running_event), running_event),
+    )
     return out.result.disputes.get()
 
 
@@ -64,12 +72,16 @@ def conflict_dispute(running_event, table1):
     board = running_event.boards.get(number=2)
     totals = totals_of(board, running_event, legal_play(board, running_event))
     data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
-    results.result_submit_short(table=table1, board_number=2,
-                                actor=Actor(table=table1, side="NS"), data=data)
+    results.result_submit_short(
+        table=table1, board_number=2, actor=Actor(table=table1, side="NS"), data=data
+    )
     wrong = {"NS": 50, "EW": 22} if totals["NS"] != 50 else {"NS": 40, "EW": 32}
-    out = results.result_submit_short(table=table1, board_number=2,
-                                      actor=Actor(table=table1, side="EW"),
-                                      data=data | {"totals": wrong})
+    out = results.result_submit_short(
+        table=table1,
+        board_number=2,
+        actor=Actor(table=table1, side="EW"),
+        data=data | {"totals": wrong},
+    )
     return out.result.disputes.get()
 
 
@@ -78,8 +90,11 @@ def form_of(response, key):
 
 
 def replay_data(response):
-    match = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>',
-                      response.content.decode(), re.S)
+    match = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
     assert match, "no replay data on the page"
     return json.loads(match.group(1))
 
@@ -88,8 +103,10 @@ def replay_data(response):
 
 
 def test_anonymous_is_sent_to_login(client, running_event, illegal_dispute):
-    for url in (reverse("referee:queue", args=[running_event.pk]),
-                reverse("referee:dispute", args=[illegal_dispute.pk])):
+    for url in (
+        reverse("referee:queue", args=[running_event.pk]),
+        reverse("referee:dispute", args=[illegal_dispute.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 302
         assert reverse("login") in response["Location"]
@@ -105,15 +122,17 @@ def test_others_get_403(client, running_event, illegal_dispute, table1):
         client.force_login(user)
         assert client.get(reverse("referee:queue", args=[running_event.pk])).status_code == 403
         assert client.get(reverse("referee:dispute", args=[illegal_dispute.pk])).status_code == 403
-        response = client.post(reverse("referee:dispute", args=[illegal_dispute.pk]),
-                               {"form": "penalty", "penalty-offending_pair": "NS",
-                                "penalty-explanation": "mine"})
+        response = client.post(
+            reverse("referee:dispute", args=[illegal_dispute.pk]),
+            {"form": "penalty", "penalty-offending_pair": "NS", "penalty-explanation": "mine"},
+        )
         assert response.status_code == 403
     assert not Ruling.objects.exists()
 
 
-def test_referees_and_organisers_see_the_desk(client, running_event, illegal_dispute, referee,
-                                              organiser):
+def test_referees_and_organisers_see_the_desk(
+    client, running_event, illegal_dispute, referee, organiser
+):
     for user in (referee, organiser):
         client.force_login(user)
         assert client.get(reverse("referee:queue", args=[running_event.pk])).status_code == 200
@@ -130,19 +149,26 @@ def test_missing_dispute_or_event_is_404(client, referee):
 
 
 def test_queue_lists_open_disputes_oldest_first_and_recent_rulings(
-        client, running_event, referee, illegal_dispute, conflict_dispute, django_assert_max_num_queries):
+    client, running_event, referee, illegal_dispute, conflict_dispute, django_assert_max_num_queries
+):
     client.force_login(referee)
     url = reverse("referee:queue", args=[running_event.pk])
     response = client.get(url)
     html = response.content.decode()
     assert str(Dispute.Reason.ILLEGAL_PLAY.label) in html
     assert str(Dispute.Reason.CONFLICT.label) in html
-    assert html.index(reverse("referee:dispute", args=[illegal_dispute.pk])) < \
-        html.index(reverse("referee:dispute", args=[conflict_dispute.pk]))
+    assert html.index(reverse("referee:dispute", args=[illegal_dispute.pk])) < html.index(
+        reverse("referee:dispute", args=[conflict_dispute.pk])
+    )
     assert list(response.context["open_disputes"]) == [illegal_dispute, conflict_dispute]
 
-    disputes.dispute_rule(dispute=illegal_dispute, actor=Actor(user=referee), kind="penalty",
-                          explanation="R10.", data={"offending_pair": "NS"})
+    disputes.dispute_rule(
+        dispute=illegal_dispute,
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation="R10.",
+        data={"offending_pair": "NS"},
+    )
     response = client.get(url)
     assert list(response.context["open_disputes"]) == [conflict_dispute]
     assert list(response.context["closed_disputes"]) == [illegal_dispute]
@@ -208,10 +234,16 @@ def test_player_request_shows_the_players_text(client, referee, running_event, t
     board = running_event.boards.get(number=2)
     totals = totals_of(board, running_event, legal_play(board, running_event))
     out = results.result_submit_short(
-        table=table1, board_number=2, actor=Actor(table=table1, side="NS"),
-        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals})
-    dispute = disputes.dispute_request(result=out.result, actor=Actor(table=table1, side="EW"),
-                                       reason="North <b>revoked</b> at trick 5")
+        table=table1,
+        board_number=2,
+        actor=Actor(table=table1, side="NS"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals},
+    )
+    dispute = disputes.dispute_request(
+        result=out.result,
+        actor=Actor(table=table1, side="EW"),
+        reason="North <b>revoked</b> at trick 5",
+    )
     client.force_login(referee)
     html = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
     assert "North &lt;b&gt;revoked&lt;/b&gt; at trick 5" in html
@@ -224,14 +256,23 @@ def test_penalty_ruling_through_the_page(client, referee, illegal_dispute):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
     offender = illegal_dispute.result.offending_pair
-    response = client.post(url, {"form": "penalty", "penalty-offending_pair": offender,
-                                 "penalty-explanation": "Revoke: R10 applies."})
+    response = client.post(
+        url,
+        {
+            "form": "penalty",
+            "penalty-offending_pair": offender,
+            "penalty-explanation": "Revoke: R10 applies.",
+        },
+    )
     assert response.status_code == 302 and response["Location"] == url + "#rulings-h"
     result = BoardResult.objects.get(pk=illegal_dispute.result_id)
     assert result.status == BoardResult.Status.RULED
     ruling = Ruling.objects.get()
-    assert (ruling.kind, ruling.explanation, ruling.referee) == ("penalty", "Revoke: R10 applies.",
-                                                               referee)
+    assert (ruling.kind, ruling.explanation, ruling.referee) == (
+        "penalty",
+        "Revoke: R10 applies.",
+        referee,
+    )
     html = client.get(url).content.decode()
     assert "Revoke: R10 applies." in html
     assert "Revise the ruling" in html
@@ -241,8 +282,9 @@ def test_penalty_ruling_through_the_page(client, referee, illegal_dispute):
 def test_ruling_without_explanation_is_refused(client, referee, illegal_dispute):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
-    response = client.post(url, {"form": "penalty", "penalty-offending_pair": "NS",
-                                 "penalty-explanation": "   "})
+    response = client.post(
+        url, {"form": "penalty", "penalty-offending_pair": "NS", "penalty-explanation": "   "}
+    )
     assert response.status_code == 200
     assert "This field is required" in response.content.decode()
     assert response.context["open_form"] == "penalty"
@@ -252,15 +294,28 @@ def test_ruling_without_explanation_is_refused(client, referee, illegal_dispute)
 def test_revision_keeps_the_old_ruling_struck_through(client, referee, illegal_dispute):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
-    client.post(url, {"form": "penalty", "penalty-offending_pair": "NS",
-                      "penalty-explanation": "First thoughts."})
-    response = client.post(url, {"form": "adjusted", "adjusted-adjusted_ns": "avg_plus",
-                                 "adjusted-adjusted_ew": "avg_minus", "adjusted-score_ns": "3",
-                                 "adjusted-score_ew": "0",
-                                 "adjusted-explanation": "Second thoughts."})
+    client.post(
+        url,
+        {
+            "form": "penalty",
+            "penalty-offending_pair": "NS",
+            "penalty-explanation": "First thoughts.",
+        },
+    )
+    response = client.post(
+        url,
+        {
+            "form": "adjusted",
+            "adjusted-adjusted_ns": "avg_plus",
+            "adjusted-adjusted_ew": "avg_minus",
+            "adjusted-score_ns": "3",
+            "adjusted-score_ew": "0",
+            "adjusted-explanation": "Second thoughts.",
+        },
+    )
     assert response.status_code == 302
     html = client.get(url).content.decode()
-    old = html[html.index("First thoughts.") - 400:html.index("First thoughts.")]
+    old = html[html.index("First thoughts.") - 400 : html.index("First thoughts.")]
     assert "<del>" in old and 'class="ruling superseded"' in old
     assert "Second thoughts." in html
     assert "replaced by a later ruling" in html
@@ -273,8 +328,14 @@ def test_accept_ruling_through_the_page(client, referee, conflict_dispute):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[conflict_dispute.pk])
     ew_sub = conflict_dispute.result.submissions.get(side="EW")
-    response = client.post(url, {"form": "accept", "accept-submission": ew_sub.pk,
-                                 "accept-explanation": "EW's scoresheet is right."})
+    response = client.post(
+        url,
+        {
+            "form": "accept",
+            "accept-submission": ew_sub.pk,
+            "accept-explanation": "EW's scoresheet is right.",
+        },
+    )
     assert response.status_code == 302
     result = BoardResult.objects.get(pk=conflict_dispute.result_id)
     assert result.totals_ns == ew_sub.data["totals"]["NS"]
@@ -284,8 +345,9 @@ def test_accept_refuses_a_foreign_submission(client, referee, conflict_dispute, 
     client.force_login(referee)
     url = reverse("referee:dispute", args=[conflict_dispute.pk])
     foreign = illegal_dispute.result.submissions.get()
-    response = client.post(url, {"form": "accept", "accept-submission": foreign.pk,
-                                 "accept-explanation": "x"})
+    response = client.post(
+        url, {"form": "accept", "accept-submission": foreign.pk, "accept-explanation": "x"}
+    )
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
 
@@ -293,27 +355,40 @@ def test_accept_refuses_a_foreign_submission(client, referee, conflict_dispute, 
 def test_corrected_short_result_through_the_page(client, referee, conflict_dispute):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[conflict_dispute.pk])
-    post = {"form": "corrected_short", "corrected_short-trump": "oros",
-            "corrected_short-totals_ns": "40", "corrected_short-totals_ew": "32",
-            "corrected_short-contro": "", "corrected_short-recontro": "",
-            "corrected_short-sant_vicenc": "", "corrected_short-explanation": "Oros, 40-32."}
+    post = {
+        "form": "corrected_short",
+        "corrected_short-trump": "oros",
+        "corrected_short-totals_ns": "40",
+        "corrected_short-totals_ew": "32",
+        "corrected_short-contro": "",
+        "corrected_short-recontro": "",
+        "corrected_short-sant_vicenc": "",
+        "corrected_short-explanation": "Oros, 40-32.",
+    }
     assert client.post(url, post).status_code == 302
     result = BoardResult.objects.get(pk=conflict_dispute.result_id)
     assert (result.trump, result.score_ns, result.score_ew) == ("oros", 4, 0)
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"corrected_short-totals_ew": "30"}, "add up to 72"),
-    ({"corrected_short-recontro": "N"}, "A recontro needs a contro"),
-    ({"corrected_short-totals_ns": "abc"}, "Enter a whole number"),
-    ({"corrected_short-trump": "hearts"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"corrected_short-totals_ew": "30"}, "add up to 72"),
+        ({"corrected_short-recontro": "N"}, "A recontro needs a contro"),
+        ({"corrected_short-totals_ns": "abc"}, "Enter a whole number"),
+        ({"corrected_short-trump": "hearts"}, "Select a valid choice"),
+    ],
+)
 def test_corrected_short_result_bad_input(client, referee, conflict_dispute, change, message):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[conflict_dispute.pk])
-    post = {"form": "corrected_short", "corrected_short-trump": "oros",
-            "corrected_short-totals_ns": "40", "corrected_short-totals_ew": "32",
-            "corrected_short-explanation": "x"} | change
+    post = {
+        "form": "corrected_short",
+        "corrected_short-trump": "oros",
+        "corrected_short-totals_ns": "40",
+        "corrected_short-totals_ew": "32",
+        "corrected_short-explanation": "x",
+    } | change
     response = client.post(url, post)
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -325,11 +400,17 @@ def test_calls_from_the_wrong_pair_come_back_from_the_engine(client, referee, co
     board = conflict_dispute.result.board
     chooser = engine.Seat.from_str(board.dealer).name  # the dealer's own pair cannot contro
     url = reverse("referee:dispute", args=[conflict_dispute.pk])
-    response = client.post(url, {"form": "corrected_short", "corrected_short-trump": "oros",
-                                 "corrected_short-totals_ns": "40",
-                                 "corrected_short-totals_ew": "32",
-                                 "corrected_short-contro": chooser,
-                                 "corrected_short-explanation": "x"})
+    response = client.post(
+        url,
+        {
+            "form": "corrected_short",
+            "corrected_short-trump": "oros",
+            "corrected_short-totals_ns": "40",
+            "corrected_short-totals_ew": "32",
+            "corrected_short-contro": chooser,
+            "corrected_short-explanation": "x",
+        },
+    )
     assert response.status_code == 200
     assert form_of(response, "corrected_short").errors
     assert not Ruling.objects.exists()
@@ -340,10 +421,17 @@ def test_preview_replays_without_storing(client, referee, running_event, illegal
     board = illegal_dispute.result.board
     play = legal_play(board, running_event, seed=11)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
-    response = client.post(url, {"form": "corrected_record", "action": "preview",
-                                 "corrected_record-play_record": json.dumps(
-                                     record_for(board, "copes", play, running_event)),
-                                 "corrected_record-explanation": ""})
+    response = client.post(
+        url,
+        {
+            "form": "corrected_record",
+            "action": "preview",
+            "corrected_record-play_record": json.dumps(
+                record_for(board, "copes", play, running_event)
+            ),
+            "corrected_record-explanation": "",
+        },
+    )
     assert response.status_code == 200
     assert "preview, not stored" in response.content.decode()
     data = replay_data(response)
@@ -358,29 +446,48 @@ def test_rule_with_a_corrected_record(client, referee, running_event, illegal_di
     board = illegal_dispute.result.board
     play = legal_play(board, running_event, seed=11)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
-    response = client.post(url, {"form": "corrected_record", "action": "rule",
-                                 "corrected_record-play_record": json.dumps(
-                                     record_for(board, "copes", play, running_event)),
-                                 "corrected_record-explanation": "Replayed from the cards."})
+    response = client.post(
+        url,
+        {
+            "form": "corrected_record",
+            "action": "rule",
+            "corrected_record-play_record": json.dumps(
+                record_for(board, "copes", play, running_event)
+            ),
+            "corrected_record-explanation": "Replayed from the cards.",
+        },
+    )
     assert response.status_code == 302
     totals = totals_of(board, running_event, play)
     result = BoardResult.objects.get(pk=illegal_dispute.result_id)
     assert (result.totals_ns, result.totals_ew) == (totals["NS"], totals["EW"])
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{not json", "This is not valid JSON"),
-    ("[1, 2]", "A play record is a JSON object"),
-    ('{"format": "botifarra-play/1", "choice": {"delegated": false, "trump": "copes"}, '
-     '"play": ["99x"]}', "play[0]"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "This is not valid JSON"),
+        ("[1, 2]", "A play record is a JSON object"),
+        (
+            '{"format": "botifarra-play/1", "choice": {"delegated": false, "trump": "copes"}, '
+            '"play": ["99x"]}',
+            "play[0]",
+        ),
+    ],
+)
 def test_bad_records_are_explained_not_500(client, referee, illegal_dispute, text, message):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
     for action in ("preview", "rule"):
-        response = client.post(url, {"form": "corrected_record", "action": action,
-                                     "corrected_record-play_record": text,
-                                     "corrected_record-explanation": "x"})
+        response = client.post(
+            url,
+            {
+                "form": "corrected_record",
+                "action": action,
+                "corrected_record-play_record": text,
+                "corrected_record-explanation": "x",
+            },
+        )
         assert response.status_code == 200
         assert message in response.content.decode()
     assert not Ruling.objects.exists()
@@ -399,10 +506,14 @@ def test_withdrawn_dispute_has_no_ruling_forms(client, referee, running_event, t
     board = running_event.boards.get(number=2)
     totals = totals_of(board, running_event, legal_play(board, running_event))
     out = results.result_submit_short(
-        table=table1, board_number=2, actor=Actor(table=table1, side="NS"),
-        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals})
-    dispute = disputes.dispute_request(result=out.result, actor=Actor(table=table1, side="EW"),
-                                       reason="doubt")
+        table=table1,
+        board_number=2,
+        actor=Actor(table=table1, side="NS"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals},
+    )
+    dispute = disputes.dispute_request(
+        result=out.result, actor=Actor(table=table1, side="EW"), reason="doubt"
+    )
     disputes.dispute_withdraw(dispute=dispute, actor=Actor(table=table1, side="EW"))
     client.force_login(referee)
     html = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
@@ -415,8 +526,14 @@ def test_audit_trail_on_the_page(client, referee, illegal_dispute):
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
     offender = illegal_dispute.result.offending_pair
     other = "EW" if offender == "NS" else "NS"
-    client.post(url, {"form": "penalty", "penalty-offending_pair": other,
-                      "penalty-explanation": "It was the other pair."})
+    client.post(
+        url,
+        {
+            "form": "penalty",
+            "penalty-offending_pair": other,
+            "penalty-explanation": "It was the other pair.",
+        },
+    )
     response = client.get(url)
     rows = response.context["audit"]
     assert [r.entry.action for r in rows] == ["result_entered", "dispute_opened", "ruling"]
@@ -429,23 +546,27 @@ def test_audit_trail_on_the_page(client, referee, illegal_dispute):
     assert "It was the other pair." in html
 
 
-def test_dispute_page_query_count_is_bounded(client, referee, illegal_dispute,
-                                            django_assert_max_num_queries):
+def test_dispute_page_query_count_is_bounded(
+    client, referee, illegal_dispute, django_assert_max_num_queries
+):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
     with django_assert_max_num_queries(30):
         client.get(url)
 
 
-
 def test_referee_withdraws_a_players_request(client, referee, running_event, table1):
     board = running_event.boards.get(number=2)
     totals = totals_of(board, running_event, legal_play(board, running_event))
     out = results.result_submit_short(
-        table=table1, board_number=2, actor=Actor(table=table1, side="NS"),
-        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals})
-    dispute = disputes.dispute_request(result=out.result, actor=Actor(table=table1, side="EW"),
-                                       reason="doubt")
+        table=table1,
+        board_number=2,
+        actor=Actor(table=table1, side="NS"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": totals},
+    )
+    dispute = disputes.dispute_request(
+        result=out.result, actor=Actor(table=table1, side="EW"), reason="doubt"
+    )
     client.force_login(referee)
     url = reverse("referee:dispute", args=[dispute.pk])
     assert "Withdraw the player" in client.get(url).content.decode()

@@ -45,14 +45,16 @@ def test_closed_round_boards_are_public_only_once_the_event_is_published(running
 def test_a_missing_trump_is_named_as_such(running_event):
     t1 = _tables(running_event)[0]
     with pytest.raises(results.InvalidSubmission) as caught:
-        results.result_submit_short(table=t1, board_number=1, actor=Actor(table=t1, side="NS"),
-                                    data=SHORT | {"trump": None})
+        results.result_submit_short(
+            table=t1, board_number=1, actor=Actor(table=t1, side="NS"), data=SHORT | {"trump": None}
+        )
     assert [p.path for p in caught.value.problems] == ["trump"]
 
 
 @pytest.mark.django_db
-def test_table_codes_are_unique_across_open_rounds_of_all_events(running_event, organiser,
-                                                                  monkeypatch):
+def test_table_codes_are_unique_across_open_rounds_of_all_events(
+    running_event, organiser, monkeypatch
+):
     codes = iter(["AAAAAA", "AAAAAA", "BBBBBB", "CCCCCC"])
     monkeypatch.setattr(events, "new_table_code", lambda: next(codes))
     Table.objects.filter(pk=_tables(running_event)[0].pk).update(code="AAAAAA")
@@ -66,12 +68,12 @@ def test_engine_problems_reach_people_in_their_language(running_event):
     from django.utils import translation
 
     t1 = _tables(running_event)[0]
-    bad = SHORT | {"totals": {"NS": 40, "EW": 40},
-                   "doubles": [{"seat": "N", "call": "contro"}]}
+    bad = SHORT | {"totals": {"NS": 40, "EW": 40}, "doubles": [{"seat": "N", "call": "contro"}]}
     for language, words in (("en", "add up to 72"), ("ca", "72")):
         with translation.override(language), pytest.raises(results.InvalidSubmission) as caught:
-            results.result_submit_short(table=t1, board_number=1,
-                                        actor=Actor(table=t1, side="NS"), data=bad)
+            results.result_submit_short(
+                table=t1, board_number=1, actor=Actor(table=t1, side="NS"), data=bad
+            )
         messages = {p.path: p.message for p in caught.value.problems}
         assert words in messages["totals"]
         assert "(R5)" in messages["doubles[0].seat"]  # board 1: N deals, NS chose; N can't contro

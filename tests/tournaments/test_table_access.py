@@ -33,6 +33,7 @@ def home(table):
 
 # --- code entry ----------------------------------------------------------------------------
 
+
 def test_code_form_is_shown(client):
     response = client.get(reverse("table:enter"))
     assert response.status_code == 200
@@ -66,8 +67,9 @@ def test_code_is_case_insensitive_and_ignores_spaces(client, running_event):
 
 
 def test_wrong_code_is_refused_with_a_sentence(client, running_event):
-    response = enter_code(client, "ZZZZZZ" if tables(running_event)[0].code != "ZZZZZZ"
-                          else "YYYYYY")
+    response = enter_code(
+        client, "ZZZZZZ" if tables(running_event)[0].code != "ZZZZZZ" else "YYYYYY"
+    )
     assert response.status_code == 400
     assert "No open table has this code" in response.content.decode()
     assert table_access.SESSION_KEY not in client.session
@@ -92,8 +94,11 @@ def test_pages_of_a_table_whose_round_closed_say_so(client, running_event):
     table = tables(running_event)[0]
     hold(client, table)
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
-    for url in (home(table), reverse("table:board_short", args=[table.code, 1]),
-                reverse("table:board_play", args=[table.code, 1])):
+    for url in (
+        home(table),
+        reverse("table:board_short", args=[table.code, 1]),
+        reverse("table:board_play", args=[table.code, 1]),
+    ):
         response = client.get(url)
         assert response.status_code == 403
         assert "This round is closed" in response.content.decode()
@@ -108,8 +113,9 @@ def same_minute(monkeypatch):
 def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_event, same_minute):
     table = tables(running_event)[0]
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
-        assert enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3"
-                          ).status_code == 400
+        assert (
+            enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3").status_code == 400
+        )
     response = enter_code(client, table.code)  # even the right code: no guessing by trying
     assert response.status_code == 429
     assert "Try again in" in response.content.decode()
@@ -120,8 +126,7 @@ def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_even
 def test_rate_limit_is_per_client_address(client, running_event, same_minute):
     table = tables(running_event)[0]
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
-        enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3",
-                   REMOTE_ADDR="10.0.0.1")
+        enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3", REMOTE_ADDR="10.0.0.1")
     assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.1").status_code == 429
     assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.2").status_code == 302
 
@@ -149,6 +154,7 @@ def test_table_home_asks_the_side_first(client, running_event):
 
 
 # --- who sees which table ------------------------------------------------------------------
+
 
 def page_urls(table):
     code = table.code
@@ -191,8 +197,9 @@ def test_anonymous_visitors_are_sent_to_the_code_form(client, running_event):
             continue  # a JSON endpoint: covered below
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("table:enter"))
-    response = client.get(reverse("table:short_preview", args=[table.code, 1]),
-                          HTTP_ACCEPT="application/json")
+    response = client.get(
+        reverse("table:short_preview", args=[table.code, 1]), HTTP_ACCEPT="application/json"
+    )
     assert response.status_code == 403
 
 

@@ -40,21 +40,33 @@ def legal_game(board, trump="copes", pick=-1):
 
 
 def totals_of(board, play, trump="copes"):
-    return engine.replay(record(board, play, trump), deal=board.deal(),
-                         rules=board.event.rules).to_json()
+    return engine.replay(
+        record(board, play, trump), deal=board.deal(), rules=board.event.rules
+    ).to_json()
 
 
 def record(board, play, trump="copes", delegated=False, doubles=()):
-    return {"format": "botifarra-play/1", "ruleset": board.event.ruleset,
-            "deal": {"dealer": board.dealer}, "choice": {"delegated": delegated, "trump": trump},
-            "doubles": list(doubles), "play": play}
+    return {
+        "format": "botifarra-play/1",
+        "ruleset": board.event.ruleset,
+        "deal": {"dealer": board.dealer},
+        "choice": {"delegated": delegated, "trump": trump},
+        "doubles": list(doubles),
+        "play": play,
+    }
 
 
 def enter_short(client, table, board, play, trump="copes"):
     verdict = totals_of(board, play, trump)
-    response = client.post(reverse("table:board_short", args=[table.code, board.number]), {
-        "delegated": "0", "trump": trump, "outcome": "played",
-        "totals_ns": str(verdict["totals"]["NS"])})
+    response = client.post(
+        reverse("table:board_short", args=[table.code, board.number]),
+        {
+            "delegated": "0",
+            "trump": trump,
+            "outcome": "played",
+            "totals_ns": str(verdict["totals"]["NS"]),
+        },
+    )
     assert response.status_code == 302
     return verdict
 
@@ -64,17 +76,22 @@ def play_url(table, n=1):
 
 
 def legal(client, table, play, n=1):
-    return client.post(reverse("table:play_legal", args=[table.code, n]),
-                       json.dumps({"play": play}), content_type="application/json")
+    return client.post(
+        reverse("table:play_legal", args=[table.code, n]),
+        json.dumps({"play": play}),
+        content_type="application/json",
+    )
 
 
 def submit(client, table, body, n=1):
     data = body if isinstance(body, str) else json.dumps(body)
-    return client.post(reverse("table:play_submit", args=[table.code, n]), data,
-                       content_type="application/json")
+    return client.post(
+        reverse("table:play_submit", args=[table.code, n]), data, content_type="application/json"
+    )
 
 
 # --- what may be seen ----------------------------------------------------------------------
+
 
 def test_hands_are_hidden_before_the_short_result(table, board):
     client = holder(table, "NS")
@@ -99,8 +116,9 @@ def test_hands_are_visible_after_the_short_result(table, board):
     response = client.get(play_url(table))
     page = response.content.decode()
     assert 'id="play-config"' in page
-    config = json.loads(page.split('id="play-config" type="application/json">')[1]
-                        .split("</script>")[0])
+    config = json.loads(
+        page.split('id="play-config" type="application/json">')[1].split("</script>")[0]
+    )
     assert config["hands"] == board.hands
     assert config["trump"] == "copes" and config["dealer"] == board.dealer
     # The other side of the same table sees them too (its table entered the board)...
@@ -113,6 +131,7 @@ def test_hands_are_visible_after_the_short_result(table, board):
 
 # --- legal cards ---------------------------------------------------------------------------
 
+
 def test_legal_endpoint_returns_the_engines_answer(table, board):
     client = holder(table, "EW")
     game = legal_game(board, pick=0)
@@ -121,8 +140,9 @@ def test_legal_endpoint_returns_the_engines_answer(table, board):
         response = legal(client, table, game[:k])
         assert response.status_code == 200
         data = response.json()
-        expected = engine.legal_for_record(record(board, game[:k]), deal=board.deal(),
-                                           rules=board.event.rules)
+        expected = engine.legal_for_record(
+            record(board, game[:k]), deal=board.deal(), rules=board.event.rules
+        )
         assert {"seat": data["seat"], "legal": data["legal"]} == expected
         state = data["state"]
         assert state["count"] == k and state["to_move"] == expected["seat"]
@@ -133,8 +153,7 @@ def test_legal_state_follows_the_tricks(table, board):
     client = holder(table, "NS")
     game = legal_game(board)
     enter_short(client, table, board, game)
-    steps = engine.replay_steps(record(board, game[:8]), deal=board.deal(),
-                                rules=board.event.rules)
+    steps = engine.replay_steps(record(board, game[:8]), deal=board.deal(), rules=board.event.rules)
     data = legal(client, table, game[:8]).json()
     state = data["state"]
     assert [p["card"] for p in state["trick"]] == game[4:8]
@@ -164,15 +183,22 @@ def test_legal_refuses_a_card_not_held_or_illegal(table, board):
     assert response.status_code == 400
     assert response.json()["problems"][0]["path"] == "play[0]"
     for bad in ({"play": "1o"}, {"nothing": 1}, {"play": [1, 2]}, {"play": game + ["1o"]}):
-        response = client.post(reverse("table:play_legal", args=[table.code, 1]),
-                               json.dumps(bad), content_type="application/json")
+        response = client.post(
+            reverse("table:play_legal", args=[table.code, 1]),
+            json.dumps(bad),
+            content_type="application/json",
+        )
         assert response.status_code == 400
-    response = client.post(reverse("table:play_legal", args=[table.code, 1]), "not json",
-                           content_type="application/json")
+    response = client.post(
+        reverse("table:play_legal", args=[table.code, 1]),
+        "not json",
+        content_type="application/json",
+    )
     assert response.status_code == 400
 
 
 # --- submitting records --------------------------------------------------------------------
+
 
 def test_submit_complete_record_that_agrees_confirms(table, board):
     ns, ew = holder(table, "NS"), holder(table, "EW")
@@ -231,19 +257,26 @@ def test_submit_invalid_record_shows_every_problem_and_changes_nothing(table, bo
     game = legal_game(board)
     enter_short(ns, table, board, game)
     result = BoardResult.objects.get(table=table, board=board)
-    before = (result.version, result.status, Submission.objects.count(),
-              PlayRecord.objects.count())
+    before = (result.version, result.status, Submission.objects.count(), PlayRecord.objects.count())
     bad = record(board, game[:10] + ["99x"] + game[11:])
     bad["choice"]["trump"] = "trumfo"
     response = submit(ns, table, bad)
     assert response.status_code == 400
     paths = [p["path"] for p in response.json()["problems"]]
-    expected = [p["path"] for p in engine.replay(bad, deal=board.deal(),
-                                                 rules=board.event.rules).to_json()["problems"]]
+    expected = [
+        p["path"]
+        for p in engine.replay(bad, deal=board.deal(), rules=board.event.rules).to_json()[
+            "problems"
+        ]
+    ]
     assert paths == expected and len(paths) >= 2
     result.refresh_from_db()
-    assert (result.version, result.status, Submission.objects.count(),
-            PlayRecord.objects.count()) == before
+    assert (
+        result.version,
+        result.status,
+        Submission.objects.count(),
+        PlayRecord.objects.count(),
+    ) == before
     assert submit(ns, table, "not json").status_code == 400
 
 
@@ -268,8 +301,9 @@ def test_pasted_invalid_record_lists_every_problem(table, board):
     assert response.status_code == 400
     page = response.content.decode()
     assert "nothing was stored" in page
-    for problem in engine.replay(bad, deal=board.deal(),
-                                 rules=board.event.rules).to_json()["problems"]:
+    for problem in engine.replay(bad, deal=board.deal(), rules=board.event.rules).to_json()[
+        "problems"
+    ]:
         assert f"<code>{problem['path']}</code>" in page
     response = ns.post(play_url(table), {"record": "{not json"})
     assert response.status_code == 400 and "This is not JSON" in response.content.decode()

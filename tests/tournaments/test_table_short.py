@@ -30,8 +30,16 @@ def short_url(table, n=1, **query):
 
 
 def form(**overrides):
-    data = {"delegated": "0", "trump": "oros", "contro": "", "recontro": "", "sant_vicenc": "",
-            "outcome": "played", "totals_ns": "45", "totals_ew": ""}
+    data = {
+        "delegated": "0",
+        "trump": "oros",
+        "contro": "",
+        "recontro": "",
+        "sant_vicenc": "",
+        "outcome": "played",
+        "totals_ns": "45",
+        "totals_ew": "",
+    }
     data.update(overrides)
     return data
 
@@ -45,6 +53,7 @@ def result_of(table, n=1):
 
 
 # --- entering ------------------------------------------------------------------------------
+
 
 def test_short_form_offers_trumps_and_the_right_seats_for_each_call(table):
     board = Board.objects.get(event=table.round.event, number=1)
@@ -71,9 +80,13 @@ def test_short_entry_happy_path_scores_with_the_engine(table):
     assert response["Location"].startswith(reverse("table:table_home", args=[table.code]))
     result = result_of(table)
     expected = engine.score_short_result(
-        dealer=engine.Seat.from_str(board.dealer), delegated=False, trump="oros",
-        doubles=[{"seat": opp[0], "call": "contro"}], rules=table.round.event.rules,
-        totals={"NS": 45, "EW": 27})
+        dealer=engine.Seat.from_str(board.dealer),
+        delegated=False,
+        trump="oros",
+        doubles=[{"seat": opp[0], "call": "contro"}],
+        rules=table.round.event.rules,
+        totals={"NS": 45, "EW": 27},
+    )
     assert (result.score_ns, result.score_ew) == (expected.score["NS"], expected.score["EW"])
     assert (result.totals_ns, result.totals_ew) == (45, 27)  # EW = 72 − NS
     assert result.status == BoardResult.Status.ENTERED and result.entered_side == "NS"
@@ -100,16 +113,19 @@ def errors_in(response):
     return response.content.decode()
 
 
-@pytest.mark.parametrize("overrides, field_id, text", [
-    ({"trump": ""}, "field-trump", "Choose the trump"),
-    ({"trump": "trumfo"}, "field-trump", "trumfo"),
-    ({"totals_ns": "", "totals_ew": ""}, "field-outcome", "Enter one pair"),
-    ({"totals_ns": "abc"}, "field-outcome", "whole number"),
-    ({"totals_ns": "80"}, "field-outcome", "from 0 to 72"),
-    ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "add up to 72"),
-    ({"outcome": ""}, "field-outcome", "how the hand ended"),
-    ({"outcome": "illegal_XX"}, "field-outcome", "how the hand ended"),
-])
+@pytest.mark.parametrize(
+    "overrides, field_id, text",
+    [
+        ({"trump": ""}, "field-trump", "Choose the trump"),
+        ({"trump": "trumfo"}, "field-trump", "trumfo"),
+        ({"totals_ns": "", "totals_ew": ""}, "field-outcome", "Enter one pair"),
+        ({"totals_ns": "abc"}, "field-outcome", "whole number"),
+        ({"totals_ns": "80"}, "field-outcome", "from 0 to 72"),
+        ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "add up to 72"),
+        ({"outcome": ""}, "field-outcome", "how the hand ended"),
+        ({"outcome": "illegal_XX"}, "field-outcome", "how the hand ended"),
+    ],
+)
 def test_errors_come_back_per_field(table, overrides, field_id, text):
     client = holder(table, "NS")
     response = client.post(short_url(table), form(**overrides))
@@ -132,14 +148,15 @@ def test_call_errors_are_shown_on_the_call_they_concern(table):
     assert response.status_code == 400
     page = response.content.decode()
     start = page.index('id="field-recontro"')
-    assert "error" in page[start:page.index("</div>", page.index("choice-row", start) + 1) + 200]
+    assert "error" in page[start : page.index("</div>", page.index("choice-row", start) + 1) + 200]
     assert 'call-row has-error" data-call="recontro"' in page
     # A contro by the wrong pair (a seat posted by hand): doubles[0].seat → the contro row.
     response = client.post(short_url(table), form(contro=mine[0]))
     assert 'call-row has-error" data-call="contro"' in response.content.decode()
     # Sant Vicenç called by the wrong pair: doubles[2].seat → the Sant Vicenç row.
-    response = client.post(short_url(table), form(contro=opp[0], recontro=mine[0],
-                                                  sant_vicenc=mine[1]))
+    response = client.post(
+        short_url(table), form(contro=opp[0], recontro=mine[0], sant_vicenc=mine[1])
+    )
     assert 'call-row has-error" data-call="sant_vicenc"' in response.content.decode()
     assert result_of(table) is None
 
@@ -172,15 +189,19 @@ def test_correcting_your_own_entry(table):
     client = holder(table, "NS")
     client.post(short_url(table), form())
     page = client.get(short_url(table, mode="correct")).content.decode()
-    assert 'name="totals_ns" id="id_totals_ns" min="0" max="72" inputmode="numeric" value="45"' in page
+    assert (
+        'name="totals_ns" id="id_totals_ns" min="0" max="72" inputmode="numeric" value="45"' in page
+    )
     version = result_of(table).version
-    response = client.post(short_url(table), form(totals_ns="50", mode="correct",
-                                                  version=str(version)))
+    response = client.post(
+        short_url(table), form(totals_ns="50", mode="correct", version=str(version))
+    )
     assert response.status_code == 302
     assert result_of(table).totals_ns == 50
 
 
 # --- confirming ----------------------------------------------------------------------------
+
 
 def test_confirm_flow_ns_enters_ew_confirms(table):
     ns, ew = holder(table, "NS"), holder(table, "EW")
@@ -190,10 +211,13 @@ def test_confirm_flow_ns_enters_ew_confirms(table):
     assert "totals NS 45 – EW 27" in page
     assert "Confirm" in page and "It's different" in page
     # The side that entered is not offered the confirmation.
-    assert "Is it right?" not in ns.get(reverse("table:table_home", args=[table.code])
-                                         ).content.decode()
-    response = ew.post(reverse("table:board_confirm", args=[table.code, 1]),
-                       {"version": result_of(table).version})
+    assert (
+        "Is it right?"
+        not in ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+    )
+    response = ew.post(
+        reverse("table:board_confirm", args=[table.code, 1]), {"version": result_of(table).version}
+    )
     assert response.status_code == 302
     result = result_of(table)
     assert result.status == BoardResult.Status.CONFIRMED
@@ -234,10 +258,13 @@ def test_ruled_board_shows_the_referees_explanation(table, organiser):
     ns.post(short_url(table), form())
     ew.post(short_url(table), form(totals_ns="40"))
     dispute = result_of(table).disputes.get()
-    disputes.dispute_rule(dispute=dispute, actor=Actor(user=organiser), kind="corrected",
-                          explanation="Trick 7 belonged to NS.",
-                          data={"delegated": False, "trump": "oros", "doubles": [],
-                                "totals": {"NS": 44, "EW": 28}})
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=Actor(user=organiser),
+        kind="corrected",
+        explanation="Trick 7 belonged to NS.",
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 44, "EW": 28}},
+    )
     page = ns.get(reverse("table:table_home", args=[table.code])).content.decode()
     assert "Ruled by the referee" in page
     assert "Trick 7 belonged to NS." in page
@@ -256,11 +283,13 @@ def test_status_fragment_for_the_refresh(table):
 
 # --- asking for a referee ------------------------------------------------------------------
 
+
 def test_asking_for_a_referee(table):
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
-    response = ns.post(reverse("table:board_referee", args=[table.code, 1]),
-                       {"reason": "We miscounted"})
+    response = ns.post(
+        reverse("table:board_referee", args=[table.code, 1]), {"reason": "We miscounted"}
+    )
     assert response.status_code == 302
     dispute = result_of(table).disputes.get()
     assert dispute.reason == Dispute.Reason.PLAYER_REQUEST and dispute.details == "We miscounted"
@@ -278,6 +307,7 @@ def test_asking_for_a_referee_needs_a_reason(table):
 
 # --- the live preview ----------------------------------------------------------------------
 
+
 def preview(client, table, **overrides):
     url = reverse("table:short_preview", args=[table.code, 1])
     return client.get(url, form(**overrides), HTTP_ACCEPT="application/json")
@@ -288,9 +318,16 @@ def test_preview_returns_the_engines_score(table):
     opp = opponents_of_dealer(board)
     client = holder(table, "NS")
     data = preview(client, table, trump="botifarra", contro=opp[1], totals_ns="50").json()
-    values = results.short_values(event=table.round.event, board=board, data={
-        "delegated": False, "trump": "botifarra", "doubles": [{"seat": opp[1], "call": "contro"}],
-        "totals": {"NS": 50, "EW": 22}})
+    values = results.short_values(
+        event=table.round.event,
+        board=board,
+        data={
+            "delegated": False,
+            "trump": "botifarra",
+            "doubles": [{"seat": opp[1], "call": "contro"}],
+            "totals": {"NS": 50, "EW": 22},
+        },
+    )
     assert data["ok"] is True
     assert data["score"] == {"NS": values["score_ns"], "EW": values["score_ew"]}
     assert data["multiplier"] == values["multiplier"] == 4

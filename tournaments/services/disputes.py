@@ -43,18 +43,25 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         locked.status = BoardResult.Status.DISPUTED
         locked.version += 1
         locked.save()
-        audit.record(event=event, result=locked, actor=actor.label, action="result_disputed",
-                     changes=audit.diff(before, _snapshot(locked)))
-        return open_dispute(locked, Dispute.Reason.PLAYER_REQUEST, actor, reason.strip(),
-                            previous_status=previous)
+        audit.record(
+            event=event,
+            result=locked,
+            actor=actor.label,
+            action="result_disputed",
+            changes=audit.diff(before, _snapshot(locked)),
+        )
+        return open_dispute(
+            locked, Dispute.Reason.PLAYER_REQUEST, actor, reason.strip(), previous_status=previous
+        )
 
 
 def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
     result = dispute.result
     event = result.table.round.event
-    if not (actor.is_referee(event) or (
-        dispute.reason == Dispute.Reason.PLAYER_REQUEST and actor.sits_at(result.table)
-    )):
+    if not (
+        actor.is_referee(event)
+        or (dispute.reason == Dispute.Reason.PLAYER_REQUEST and actor.sits_at(result.table))
+    ):
         raise NotAllowed(_("Only a referee or the players who asked can withdraw this."))
     if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
         raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))
@@ -70,8 +77,13 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         locked.status = dispute.previous_status or BoardResult.Status.ENTERED
         locked.version += 1
         locked.save()
-        audit.record(event=event, result=locked, actor=actor.label, action="dispute_withdrawn",
-                     changes=audit.diff(before, _snapshot(locked)))
+        audit.record(
+            event=event,
+            result=locked,
+            actor=actor.label,
+            action="dispute_withdrawn",
+            changes=audit.diff(before, _snapshot(locked)),
+        )
         if locked.counts:
             from tournaments.tasks import request_standings
 
@@ -91,15 +103,22 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
         if record is not None:
             return record_values(record.verdict, record.record) | {"source": submission.source}
         return short_values(event=event, board=board, data=submission.data) | {
-            "source": submission.source}
+            "source": submission.source
+        }
     if kind == Ruling.Kind.PENALTY:
         offender = data.get("offending_pair") or result.offending_pair
         if offender not in ("NS", "EW"):
             raise ServiceError(_("Say which pair played the illegal card."), field="offending_pair")
-        values = short_values(event=event, board=board, data={
-            "delegated": result.delegated, "trump": result.trump, "doubles": result.doubles,
-            "offending_pair": offender,
-        })
+        values = short_values(
+            event=event,
+            board=board,
+            data={
+                "delegated": result.delegated,
+                "trump": result.trump,
+                "doubles": result.doubles,
+                "offending_pair": offender,
+            },
+        )
         return values
     if kind == Ruling.Kind.CORRECTED:
         if "play_record" in data:
@@ -123,11 +142,14 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
         try:
             score_ns, score_ew = int(score["NS"]), int(score["EW"])
         except (KeyError, TypeError, ValueError):
-            raise ServiceError(_("The match score needs NS and EW numbers."),
-                               field="score") from None
+            raise ServiceError(
+                _("The match score needs NS and EW numbers."), field="score"
+            ) from None
         if not (0 <= score_ns <= MAX_HAND_SCORE and 0 <= score_ew <= MAX_HAND_SCORE):
-            raise ServiceError(_("A board's score is between 0 and %(max)s (36 × 16).")
-                               % {"max": MAX_HAND_SCORE}, field="score")
+            raise ServiceError(
+                _("A board's score is between 0 and %(max)s (36 × 16).") % {"max": MAX_HAND_SCORE},
+                field="score",
+            )
         return {"adjusted_ns": ns, "adjusted_ew": ew, "score_ns": score_ns, "score_ew": score_ew}
     raise ServiceError(_("Unknown ruling."), field="kind")
 
@@ -162,15 +184,24 @@ def dispute_rule(
         locked.save()
         previous = dispute.rulings.filter(superseded_by__isnull=True).order_by("-pk").first()
         ruling = Ruling.objects.create(
-            dispute=dispute, kind=kind, data=dict(data), explanation=explanation.strip(),
-            referee=actor.user, supersedes=previous,
+            dispute=dispute,
+            kind=kind,
+            data=dict(data),
+            explanation=explanation.strip(),
+            referee=actor.user,
+            supersedes=previous,
         )
         dispute.status = Dispute.Status.RULED
         dispute.referee = actor.user
         dispute.closed_at = timezone.now()
         dispute.save()
-        audit.record(event=event, result=locked, actor=actor.label,
-                     action="ruling_revised" if previous else "ruling",
-                     changes=audit.diff(before, _snapshot(locked)), note=ruling.explanation)
+        audit.record(
+            event=event,
+            result=locked,
+            actor=actor.label,
+            action="ruling_revised" if previous else "ruling",
+            changes=audit.diff(before, _snapshot(locked)),
+            note=ruling.explanation,
+        )
         request_standings(event)
     return ruling

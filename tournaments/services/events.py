@@ -110,8 +110,11 @@ def pairs_csv_parse(text: str) -> CsvPreview:
         key = name.casefold()
         if key in seen:
             preview.errors.append(
-                (line_no, _("Pair %(name)s already appears on line %(line)s.")
-                 % {"name": name, "line": seen[key]})
+                (
+                    line_no,
+                    _("Pair %(name)s already appears on line %(line)s.")
+                    % {"name": name, "line": seen[key]},
+                )
             )
             continue
         seen[key] = line_no
@@ -141,7 +144,9 @@ def entry_register(
         )
         entry = Entry.objects.create(event=event, pair=pair, number=_next_number(event))
         audit.record(
-            event=event, actor=actor.label, action="entry_registered",
+            event=event,
+            actor=actor.label,
+            action="entry_registered",
             changes={"entry": [None, str(entry)]},
         )
     return entry
@@ -152,12 +157,19 @@ def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
     preview = pairs_csv_parse(text)
     if not preview.ok:
         line, message = preview.errors[0]
-        raise ServiceError(_("Line %(line)s: %(message)s") % {"line": line, "message": message},
-                           field="file")
+        raise ServiceError(
+            _("Line %(line)s: %(message)s") % {"line": line, "message": message}, field="file"
+        )
     with transaction.atomic():
         return [
-            entry_register(event=event, actor=actor, player1=row.player1, player2=row.player2,
-                           name=row.name, club=row.club)
+            entry_register(
+                event=event,
+                actor=actor,
+                player1=row.player1,
+                player2=row.player2,
+                name=row.name,
+                club=row.club,
+            )
             for row in preview.rows
         ]
 
@@ -169,8 +181,12 @@ def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
         raise ServiceError(_("This pair has already withdrawn."))
     with transaction.atomic():
         if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
-            audit.record(event=event, actor=actor.label, action="entry_deleted",
-                         changes={"entry": [str(entry), None]})
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="entry_deleted",
+                changes={"entry": [str(entry), None]},
+            )
             pair = entry.pair
             entry.delete()
             pair.delete()
@@ -180,8 +196,12 @@ def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
         )
         entry.withdrawn_after_round = last_closed
         entry.save(update_fields=["withdrawn_after_round"])
-        audit.record(event=event, actor=actor.label, action="entry_withdrawn",
-                     changes={"withdrawn_after_round": [None, last_closed]})
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="entry_withdrawn",
+            changes={"withdrawn_after_round": [None, last_closed]},
+        )
     return entry
 
 
@@ -197,8 +217,9 @@ def _set_status(event: Event, actor: Actor, status: str) -> Event:
     if status == Event.Status.FINISHED:
         event.finished_at = timezone.now()
     event.save(update_fields=["status", "finished_at"])
-    audit.record(event=event, actor=actor.label, action="event_status",
-                 changes={"status": [before, status]})
+    audit.record(
+        event=event, actor=actor.label, action="event_status", changes={"status": [before, status]}
+    )
     return event
 
 
@@ -207,7 +228,9 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     from tournaments.tasks import generate_boards
 
     _require_organiser(event, actor)
-    _require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
+    _require_status(
+        event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event")
+    )
     active = event.entries.filter(withdrawn_after_round__isnull=True).count()
     if active < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
@@ -258,17 +281,15 @@ def round_propose(
         _require_organiser(event, actor)
     _require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
     if number < 1 or number > event.rounds_count:
-        raise ServiceError(_("This event has %(n)s rounds.") % {"n": event.rounds_count},
-                           field="round")
-    entries = {
-        e.pk: e for e in event.entries.filter(withdrawn_after_round__isnull=True)
-    }
+        raise ServiceError(
+            _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
+        )
+    entries = {e.pk: e for e in event.entries.filter(withdrawn_after_round__isnull=True)}
     seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else [])
     if len(seen) != len(set(seen)):
         raise ServiceError(_("A pair appears twice in these pairings."), field="tables")
     if set(seen) != set(entries):
-        raise ServiceError(_("Every active pair must play or have the bye, once."),
-                           field="tables")
+        raise ServiceError(_("Every active pair must play or have the bye, once."), field="tables")
     with transaction.atomic():
         rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
         if rnd.status != Round.Status.PENDING:
@@ -287,8 +308,12 @@ def round_propose(
         rnd.bye = entries[bye] if bye else None
         rnd.save(update_fields=["bye"])
         if actor is not None:
-            audit.record(event=event, actor=actor.label, action="round_proposed",
-                         changes={"round": [None, number]})
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="round_proposed",
+                changes={"round": [None, number]},
+            )
     return rnd
 
 
@@ -338,8 +363,12 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
             setattr(obj_b, attr_b, entry_a)
             obj_a.save()
             obj_b.save()
-        audit.record(event=event, actor=actor.label, action="round_swap",
-                     changes={"swap": [entry_a, entry_b]})
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_swap",
+            changes={"swap": [entry_a, entry_b]},
+        )
     return rnd
 
 
@@ -350,8 +379,9 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PENDING:
-            raise ServiceError(_("This round is already %(s)s.")
-                               % {"s": rnd.get_status_display().lower()})
+            raise ServiceError(
+                _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()}
+            )
         if not rnd.tables.exists():
             raise ServiceError(_("This round has no pairings yet."))
         if event.boards.count() < event.total_boards:
@@ -359,8 +389,12 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
         rnd.status = Round.Status.OPEN
         rnd.opened_at = timezone.now()
         rnd.save(update_fields=["status", "opened_at"])
-        audit.record(event=event, actor=actor.label, action="round_opened",
-                     changes={"round": [None, rnd.number]})
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_opened",
+            changes={"round": [None, rnd.number]},
+        )
     return rnd
 
 
@@ -400,7 +434,9 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
         audit.record(
-            event=event, actor=actor.label, action="round_closed",
+            event=event,
+            actor=actor.label,
+            action="round_closed",
             changes={"round": [None, rnd.number]},
             note=_("Closed with missing results") if missing else "",
         )
@@ -422,15 +458,28 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
     _require_organiser(event, actor)
     event.published = published
     event.save(update_fields=["published"])
-    audit.record(event=event, actor=actor.label, action="event_published",
-                 changes={"published": [not published, published]})
+    audit.record(
+        event=event,
+        actor=actor.label,
+        action="event_published",
+        changes={"published": [not published, published]},
+    )
     return event
 
 
 # Options that decide how boards are dealt, played and scored: fixed once the event runs.
 EVENT_OPTIONS = (
-    "ruleset", "sant_vicenc_in_botifarra", "game_target", "game_cap", "deal_limit", "format",
-    "match_mode", "rounds_count", "boards_per_round", "ranking_method", "bye_points",
+    "ruleset",
+    "sant_vicenc_in_botifarra",
+    "game_target",
+    "game_cap",
+    "deal_limit",
+    "format",
+    "match_mode",
+    "rounds_count",
+    "boards_per_round",
+    "ranking_method",
+    "bye_points",
 )
 EVENT_DETAILS = ("name", "club", "date", "venue")
 
@@ -455,11 +504,12 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
         event = Event.objects.select_for_update().get(pk=event.pk)
         before = {k: getattr(event, k) for k in fields}
         changed_options = [k for k in EVENT_OPTIONS if k in fields and fields[k] != before[k]]
-        if changed_options and event.status not in (Event.Status.DRAFT,
-                                                    Event.Status.REGISTRATION):
+        if changed_options and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(
-                _("The options cannot change once the event has started: the boards are dealt "
-                  "and the rounds are played and scored under them."),
+                _(
+                    "The options cannot change once the event has started: the boards are dealt "
+                    "and the rounds are played and scored under them."
+                ),
                 field=changed_options[0],
             )
         for key, value in fields.items():
@@ -468,8 +518,7 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
         event.save()
         changes = audit.diff(
             {k: str(v) if v is not None else None for k, v in before.items()},
-            {k: str(getattr(event, k)) if getattr(event, k) is not None else None
-             for k in fields},
+            {k: str(getattr(event, k)) if getattr(event, k) is not None else None for k in fields},
         )
         if changes:
             audit.record(event=event, actor=actor.label, action="event_updated", changes=changes)

@@ -51,16 +51,18 @@ def board_for_table(table: Table, board_number: int) -> Board:
     try:
         return Board.objects.get(event_id=table.round.event_id, number=board_number)
     except Board.DoesNotExist:
-        raise ServiceError(_("Board %(n)s does not exist yet.") % {"n": board_number},
-                           field="board") from None
+        raise ServiceError(
+            _("Board %(n)s does not exist yet.") % {"n": board_number}, field="board"
+        ) from None
 
 
 def _check_can_enter(table: Table, actor: Actor) -> str:
     """The side the actor enters for ('' for organisers); refuses outsiders and closed rounds."""
     event = table.round.event
     if table.round.status != Round.Status.OPEN:
-        raise ServiceError(_("Round %(n)s is not open for results.") % {"n": table.round.number},
-                           field="round")
+        raise ServiceError(
+            _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
+        )
     if actor.is_organiser(event):
         return actor.side_at(table) or ""
     side = actor.side_at(table)
@@ -69,16 +71,17 @@ def _check_can_enter(table: Table, actor: Actor) -> str:
     return side
 
 
-def short_values(
-    *, event: Event, board: Board, data: Mapping[str, Any]
-) -> dict[str, Any]:
+def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate a short result and compute its score with the engine (never typed by people)."""
     problems: list[engine.Problem] = []
     trump = data.get("trump")
     delegated = data.get("delegated", False)
     if trump in (None, ""):
-        problems.append(engine.Problem("trump", _("Choose the trump: oros, copes, espases, "
-                                                  "bastos or botifarra.")))
+        problems.append(
+            engine.Problem(
+                "trump", _("Choose the trump: oros, copes, espases, bastos or botifarra.")
+            )
+        )
     doubles = data.get("doubles") or []
     totals = data.get("totals")
     offending = data.get("offending_pair") or None
@@ -89,8 +92,10 @@ def short_values(
         doubles = []
     if (totals is None) == (offending is None):
         problems.append(
-            engine.Problem("totals", _("Give either the two hand totals or the pair that "
-                                       "played an illegal card."))
+            engine.Problem(
+                "totals",
+                _("Give either the two hand totals or the pair that played an illegal card."),
+            )
         )
     if totals is not None and not isinstance(totals, Mapping):
         problems.append(engine.Problem("totals", _("totals must hold NS and EW")))
@@ -143,8 +148,7 @@ def record_values(verdict: Mapping[str, Any], record: Mapping[str, Any]) -> dict
         }
     else:
         offender = engine.Seat.from_str(verdict["seat"]).pair
-        values |= {"totals_ns": None, "totals_ew": None, "offending_pair": offender,
-                   "capot": False}
+        values |= {"totals_ns": None, "totals_ew": None, "offending_pair": offender, "capot": False}
     return values
 
 
@@ -158,8 +162,18 @@ def _agree(result: BoardResult, values: Mapping[str, Any]) -> bool:
 def _snapshot(result: BoardResult) -> dict[str, Any]:
     return {
         f: getattr(result, f)
-        for f in (*AGREED_FIELDS, "totals_ew", "multiplier", "score_ns", "score_ew", "capot",
-                  "status", "source", "adjusted_ns", "adjusted_ew")
+        for f in (
+            *AGREED_FIELDS,
+            "totals_ew",
+            "multiplier",
+            "score_ns",
+            "score_ew",
+            "capot",
+            "status",
+            "source",
+            "adjusted_ns",
+            "adjusted_ew",
+        )
     }
 
 
@@ -177,10 +191,21 @@ def open_dispute(
     existing = result.disputes.filter(status=Dispute.Status.OPEN).first()
     if existing is not None:
         return existing
-    dispute = Dispute.objects.create(result=result, reason=reason, opened_by=actor.label,
-                                     details=details, previous_status=previous_status)
-    audit.record(event=result.table.round.event, result=result, actor=actor.label,
-                 action="dispute_opened", changes={"reason": [None, reason]}, note=details)
+    dispute = Dispute.objects.create(
+        result=result,
+        reason=reason,
+        opened_by=actor.label,
+        details=details,
+        previous_status=previous_status,
+    )
+    audit.record(
+        event=result.table.round.event,
+        result=result,
+        actor=actor.label,
+        action="dispute_opened",
+        changes={"reason": [None, reason]},
+        note=details,
+    )
     return dispute
 
 
@@ -213,15 +238,28 @@ def _store(
             status = BoardResult.Status.DISPUTED
             dispute_reason = Dispute.Reason.ILLEGAL_PLAY
         result = BoardResult.objects.create(
-            table=table, board=board, status=status, source=source,
-            entered_by=actor.label, entered_side=side, **values,
+            table=table,
+            board=board,
+            status=status,
+            source=source,
+            entered_by=actor.label,
+            entered_side=side,
+            **values,
         )
-        audit.record(event=event, result=result, actor=actor.label, action="result_entered",
-                     changes=audit.diff({}, _snapshot(result)))
+        audit.record(
+            event=event,
+            result=result,
+            actor=actor.label,
+            action="result_entered",
+            changes=audit.diff({}, _snapshot(result)),
+        )
     else:
         if expected_version is not None and expected_version != result.version:
-            raise Conflict(_("This result changed meanwhile (now version %(v)s): reload it.")
-                           % {"v": result.version}, field="version")
+            raise Conflict(
+                _("This result changed meanwhile (now version %(v)s): reload it.")
+                % {"v": result.version},
+                field="version",
+            )
         before = _snapshot(result)
         same_side = bool(side) and side == result.entered_side
         if result.status in (BoardResult.Status.RULED,):
@@ -231,17 +269,24 @@ def _store(
             pass
         elif source != result.source and not _agree(result, values):
             result.status = BoardResult.Status.DISPUTED
-            dispute_reason = (Dispute.Reason.ILLEGAL_PLAY if values["offending_pair"]
-                              and source == BoardResult.Source.PLAY_RECORD
-                              else Dispute.Reason.RECORD_MISMATCH)
+            dispute_reason = (
+                Dispute.Reason.ILLEGAL_PLAY
+                if values["offending_pair"] and source == BoardResult.Source.PLAY_RECORD
+                else Dispute.Reason.RECORD_MISMATCH
+            )
         elif result.status == BoardResult.Status.CONFIRMED:
             if not _agree(result, values):
                 raise Conflict(_("This board is already confirmed; open a dispute to change it."))
         elif same_side:
             if expected_version is None and not _agree(result, values):
                 raise Conflict(
-                    _("You already entered this board. To correct it, send it again with "
-                      "its current version (%(v)s).") % {"v": result.version}, field="version")
+                    _(
+                        "You already entered this board. To correct it, send it again with "
+                        "its current version (%(v)s)."
+                    )
+                    % {"v": result.version},
+                    field="version",
+                )
             for key, value in values.items():
                 setattr(result, key, value)
             result.source = source
@@ -251,24 +296,37 @@ def _store(
         else:
             result.status = BoardResult.Status.DISPUTED
             dispute_reason = Dispute.Reason.CONFLICT
-        if record is not None and result.source != BoardResult.Source.PLAY_RECORD and \
-                result.status != BoardResult.Status.DISPUTED:
+        if (
+            record is not None
+            and result.source != BoardResult.Source.PLAY_RECORD
+            and result.status != BoardResult.Status.DISPUTED
+        ):
             # A play record that agrees with the short result is the better evidence.
             result.source = BoardResult.Source.PLAY_RECORD
         after = _snapshot(result)
         if after != before:
             result.version += 1
             result.save()
-            audit.record(event=event, result=result, actor=actor.label,
-                         action=f"result_{result.status}", changes=audit.diff(before, after))
+            audit.record(
+                event=event,
+                result=result,
+                actor=actor.label,
+                action=f"result_{result.status}",
+                changes=audit.diff(before, after),
+            )
     submission = Submission.objects.create(
         result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
     )
     verdict = None
     if record is not None:
         raw, verdict = record
-        PlayRecord.objects.create(result=result, submission=submission, record=raw,
-                                  verdict=verdict, outcome=verdict["outcome"])
+        PlayRecord.objects.create(
+            result=result,
+            submission=submission,
+            record=raw,
+            verdict=verdict,
+            outcome=verdict["outcome"],
+        )
     if dispute_reason is not None:
         open_dispute(result, dispute_reason, actor)
     if result.status in BoardResult.COUNTED:
@@ -289,9 +347,16 @@ def result_submit_short(
     board = board_for_table(table, board_number)
     values = short_values(event=table.round.event, board=board, data=data)
     with transaction.atomic():
-        return _store(table=table, board=board, actor=actor, side=side,
-                      source=BoardResult.Source.SHORT, values=values,
-                      submission_data=dict(data), expected_version=expected_version)
+        return _store(
+            table=table,
+            board=board,
+            actor=actor,
+            side=side,
+            source=BoardResult.Source.SHORT,
+            values=values,
+            submission_data=dict(data),
+            expected_version=expected_version,
+        )
 
 
 def play_record_check(*, board: Board, record: Any) -> dict[str, Any]:
@@ -318,14 +383,22 @@ def result_submit_play_record(
         )
     values = record_values(verdict, record)
     with transaction.atomic():
-        return _store(table=table, board=board, actor=actor, side=side,
-                      source=BoardResult.Source.PLAY_RECORD, values=values,
-                      submission_data={"play_record": True}, expected_version=expected_version,
-                      record=(record, verdict))
+        return _store(
+            table=table,
+            board=board,
+            actor=actor,
+            side=side,
+            source=BoardResult.Source.PLAY_RECORD,
+            values=values,
+            submission_data={"play_record": True},
+            expected_version=expected_version,
+            record=(record, verdict),
+        )
 
 
-def result_confirm(*, result: BoardResult, actor: Actor, expected_version: int | None = None
-                   ) -> BoardResult:
+def result_confirm(
+    *, result: BoardResult, actor: Actor, expected_version: int | None = None
+) -> BoardResult:
     """The other pair (or an organiser) confirms an entered result."""
     table = result.table
     side = _check_can_enter(table, actor)
@@ -334,13 +407,18 @@ def result_confirm(*, result: BoardResult, actor: Actor, expected_version: int |
         locked = _locked_result(table, result.board)
         assert locked is not None
         if expected_version is not None and expected_version != locked.version:
-            raise Conflict(_("This result changed meanwhile (now version %(v)s): reload it.")
-                           % {"v": locked.version}, field="version")
+            raise Conflict(
+                _("This result changed meanwhile (now version %(v)s): reload it.")
+                % {"v": locked.version},
+                field="version",
+            )
         if locked.status == BoardResult.Status.CONFIRMED:
             return locked
         if locked.status != BoardResult.Status.ENTERED:
-            raise Conflict(_("This result is %(s)s and cannot be confirmed.")
-                           % {"s": locked.get_status_display().lower()})
+            raise Conflict(
+                _("This result is %(s)s and cannot be confirmed.")
+                % {"s": locked.get_status_display().lower()}
+            )
         if side and side == locked.entered_side and not actor.is_organiser(event):
             raise NotAllowed(_("The other pair must confirm the result you entered."))
         before = _snapshot(locked)
@@ -348,8 +426,13 @@ def result_confirm(*, result: BoardResult, actor: Actor, expected_version: int |
         locked.confirmed_by = actor.label
         locked.version += 1
         locked.save()
-        audit.record(event=event, result=locked, actor=actor.label, action="result_confirmed",
-                     changes=audit.diff(before, _snapshot(locked)))
+        audit.record(
+            event=event,
+            result=locked,
+            actor=actor.label,
+            action="result_confirmed",
+            changes=audit.diff(before, _snapshot(locked)),
+        )
         _after_counted(event)
     return locked
 
@@ -374,13 +457,18 @@ def hands_visible(*, board: Board, actor: Actor, table: Table | None = None) -> 
     if actor.table is not None:
         tables = [actor.table]
     elif actor.is_authenticated and rnd is not None:
-        tables = [t for t in rnd.tables.select_related("ns__pair__player1", "ns__pair__player2",
-                                                       "ew__pair__player1", "ew__pair__player2")
-                  if actor.side_at(t)]
+        tables = [
+            t
+            for t in rnd.tables.select_related(
+                "ns__pair__player1", "ns__pair__player2", "ew__pair__player1", "ew__pair__player2"
+            )
+            if actor.side_at(t)
+        ]
     # Every table of a round plays the same boards: once the round is closed, anyone who sat
     # in it may look; before that, only a table that has entered its own result for the board.
     return any(
-        t.round_id == rnd.pk and actor.sits_at(t)
+        t.round_id == rnd.pk
+        and actor.sits_at(t)
         and (closed or BoardResult.objects.filter(table=t, board=board).exists())
         for t in tables
     )

@@ -58,7 +58,12 @@ def card(token: str | int) -> SafeString:
     return format_html(
         '<span class="card-token suit-{}" title="{} {}">{}<span aria-hidden="true">{}</span>'
         '<span class="visually-hidden"> {}</span></span>',
-        letter, rank, name, rank, SYMBOLS[letter], name,
+        letter,
+        rank,
+        name,
+        rank,
+        SYMBOLS[letter],
+        name,
     )
 
 
@@ -91,17 +96,27 @@ def hand_lines(tokens: Iterable[str | int]) -> SafeString:
     lines = []
     for letter, toks in groups.items():
         ranks = " ".join(t[:-1] for t in toks) or "—"
-        lines.append(format_html(
-            '<div class="suit-line suit-{}"><span aria-hidden="true">{}</span> '
-            '<abbr title="{}">{}</abbr> {}</div>',
-            letter, SYMBOLS[letter], suit_names()[letter], letter.upper(), ranks,
-        ))
+        lines.append(
+            format_html(
+                '<div class="suit-line suit-{}"><span aria-hidden="true">{}</span> '
+                '<abbr title="{}">{}</abbr> {}</div>',
+                letter,
+                SYMBOLS[letter],
+                suit_names()[letter],
+                letter.upper(),
+                ranks,
+            )
+        )
     return mark_safe("".join(lines))
 
 
 @register.simple_tag
-def deal_diagram(hands: Mapping[str, Iterable[str]], dealer: str = "", board: int | None = None,
-                 highlight: str = "") -> SafeString:
+def deal_diagram(
+    hands: Mapping[str, Iterable[str]],
+    dealer: str = "",
+    board: int | None = None,
+    highlight: str = "",
+) -> SafeString:
     """The four hands around the table (HTML grid: prints and reads on a phone)."""
     seats = seat_names()
     parts = []
@@ -110,33 +125,41 @@ def deal_diagram(hands: Mapping[str, Iterable[str]], dealer: str = "", board: in
         classes = "hand seat-" + seat + (" dealer" if seat == dealer else "")
         if seat == highlight:
             classes += " to-move"
-        parts.append(format_html(
-            '<div class="{}"><div class="seat-name">{}</div>{}</div>',
-            classes, seats[seat], hand_lines(tokens),
-        ))
+        parts.append(
+            format_html(
+                '<div class="{}"><div class="seat-name">{}</div>{}</div>',
+                classes,
+                seats[seat],
+                hand_lines(tokens),
+            )
+        )
     middle = format_html(
         '<div class="mid">{}{}</div>',
         format_html("{} {}<br>", _("Board"), board) if board is not None else "",
         format_html("{}: {}", _("Dealer"), seats.get(dealer, dealer)) if dealer else "",
     )
-    return format_html('<div class="deal avoid-break">{}{}</div>', mark_safe("".join(parts)),
-                       middle)
+    return format_html(
+        '<div class="deal avoid-break">{}{}</div>', mark_safe("".join(parts)), middle
+    )
 
 
 SVG_SUIT_FILL = {"o": "#8a6d00", "c": "#b3261e", "e": "#1f4e8c", "b": "#2e6b2e"}
 
 
-def deal_svg(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None,
-             width: int = 360) -> str:
+def deal_svg(
+    hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None, width: int = 360
+) -> str:
     """The deal diagram as a standalone SVG (for PDFs and downloads; no fonts fetched)."""
     seats = seat_names()
     line_h = 16
     box_h = line_h * 5 + 6
     pos = {"N": (120, 0), "W": (0, box_h + 4), "E": (240, box_h + 4), "S": (120, 2 * box_h + 8)}
     height = 3 * box_h + 8
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 {height}" '
-           f'width="{width}" role="img" aria-label="{_("Deal")} {board or ""}">',
-           '<style>text{font-family:DejaVu Sans,sans-serif;font-size:12px}</style>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 {height}" '
+        f'width="{width}" role="img" aria-label="{_("Deal")} {board or ""}">',
+        "<style>text{font-family:DejaVu Sans,sans-serif;font-size:12px}</style>",
+    ]
     for seat, (x, y) in pos.items():
         name = seats[seat] + (f" ({_('D')})" if seat == dealer else "")
         out.append(f'<text x="{x + 4}" y="{y + 13}" font-weight="bold">{name}</text>')
@@ -147,8 +170,9 @@ def deal_svg(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None 
                 f'{SYMBOLS[letter]} {letter.upper()}: <tspan fill="#000">{ranks}</tspan></text>'
             )
     cx, cy = 180, height / 2
-    out.append(f'<rect x="{cx - 45}" y="{cy - 22}" width="90" height="44" fill="none" '
-               'stroke="#999"/>')
+    out.append(
+        f'<rect x="{cx - 45}" y="{cy - 22}" width="90" height="44" fill="none" stroke="#999"/>'
+    )
     if board is not None:
         out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle">{_("Board")} {board}</text>')
     out.append("</svg>")
@@ -156,8 +180,9 @@ def deal_svg(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None 
 
 
 @register.simple_tag
-def deal_svg_tag(hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None
-                 ) -> SafeString:
+def deal_svg_tag(
+    hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None
+) -> SafeString:
     return mark_safe(deal_svg(hands, dealer, board))  # noqa: S308 - built from tokens only
 
 

@@ -17,8 +17,11 @@ urlpatterns = [
     path("<int:pk>/publish/", views.event_publish, name="event_publish"),
     path("<int:pk>/pairs/", views.entries, name="entries"),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
-    path("<int:pk>/pairs/import/confirm/", views.entries_import_confirm,
-         name="entries_import_confirm"),
+    path(
+        "<int:pk>/pairs/import/confirm/",
+        views.entries_import_confirm,
+        name="entries_import_confirm",
+    ),
     path("<int:pk>/pairs/<int:entry_pk>/withdraw/", views.entry_withdraw, name="entry_withdraw"),
     path("<int:pk>/rounds/<int:number>/", views.round_detail, name="round_detail"),
     path("<int:pk>/rounds/<int:number>/propose/", views.round_propose, name="round_propose"),

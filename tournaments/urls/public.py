@@ -15,8 +15,7 @@ urlpatterns = [
     path("<int:pk>/hand-records/", public.hand_records, name="hand_records"),
     path("<int:pk>/pdf/<slug:kind>/", public_files.pdf_file, name="pdf"),
     path("<int:pk>/pdf-jobs/<uuid:job>/", public_files.pdf_status, name="pdf_status"),
-    path("<int:pk>/pdf-jobs/<uuid:job>/download/", public_files.pdf_download,
-         name="pdf_download"),
+    path("<int:pk>/pdf-jobs/<uuid:job>/download/", public_files.pdf_download, name="pdf_download"),
     path("<int:pk>/export/<slug:kind>.csv", public_files.export_csv, name="export_csv"),
     path("<int:pk>/export/records.json", public_files.export_records, name="export_records"),
 ]

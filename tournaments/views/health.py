@@ -17,7 +17,9 @@ def _redis_ok() -> bool:
     import redis
 
     try:
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+        )
         return bool(client.ping())
     except Exception:  # noqa: BLE001
         return False

@@ -40,6 +40,7 @@ EDITABLE_STATUSES = (Event.Status.DRAFT, Event.Status.REGISTRATION)
 
 # --- helpers -------------------------------------------------------------------------------------
 
+
 def _event(request: HttpRequest, pk: int, *, change: bool = False) -> Event:
     """The event, if the user organises it (``change``) or at least referees it; 403 otherwise."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
@@ -50,8 +51,9 @@ def _event(request: HttpRequest, pk: int, *, change: bool = False) -> Event:
 
 
 def _round(event: Event, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("event", "bye__pair"),
-                             event=event, number=number)
+    return get_object_or_404(
+        Round.objects.select_related("event", "bye__pair"), event=event, number=number
+    )
 
 
 def _actor(request: HttpRequest) -> Actor:
@@ -107,51 +109,80 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
     """The one thing the organiser should do next, as a single prominent button."""
     pk = event.pk
     if event.status == Event.Status.DRAFT:
-        return NextStep(_("Open registration"), reverse("tournaments:registration_open", args=[pk]),
-                        note=_("Then register the pairs (you may also register them now)."))
+        return NextStep(
+            _("Open registration"),
+            reverse("tournaments:registration_open", args=[pk]),
+            note=_("Then register the pairs (you may also register them now)."),
+        )
     if event.status == Event.Status.REGISTRATION:
         if counts.pairs < 2:
-            return NextStep(_("Register pairs"), reverse("tournaments:entries", args=[pk]), "get",
-                            note=_("At least two pairs are needed to start."))
-        return NextStep(_("Start the event"), reverse("tournaments:event_start", args=[pk]), "get",
-                        note=_("%(n)s pairs registered. Starting closes registration and "
-                               "deals the boards.") % {"n": counts.pairs})
+            return NextStep(
+                _("Register pairs"),
+                reverse("tournaments:entries", args=[pk]),
+                "get",
+                note=_("At least two pairs are needed to start."),
+            )
+        return NextStep(
+            _("Start the event"),
+            reverse("tournaments:event_start", args=[pk]),
+            "get",
+            note=_("%(n)s pairs registered. Starting closes registration and deals the boards.")
+            % {"n": counts.pairs},
+        )
     if event.status == Event.Status.RUNNING:
         last = rounds[-1] if rounds else None
         if last is None or (last.status == Round.Status.PENDING and not last.table_count):
             number = last.number if last else 1
-            return NextStep(_("Propose round %(n)s") % {"n": number},
-                            reverse("tournaments:round_propose", args=[pk, number]),
-                            note=_("The program pairs the round; you can check and swap pairs "
-                                   "before opening it."))
+            return NextStep(
+                _("Propose round %(n)s") % {"n": number},
+                reverse("tournaments:round_propose", args=[pk, number]),
+                note=_(
+                    "The program pairs the round; you can check and swap pairs before opening it."
+                ),
+            )
         if last.status == Round.Status.PENDING:
-            return NextStep(_("Open round %(n)s") % {"n": last.number},
-                            reverse("tournaments:round_open", args=[pk, last.number]),
-                            note=_("Opening gives each table its code to enter results."),
-                            needs_boards=True)
+            return NextStep(
+                _("Open round %(n)s") % {"n": last.number},
+                reverse("tournaments:round_open", args=[pk, last.number]),
+                note=_("Opening gives each table its code to enter results."),
+                needs_boards=True,
+            )
         if last.status == Round.Status.OPEN:
-            return NextStep(_("Close round %(n)s") % {"n": last.number},
-                            reverse("tournaments:round_close", args=[pk, last.number]),
-                            note=_("When every table has finished and confirmed its results."))
+            return NextStep(
+                _("Close round %(n)s") % {"n": last.number},
+                reverse("tournaments:round_close", args=[pk, last.number]),
+                note=_("When every table has finished and confirmed its results."),
+            )
         if last.number < event.rounds_count:
-            return NextStep(_("Propose round %(n)s") % {"n": last.number + 1},
-                            reverse("tournaments:round_propose", args=[pk, last.number + 1]),
-                            note=_("Pairs are paired from the standings after round %(n)s.")
-                            % {"n": last.number})
-        return NextStep(_("Finish the event"), reverse("tournaments:event_finish", args=[pk]),
-                        "get", note=_("Every round is closed."))
+            return NextStep(
+                _("Propose round %(n)s") % {"n": last.number + 1},
+                reverse("tournaments:round_propose", args=[pk, last.number + 1]),
+                note=_("Pairs are paired from the standings after round %(n)s.")
+                % {"n": last.number},
+            )
+        return NextStep(
+            _("Finish the event"),
+            reverse("tournaments:event_finish", args=[pk]),
+            "get",
+            note=_("Every round is closed."),
+        )
     if not event.published:
-        return NextStep(_("Publish the results"), reverse("tournaments:event_publish", args=[pk]),
-                        note=_("Publishing shows the results pages to everyone."),
-                        fields={"published": "1"})
+        return NextStep(
+            _("Publish the results"),
+            reverse("tournaments:event_publish", args=[pk]),
+            note=_("Publishing shows the results pages to everyone."),
+            fields={"published": "1"},
+        )
     public = _url("public:event", pk)
     if public:
-        return NextStep(_("See the public pages"), public, "get",
-                        note=_("The event is finished and published."))
+        return NextStep(
+            _("See the public pages"), public, "get", note=_("The event is finished and published.")
+        )
     return None
 
 
 # --- events --------------------------------------------------------------------------------------
+
 
 @login_required
 @require_GET
@@ -159,16 +190,23 @@ def event_list(request: HttpRequest) -> HttpResponse:
     events = list(selectors.events_for_user(request.user))
     organised = selectors.organised_ids(request.user)
     for event in events:
-        event.role = (_("organiser") if request.user.is_superuser or event.pk in organised
-                      else _("referee"))
+        event.role = (
+            _("organiser") if request.user.is_superuser or event.pk in organised else _("referee")
+        )
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
 def _event_form_page(request: HttpRequest, form: EventForm, event: Event | None) -> HttpResponse:
-    return render(request, "tournaments/event_form.html", {
-        "form": form, "event": event, "presets": PRESET_LABELS,
-        "clubs": Club.objects.values_list("name", flat=True),
-    })
+    return render(
+        request,
+        "tournaments/event_form.html",
+        {
+            "form": form,
+            "event": event,
+            "presets": PRESET_LABELS,
+            "clubs": Club.objects.values_list("name", flat=True),
+        },
+    )
 
 
 @login_required
@@ -185,14 +223,16 @@ def event_create(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 event = svc.event_create(
-                    actor=_actor(request), club=svc.club_named(form.cleaned_data["club_name"]),
+                    actor=_actor(request),
+                    club=svc.club_named(form.cleaned_data["club_name"]),
                     **form.service_fields(),
                 )
         except (ServiceError, ValidationError) as exc:
             form.add_error(None, _error_text(exc))
         else:
-            messages.success(request, _("Event created. Next: open registration and register "
-                                        "the pairs."))
+            messages.success(
+                request, _("Event created. Next: open registration and register the pairs.")
+            )
             return _dashboard(event)
     return _event_form_page(request, form, None)
 
@@ -213,7 +253,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             with transaction.atomic():
                 svc.event_update(
-                    event=event, actor=_actor(request),
+                    event=event,
+                    actor=_actor(request),
                     club=svc.club_named(form.cleaned_data["club_name"]),
                     **form.service_fields(),
                 )
@@ -233,21 +274,26 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     rounds = selectors.event_rounds(event)
     counts = selectors.event_counts(event)
     step = next_step(event, rounds, counts) if can_change else None
-    return render(request, "tournaments/event_dashboard.html", {
-        "event": event,
-        "can_change": can_change,
-        "rounds": rounds,
-        "counts": counts,
-        "step": step,
-        "standings_stale": bridge.standings_stale(event),
-        "links": {
-            "referee": _url("referee:queue", pk),
-            "public": _url("public:event", pk),
-            "standings": _url("public:standings", pk),
+    return render(
+        request,
+        "tournaments/event_dashboard.html",
+        {
+            "event": event,
+            "can_change": can_change,
+            "rounds": rounds,
+            "counts": counts,
+            "step": step,
+            "standings_stale": bridge.standings_stale(event),
+            "links": {
+                "referee": _url("referee:queue", pk),
+                "public": _url("public:event", pk),
+                "standings": _url("public:standings", pk),
+            },
+            "can_finish": can_change
+            and event.status == Event.Status.RUNNING
+            and not (step and step.url == reverse("tournaments:event_finish", args=[pk])),
         },
-        "can_finish": can_change and event.status == Event.Status.RUNNING
-        and not (step and step.url == reverse("tournaments:event_finish", args=[pk])),
-    })
+    )
 
 
 @login_required
@@ -256,24 +302,30 @@ def event_progress(request: HttpRequest, pk: int) -> JsonResponse:
     """What the dashboard polls every 2 s while the boards are dealt and standings computed."""
     event = _event(request, pk)
     counts = selectors.event_counts(event)
-    return JsonResponse({
-        "status": event.status,
-        "pairs": counts.pairs,
-        "boards_ready": counts.boards_ready,
-        "total_boards": counts.total_boards,
-        "boards_done": event.status != Event.Status.RUNNING or counts.boards_done,
-        "standings_stale": bridge.standings_stale(event),
-        "standings_updated_at": (event.standings_updated_at.isoformat()
-                                 if event.standings_updated_at else None),
-    })
+    return JsonResponse(
+        {
+            "status": event.status,
+            "pairs": counts.pairs,
+            "boards_ready": counts.boards_ready,
+            "total_boards": counts.total_boards,
+            "boards_done": event.status != Event.Status.RUNNING or counts.boards_done,
+            "standings_stale": bridge.standings_stale(event),
+            "standings_updated_at": (
+                event.standings_updated_at.isoformat() if event.standings_updated_at else None
+            ),
+        }
+    )
 
 
 @login_required
 @require_POST
 def registration_open(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
-    _attempt(request, lambda: svc.registration_open(event=event, actor=_actor(request)),
-             _("Registration is open: register the pairs."))
+    _attempt(
+        request,
+        lambda: svc.registration_open(event=event, actor=_actor(request)),
+        _("Registration is open: register the pairs."),
+    )
     return _dashboard(event)
 
 
@@ -282,7 +334,8 @@ def registration_open(request: HttpRequest, pk: int) -> HttpResponse:
 def event_start(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     if request.method == "POST" and _attempt(
-        request, lambda: svc.event_start(event=event, actor=_actor(request)),
+        request,
+        lambda: svc.event_start(event=event, actor=_actor(request)),
         _("The event has started: the boards are being dealt."),
     ):
         return _dashboard(event)
@@ -295,13 +348,19 @@ def event_start(request: HttpRequest, pk: int) -> HttpResponse:
 def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     if request.method == "POST" and _attempt(
-        request, lambda: svc.event_finish(event=event, actor=_actor(request)),
+        request,
+        lambda: svc.event_finish(event=event, actor=_actor(request)),
         _("The event is finished; its seed is now public."),
     ):
         return _dashboard(event)
-    return render(request, "tournaments/confirm_finish.html", {
-        "event": event, "rounds": selectors.event_rounds(event),
-    })
+    return render(
+        request,
+        "tournaments/confirm_finish.html",
+        {
+            "event": event,
+            "rounds": selectors.event_rounds(event),
+        },
+    )
 
 
 @login_required
@@ -309,28 +368,41 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
 def event_publish(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     published = request.POST.get("published") == "1"
-    _attempt(request,
-             lambda: svc.event_publish(event=event, actor=_actor(request), published=published),
-             _("The results pages are public.") if published
-             else _("The results pages are hidden."))
+    _attempt(
+        request,
+        lambda: svc.event_publish(event=event, actor=_actor(request), published=published),
+        _("The results pages are public.") if published else _("The results pages are hidden."),
+    )
     return _dashboard(event)
 
 
 # --- pairs ---------------------------------------------------------------------------------------
 
-def _entries_page(request: HttpRequest, event: Event, *, form: EntryForm | None = None,
-                  csv_form: CsvUploadForm | None = None, status: int = 200) -> HttpResponse:
+
+def _entries_page(
+    request: HttpRequest,
+    event: Event,
+    *,
+    form: EntryForm | None = None,
+    csv_form: CsvUploadForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     can_change = event.is_organiser(request.user)
-    return render(request, "tournaments/entries.html", {
-        "event": event,
-        "entries": selectors.event_entries(event),
-        "can_change": can_change,
-        "can_register": can_change and event.status in EDITABLE_STATUSES,
-        "form": form or EntryForm(),
-        "csv_form": csv_form or CsvUploadForm(),
-        "clubs": Club.objects.values_list("name", flat=True),
-        "rounds": selectors.event_rounds(event),
-    }, status=status)
+    return render(
+        request,
+        "tournaments/entries.html",
+        {
+            "event": event,
+            "entries": selectors.event_entries(event),
+            "can_change": can_change,
+            "can_register": can_change and event.status in EDITABLE_STATUSES,
+            "form": form or EntryForm(),
+            "csv_form": csv_form or CsvUploadForm(),
+            "clubs": Club.objects.values_list("name", flat=True),
+            "rounds": selectors.event_rounds(event),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -346,8 +418,10 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
         except (ServiceError, ValidationError) as exc:
             form.add_error(None, _error_text(exc))
         else:
-            messages.success(request, _("Pair %(n)s registered: %(name)s")
-                             % {"n": entry.number, "name": entry.pair.name})
+            messages.success(
+                request,
+                _("Pair %(n)s registered: %(name)s") % {"n": entry.number, "name": entry.pair.name},
+            )
             return redirect("tournaments:entries", event.pk)
     return _entries_page(request, event, form=form)
 
@@ -361,12 +435,16 @@ def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _entries_page(request, event, csv_form=form)
     text = form.cleaned_data["csv_text"]
-    return render(request, "tournaments/entries_preview.html", {
-        "event": event,
-        "preview": svc.pairs_csv_parse(text),
-        "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
-        "csv_form": CsvUploadForm(),
-    })
+    return render(
+        request,
+        "tournaments/entries_preview.html",
+        {
+            "event": event,
+            "preview": svc.pairs_csv_parse(text),
+            "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
+            "csv_form": CsvUploadForm(),
+        },
+    )
 
 
 @login_required
@@ -383,11 +461,16 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         created = svc.entries_import_csv(event=event, actor=_actor(request), text=text)
     except (ServiceError, ValidationError) as exc:
         messages.error(request, _error_text(exc))
-        return render(request, "tournaments/entries_preview.html", {
-            "event": event, "preview": svc.pairs_csv_parse(text),
-            "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
-            "csv_form": CsvUploadForm(),
-        })
+        return render(
+            request,
+            "tournaments/entries_preview.html",
+            {
+                "event": event,
+                "preview": svc.pairs_csv_parse(text),
+                "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
+                "csv_form": CsvUploadForm(),
+            },
+        )
     messages.success(request, _("%(n)s pairs registered.") % {"n": len(created)})
     return redirect("tournaments:entries", event.pk)
 
@@ -398,19 +481,28 @@ def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse
     event = _event(request, pk, change=True)
     entry = get_object_or_404(Entry.objects.select_related("pair"), pk=entry_pk, event=event)
     if request.method == "POST" and _attempt(
-        request, lambda: svc.entry_withdraw(entry=entry, actor=_actor(request)),
+        request,
+        lambda: svc.entry_withdraw(entry=entry, actor=_actor(request)),
         _("Pair %(n)s withdrawn.") % {"n": entry.number},
     ):
         return redirect("tournaments:entries", event.pk)
-    last_closed = max((r.number for r in event.rounds.filter(status=Round.Status.CLOSED)),
-                      default=0)
-    return render(request, "tournaments/confirm_withdraw.html", {
-        "event": event, "entry": entry, "deletes": event.status in EDITABLE_STATUSES,
-        "last_closed": last_closed,
-    })
+    last_closed = max(
+        (r.number for r in event.rounds.filter(status=Round.Status.CLOSED)), default=0
+    )
+    return render(
+        request,
+        "tournaments/confirm_withdraw.html",
+        {
+            "event": event,
+            "entry": entry,
+            "deletes": event.status in EDITABLE_STATUSES,
+            "last_closed": last_closed,
+        },
+    )
 
 
 # --- rounds --------------------------------------------------------------------------------------
+
 
 def _previous_round(event: Event, number: int) -> Round | None:
     return event.rounds.filter(number=number - 1).first() if number > 1 else None
@@ -428,9 +520,10 @@ def _pairing_gate_message(event: Event, number: int) -> str:
     except ServiceError as exc:
         return exc.message
     if missing:
-        return _("Pairings wait for round %(p)s: results are missing or unconfirmed at tables "
-                 "%(t)s. Then close round %(p)s.") % {
-            "p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
+        return _(
+            "Pairings wait for round %(p)s: results are missing or unconfirmed at tables "
+            "%(t)s. Then close round %(p)s."
+        ) % {"p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
     return _("Close round %(p)s first.") % {"p": number - 1}
 
 
@@ -454,26 +547,30 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if can_change and rnd and rnd.status == Round.Status.PENDING and rows:
         swap_form = SwapForm(rnd=rnd, entries=selectors.round_entries(rnd))
     counts = selectors.event_counts(event)
-    return render(request, "tournaments/round_detail.html", {
-        "event": event,
-        "rnd": rnd,
-        "number": number,
-        "rows": rows,
-        "boards": list(event.board_numbers(number)),
-        "can_change": can_change,
-        "gate_message": gate_message,
-        "swap_form": swap_form,
-        "counts": counts,
-        "standings_stale": bridge.standings_stale(event),
-        "links": {
-            "table_cards": _url("public:table_cards", pk, number),
-            "hand_records": _url("public:hand_records", pk, query=f"?round={number}"),
-            "round_results": _url("public:round_results", pk, number),
-            "standings": _url("public:standings", pk),
-            "referee": _url("referee:queue", pk),
+    return render(
+        request,
+        "tournaments/round_detail.html",
+        {
+            "event": event,
+            "rnd": rnd,
+            "number": number,
+            "rows": rows,
+            "boards": list(event.board_numbers(number)),
+            "can_change": can_change,
+            "gate_message": gate_message,
+            "swap_form": swap_form,
+            "counts": counts,
+            "standings_stale": bridge.standings_stale(event),
+            "links": {
+                "table_cards": _url("public:table_cards", pk, number),
+                "hand_records": _url("public:hand_records", pk, query=f"?round={number}"),
+                "round_results": _url("public:round_results", pk, number),
+                "standings": _url("public:standings", pk),
+                "referee": _url("referee:queue", pk),
+            },
+            "rounds": selectors.event_rounds(event),
         },
-        "rounds": selectors.event_rounds(event),
-    })
+    )
 
 
 @login_required
@@ -481,8 +578,11 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     # The bridge pairs in well under a second, so the request can wait for it.
-    _attempt(request, lambda: _propose(event, _actor(request), number),
-             _("Round %(n)s is proposed: check the pairings, then open it.") % {"n": number})
+    _attempt(
+        request,
+        lambda: _propose(event, _actor(request), number),
+        _("Round %(n)s is proposed: check the pairings, then open it.") % {"n": number},
+    )
     return _round_page(event, number)
 
 
@@ -505,13 +605,22 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             return _round_page(event, number)
         if warnings:
             names = {e.pk: e for e in selectors.round_entries(rnd)}
-            return render(request, "tournaments/confirm_swap.html", {
-                "event": event, "rnd": rnd, "warnings": warnings,
-                "entry_a": names[a], "entry_b": names[b],
-            })
-    _attempt(request, lambda: svc.round_swap(rnd=rnd, actor=_actor(request), entry_a=a,
-                                             entry_b=b),
-             _("The two pairs swapped places."))
+            return render(
+                request,
+                "tournaments/confirm_swap.html",
+                {
+                    "event": event,
+                    "rnd": rnd,
+                    "warnings": warnings,
+                    "entry_a": names[a],
+                    "entry_b": names[b],
+                },
+            )
+    _attempt(
+        request,
+        lambda: svc.round_swap(rnd=rnd, actor=_actor(request), entry_a=a, entry_b=b),
+        _("The two pairs swapped places."),
+    )
     return _round_page(event, number)
 
 
@@ -520,8 +629,11 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def round_open(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     rnd = _round(event, number)
-    _attempt(request, lambda: svc.round_open(rnd=rnd, actor=_actor(request)),
-             _("Round %(n)s is open: give each table its code.") % {"n": number})
+    _attempt(
+        request,
+        lambda: svc.round_open(rnd=rnd, actor=_actor(request)),
+        _("Round %(n)s is open: give each table its code.") % {"n": number},
+    )
     return _round_page(event, number)
 
 
@@ -540,12 +652,20 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             if exc.field != "results":
                 return _round_page(event, number)
         else:
-            messages.success(request, _("Round %(n)s is closed; the standings are being "
-                                        "updated.") % {"n": number})
+            messages.success(
+                request,
+                _("Round %(n)s is closed; the standings are being updated.") % {"n": number},
+            )
             return _round_page(event, number)
     if rnd.status != Round.Status.OPEN:
         messages.error(request, _("Only an open round can be closed."))
         return _round_page(event, number)
-    return render(request, "tournaments/confirm_close.html", {
-        "event": event, "rnd": rnd, "missing": svc.round_missing(rnd),
-    })
+    return render(
+        request,
+        "tournaments/confirm_close.html",
+        {
+            "event": event,
+            "rnd": rnd,
+            "missing": svc.round_missing(rnd),
+        },
+    )

@@ -32,17 +32,20 @@ def public_event(request: HttpRequest, pk: int) -> sel.EventView:
     return sel.event_view(event, staff=staff)
 
 
-def refused(request: HttpRequest, ev: sel.EventView | None, message: str, status: int
-            ) -> HttpResponse:
-    return render(request, "public/refused.html", {"event": ev.event if ev else None, "ev": ev,
-                                                   "message": message}, status=status)
+def refused(
+    request: HttpRequest, ev: sel.EventView | None, message: str, status: int
+) -> HttpResponse:
+    return render(
+        request,
+        "public/refused.html",
+        {"event": ev.event if ev else None, "ev": ev, "message": message},
+        status=status,
+    )
 
 
 def ruleset_words(event: Event) -> str:
     """``Obligada (eastern rules), game to 101, Sant Vicenç allowed in botifarra``."""
-    parts = [
-        _("Obligada (eastern rules)") if event.rules.obligada else _("Lliure (western rules)")
-    ]
+    parts = [_("Obligada (eastern rules)") if event.rules.obligada else _("Lliure (western rules)")]
     if event.match_mode == Event.MatchMode.GAME:
         parts.append(_("game to %(n)s") % {"n": event.game_target})
     else:
@@ -63,14 +66,18 @@ def _base(ev: sel.EventView, **extra: Any) -> dict[str, Any]:
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
     view = sel.standings(ev)
-    return render(request, "public/event.html", _base(
-        ev,
-        ruleset=ruleset_words(ev.event),
-        standings=view,
-        rounds=[r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING],
-        entries=sorted(ev.entries.values(), key=lambda e: e.number),
-        all_rounds=range(1, ev.event.rounds_count + 1),
-    ))
+    return render(
+        request,
+        "public/event.html",
+        _base(
+            ev,
+            ruleset=ruleset_words(ev.event),
+            standings=view,
+            rounds=[r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING],
+            entries=sorted(ev.entries.values(), key=lambda e: e.number),
+            all_rounds=range(1, ev.event.rounds_count + 1),
+        ),
+    )
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:
@@ -90,8 +97,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         return refused(request, ev, _("The round must be a number."), 400)
     view = sel.standings(ev, after_round=after)
     latest = not view.after_rounds or view.after_round == view.after_rounds[-1]
-    context = _base(ev, view=view, latest=latest,
-                    refresh_ms=STANDINGS_REFRESH_SECONDS * 1000)
+    context = _base(ev, view=view, latest=latest, refresh_ms=STANDINGS_REFRESH_SECONDS * 1000)
     if request.GET.get("fragment"):
         return render(request, "public/_standings_fragment.html", context)
     return render(request, "public/standings.html", context)
@@ -102,9 +108,15 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     view = sel.round_results(ev, number)
     if view is None:
         return refused(request, ev, _("Round %(n)s has not been played.") % {"n": number}, 404)
-    return render(request, "public/round.html", _base(
-        ev, view=view, rounds=[r for _n, r in sorted(ev.rounds.items())
-                               if r.status != Round.Status.PENDING]))
+    return render(
+        request,
+        "public/round.html",
+        _base(
+            ev,
+            view=view,
+            rounds=[r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING],
+        ),
+    )
 
 
 def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
@@ -113,26 +125,37 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     if board < 1 or number > ev.event.rounds_count:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     if not ev.board_visible(board):
-        return refused(request, ev, _("The results of board %(b)s are shown once round %(r)s "
-                                      "is closed.") % {"b": board, "r": number}, 403)
+        return refused(
+            request,
+            ev,
+            _("The results of board %(b)s are shown once round %(r)s is closed.")
+            % {"b": board, "r": number},
+            403,
+        )
     trav = sel.board_traveller(ev, board)
     if trav is None:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     actor = Actor(user=request.user)
     show_hands = results.hands_visible(board=trav.board, actor=actor)
     boards = list(trav.round.board_numbers)
-    return render(request, "public/traveller.html", _base(
-        ev, **pdf.traveller_context(ev, trav), show_hands=show_hands,
-        previous=board - 1 if board - 1 in boards else None,
-        next=board + 1 if board + 1 in boards else None))
+    return render(
+        request,
+        "public/traveller.html",
+        _base(
+            ev,
+            **pdf.traveller_context(ev, trav),
+            show_hands=show_hands,
+            previous=board - 1 if board - 1 in boards else None,
+            next=board + 1 if board + 1 in boards else None,
+        ),
+    )
 
 
 def scorecard(request: HttpRequest, pk: int, entry_number: int) -> HttpResponse:
     ev = public_event(request, pk)
     entry = ev.by_number.get(entry_number)
     if entry is None:
-        return refused(request, ev, _("There is no pair number %(n)s.") % {"n": entry_number},
-                       404)
+        return refused(request, ev, _("There is no pair number %(n)s.") % {"n": entry_number}, 404)
     card = sel.scorecards(ev, [entry])[0]
     return render(request, "public/scorecard.html", _base(ev, **pdf.scorecard_context(card)))
 
@@ -145,11 +168,20 @@ def hand_records(request: HttpRequest, pk: int) -> HttpResponse:
     except pdf.PdfRefused as exc:
         return refused(request, ev, exc.message, exc.status)
     boards = sel.boards_of_rounds(ev, numbers)
-    choices = (range(1, ev.event.rounds_count + 1) if ev.staff
-               else [r.number for r in ev.closed_rounds])
-    return render(request, "public/hand_records.html", _base(
-        ev, pages=pdf.groups(boards, pdf.BOARDS_PER_PAGE), round_number=number,
-        round_choices=choices, boards=boards))
+    choices = (
+        range(1, ev.event.rounds_count + 1) if ev.staff else [r.number for r in ev.closed_rounds]
+    )
+    return render(
+        request,
+        "public/hand_records.html",
+        _base(
+            ev,
+            pages=pdf.groups(boards, pdf.BOARDS_PER_PAGE),
+            round_number=number,
+            round_choices=choices,
+            boards=boards,
+        ),
+    )
 
 
 def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -162,6 +194,8 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if rnd is None:
         return refused(request, ev, _("Round %(n)s has no tables yet.") % {"n": number}, 404)
     cards = [pdf.table_card_context(rnd, t) for t in sel.round_tables(rnd)]
-    return render(request, "public/table_cards.html", _base(
-        ev, round=rnd, pages=pdf.groups(cards, pdf.CARDS_PER_PAGE)))
-
+    return render(
+        request,
+        "public/table_cards.html",
+        _base(ev, round=rnd, pages=pdf.groups(cards, pdf.CARDS_PER_PAGE)),
+    )

@@ -37,13 +37,22 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     if not plan.large:
         return _download(pdf.render_pdf(plan), "application/pdf", plan.filename)
     if request.method == "POST":
-        job_id = tasks_pdf.job_create(event_id=ev.event.pk, kind=kind, round_number=number,
-                                      staff=ev.staff, language=get_language(),
-                                      filename=plan.filename, total=len(plan.parts))
+        job_id = tasks_pdf.job_create(
+            event_id=ev.event.pk,
+            kind=kind,
+            round_number=number,
+            staff=ev.staff,
+            language=get_language(),
+            filename=plan.filename,
+            total=len(plan.parts),
+        )
         url = reverse("public:pdf", args=[ev.event.pk, kind])
         return redirect(f"{url}?job={job_id}")
-    return render(request, "public/pdf_job.html", {
-        "event": ev.event, "ev": ev, "plan": plan, "kind": kind, "job": None})
+    return render(
+        request,
+        "public/pdf_job.html",
+        {"event": ev.event, "ev": ev, "plan": plan, "kind": kind, "job": None},
+    )
 
 
 def _job_for(ev: sel.EventView, job_id: str) -> dict[str, Any] | None:
@@ -59,11 +68,19 @@ def _job_page(request: HttpRequest, ev: sel.EventView, kind: str, job_id: str) -
     job = _job_for(ev, job_id)
     if job is None:
         return refused(request, ev, _("This PDF is no longer available: ask for it again."), 404)
-    return render(request, "public/pdf_job.html", {
-        "event": ev.event, "ev": ev, "kind": kind, "job": job, "job_id": job_id,
-        "status_url": reverse("public:pdf_status", args=[ev.event.pk, job_id]),
-        "download_url": reverse("public:pdf_download", args=[ev.event.pk, job_id]),
-    })
+    return render(
+        request,
+        "public/pdf_job.html",
+        {
+            "event": ev.event,
+            "ev": ev,
+            "kind": kind,
+            "job": job,
+            "job_id": job_id,
+            "status_url": reverse("public:pdf_status", args=[ev.event.pk, job_id]),
+            "download_url": reverse("public:pdf_download", args=[ev.event.pk, job_id]),
+        },
+    )
 
 
 def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
@@ -71,16 +88,20 @@ def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
     job = str(job)
     found = _job_for(ev, job)
     if found is None:
-        return JsonResponse({"state": "missing", "error": _("This PDF is no longer available: "
-                                                            "ask for it again.")}, status=404)
+        return JsonResponse(
+            {"state": "missing", "error": _("This PDF is no longer available: ask for it again.")},
+            status=404,
+        )
     done = found.get("state") == "done" and tasks_pdf.job_path(ev.event.pk, job).exists()
-    return JsonResponse({
-        "state": found.get("state") if found.get("state") != "done" or done else "failed",
-        "done": found.get("done", 0),
-        "total": found.get("total", 0),
-        "error": found.get("error", ""),
-        "download": reverse("public:pdf_download", args=[ev.event.pk, job]) if done else None,
-    })
+    return JsonResponse(
+        {
+            "state": found.get("state") if found.get("state") != "done" or done else "failed",
+            "done": found.get("done", 0),
+            "total": found.get("total", 0),
+            "error": found.get("error", ""),
+            "download": reverse("public:pdf_download", args=[ev.event.pk, job]) if done else None,
+        }
+    )
 
 
 def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse | FileResponse:
@@ -90,9 +111,12 @@ def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse | F
     path = tasks_pdf.job_path(ev.event.pk, job)
     if found is None or found.get("state") != "done" or not path.exists():
         return refused(request, ev, _("This PDF is not ready."), 404)
-    return FileResponse(path.open("rb"), as_attachment=True,
-                        filename=found.get("filename") or path.name,
-                        content_type="application/pdf")
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=True,
+        filename=found.get("filename") or path.name,
+        content_type="application/pdf",
+    )
 
 
 def export_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
@@ -106,13 +130,14 @@ def export_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             return refused(request, ev, exc.message, exc.status)
         view = sel.standings(ev, after_round=number)
         if number is not None and view.after_round != number:
-            return refused(request, ev, _("There are no standings after round %(n)s yet.")
-                           % {"n": number}, 404)
-        return _download(exports.standings_csv(ev, view), "text/csv; charset=utf-8",
-                         f"{slug}-standings.csv")
+            return refused(
+                request, ev, _("There are no standings after round %(n)s yet.") % {"n": number}, 404
+            )
+        return _download(
+            exports.standings_csv(ev, view), "text/csv; charset=utf-8", f"{slug}-standings.csv"
+        )
     if kind == "results":
-        return _download(exports.results_csv(ev), "text/csv; charset=utf-8",
-                         f"{slug}-results.csv")
+        return _download(exports.results_csv(ev), "text/csv; charset=utf-8", f"{slug}-results.csv")
     return refused(request, ev, _("Unknown export: %(kind)s.") % {"kind": kind}, 404)
 
 

@@ -52,8 +52,13 @@ RULE_TEXT = {
     ),
     "lowest_card": gettext_lazy("had to play the lowest card of that suit (obligada)"),
 }
-RULE_SECTION = {"follow_suit": "R7.2", "must_beat": "R7.2", "must_trump": "R7.3",
-                "must_overtrump": "R7.3", "lowest_card": "R8"}
+RULE_SECTION = {
+    "follow_suit": "R7.2",
+    "must_beat": "R7.2",
+    "must_trump": "R7.3",
+    "must_overtrump": "R7.3",
+    "lowest_card": "R8",
+}
 
 ACTIONS = {
     "result_entered": gettext_lazy("Result entered"),
@@ -75,19 +80,29 @@ FORM_TITLES = {
 }
 FORM_HELP = {
     "accept": gettext_lazy("One of the versions the tables sent is right: it becomes the result."),
-    "penalty": gettext_lazy("A card was played against the rules: the hand stops there and the "
-                            "offenders' opponents score 36 × the multiplier."),
-    "corrected_short": gettext_lazy("The players agree on what happened but entered it wrongly: "
-                                    "enter the right trump, calls and hand totals."),
-    "corrected_record": gettext_lazy("Edit the play record and replay it to check (nothing is "
-                                     "stored), then rule with it."),
-    "adjusted": gettext_lazy("The board cannot be scored from the play (fouled board, no time, "
-                             "missing facts): give each pair an average plus, average or average "
-                             "minus, and the match score to count."),
+    "penalty": gettext_lazy(
+        "A card was played against the rules: the hand stops there and the "
+        "offenders' opponents score 36 × the multiplier."
+    ),
+    "corrected_short": gettext_lazy(
+        "The players agree on what happened but entered it wrongly: "
+        "enter the right trump, calls and hand totals."
+    ),
+    "corrected_record": gettext_lazy(
+        "Edit the play record and replay it to check (nothing is stored), then rule with it."
+    ),
+    "adjusted": gettext_lazy(
+        "The board cannot be scored from the play (fouled board, no time, "
+        "missing facts): give each pair an average plus, average or average "
+        "minus, and the match score to count."
+    ),
 }
 
-CALL_NAMES = {"contro": gettext_lazy("contro"), "recontro": gettext_lazy("recontro"),
-              "sant_vicenc": gettext_lazy("Sant Vicenç")}
+CALL_NAMES = {
+    "contro": gettext_lazy("contro"),
+    "recontro": gettext_lazy("recontro"),
+    "sant_vicenc": gettext_lazy("Sant Vicenç"),
+}
 
 
 def card_text(token: Any) -> str:
@@ -102,10 +117,15 @@ def rule_sentence(rule: str | None, seat: str) -> str:
         return ""
     text = RULE_TEXT.get(rule)
     if text is None:
-        return _("%(seat)s broke the rule %(rule)s.") % {"seat": seat_names().get(seat, seat),
-                                                          "rule": rule}
+        return _("%(seat)s broke the rule %(rule)s.") % {
+            "seat": seat_names().get(seat, seat),
+            "rule": rule,
+        }
     return _("%(seat)s %(rule)s (%(section)s).") % {
-        "seat": seat_names().get(seat, seat), "rule": text, "section": RULE_SECTION[rule]}
+        "seat": seat_names().get(seat, seat),
+        "rule": text,
+        "section": RULE_SECTION[rule],
+    }
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -136,8 +156,11 @@ def disputes_for_event(event: Event) -> tuple[list[Dispute], list[Dispute]]:
 def dispute_for_page(pk: int) -> Dispute:
     return get_object_or_404(
         Dispute.objects.select_related(
-            "result__table__round__event", "result__table__ns__pair", "result__table__ew__pair",
-            "result__board", "referee",
+            "result__table__round__event",
+            "result__table__ns__pair",
+            "result__table__ew__pair",
+            "result__board",
+            "referee",
         ),
         pk=pk,
     )
@@ -203,19 +226,24 @@ def audit_for_result(result: BoardResult) -> list[AuditRow]:
     rows = []
     for entry in result.audit.order_by("created_at", "pk"):
         changes = entry.changes if isinstance(entry.changes, dict) else {}
-        rows.append(AuditRow(
-            entry=entry,
-            action=str(ACTIONS.get(entry.action, entry.action)),
-            changes=[
-                (label, old, new)
-                for label, old, new in (
-                    (field_label(k), value_text(k, v[0] if isinstance(v, list) and v else None),
-                     value_text(k, v[1] if isinstance(v, list) and len(v) > 1 else v))
-                    for k, v in changes.items()
-                )
-                if old != new  # e.g. None → "" for an empty adjusted score: nothing to read
-            ],
-        ))
+        rows.append(
+            AuditRow(
+                entry=entry,
+                action=str(ACTIONS.get(entry.action, entry.action)),
+                changes=[
+                    (label, old, new)
+                    for label, old, new in (
+                        (
+                            field_label(k),
+                            value_text(k, v[0] if isinstance(v, list) and v else None),
+                            value_text(k, v[1] if isinstance(v, list) and len(v) > 1 else v),
+                        )
+                        for k, v in changes.items()
+                    )
+                    if old != new  # e.g. None → "" for an empty adjusted score: nothing to read
+                ],
+            )
+        )
     return rows
 
 
@@ -246,10 +274,16 @@ def _score_text(ns: Any, ew: Any) -> str:
 
 def _stored_view(result: BoardResult) -> SubmissionView:
     view = SubmissionView(
-        submission=None, title=_("Stored now"), who=result.confirmed_by or result.entered_by,
-        when=result.updated_at, side=result.entered_side, source=result.get_source_display(),
-        trump=trump_name(result.trump), delegated=_yes_no(result.delegated),
-        calls=calls_text(result.doubles), offending=result.offending_pair or "—",
+        submission=None,
+        title=_("Stored now"),
+        who=result.confirmed_by or result.entered_by,
+        when=result.updated_at,
+        side=result.entered_side,
+        source=result.get_source_display(),
+        trump=trump_name(result.trump),
+        delegated=_yes_no(result.delegated),
+        calls=calls_text(result.doubles),
+        offending=result.offending_pair or "—",
         score=_score_text(result.score_ns, result.score_ew),
     )
     if result.totals_ns is not None:
@@ -257,7 +291,8 @@ def _stored_view(result: BoardResult) -> SubmissionView:
     if result.adjusted_ns or result.adjusted_ew:
         view.verdict = _("Adjusted: NS %(ns)s, EW %(ew)s") % {
             "ns": value_text("adjusted_ns", result.adjusted_ns),
-            "ew": value_text("adjusted_ew", result.adjusted_ew)}
+            "ew": value_text("adjusted_ew", result.adjusted_ew),
+        }
     return view
 
 
@@ -265,12 +300,17 @@ def verdict_text(verdict: dict[str, Any]) -> str:
     outcome = verdict.get("outcome")
     if outcome == "complete":
         return _("Complete: every card legal; %(tricks)s tricks NS, %(ew)s EW.") % {
-            "tricks": verdict.get("tricks", {}).get("NS"), "ew": verdict.get("tricks", {}).get("EW")}
+            "tricks": verdict.get("tricks", {}).get("NS"),
+            "ew": verdict.get("tricks", {}).get("EW"),
+        }
     if outcome == "illegal":
         seat = str(verdict.get("seat"))
         return _("Illegal card %(card)s by %(seat)s at trick %(trick)s: %(why)s") % {
-            "card": card_text(verdict.get("card")), "seat": seat_names().get(seat, seat),
-            "trick": verdict.get("trick"), "why": rule_sentence(verdict.get("rule"), seat)}
+            "card": card_text(verdict.get("card")),
+            "seat": seat_names().get(seat, seat),
+            "trick": verdict.get("trick"),
+            "why": rule_sentence(verdict.get("rule"), seat),
+        }
     problems = verdict.get("problems") or []
     return _("Invalid: %(n)s problem(s).") % {"n": len(problems)}
 
@@ -278,8 +318,12 @@ def verdict_text(verdict: dict[str, Any]) -> str:
 def _submission_view(sub: Submission, number: int, event: Event, board: Board) -> SubmissionView:
     record = getattr(sub, "play_record", None) if hasattr(sub, "play_record") else None
     view = SubmissionView(
-        submission=sub, title=_("Submission %(n)s") % {"n": number}, who=sub.submitted_by,
-        when=sub.created_at, side=sub.side or "—", source=sub.get_source_display(),
+        submission=sub,
+        title=_("Submission %(n)s") % {"n": number},
+        who=sub.submitted_by,
+        when=sub.created_at,
+        side=sub.side or "—",
+        source=sub.get_source_display(),
         record=record,
     )
     data = sub.data if isinstance(sub.data, dict) else {}
@@ -339,7 +383,8 @@ def ruling_summary(ruling: Ruling) -> str:
     data = ruling.data if isinstance(ruling.data, dict) else {}
     if ruling.kind == Ruling.Kind.PENALTY:
         return _("Illegal-play penalty against %(pair)s") % {
-            "pair": data.get("offending_pair", "?")}
+            "pair": data.get("offending_pair", "?")
+        }
     if ruling.kind == Ruling.Kind.ACCEPT:
         return _("Accepted a submission")
     if ruling.kind == Ruling.Kind.ADJUSTED:
@@ -347,18 +392,25 @@ def ruling_summary(ruling: Ruling) -> str:
         return _("Adjusted: NS %(ns)s, EW %(ew)s; match score NS %(sns)s, EW %(sew)s") % {
             "ns": value_text("adjusted_ns", data.get("adjusted_ns")),
             "ew": value_text("adjusted_ew", data.get("adjusted_ew")),
-            "sns": score.get("NS", 0), "sew": score.get("EW", 0)}
+            "sns": score.get("NS", 0),
+            "sew": score.get("EW", 0),
+        }
     if "play_record" in data:
         return _("Corrected result from a play record")
     totals = data.get("totals") or {}
     return _("Corrected result: %(trump)s, NS %(ns)s, EW %(ew)s") % {
-        "trump": trump_name(str(data.get("trump"))), "ns": totals.get("NS"),
-        "ew": totals.get("EW")}
+        "trump": trump_name(str(data.get("trump"))),
+        "ns": totals.get("NS"),
+        "ew": totals.get("EW"),
+    }
 
 
 def rulings_for_result(result: BoardResult) -> list[RulingView]:
-    rulings = list(Ruling.objects.filter(dispute__result=result).select_related("referee")
-                   .order_by("created_at", "pk"))
+    rulings = list(
+        Ruling.objects.filter(dispute__result=result)
+        .select_related("referee")
+        .order_by("created_at", "pk")
+    )
     superseded = {r.supersedes_id for r in rulings if r.supersedes_id}
     return [RulingView(r, r.pk in superseded, ruling_summary(r)) for r in rulings]
 
@@ -369,8 +421,12 @@ def rulings_for_result(result: BoardResult) -> list[RulingView]:
 def replay_payload(*, board: Board, event: Event, record: Any) -> dict[str, Any]:
     """Everything ``static/js/replay.js`` needs, as JSON values (rule sentences in words)."""
     verdict = play_record_check(board=board, record=record)
-    payload: dict[str, Any] = {"verdict": verdict, "steps": [], "illegal": None,
-                               "problems": verdict.get("problems", [])}
+    payload: dict[str, Any] = {
+        "verdict": verdict,
+        "steps": [],
+        "illegal": None,
+        "problems": verdict.get("problems", []),
+    }
     if verdict["outcome"] == "invalid":
         return payload
     try:
@@ -406,8 +462,10 @@ def replay_text() -> dict[str, Any]:
     """The words the script writes, translated here (the script holds none of its own)."""
     return {
         "seats": seat_names(),
-        "suits": {letter: {"symbol": SYMBOLS[letter], "name": name}
-                  for letter, name in suit_names().items()},
+        "suits": {
+            letter: {"symbol": SYMBOLS[letter], "name": name}
+            for letter, name in suit_names().items()
+        },
         "start": _("Before the first card. Press → or “Next card”."),
         "step": _("Trick %(trick)s, card %(position)s: %(seat)s plays %(card)s."),
         "won": _("%(seat)s wins trick %(trick)s."),
@@ -439,8 +497,7 @@ def trick_rows(payload: dict[str, Any]) -> list[TrickRow]:
     for step in payload.get("steps", []):
         row = rows.get(step["trick"])
         if row is None:
-            row = rows[step["trick"]] = TrickRow(step["trick"], step["seat"],
-                                                 [("", False)] * 4, "")
+            row = rows[step["trick"]] = TrickRow(step["trick"], step["seat"], [("", False)] * 4, "")
         cells = list(row.cells)
         cells[SEAT_ORDER.index(step["seat"])] = (step["card"], step["index"] == illegal_index)
         row.cells = cells
@@ -470,26 +527,39 @@ def queue(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     _referee_event(request, event)
     open_, closed = disputes_for_event(event)
-    return render(request, "referee/queue.html",
-                  {"event": event, "open_disputes": open_, "closed_disputes": closed})
+    return render(
+        request,
+        "referee/queue.html",
+        {"event": event, "open_disputes": open_, "closed_disputes": closed},
+    )
 
 
-def _build_forms(dispute: Dispute, result: BoardResult, views: list[SubmissionView],
-                 record: PlayRecord | None, posted: RulingForm | None,
-                 posted_key: str | None) -> dict[str, RulingForm]:
-    labels = {v.submission.pk: f"{v.title} · {v.who} · {v.source} · {v.totals} · {v.score}"
-              for v in views if v.submission is not None}
+def _build_forms(
+    dispute: Dispute,
+    result: BoardResult,
+    views: list[SubmissionView],
+    record: PlayRecord | None,
+    posted: RulingForm | None,
+    posted_key: str | None,
+) -> dict[str, RulingForm]:
+    labels = {
+        v.submission.pk: f"{v.title} · {v.who} · {v.source} · {v.totals} · {v.score}"
+        for v in views
+        if v.submission is not None
+    }
     offender = result.offending_pair
     if record is not None and record.outcome == "illegal":
         offender = engine.Seat.from_str(record.verdict["seat"]).pair
-    doubles = {d.get("call"): d.get("seat") for d in (result.doubles or [])
-               if isinstance(d, dict)}
+    doubles = {d.get("call"): d.get("seat") for d in (result.doubles or []) if isinstance(d, dict)}
     initial: dict[str, dict[str, Any]] = {
         "accept": {},
         "penalty": {"offending_pair": offender or None},
         "corrected_short": {
-            "trump": result.trump, "delegated": result.delegated,
-            "totals_ns": result.totals_ns, "totals_ew": result.totals_ew, **doubles,
+            "trump": result.trump,
+            "delegated": result.delegated,
+            "totals_ns": result.totals_ns,
+            "totals_ew": result.totals_ew,
+            **doubles,
         },
         "corrected_record": {"play_record": record.record if record is not None else ""},
         "adjusted": {},
@@ -508,11 +578,14 @@ def _build_forms(dispute: Dispute, result: BoardResult, views: list[SubmissionVi
 
 def _add_service_error(form: RulingForm, exc: ServiceError) -> None:
     problems = getattr(exc, "problems", None)
-    aliases = {"score": "score_ns", "totals": "totals_ns", "doubles": "contro",
-               "offending_pair": "offending_pair"}
+    aliases = {
+        "score": "score_ns",
+        "totals": "totals_ns",
+        "doubles": "contro",
+        "offending_pair": "offending_pair",
+    }
     if isinstance(form, CorrectedRecordForm) and exc.field != "explanation":
-        messages_ = ([f"{p.path}: {p.message}" for p in problems] if problems
-                     else [exc.message])
+        messages_ = [f"{p.path}: {p.message}" for p in problems] if problems else [exc.message]
         for text in messages_:
             form.add_error("play_record", text)
         return
@@ -564,12 +637,15 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         posted = cls(**kwargs)
         if posted.is_valid():
             if is_preview:
-                preview = replay_payload(board=board, event=event,
-                                         record=posted.cleaned_data["play_record"])
+                preview = replay_payload(
+                    board=board, event=event, record=posted.cleaned_data["play_record"]
+                )
             else:
                 try:
                     disputes.dispute_rule(
-                        dispute=dispute_, actor=actor, kind=posted.kind,
+                        dispute=dispute_,
+                        actor=actor,
+                        kind=posted.kind,
                         explanation=posted.cleaned_data["explanation"],
                         data=posted.ruling_data(),
                     )
@@ -580,8 +656,13 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
                 except ServiceError as exc:
                     _add_service_error(posted, exc)
                 else:
-                    messages.success(request, _("Ruling recorded. The standings will be "
-                                                "recomputed; the players see your explanation."))
+                    messages.success(
+                        request,
+                        _(
+                            "Ruling recorded. The standings will be "
+                            "recomputed; the players see your explanation."
+                        ),
+                    )
                     url = reverse("referee:dispute", kwargs={"pk": dispute_.pk})
                     return redirect(url + "#rulings-h")
 
@@ -596,8 +677,11 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
     can_rule = dispute_.status == Dispute.Status.OPEN or (
         dispute_.status == Dispute.Status.RULED and not other_open.exists()
     )
-    default_form = {"illegal_play": "penalty", "conflict": "accept",
-                    "record_mismatch": "accept"}.get(dispute_.reason, "")
+    default_form = {
+        "illegal_play": "penalty",
+        "conflict": "accept",
+        "record_mismatch": "accept",
+    }.get(dispute_.reason, "")
     if preview is not None:
         default_form = "corrected_record"
     context = {
@@ -628,4 +712,3 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "seat_order": SEAT_ORDER,
     }
     return render(request, "referee/dispute.html", context)
-

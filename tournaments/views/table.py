@@ -32,11 +32,19 @@ from tournaments.table_access import Access, NoAccess
 from tournaments.templatetags.cards import SYMBOLS, seat_names, suit_names, trump_name
 
 TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
-TRUMP_SYMBOL = {"oros": SYMBOLS["o"], "copes": SYMBOLS["c"], "espases": SYMBOLS["e"],
-                "bastos": SYMBOLS["b"], "botifarra": "∅"}
+TRUMP_SYMBOL = {
+    "oros": SYMBOLS["o"],
+    "copes": SYMBOLS["c"],
+    "espases": SYMBOLS["e"],
+    "bastos": SYMBOLS["b"],
+    "botifarra": "∅",
+}
 CALLS = ("contro", "recontro", "sant_vicenc")
-CALL_LABELS = {"contro": gettext_lazy("Contro"), "recontro": gettext_lazy("Recontro"),
-               "sant_vicenc": gettext_lazy("Sant Vicenç")}
+CALL_LABELS = {
+    "contro": gettext_lazy("Contro"),
+    "recontro": gettext_lazy("Recontro"),
+    "sant_vicenc": gettext_lazy("Sant Vicenç"),
+}
 RULE_LABELS = {
     "follow_suit": gettext_lazy("did not follow suit"),
     "must_beat": gettext_lazy("did not beat the winning card"),
@@ -51,9 +59,12 @@ PLAY_FORMAT = "botifarra-play/1"
 
 # --- access --------------------------------------------------------------------------------
 
+
 def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "") or \
-        request.content_type == "application/json"
+    return (
+        "application/json" in request.headers.get("Accept", "")
+        or request.content_type == "application/json"
+    )
 
 
 def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
@@ -103,10 +114,10 @@ def _board(access: Access, number: int) -> Board | None:
 
 def _not_found(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse({"error": _("Board %(n)s is not played at this table.") % {"n": number}},
-                            status=404)
-    return render(request, "table/not_found.html", {"access": access, "number": number},
-                  status=404)
+        return JsonResponse(
+            {"error": _("Board %(n)s is not played at this table.") % {"n": number}}, status=404
+        )
+    return render(request, "table/not_found.html", {"access": access, "number": number}, status=404)
 
 
 def _result(access: Access, board: Board) -> BoardResult | None:
@@ -114,6 +125,7 @@ def _result(access: Access, board: Board) -> BoardResult | None:
 
 
 # --- reads for the pages -------------------------------------------------------------------
+
 
 def pair_name(access: Access, side: str) -> str:
     entry = access.table.ns if side == "NS" else access.table.ew
@@ -127,8 +139,13 @@ def describe(result: BoardResult) -> dict[str, Any]:
         "trump": trump_name(result.trump),
         "trump_symbol": TRUMP_SYMBOL.get(result.trump, ""),
         "delegated": result.delegated,
-        "calls": [{"call": CALL_LABELS.get(d.get("call"), d.get("call")),
-                   "seat": seats.get(d.get("seat"), d.get("seat"))} for d in result.doubles],
+        "calls": [
+            {
+                "call": CALL_LABELS.get(d.get("call"), d.get("call")),
+                "seat": seats.get(d.get("seat"), d.get("seat")),
+            }
+            for d in result.doubles
+        ],
         "totals_ns": result.totals_ns,
         "totals_ew": result.totals_ew,
         "offending_pair": result.offending_pair,
@@ -175,24 +192,39 @@ def board_rows(access: Access) -> list[BoardRow]:
     table = access.table
     event = table.round.event
     numbers = list(table.round.board_numbers)
-    boards = {b.number: b for b in Board.objects.filter(event=event, number__in=numbers)
-              .only("id", "number", "dealer", "event_id")}
-    found = BoardResult.objects.filter(table=table).select_related("board").prefetch_related(
-        Prefetch("disputes", queryset=Dispute.objects.prefetch_related(
-            Prefetch("rulings", queryset=Ruling.objects.order_by("created_at", "pk"))))
+    boards = {
+        b.number: b
+        for b in Board.objects.filter(event=event, number__in=numbers).only(
+            "id", "number", "dealer", "event_id"
+        )
+    }
+    found = (
+        BoardResult.objects.filter(table=table)
+        .select_related("board")
+        .prefetch_related(
+            Prefetch(
+                "disputes",
+                queryset=Dispute.objects.prefetch_related(
+                    Prefetch("rulings", queryset=Ruling.objects.order_by("created_at", "pk"))
+                ),
+            )
+        )
     )
     by_number = {r.board.number: r for r in found}
     rows = []
     for n in numbers:
         result = by_number.get(n)
-        row = BoardRow(number=n, board=boards.get(n), result=result,
-                       status=result.status if result else "none",
-                       label=_status_label(result, access.side))
+        row = BoardRow(
+            number=n,
+            board=boards.get(n),
+            result=result,
+            status=result.status if result else "none",
+            label=_status_label(result, access.side),
+        )
         if result is not None:
             row.shown = describe(result)
             disputes = list(result.disputes.all())
-            row.open_dispute = next((d for d in disputes if d.status == Dispute.Status.OPEN),
-                                    None)
+            row.open_dispute = next((d for d in disputes if d.status == Dispute.Status.OPEN), None)
             rulings = [r for d in disputes for r in d.rulings.all()]
             if rulings:
                 latest = max(rulings, key=lambda r: (r.created_at, r.pk))
@@ -222,8 +254,7 @@ def _actions(access: Access, row: BoardRow) -> list[str]:
 
 def _stamp(rows: list[BoardRow]) -> str:
     raw = "|".join(
-        f"{r.number}:{r.status}:{r.result.version if r.result else 0}:{r.explanation}"
-        for r in rows
+        f"{r.number}:{r.status}:{r.result.version if r.result else 0}:{r.explanation}" for r in rows
     )
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
@@ -246,6 +277,7 @@ def _home_context(access: Access) -> dict[str, Any]:
 
 
 # --- code entry and side choice ------------------------------------------------------------
+
 
 @require_http_methods(["GET", "POST"])
 def enter(request: HttpRequest) -> HttpResponse:
@@ -271,8 +303,9 @@ def enter(request: HttpRequest) -> HttpResponse:
             table_access.grant(request, table)
             from tournaments.actors import Actor
 
-            side = Actor(user=request.user).side_at(table) if request.user.is_authenticated \
-                else None
+            side = (
+                Actor(user=request.user).side_at(table) if request.user.is_authenticated else None
+            )
             if side and not table.round.event.is_organiser(request.user):
                 table_access.set_side(request, table, side)
                 return redirect("table:table_home", code=table.code)
@@ -296,15 +329,19 @@ def choose_side(request: HttpRequest, access: Access) -> HttpResponse:
         side = request.POST.get("side", "")
         allowed = table_access.SIDES + (("",) if access.organiser else ())
         if side not in allowed:
-            return render(request, "table/side.html",
-                          {"access": access, "table": table,
-                           "error": _("Choose one of the two pairs.")}, status=400)
+            return render(
+                request,
+                "table/side.html",
+                {"access": access, "table": table, "error": _("Choose one of the two pairs.")},
+                status=400,
+            )
         table_access.set_side(request, table, side)
         return redirect("table:table_home", code=table.code)
     return render(request, "table/side.html", {"access": access, "table": table})
 
 
 # --- the table's home ----------------------------------------------------------------------
+
 
 @require_GET
 @table_view()
@@ -346,8 +383,13 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
     if board is None:
         return _not_found(request, access, number)
     result = _result(access, board)
-    context: dict[str, Any] = {"access": access, "table": access.table, "number": number,
-                               "result": result, "reason": ""}
+    context: dict[str, Any] = {
+        "access": access,
+        "table": access.table,
+        "number": number,
+        "result": result,
+        "reason": "",
+    }
     if request.method == "POST" and result is not None:
         reason = request.POST.get("reason", "")
         context["reason"] = reason
@@ -380,6 +422,7 @@ def _int_or_none(raw: Any) -> int | None:
 
 # --- short-form entry ----------------------------------------------------------------------
 
+
 @dataclass
 class ShortForm:
     """The short form's fields as typed, the data for the service, and per-field problems."""
@@ -394,8 +437,16 @@ class ShortForm:
         return not self.errors
 
 
-FORM_FIELDS = ("delegated", "trump", "contro", "recontro", "sant_vicenc", "outcome",
-               "totals_ns", "totals_ew")
+FORM_FIELDS = (
+    "delegated",
+    "trump",
+    "contro",
+    "recontro",
+    "sant_vicenc",
+    "outcome",
+    "totals_ns",
+    "totals_ew",
+)
 
 
 def _parse_total(raw: str) -> int | None | str:
@@ -429,7 +480,8 @@ def parse_short(params: QueryDict | Mapping[str, str]) -> ShortForm:
         ns, ew = _parse_total(values["totals_ns"]), _parse_total(values["totals_ew"])
         if ns == "bad" or ew == "bad":
             errors.setdefault("totals", []).append(
-                _("A hand total is a whole number from 0 to 72."))
+                _("A hand total is a whole number from 0 to 72.")
+            )
         elif ns is None and ew is None:
             errors.setdefault("totals", []).append(_("Enter one pair's hand total."))
         else:
@@ -442,7 +494,8 @@ def parse_short(params: QueryDict | Mapping[str, str]) -> ShortForm:
         data["offending_pair"] = outcome[-2:]
     else:
         errors.setdefault("outcome", []).append(
-            _("Say how the hand ended: the hand totals, or an illegal play."))
+            _("Say how the hand ended: the hand totals, or an illegal play.")
+        )
     return ShortForm(values=values, data=data, call_fields=call_fields, errors=errors)
 
 
@@ -454,7 +507,7 @@ def problem_field(path: str, call_fields: list[str]) -> str:
         return "delegated"
     if path.startswith("doubles["):
         try:
-            index = int(path[len("doubles["):path.index("]")])
+            index = int(path[len("doubles[") : path.index("]")])
         except ValueError:
             return "calls"
         return call_fields[index] if index < len(call_fields) else "calls"
@@ -467,8 +520,9 @@ def problem_field(path: str, call_fields: list[str]) -> str:
     return "__all__"
 
 
-def _problems_to_errors(problems: list[engine.Problem], call_fields: list[str]
-                        ) -> dict[str, list[str]]:
+def _problems_to_errors(
+    problems: list[engine.Problem], call_fields: list[str]
+) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     for p in problems:
         errors.setdefault(problem_field(p.path, call_fields), []).append(p.message)
@@ -504,12 +558,21 @@ def _seat_options(access: Access, board: Board) -> dict[str, list[dict[str, str]
         order = SEATS_ANTICLOCKWISE[start:] + SEATS_ANTICLOCKWISE[:start]
         return [{"seat": s, "label": seats[s]} for s in order if s in PAIR_SEATS[pair]]
 
-    return {"contro": options(opponents), "recontro": options(choosers),
-            "sant_vicenc": options(opponents)}
+    return {
+        "contro": options(opponents),
+        "recontro": options(choosers),
+        "sant_vicenc": options(opponents),
+    }
 
 
-def _short_context(access: Access, board: Board, result: BoardResult | None,
-                   values: dict[str, str], errors: dict[str, list[str]], mode: str) -> dict:
+def _short_context(
+    access: Access,
+    board: Board,
+    result: BoardResult | None,
+    values: dict[str, str],
+    errors: dict[str, list[str]],
+    mode: str,
+) -> dict:
     event = access.table.round.event
     seats = seat_names()
     dealer = board.dealer
@@ -527,10 +590,17 @@ def _short_context(access: Access, board: Board, result: BoardResult | None,
         "mode": mode,
         "dealer_label": seats[dealer],
         "partner_label": seats[partner],
-        "trumps": [{"value": t, "label": trump_name(t), "symbol": TRUMP_SYMBOL[t]}
-                   for t in TRUMPS],
-        "calls": [{"name": c, "label": CALL_LABELS[c], "selected": values.get(c, ""),
-                   "options": options[c], "errors": errors.get(c, [])} for c in CALLS],
+        "trumps": [{"value": t, "label": trump_name(t), "symbol": TRUMP_SYMBOL[t]} for t in TRUMPS],
+        "calls": [
+            {
+                "name": c,
+                "label": CALL_LABELS[c],
+                "selected": values.get(c, ""),
+                "options": options[c],
+                "errors": errors.get(c, []),
+            }
+            for c in CALLS
+        ],
         "sv_in_botifarra": event.rules.allows_sant_vicenc_in_botifarra,
         "ns_name": access.table.ns.pair.name,
         "ew_name": access.table.ew.pair.name,
@@ -544,14 +614,16 @@ def _submitted_message(outcome: results.Outcome, number: int, side: str) -> tupl
     if result.status == BoardResult.Status.CONFIRMED:
         return "success", _("Board %(n)s confirmed: NS %(ns)s, EW %(ew)s.") % score
     if result.status == BoardResult.Status.DISPUTED:
-        return "warning", _("Board %(n)s: the two entries differ. A referee has been called "
-                            "and will decide.") % score
+        return "warning", _(
+            "Board %(n)s: the two entries differ. A referee has been called and will decide."
+        ) % score
     if result.status == BoardResult.Status.RULED:
         return "info", _("Board %(n)s has been ruled by the referee.") % score
     waiting = {"NS": "EW", "EW": "NS"}.get(side, "")
     if waiting:
-        return "success", _("Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for %(w)s to "
-                            "confirm.") % (score | {"w": waiting})
+        return "success", _(
+            "Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for %(w)s to confirm."
+        ) % (score | {"w": waiting})
     return "success", _("Board %(n)s entered: NS %(ns)s, EW %(ew)s.") % score
 
 
@@ -569,8 +641,9 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
         else:
             mode = "new" if result is None else "view"
             values = dict.fromkeys(FORM_FIELDS, "") | {"delegated": "0", "outcome": "played"}
-        return render(request, "table/short.html",
-                      _short_context(access, board, result, values, {}, mode))
+        return render(
+            request, "table/short.html", _short_context(access, board, result, values, {}, mode)
+        )
     form = parse_short(request.POST)
     mode = request.POST.get("mode", "new")
     status = 400
@@ -578,8 +651,12 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
     if form.complete:
         try:
             outcome = results.result_submit_short(
-                table=access.table, board_number=number, actor=access.actor, data=form.data,
-                expected_version=_int_or_none(request.POST.get("version")) if mode == "correct"
+                table=access.table,
+                board_number=number,
+                actor=access.actor,
+                data=form.data,
+                expected_version=_int_or_none(request.POST.get("version"))
+                if mode == "correct"
                 else None,
             )
         except results.InvalidSubmission as exc:
@@ -591,11 +668,16 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
         else:
             level, text = _submitted_message(outcome, number, access.side)
             getattr(messages, level)(request, text)
-            return redirect(reverse("table:table_home", args=[access.table.code])
-                            + f"#board-{number}")
+            return redirect(
+                reverse("table:table_home", args=[access.table.code]) + f"#board-{number}"
+            )
     result = _result(access, board)
-    return render(request, "table/short.html",
-                  _short_context(access, board, result, form.values, errors, mode), status=status)
+    return render(
+        request,
+        "table/short.html",
+        _short_context(access, board, result, form.values, errors, mode),
+        status=status,
+    )
 
 
 @require_GET
@@ -609,22 +691,29 @@ def short_preview(request: HttpRequest, access: Access, number: int) -> JsonResp
     if not form.complete:
         return JsonResponse({"ok": False, "complete": False, "errors": form.errors})
     try:
-        values = results.short_values(event=access.table.round.event, board=board,
-                                      data=form.data)
+        values = results.short_values(event=access.table.round.event, board=board, data=form.data)
     except results.InvalidSubmission as exc:
-        return JsonResponse({"ok": False, "complete": True,
-                             "errors": _problems_to_errors(exc.problems, form.call_fields)})
-    return JsonResponse({
-        "ok": True,
-        "multiplier": values["multiplier"],
-        "totals": {"NS": values["totals_ns"], "EW": values["totals_ew"]},
-        "offending_pair": values["offending_pair"],
-        "score": {"NS": values["score_ns"], "EW": values["score_ew"]},
-        "capot": values["capot"],
-    })
+        return JsonResponse(
+            {
+                "ok": False,
+                "complete": True,
+                "errors": _problems_to_errors(exc.problems, form.call_fields),
+            }
+        )
+    return JsonResponse(
+        {
+            "ok": True,
+            "multiplier": values["multiplier"],
+            "totals": {"NS": values["totals_ns"], "EW": values["totals_ew"]},
+            "offending_pair": values["offending_pair"],
+            "score": {"NS": values["score_ns"], "EW": values["score_ew"]},
+            "capot": values["capot"],
+        }
+    )
 
 
 # --- card-by-card entry --------------------------------------------------------------------
+
 
 def _record(board: Board, result: BoardResult, play: list[Any]) -> dict[str, Any]:
     """A play record for this board with the table's contract (hands come from the board)."""
@@ -645,11 +734,16 @@ def _play_gate(access: Access, board: Board) -> tuple[BoardResult | None, bool]:
     return result, visible and result is not None
 
 
-def _play_context(access: Access, board: Board, result: BoardResult | None, visible: bool,
-                  **extra: Any) -> dict[str, Any]:
+def _play_context(
+    access: Access, board: Board, result: BoardResult | None, visible: bool, **extra: Any
+) -> dict[str, Any]:
     context = {
-        "access": access, "table": access.table, "board": board, "result": result,
-        "visible": visible, "shown": describe(result) if result is not None else None,
+        "access": access,
+        "table": access.table,
+        "board": board,
+        "result": result,
+        "visible": visible,
+        "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
     if visible and result is not None:
@@ -677,25 +771,42 @@ def _play_context(access: Access, board: Board, result: BoardResult | None, visi
 
 def _verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, Any]:
     seats = seat_names()
-    summary: dict[str, Any] = {"verdict": verdict, "status": result.status,
-                               "status_label": result.get_status_display()}
+    summary: dict[str, Any] = {
+        "verdict": verdict,
+        "status": result.status,
+        "status_label": result.get_status_display(),
+    }
     if verdict["outcome"] == "complete":
-        text = _("Complete hand: NS %(tns)s, EW %(tew)s (tricks %(kns)s–%(kew)s); score NS "
-                 "%(sns)s, EW %(sew)s.") % {
-            "tns": verdict["totals"]["NS"], "tew": verdict["totals"]["EW"],
-            "kns": verdict["tricks"]["NS"], "kew": verdict["tricks"]["EW"],
-            "sns": verdict["score"]["NS"], "sew": verdict["score"]["EW"]}
+        text = _(
+            "Complete hand: NS %(tns)s, EW %(tew)s (tricks %(kns)s–%(kew)s); score NS "
+            "%(sns)s, EW %(sew)s."
+        ) % {
+            "tns": verdict["totals"]["NS"],
+            "tew": verdict["totals"]["EW"],
+            "kns": verdict["tricks"]["NS"],
+            "kew": verdict["tricks"]["EW"],
+            "sns": verdict["score"]["NS"],
+            "sew": verdict["score"]["EW"],
+        }
     else:
-        text = _("Illegal play at trick %(t)s by %(seat)s: %(card)s (%(rule)s). The legal cards "
-                 "were %(legal)s. Penalty: NS %(sns)s, EW %(sew)s.") % {
-            "t": verdict["trick"], "seat": seats.get(verdict["seat"], verdict["seat"]),
-            "card": verdict["card"], "rule": RULE_LABELS.get(verdict["rule"], verdict["rule"]),
+        text = _(
+            "Illegal play at trick %(t)s by %(seat)s: %(card)s (%(rule)s). The legal cards "
+            "were %(legal)s. Penalty: NS %(sns)s, EW %(sew)s."
+        ) % {
+            "t": verdict["trick"],
+            "seat": seats.get(verdict["seat"], verdict["seat"]),
+            "card": verdict["card"],
+            "rule": RULE_LABELS.get(verdict["rule"], verdict["rule"]),
             "legal": " ".join(verdict["legal"]) or "—",
-            "sns": verdict["score"]["NS"], "sew": verdict["score"]["EW"]}
+            "sns": verdict["score"]["NS"],
+            "sew": verdict["score"]["EW"],
+        }
     summary["text"] = text
     if result.status == BoardResult.Status.DISPUTED:
-        summary["after"] = _("This does not agree with the result already entered, or has an "
-                             "illegal card: the board is disputed and a referee will decide.")
+        summary["after"] = _(
+            "This does not agree with the result already entered, or has an "
+            "illegal card: the board is disputed and a referee will decide."
+        )
     elif result.status == BoardResult.Status.CONFIRMED:
         summary["after"] = _("It agrees with the result entered: the board is confirmed.")
     else:
@@ -712,8 +823,9 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
     result, visible = _play_gate(access, board)
     if request.method == "GET" or not visible:
         status = 200 if request.method == "GET" else 403
-        return render(request, "table/play.html", _play_context(access, board, result, visible),
-                      status=status)
+        return render(
+            request, "table/play.html", _play_context(access, board, result, visible), status=status
+        )
     # A pasted play record (clubs with their own software).
     raw = request.POST.get("record", "")
     problems: list[dict[str, str]] = []
@@ -727,7 +839,8 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
     else:
         try:
             outcome = results.result_submit_play_record(
-                table=access.table, board_number=number, actor=access.actor, record=record)
+                table=access.table, board_number=number, actor=access.actor, record=record
+            )
         except results.InvalidSubmission as exc:
             problems = [{"path": p.path, "message": p.message} for p in exc.problems]
             status = 400
@@ -738,9 +851,14 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
             assert outcome.verdict is not None
             summary = _verdict_summary(outcome.verdict, outcome.result)
             result = outcome.result
-    return render(request, "table/play.html",
-                  _play_context(access, board, result, visible, pasted=raw, problems=problems,
-                                summary=summary), status=status)
+    return render(
+        request,
+        "table/play.html",
+        _play_context(
+            access, board, result, visible, pasted=raw, problems=problems, summary=summary
+        ),
+        status=status,
+    )
 
 
 def _json_body(request: HttpRequest) -> Any:
@@ -750,8 +868,7 @@ def _json_body(request: HttpRequest) -> Any:
         return None
 
 
-def _play_state(board: Board, record: dict[str, Any], nxt: dict[str, Any] | None
-                ) -> dict[str, Any]:
+def _play_state(board: Board, record: dict[str, Any], nxt: dict[str, Any] | None) -> dict[str, Any]:
     """What the card-by-card page draws: remaining hands, the trick, tricks won, totals."""
     steps = engine.replay_steps(record, deal=board.deal(), rules=board.event.rules)
     played = set(record["play"])
@@ -761,7 +878,7 @@ def _play_state(board: Board, record: dict[str, Any], nxt: dict[str, Any] | None
         if step.winner is not None:
             tricks[step.winner.pair] += 1
     n = len(steps)
-    current = steps[n - (n % 4 or 4):] if n else []
+    current = steps[n - (n % 4 or 4) :] if n else []
     trick = [{"seat": s.seat.name, "card": engine.card_token(s.card)} for s in current]
     winner = current[-1].winner.name if current and current[-1].winner is not None else None
     return {
@@ -789,14 +906,28 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
         return _not_found(request, access, number)  # type: ignore[return-value]
     result, visible = _play_gate(access, board)
     if not visible or result is None:
-        return JsonResponse({"error": _("Enter the short result first: nobody sees a board's "
-                                        "cards before playing it.")}, status=403)
+        return JsonResponse(
+            {
+                "error": _(
+                    "Enter the short result first: nobody sees a board's cards before playing it."
+                )
+            },
+            status=403,
+        )
     body = _json_body(request)
     play = body.get("play") if isinstance(body, dict) else None
-    if not isinstance(play, list) or len(play) > 48 or \
-            not all(isinstance(t, str) for t in play):
-        return JsonResponse({"problems": [{"path": "play", "message": _(
-            "Send {\"play\": [card tokens]} with at most 48 cards.")}]}, status=400)
+    if not isinstance(play, list) or len(play) > 48 or not all(isinstance(t, str) for t in play):
+        return JsonResponse(
+            {
+                "problems": [
+                    {
+                        "path": "play",
+                        "message": _('Send {"play": [card tokens]} with at most 48 cards.'),
+                    }
+                ]
+            },
+            status=400,
+        )
     record = _record(board, result, play)
     try:
         if len(play) == 48:
@@ -809,8 +940,9 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
     except engine.InvalidRecord as exc:
         return JsonResponse({"problems": [p.to_json() for p in exc.problems]}, status=400)
     if len(play) == 48:
-        state["verdict"] = engine.replay(record, deal=board.deal(),
-                                         rules=board.event.rules).to_json()
+        state["verdict"] = engine.replay(
+            record, deal=board.deal(), rules=board.event.rules
+        ).to_json()
     return JsonResponse(answer | {"state": state})
 
 
@@ -823,21 +955,30 @@ def play_submit(request: HttpRequest, access: Access, number: int) -> JsonRespon
         return _not_found(request, access, number)  # type: ignore[return-value]
     result, visible = _play_gate(access, board)
     if not visible:
-        return JsonResponse({"error": _("Enter the short result first: nobody sees a board's "
-                                        "cards before playing it.")}, status=403)
+        return JsonResponse(
+            {
+                "error": _(
+                    "Enter the short result first: nobody sees a board's cards before playing it."
+                )
+            },
+            status=403,
+        )
     record = _json_body(request)
     if record is None:
-        return JsonResponse({"problems": [{"path": "", "message": _("The body must be a JSON "
-                                                                     "play record.")}]},
-                            status=400)
+        return JsonResponse(
+            {"problems": [{"path": "", "message": _("The body must be a JSON play record.")}]},
+            status=400,
+        )
     try:
         outcome = results.result_submit_play_record(
-            table=access.table, board_number=number, actor=access.actor, record=record)
+            table=access.table, board_number=number, actor=access.actor, record=record
+        )
     except results.InvalidSubmission as exc:
         return JsonResponse({"problems": [p.to_json() for p in exc.problems]}, status=400)
     except ServiceError as exc:
         return JsonResponse({"error": exc.message, "field": exc.field}, status=_status_of(exc))
     assert outcome.verdict is not None
     summary = _verdict_summary(outcome.verdict, outcome.result)
-    return JsonResponse(summary | {"home_url": reverse("table:table_home",
-                                                       args=[access.table.code])})
+    return JsonResponse(
+        summary | {"home_url": reverse("table:table_home", args=[access.table.code])}
+    )

@@ -23,11 +23,15 @@ class Command(BaseCommand):
             out.write(f"\nEvent: {event.name}  {base}{event.get_absolute_url()}")
             out.write(f"Public page: {base}/e/{event.pk}/")
             if report.evening is not None:
-                out.write(f"Club evening (round 2's pairings wait for the organiser): "
-                          f"{base}{reverse('tournaments:round_detail', args=[report.evening.pk, 2])}")
+                out.write(
+                    f"Club evening (round 2's pairings wait for the organiser): "
+                    f"{base}{reverse('tournaments:round_detail', args=[report.evening.pk, 2])}"
+                )
             codes = table_codes(event)
             if codes:
                 out.write(f"Table codes of the open round (enter them at {base}/table/):")
                 for table in codes:
-                    out.write(f"  table {table.number}: {table.code}  "
-                              f"({table.ns.pair.name} v {table.ew.pair.name})")
+                    out.write(
+                        f"  table {table.number}: {table.code}  "
+                        f"({table.ns.pair.name} v {table.ew.pair.name})"
+                    )

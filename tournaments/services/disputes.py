@@ -10,13 +10,14 @@ from django.utils.translation import gettext as _
 import engine
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, PlayRecord, Round, Ruling, Submission
-from tournaments.services import Conflict, NotAllowed, ServiceError, audit
+from tournaments.services import Conflict, NotAllowed, ServiceError
 from tournaments.services.results import (
     InvalidSubmission,
     _snapshot,
     open_dispute,
     play_record_check,
     record_values,
+    save_audited,
     short_values,
 )
 
@@ -41,15 +42,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         previous = locked.status
         before = _snapshot(locked)
         locked.status = BoardResult.Status.DISPUTED
-        locked.version += 1
-        locked.save()
-        audit.record(
-            event=event,
-            result=locked,
-            actor=actor.label,
-            action="result_disputed",
-            changes=audit.diff(before, _snapshot(locked)),
-        )
+        save_audited(locked, actor=actor, action="result_disputed", before=before)
         return open_dispute(
             locked, Dispute.Reason.PLAYER_REQUEST, actor, reason.strip(), previous_status=previous
         )
@@ -75,15 +68,7 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         locked = BoardResult.objects.select_for_update().get(pk=result.pk)
         before = _snapshot(locked)
         locked.status = dispute.previous_status or BoardResult.Status.ENTERED
-        locked.version += 1
-        locked.save()
-        audit.record(
-            event=event,
-            result=locked,
-            actor=actor.label,
-            action="dispute_withdrawn",
-            changes=audit.diff(before, _snapshot(locked)),
-        )
+        save_audited(locked, actor=actor, action="dispute_withdrawn", before=before)
         if locked.counts:
             from tournaments.tasks import request_standings
 
@@ -180,8 +165,6 @@ def dispute_rule(
         for key, value in values.items():
             setattr(locked, key, value)
         locked.status = BoardResult.Status.RULED
-        locked.version += 1
-        locked.save()
         previous = dispute.rulings.filter(superseded_by__isnull=True).order_by("-pk").first()
         ruling = Ruling.objects.create(
             dispute=dispute,
@@ -195,12 +178,11 @@ def dispute_rule(
         dispute.referee = actor.user
         dispute.closed_at = timezone.now()
         dispute.save()
-        audit.record(
-            event=event,
-            result=locked,
-            actor=actor.label,
+        save_audited(
+            locked,
+            actor=actor,
             action="ruling_revised" if previous else "ruling",
-            changes=audit.diff(before, _snapshot(locked)),
+            before=before,
             note=ruling.explanation,
         )
         request_standings(event)

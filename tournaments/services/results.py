@@ -177,6 +177,23 @@ def _snapshot(result: BoardResult) -> dict[str, Any]:
     }
 
 
+def save_audited(
+    result: BoardResult, *, actor: Actor, action: str, before: dict[str, Any], note: str = ""
+) -> None:
+    """Store a change of ``result`` (``before`` is its ``_snapshot``): a new version and its
+    audit entry, old → new per field. Every change of a stored result goes through here."""
+    result.version += 1
+    result.save()
+    audit.record(
+        event=result.table.round.event,
+        result=result,
+        actor=actor.label,
+        action=action,
+        changes=audit.diff(before, _snapshot(result)),
+        note=note,
+    )
+
+
 def _locked_result(table: Table, board: Board) -> BoardResult | None:
     # The race: two devices of one table post the same board at the same moment. Locking the
     # table row serialises them, so the second sees the first's result and confirms or
@@ -303,17 +320,8 @@ def _store(
         ):
             # A play record that agrees with the short result is the better evidence.
             result.source = BoardResult.Source.PLAY_RECORD
-        after = _snapshot(result)
-        if after != before:
-            result.version += 1
-            result.save()
-            audit.record(
-                event=event,
-                result=result,
-                actor=actor.label,
-                action=f"result_{result.status}",
-                changes=audit.diff(before, after),
-            )
+        if _snapshot(result) != before:
+            save_audited(result, actor=actor, action=f"result_{result.status}", before=before)
     submission = Submission.objects.create(
         result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
     )
@@ -424,15 +432,7 @@ def result_confirm(
         before = _snapshot(locked)
         locked.status = BoardResult.Status.CONFIRMED
         locked.confirmed_by = actor.label
-        locked.version += 1
-        locked.save()
-        audit.record(
-            event=event,
-            result=locked,
-            actor=actor.label,
-            action="result_confirmed",
-            changes=audit.diff(before, _snapshot(locked)),
-        )
+        save_audited(locked, actor=actor, action="result_confirmed", before=before)
         _after_counted(event)
     return locked
 

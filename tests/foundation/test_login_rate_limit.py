@@ -4,8 +4,16 @@ from tests.factories import UserFactory
 from tournaments.views.auth import LOGIN_ATTEMPTS_PER_MINUTE
 
 
+@pytest.fixture
+def same_minute(monkeypatch):
+    """All attempts of a test fall in one counting window, even across a minute boundary."""
+    from tournaments import ratelimit
+
+    monkeypatch.setattr(ratelimit, "_slot", lambda period: 424242)
+
+
 @pytest.mark.django_db
-def test_failed_logins_are_capped_per_client_per_minute(client):
+def test_failed_logins_are_capped_per_client_per_minute(client, same_minute):
     UserFactory(username="alice")
     for _ in range(LOGIN_ATTEMPTS_PER_MINUTE):
         response = client.post("/accounts/login/", {"username": "alice", "password": "guess"})
@@ -23,7 +31,7 @@ def test_failed_logins_are_capped_per_client_per_minute(client):
 
 
 @pytest.mark.django_db
-def test_a_correct_login_is_not_counted_as_a_failure(client):
+def test_a_correct_login_is_not_counted_as_a_failure(client, same_minute):
     UserFactory(username="bob")
     for _ in range(LOGIN_ATTEMPTS_PER_MINUTE + 2):
         response = client.post("/accounts/login/", {"username": "bob", "password": "pass-word-123"})

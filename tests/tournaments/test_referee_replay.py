@@ -85,7 +85,7 @@ def _has_a_real_deal(example) -> bool:
     return True
 
 
-@pytest.mark.parametrize("example", [e for e in load("invalid") if _has_a_real_deal(e)])
+@pytest.mark.parametrize("example", [p for p in load("invalid") if _has_a_real_deal(p.values[0])])
 def test_payload_of_an_invalid_record_lists_the_problems(example):
     record = example["record"]
     board, event = board_for(record)

@@ -141,6 +141,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
 CELERY_TIMEZONE = TIME_ZONE
 
+# After an outage of Redis or of the workers, stale standings are recomputed within a minute
+# (run `celery -A config beat`, the `beat` service of docker/compose.yaml).
+CELERY_BEAT_SCHEDULE = {
+    "catch-up-standings": {
+        "task": "tournaments.tasks.catch_up_standings",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+}
+
 # Standings: results arriving within this window share one recomputation; a lock on each event
 # lives at most this long (keep it above the longest recomputation; see tournaments/tasks.py).
 STANDINGS_COALESCE_SECONDS = float(env_str("STANDINGS_COALESCE_SECONDS", "2"))

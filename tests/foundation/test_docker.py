@@ -49,3 +49,14 @@ def test_dockerfile_is_multi_stage_non_root_and_serves_with_gunicorn():
     assert "\nUSER botifarra" in text
     assert "gunicorn config.wsgi:application" in text
     assert "collectstatic" in text and "compilemessages" in text
+
+
+def test_a_beat_service_schedules_the_standings_catch_up(settings):
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    assert compose["services"]["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "tournaments.tasks.catch_up_standings" in tasks
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    assert "tournaments.tasks.catch_up_standings" in app.tasks

@@ -195,15 +195,13 @@ def stale_events() -> models.QuerySet[Event]:
     Results are looked at too: the request mark is written after the result's commit, so a
     failure in between must not hide a change (see ``tournaments.tasks.request_standings``).
     """
-    changed = BoardResult.objects.filter(
-        table__round__event=OuterRef("pk"), updated_at__gt=OuterRef("standings_updated_at")
+    results = BoardResult.objects.filter(table__round__event=OuterRef("pk"))
+    never_computed = Q(standings_updated_at__isnull=True) & (
+        Q(standings_requested_at__isnull=False) | Exists(results)
     )
-    return Event.objects.filter(
-        Q(standings_requested_at__isnull=False, standings_updated_at__isnull=True)
-        | Q(standings_updated_at__lt=F("standings_requested_at"))
-        | Q(Exists(changed))
-        | Q(standings_updated_at__isnull=True, rounds__tables__results__isnull=False)
-    ).distinct()
+    requested_since = Q(standings_updated_at__lt=F("standings_requested_at"))
+    changed_since = Exists(results.filter(updated_at__gt=OuterRef("standings_updated_at")))
+    return Event.objects.filter(never_computed | requested_since | changed_since)
 
 
 def standings_stale(event: Event) -> bool:

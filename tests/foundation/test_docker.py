@@ -5,6 +5,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
@@ -32,8 +33,8 @@ def test_compose_file_parses_with_docker_compose():
         command = ["docker", "compose"]
     elif shutil.which("docker-compose"):
         command = ["docker-compose"]
-    else:  # no compose tool on this machine: the YAML check above is what we can do
-        return
+    else:
+        pytest.skip("no docker compose on this machine; the YAML checks above still ran")
     proc = subprocess.run(
         [*command, "-f", str(DOCKER / "compose.yaml"), "config"],
         capture_output=True,

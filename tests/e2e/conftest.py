@@ -39,11 +39,17 @@ class PageProblems:
         self.errors: list[str] = []
         page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        page.on("requestfailed", lambda req: self.errors.append(f"failed: {req.url}"))
+        page.on("requestfailed", self._failed)
         page.on(
             "response",
             lambda res: res.status >= 500 and self.errors.append(f"{res.status}: {res.url}"),
         )
+
+    def _failed(self, request):
+        # A fetch still in flight when the page navigates away is cancelled by the browser
+        # (net::ERR_ABORTED): normal, not a failure of the server or the page.
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"failed: {request.url} ({request.failure})")
 
     def assert_clean(self):
         assert not self.errors, self.errors

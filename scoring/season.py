@@ -144,27 +144,29 @@ def placements_from_standings(
 
 
 def event_points(event: SeasonEvent, table: PointTable) -> list[tuple[Placement, float]]:
-    """Each placement with its points; shared ranks share the places they cover."""
+    """Each placement with its points; shared ranks share the places they cover.
+
+    Entries sharing a rank must all be given. Without ``event.field`` the placements are the
+    whole field and their ranks must cover places 1…N exactly (1, 2, 2, 4); with it, some
+    entries may be left out (their places stay empty) but no two ranks may overlap.
+    """
     ordered = sorted(event.placements, key=lambda p: p.rank)
     field = event.field if event.field is not None else len(ordered)
-    if field < len(ordered):
-        raise SeasonInputError(
-            f"event {event.event}: {len(ordered)} placements in a field of {field}"
-        )
     count: dict[int, int] = {}
     for p in ordered:
         count[p.rank] = count.get(p.rank, 0) + 1
-    out: list[tuple[Placement, float]] = []
-    place = 1
+    free = 1  # the first place no earlier rank covers
     for rank in sorted(count):
-        if rank != place:
+        if rank < free:
             raise SeasonInputError(
-                f"event {event.event}: rank {rank} follows {place - 1} places (expected {place})"
+                f"event {event.event}: rank {rank} overlaps the places of the ranks above it"
             )
-        place += count[rank]
-    for p in ordered:
-        out.append((p, table.shared(p.rank, count[p.rank], field)))
-    return out
+        free = rank + count[rank]
+    if free - 1 > field:
+        raise SeasonInputError(
+            f"event {event.event}: the placements need {free - 1} places in a field of {field}"
+        )
+    return [(p, table.shared(p.rank, count[p.rank], field)) for p in ordered]
 
 
 def season_ranking(

@@ -61,9 +61,22 @@ def test_tied_entries_share_the_places_they_cover():
 
 
 def test_ranks_that_do_not_add_up_are_refused():
-    ev = _event(1, (1, (1, 2)), (3, (3, 4)))
+    # Without an explicit field the placements are the whole field: rank 3 after one entry
+    # leaves place 2 empty and needs a third place.
     with pytest.raises(SeasonInputError):
-        event_points(ev, POINT_TABLES["field"])
+        event_points(_event(1, (1, (1, 2)), (3, (3, 4))), POINT_TABLES["field"])
+    # Three entries sharing rank 1 cover places 1-3: a rank 2 overlaps them.
+    overlap = _event(1, (1, (1, 2)), (1, (3, 4)), (1, (5, 6)), (2, (7, 8)), field=6)
+    with pytest.raises(SeasonInputError):
+        event_points(overlap, POINT_TABLES["field"])
+    with pytest.raises(SeasonInputError):
+        event_points(_event(1, (4, (1, 2)), field=3), POINT_TABLES["field"])
+
+
+def test_with_an_explicit_field_entries_may_be_left_out():
+    # Players 1 and 2 finished fifth of ten; the other entries are not given.
+    ev = _event(1, (5, (1, 2)), field=10)
+    assert [pts for _p, pts in event_points(ev, POINT_TABLES["field"])] == [6]
 
 
 def test_every_player_of_the_entry_gets_its_points():

@@ -145,6 +145,14 @@ def test_a_two_table_win_matches_the_documented_formula():
     assert state.ratings[1].sigma ** 2 == pytest.approx(s2 * (1 - s2 * gamma * 0.25 / c**2))
 
 
+def test_worked_example_of_the_favourites_winning_gives_the_documented_ratings():
+    # docs/clubs.md 1.2, example 2, computed by hand: m = 11, V = 146.44, c = 40.92, p = 0.567.
+    start = RatingState(ratings={1: Rating(30, 4), 2: Rating(28, 5), 3: Rating(22, 6)})
+    state = rate_event(start, _one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10)))
+    got = [round(state.ratings[p].mu, 2) for p in (1, 2, 3, 4)]
+    assert got == [30.17, 28.26, 21.62, 24.26]
+
+
 def test_a_win_with_a_strong_partner_earns_less_than_with_a_weak_one():
     # Player 1 wins the same board once with a strong partner (2), once with a weak one (3):
     # the strong partnership was expected to win, so the win says less about player 1.

@@ -196,3 +196,29 @@ def test_placements_come_from_the_final_standings_with_shared_ranks():
     ]
     with pytest.raises(SeasonInputError):
         placements_from_standings(compute_standings(data), {10: (1, 2)})
+
+
+def test_worked_example_of_the_documentation():
+    # docs/clubs.md 2.4: Anna 1, Biel 2, Carles 3, Dolors 4, Eva 5, Ferran 6; field points,
+    # best 3 of 4; totals and countback worked out by hand there.
+    events = [
+        _event(1, (1, (1, 2)), (2, (3, 4)), (2, (5, 6)), field=12),
+        _event(2, (1, (7, 8)), (2, (2, 4)), (3, (1, 3)), field=8),
+        _event(3, (5, (1, 2)), field=10),
+        _event(4, (1, (3, 6)), (2, (1, 4)), (7, (2, 5)), field=14),
+    ]
+    ranking = season_ranking(events, best=3)
+    assert [(s.competitor[0], s.rank, s.total) for s in ranking[:5]] == [
+        (1, 1, 31),
+        (3, 2, 30.5),
+        (4, 3, 30.5),
+        (2, 4, 27),
+        (6, 5, 24.5),
+    ]
+    anna = ranking[0]
+    assert [(r.points, r.counted) for r in anna.results] == [
+        (12, True),
+        (6, True),
+        (6, False),
+        (13, True),
+    ]

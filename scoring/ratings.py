@@ -247,7 +247,7 @@ def _update_match(
 
 
 def rate_event(
-    state: RatingState, event: RatingEvent, *, params: RatingParams = DEFAULT_PARAMS
+    *, state: RatingState, event: RatingEvent, params: RatingParams = DEFAULT_PARAMS
 ) -> RatingState:
     """The ratings after ``event``, which must come after every event already applied.
 
@@ -309,7 +309,7 @@ def replay_history(
         if prev.key == nxt.key:
             raise RatingInputError(f"event {nxt.event} of {nxt.when} is given twice")
     for event in ordered:
-        state = rate_event(state, event, params=params)
+        state = rate_event(state=state, event=event, params=params)
         yield event, state
 
 
@@ -321,13 +321,13 @@ def rate_history(
 ) -> RatingState:
     """The ratings after every event of ``events`` (a club's whole history when no ``start``)."""
     state = start if start is not None else RatingState()
-    for _event, state in replay_history(events, params=params, start=start):  # noqa: B007
-        pass
+    for _event, after in replay_history(events, params=params, start=start):
+        state = after
     return state
 
 
 def pair_strength(
-    state: RatingState, pair: Players, *, params: RatingParams = DEFAULT_PARAMS
+    pair: Players, *, state: RatingState, params: RatingParams = DEFAULT_PARAMS
 ) -> tuple[float, float]:
     """A pair's strength μ₁ + μ₂ and its uncertainty √(σ₁² + σ₂²)."""
     r1, r2 = (state.rating(p, params=params) for p in pair)

@@ -132,7 +132,7 @@ class SeasonStanding:
 
 
 def placements_from_standings(
-    result: StandingsResult, lineups: Mapping[int, Sequence[int]]
+    result: StandingsResult, *, lineups: Mapping[int, Sequence[int]]
 ) -> tuple[Placement, ...]:
     """The placements of an event's final standings; ``lineups`` maps entry -> its players."""
     try:
@@ -143,7 +143,7 @@ def placements_from_standings(
         raise SeasonInputError(f"entry {exc} has no line-up") from None
 
 
-def event_points(event: SeasonEvent, table: PointTable) -> list[tuple[Placement, float]]:
+def event_points(event: SeasonEvent, *, table: PointTable) -> list[tuple[Placement, float]]:
     """Each placement with its points; shared ranks share the places they cover.
 
     Entries sharing a rank must all be given. Without ``event.field`` the placements are the
@@ -190,7 +190,7 @@ def season_ranking(
         if index and ordered[index - 1].event == event.event:
             raise SeasonInputError(f"event {event.event} is given twice")
         seen: set[tuple[int, ...]] = set()
-        for placement, points in event_points(event, table):
+        for placement, points in event_points(event, table=table):
             if len(set(placement.players)) != len(placement.players) or not placement.players:
                 raise SeasonInputError(f"event {event.event}: bad line-up {placement.players}")
             competitors: list[tuple[int, ...]]

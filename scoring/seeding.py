@@ -22,15 +22,15 @@ from scoring.ratings import DEFAULT_PARAMS, Players, RatingParams, RatingState
 
 def rating_order(
     entries: Mapping[int, Players],
-    state: RatingState,
     *,
+    state: RatingState,
     params: RatingParams = DEFAULT_PARAMS,
 ) -> list[int]:
     """Entry ids, strongest pair first (ties keep the order of ``entries``).
 
     >>> from scoring.ratings import Rating, RatingState
     >>> state = RatingState(ratings={1: Rating(30.0, 2.0), 2: Rating(20.0, 2.0)})
-    >>> rating_order({10: (2, 3), 11: (1, 4), 12: (5, 6)}, state)
+    >>> rating_order({10: (2, 3), 11: (1, 4), 12: (5, 6)}, state=state)
     [11, 12, 10]
     """
 

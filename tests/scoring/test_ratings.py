@@ -65,7 +65,7 @@ def _stored(state: RatingState) -> RatingState:
 def test_incremental_updates_equal_recomputation_from_scratch(club_events):
     state = RatingState()
     for event in club_events:
-        state = _stored(rate_event(state, event))
+        state = _stored(rate_event(state=state, event=event))
     assert state == rate_history(club_events)
     assert state.events == len(club_events)
 
@@ -91,7 +91,7 @@ def test_replay_gives_the_state_after_each_event(club_events):
 def test_the_same_event_twice_is_refused(club_events):
     state = rate_history(club_events[:3])
     with pytest.raises(OutOfOrderError):
-        rate_event(state, club_events[2])
+        rate_event(state=state, event=club_events[2])
     with pytest.raises(RatingInputError):
         rate_history([club_events[0], club_events[0]])
 
@@ -99,7 +99,7 @@ def test_the_same_event_twice_is_refused(club_events):
 def test_an_event_older_than_the_last_rated_is_refused(club_events):
     state = rate_history(club_events[3:6])
     with pytest.raises(OutOfOrderError):
-        rate_event(state, club_events[1])
+        rate_event(state=state, event=club_events[1])
 
 
 def test_two_runs_give_identical_ratings(club_events):
@@ -112,7 +112,9 @@ def test_two_runs_give_identical_ratings(club_events):
 def test_winning_line_gains_for_ns_and_loses_for_ew_by_symmetry():
     # Table 1: 1-2 (NS) v 3-4 (EW) scores +10; table 2: 5-6 v 7-8 scores -10. All new players:
     # the two lines are equal beforehand, so every player moves by the same amount.
-    state = rate_event(RatingState(), _one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10)))
+    state = rate_event(
+        state=RatingState(), event=_one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10))
+    )
     up = state.ratings[1].mu - MU0
     assert up > 0
     assert state.ratings[2].mu - MU0 == pytest.approx(up)
@@ -125,7 +127,9 @@ def test_winning_line_gains_for_ns_and_loses_for_ew_by_symmetry():
 
 
 def test_a_tie_between_equal_lines_moves_no_rating():
-    state = rate_event(RatingState(), _one_board_event(((1, 2), (3, 4), 6), ((5, 6), (7, 8), 6)))
+    state = rate_event(
+        state=RatingState(), event=_one_board_event(((1, 2), (3, 4), 6), ((5, 6), (7, 8), 6))
+    )
     assert all(r.mu == pytest.approx(MU0) for r in state.ratings.values())
 
 
@@ -134,8 +138,8 @@ def test_a_two_table_win_matches_the_documented_formula():
     # with c = √(8σ² + 2β²) (λ = 2/T = 1), and their variance shrinks by σ²·γ·¼/c², γ = 2σ/c.
     params = RatingParams(tau=0.0)
     state = rate_event(
-        RatingState(),
-        _one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10)),
+        state=RatingState(),
+        event=_one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10)),
         params=params,
     )
     s2 = params.sigma**2
@@ -148,7 +152,9 @@ def test_a_two_table_win_matches_the_documented_formula():
 def test_worked_example_of_the_favourites_winning_gives_the_documented_ratings():
     # docs/clubs.md 1.2, example 2, computed by hand: m = 11, V = 146.44, c = 40.92, p = 0.567.
     start = RatingState(ratings={1: Rating(30, 4), 2: Rating(28, 5), 3: Rating(22, 6)})
-    state = rate_event(start, _one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10)))
+    state = rate_event(
+        state=start, event=_one_board_event(((1, 2), (3, 4), 10), ((5, 6), (7, 8), -10))
+    )
     got = [round(state.ratings[p].mu, 2) for p in (1, 2, 3, 4)]
     assert got == [30.17, 28.26, 21.62, 24.26]
 
@@ -160,8 +166,8 @@ def test_a_win_with_a_strong_partner_earns_less_than_with_a_weak_one():
         ratings={2: Rating(mu=MU0 + 8, sigma=2.0), 3: Rating(mu=MU0 - 8, sigma=2.0)}
     )
     lines = (((4, 5), (6, 7), -4), ((8, 9), (10, 11), 0))
-    strong = rate_event(start, _one_board_event(((1, 2), (12, 13), 12), *lines))
-    weak = rate_event(start, _one_board_event(((1, 3), (12, 13), 12), *lines))
+    strong = rate_event(state=start, event=_one_board_event(((1, 2), (12, 13), 12), *lines))
+    weak = rate_event(state=start, event=_one_board_event(((1, 3), (12, 13), 12), *lines))
     assert 0 < strong.ratings[1].mu - MU0 < weak.ratings[1].mu - MU0
 
 
@@ -169,7 +175,10 @@ def test_beating_strong_opponents_earns_more_than_beating_weak_ones():
     strong = RatingState(ratings={3: Rating(MU0 + 6, 2.0), 4: Rating(MU0 + 6, 2.0)})
     weak = RatingState(ratings={3: Rating(MU0 - 6, 2.0), 4: Rating(MU0 - 6, 2.0)})
     event = _one_board_event(((1, 2), (3, 4), 8), ((5, 6), (7, 8), 0))
-    assert rate_event(strong, event).ratings[1].mu > rate_event(weak, event).ratings[1].mu
+    assert (
+        rate_event(state=strong, event=event).ratings[1].mu
+        > rate_event(state=weak, event=event).ratings[1].mu
+    )
 
 
 def test_one_lines_evidence_does_not_grow_with_the_field():
@@ -177,7 +186,7 @@ def test_one_lines_evidence_does_not_grow_with_the_field():
     # much: the T − 1 comparisons share the line's single result (λ = 2/T).
     def top_gain(tables: int) -> float:
         lines = [((4 * t + 1, 4 * t + 2), (4 * t + 3, 4 * t + 4), -t) for t in range(tables)]
-        return rate_event(RatingState(), _one_board_event(*lines)).ratings[1].mu - MU0
+        return rate_event(state=RatingState(), event=_one_board_event(*lines)).ratings[1].mu - MU0
 
     small, large = top_gain(4), top_gain(40)
     assert 0.5 < large / small < 2.0
@@ -188,12 +197,12 @@ def test_dynamics_raise_uncertainty_but_never_above_a_new_players():
     start = RatingState(ratings={1: Rating(MU0, 3.0), 5: Rating(MU0, SIGMA0)})
     # A tie between equal lines: only the dynamics and the (small) board shrink act.
     state = rate_event(
-        start, _one_board_event(((1, 2), (3, 4), 0), ((5, 6), (7, 8), 0)), params=params
+        state=start, event=_one_board_event(((1, 2), (3, 4), 0), ((5, 6), (7, 8), 0)), params=params
     )
     assert state.ratings[5].sigma <= SIGMA0
     no_tau = rate_event(
-        start,
-        _one_board_event(((1, 2), (3, 4), 0), ((5, 6), (7, 8), 0)),
+        state=start,
+        event=_one_board_event(((1, 2), (3, 4), 0), ((5, 6), (7, 8), 0)),
         params=RatingParams(tau=0.0),
     )
     assert state.ratings[1].sigma > no_tau.ratings[1].sigma
@@ -201,36 +210,42 @@ def test_dynamics_raise_uncertainty_but_never_above_a_new_players():
 
 def test_a_won_match_raises_the_winners_and_lowers_the_losers():
     event = RatingEvent(event=1, when=DAY, matches=(RatedMatch((1, 2), (3, 4), mp_ns=0),))
-    state = rate_event(RatingState(), event)
+    state = rate_event(state=RatingState(), event=event)
     assert state.ratings[1].mu < MU0 < state.ratings[3].mu
     assert state.ratings[1].boards == 0 and state.ratings[1].events == 1
     drawn = rate_event(
-        RatingState(),
-        RatingEvent(event=1, when=DAY, matches=(RatedMatch((1, 2), (3, 4), mp_ns=1),)),
+        state=RatingState(),
+        event=RatingEvent(event=1, when=DAY, matches=(RatedMatch((1, 2), (3, 4), mp_ns=1),)),
     )
     assert drawn.ratings[1].mu == pytest.approx(MU0)
 
 
 def test_players_not_in_the_event_keep_their_rating():
     start = RatingState(ratings={99: Rating(31.0, 4.0, events=3, boards=40)})
-    state = rate_event(start, _one_board_event(((1, 2), (3, 4), 1), ((5, 6), (7, 8), 0)))
+    state = rate_event(
+        state=start, event=_one_board_event(((1, 2), (3, 4), 1), ((5, 6), (7, 8), 0))
+    )
     assert state.ratings[99] == start.ratings[99]
 
 
 def test_a_player_at_two_tables_of_a_board_is_refused():
     with pytest.raises(RatingInputError):
-        rate_event(RatingState(), _one_board_event(((1, 2), (3, 4), 1), ((1, 6), (7, 8), 0)))
+        rate_event(
+            state=RatingState(), event=_one_board_event(((1, 2), (3, 4), 1), ((1, 6), (7, 8), 0))
+        )
 
 
 def test_a_player_on_both_sides_is_refused():
     with pytest.raises(RatingInputError):
-        rate_event(RatingState(), _one_board_event(((1, 2), (2, 4), 1), ((5, 6), (7, 8), 0)))
+        rate_event(
+            state=RatingState(), event=_one_board_event(((1, 2), (2, 4), 1), ((5, 6), (7, 8), 0))
+        )
 
 
 def test_match_points_other_than_2_1_0_are_refused():
     event = RatingEvent(event=1, when=DAY, matches=(RatedMatch((1, 2), (3, 4), mp_ns=3),))
     with pytest.raises(RatingInputError):
-        rate_event(RatingState(), event)
+        rate_event(state=RatingState(), event=event)
 
 
 def test_bad_parameters_are_refused():
@@ -245,7 +260,7 @@ def test_expected_percentage_is_fifty_for_a_new_player_and_grows_with_the_rating
 
 def test_pair_strength_adds_the_players_and_their_variances():
     state = RatingState(ratings={1: Rating(30.0, 3.0)})
-    mu, sigma = pair_strength(state, (1, 2))
+    mu, sigma = pair_strength((1, 2), state=state)
     assert mu == pytest.approx(30.0 + MU0)
     assert sigma == pytest.approx(math.sqrt(9.0 + SIGMA0**2))
 

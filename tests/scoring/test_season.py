@@ -57,26 +57,26 @@ def test_scaled_table_grows_with_the_field():
 def test_tied_entries_share_the_places_they_cover():
     # Ranks 1, 2, 2, 4 in a field of 4: places 2 and 3 (3 and 2 points) are shared, 2.5 each.
     ev = _event(1, (1, (1, 2)), (2, (3, 4)), (2, (5, 6)), (4, (7, 8)))
-    assert [pts for _p, pts in event_points(ev, POINT_TABLES["field"])] == [4, 2.5, 2.5, 1]
+    assert [pts for _p, pts in event_points(ev, table=POINT_TABLES["field"])] == [4, 2.5, 2.5, 1]
 
 
 def test_ranks_that_do_not_add_up_are_refused():
     # Without an explicit field the placements are the whole field: rank 3 after one entry
     # leaves place 2 empty and needs a third place.
     with pytest.raises(SeasonInputError):
-        event_points(_event(1, (1, (1, 2)), (3, (3, 4))), POINT_TABLES["field"])
+        event_points(_event(1, (1, (1, 2)), (3, (3, 4))), table=POINT_TABLES["field"])
     # Three entries sharing rank 1 cover places 1-3: a rank 2 overlaps them.
     overlap = _event(1, (1, (1, 2)), (1, (3, 4)), (1, (5, 6)), (2, (7, 8)), field=6)
     with pytest.raises(SeasonInputError):
-        event_points(overlap, POINT_TABLES["field"])
+        event_points(overlap, table=POINT_TABLES["field"])
     with pytest.raises(SeasonInputError):
-        event_points(_event(1, (4, (1, 2)), field=3), POINT_TABLES["field"])
+        event_points(_event(1, (4, (1, 2)), field=3), table=POINT_TABLES["field"])
 
 
 def test_with_an_explicit_field_entries_may_be_left_out():
     # Players 1 and 2 finished fifth of ten; the other entries are not given.
     ev = _event(1, (5, (1, 2)), field=10)
-    assert [pts for _p, pts in event_points(ev, POINT_TABLES["field"])] == [6]
+    assert [pts for _p, pts in event_points(ev, table=POINT_TABLES["field"])] == [6]
 
 
 def test_every_player_of_the_entry_gets_its_points():
@@ -186,7 +186,7 @@ def test_placements_come_from_the_final_standings_with_shared_ranks():
         rounds=[RoundInput(1, [1], [table(1, 10, 11, 8), table(2, 12, 13, 8)])],
     )
     lineups = {10: (1, 2), 11: (3, 4), 12: (5, 6), 13: (7, 8)}
-    placements = placements_from_standings(compute_standings(data), lineups)
+    placements = placements_from_standings(compute_standings(data), lineups=lineups)
     # Both NS pairs won 8-0 with a 50 % traveller: they tie for first, the EW pairs for third.
     assert sorted((p.rank, p.players) for p in placements) == [
         (1, (1, 2)),
@@ -195,7 +195,7 @@ def test_placements_come_from_the_final_standings_with_shared_ranks():
         (3, (7, 8)),
     ]
     with pytest.raises(SeasonInputError):
-        placements_from_standings(compute_standings(data), {10: (1, 2)})
+        placements_from_standings(compute_standings(data), lineups={10: (1, 2)})
 
 
 def test_worked_example_of_the_documentation():

@@ -12,12 +12,12 @@ from scoring.seeding import rating_order, round_one_order, snake_groups
 def test_rating_order_puts_the_strongest_pair_first_and_new_players_at_the_default():
     state = RatingState(ratings={1: Rating(35.0, 2.0), 2: Rating(30.0, 2.0), 3: Rating(15.0, 2.0)})
     # pair 20: 35 + 25 (new) = 60, pair 21: 30 + 15 = 45, pair 22: two new players = 50.
-    assert rating_order({21: (2, 3), 22: (8, 9), 20: (1, 7)}, state) == [20, 22, 21]
+    assert rating_order({21: (2, 3), 22: (8, 9), 20: (1, 7)}, state=state) == [20, 22, 21]
 
 
 def test_rating_order_keeps_the_given_order_between_equal_pairs():
     state = RatingState()
-    assert rating_order({5: (1, 2), 3: (3, 4), 4: (5, 6)}, state) == [5, 3, 4]
+    assert rating_order({5: (1, 2), 3: (3, 4), 4: (5, 6)}, state=state) == [5, 3, 4]
 
 
 def test_round_one_seats_the_top_half_against_the_bottom_half():

@@ -11,9 +11,23 @@ import pytest
 
 import scoring.duplicate
 import scoring.lots
+import scoring.season
+import scoring.seeding
+import scoring.simulation
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["types", "duplicate", "matches", "standings", "pairing", "lots"]
+PURE = [
+    "types",
+    "duplicate",
+    "matches",
+    "standings",
+    "pairing",
+    "lots",
+    "ratings",
+    "seeding",
+    "season",
+    "simulation",
+]
 
 
 def test_scoring_algorithms_never_import_django():
@@ -25,7 +39,9 @@ def test_scoring_algorithms_never_import_django():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-@pytest.mark.parametrize("module", [scoring.duplicate, scoring.lots])
+@pytest.mark.parametrize(
+    "module", [scoring.duplicate, scoring.lots, scoring.season, scoring.seeding, scoring.simulation]
+)
 def test_docstring_examples_run(module):
     failures, _ = doctest.testmod(module)
     assert failures == 0

@@ -11,9 +11,24 @@ import pytest
 
 import scoring.duplicate
 import scoring.lots
+import scoring.presets
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["types", "duplicate", "matches", "standings", "pairing", "lots"]
+PURE = [
+    "types",
+    "duplicate",
+    "matches",
+    "standings",
+    "pairing",
+    "lots",
+    "presets",
+    "roundrobin",
+    "groups",
+    "methods",
+    "tournament_file",
+    "generator",
+    "checker",
+]
 
 
 def test_scoring_algorithms_never_import_django():
@@ -25,7 +40,7 @@ def test_scoring_algorithms_never_import_django():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-@pytest.mark.parametrize("module", [scoring.duplicate, scoring.lots])
+@pytest.mark.parametrize("module", [scoring.duplicate, scoring.lots, scoring.presets])
 def test_docstring_examples_run(module):
     failures, _ = doctest.testmod(module)
     assert failures == 0

@@ -157,12 +157,7 @@ def group_tables(event: EventInput, plan: GroupsPlan) -> list[list[GroupRow]]:
             group,
             key=lambda e: (-stats[e][1], -(stats[e][5] - stats[e][6]), -stats[e][5], seed_pos[e]),
         )
-        out.append(
-            [
-                GroupRow(e, gi + 1, pos, *stats[e])  # type: ignore[arg-type]
-                for pos, e in enumerate(rows, start=1)
-            ]
-        )
+        out.append([GroupRow(e, gi + 1, pos, *stats[e]) for pos, e in enumerate(rows, start=1)])
     return out
 
 

@@ -221,17 +221,17 @@ def pair_round(
     if len(set(ranked)) != len(ranked):
         raise ValueError("a pair appears twice in the ranking")
     never: dict[int, set[int]] = {}
-    for a, b in forbidden:
-        never.setdefault(a, set()).add(b)
-        never.setdefault(b, set()).add(a)
+    for x, y in forbidden:
+        never.setdefault(x, set()).add(y)
+        never.setdefault(y, set()).add(x)
     nodes = []
     for e in ranked:
         h = history.get(e, _EMPTY)
         need, strength = direction_need(h)
         met = h.opponents | never[e] if e in never else h.opponents
-        score = h.score + (virtual.get(e, 0.0) if virtual else 0.0)
+        pairing_score = h.score + (virtual.get(e, 0.0) if virtual else 0.0)
         club = clubs.get(e) if clubs else None
-        nodes.append(_Node(e, frozenset(met), need, strength, round(2 * score), club))
+        nodes.append(_Node(e, frozenset(met), need, strength, round(2 * pairing_score), club))
 
     bye: int | None = None
     if len(nodes) % 2 == 0:
@@ -373,12 +373,11 @@ def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) ->
         if options.rounds is None:
             raise ValueError("an accelerated Swiss needs its number of rounds")
         start = list(order) if order is not None else initial_order(event)
-        virtual = virtual_points(order=start, round_number=number, rounds=options.rounds)
+        vp = virtual_points(order=start, round_number=number, rounds=options.rounds)
         # Pair on the accelerated score: stable, so equal pairing scores keep the ranking order.
         pos = {e: i for i, e in enumerate(ranked)}
-        ranked.sort(
-            key=lambda e: (-(history.get(e, _EMPTY).score + virtual.get(e, 0)), pos[e])  # type: ignore[union-attr]
-        )
+        ranked.sort(key=lambda e: (-(history.get(e, _EMPTY).score + vp.get(e, 0)), pos[e]))
+        virtual = vp
     clubs = event.clubs if number <= options.club_rounds else None
     return pair_round(
         ranked=ranked,

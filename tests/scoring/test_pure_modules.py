@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pytest
 
+import scoring.checker
 import scoring.duplicate
+import scoring.groups
 import scoring.lots
+import scoring.pairing
 import scoring.presets
+import scoring.roundrobin
+import scoring.tournament_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE = [
@@ -28,6 +33,7 @@ PURE = [
     "tournament_file",
     "generator",
     "checker",
+    "cli",
 ]
 
 
@@ -40,7 +46,19 @@ def test_scoring_algorithms_never_import_django():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-@pytest.mark.parametrize("module", [scoring.duplicate, scoring.lots, scoring.presets])
+@pytest.mark.parametrize(
+    "module",
+    [
+        scoring.duplicate,
+        scoring.lots,
+        scoring.presets,
+        scoring.roundrobin,
+        scoring.groups,
+        scoring.pairing,
+        scoring.tournament_file,
+        scoring.checker,
+    ],
+)
 def test_docstring_examples_run(module):
     failures, _ = doctest.testmod(module)
     assert failures == 0

@@ -131,3 +131,10 @@ def test_command_line_generate_then_check(tmp_path):
         res.returncode == 1
         and f"round 1 table 1: table: file {ew}-{ns}, derived {ns}-{ew}" in res.stdout
     )
+
+
+def test_the_example_of_docs_formats_checks_clean():
+    text = (ROOT / "docs" / "formats.md").read_text()
+    example = text[text.index("```\nBTF 1") + 4 : text.index("```", text.index("```\nBTF 1") + 4)]
+    t = loads(example)
+    assert len(t.event.rounds) == 2 and check(t) == []

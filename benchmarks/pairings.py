@@ -1,11 +1,19 @@
-"""Swiss pairing speed: 1,000 and 200 pairs paired for round 6 after five simulated rounds.
+"""Swiss pairing and checker speed.
 
-Rounds 1–5 are paired with ``scoring.pairing`` itself and given random results. The script
-checks that no pair met the same opponent twice and that the direction rule holds (NS and EW
-counts never differ by more than 2, never three times the same direction in a row); it exits
-non-zero if either is violated.
+* ``pairing_1000_s``, ``pairing_200_s``: 1,000 and 200 pairs paired for round 6 after five
+  simulated rounds. Rounds 1–5 are paired with ``scoring.pairing`` itself and given random
+  results. The script checks that no pair met the same opponent twice and that the direction rule
+  holds (NS and EW counts never differ by more than 2, never three times the same direction in a
+  row); it exits non-zero if either is violated.
+* ``pairing_5000_s``: one Swiss round (round 7) for 5,000 pairs after six simulated rounds, with
+  acceleration on (13 rounds planned, so round 7 is still accelerated: group A carries one
+  virtual match point) and prohibited pairings on (clubs of about 8 pairs kept apart in every
+  round, 250 named pairs that never meet). It must report no prohibited meeting.
+* ``checker_tournaments_per_s``: random 100-pair, 7-round Swiss tournaments
+  (``scoring.generator``: acceleration, clubs, late entries, byes, withdrawals) re-derived by the
+  checker, per second of checking (generation not counted). Each must check clean.
 
-Output, one figure a line: ``pairing_1000_s: N s`` and ``pairing_200_s: N s``.
+Output, one figure a line: ``name: value unit``.
 """
 
 from __future__ import annotations
@@ -13,12 +21,21 @@ from __future__ import annotations
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring.checker import check as check_file  # noqa: E402
+from scoring.generator import generate  # noqa: E402
 from scoring.pairing import pair_next_round  # noqa: E402
-from scoring.types import BoardResult, EventInput, RoundInput, TableRound  # noqa: E402
+from scoring.types import (  # noqa: E402
+    BoardResult,
+    EventInput,
+    PairingOptions,
+    RoundInput,
+    TableRound,
+)
 
 BOARDS_PER_ROUND = 6
 
@@ -81,6 +98,42 @@ def run(n_pairs: int, seed: int) -> tuple[float, list[str]]:
     return elapsed, problems
 
 
+def run_5000(seed: int = 5000) -> tuple[float, list[str]]:
+    n = 5000
+    rng = random.Random(seed)
+    entries = list(range(1, n + 1))
+    clubs = {e: rng.randint(1, n // 8) for e in entries}
+    forbidden = sorted({tuple(sorted(rng.sample(entries, 2))) for _ in range(250)})
+    event = EventInput(
+        entries,
+        {e: e for e in entries},
+        {},
+        [],
+        seed=f"bench-{seed}",
+        ratings={e: rng.randint(1000, 2400) for e in entries},
+        clubs=clubs,
+        forbidden=forbidden,  # type: ignore[arg-type]
+        pairing=PairingOptions(rounds=13, seeding="rating", accelerated=True, club_rounds=13),
+    )
+    for number in range(1, 7):
+        pairing = pair_next_round(event)
+        event = replace(event, rounds=[*event.rounds, play_round(rng, number, pairing)])
+    start = time.perf_counter()
+    pairing = pair_next_round(event)
+    elapsed = time.perf_counter() - start
+    problems = check(event, pairing)
+    if pairing.rematches:
+        problems.append(f"prohibited meetings made: {pairing.rematches[:5]}")
+    return elapsed, problems
+
+
+def checker_rate(count: int = 6) -> tuple[float, list[str]]:
+    tournaments = [generate(method="swiss", pairs=100, rounds=7, seed=s) for s in range(count)]
+    start = time.perf_counter()
+    problems = [f"tournament {i}: {d}" for i, t in enumerate(tournaments) for d in check_file(t)]
+    return count / (time.perf_counter() - start), problems
+
+
 def main() -> int:
     failed = False
     for n in (1000, 200):
@@ -89,6 +142,16 @@ def main() -> int:
         for p in problems:
             print(f"VIOLATION ({n} pairs): {p}", file=sys.stderr)
         failed |= bool(problems)
+    elapsed, problems = run_5000()
+    print(f"pairing_5000_s: {elapsed:.3f} s")
+    for p in problems:
+        print(f"VIOLATION (5000 pairs): {p}", file=sys.stderr)
+    failed |= bool(problems)
+    rate, problems = checker_rate()
+    print(f"checker_tournaments_per_s: {rate:.2f} tournaments/s")
+    for p in problems:
+        print(f"CHECKER DIFFERENCE: {p}", file=sys.stderr)
+    failed |= bool(problems)
     return 1 if failed else 0
 
 

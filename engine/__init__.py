@@ -22,6 +22,7 @@ from engine.cards import (
 from engine.deals import Deal, commitment, deal_board, dealer_of_board
 from engine.errors import IllegalPlay, InvalidRecord, Problem
 from engine.hand import Hand, IllegalCard
+from engine.match import DRAW_RULES, OPEN_SWISS, R12, MatchRules
 from engine.replay import Step, Verdict, legal_for_record, replay, replay_steps
 from engine.rules import Rules
 from engine.scoring import (
@@ -36,6 +37,10 @@ from engine.scoring import (
 )
 
 __all__ = [
+    "DRAW_RULES",
+    "OPEN_SWISS",
+    "R12",
+    "MatchRules",
     "Deal",
     "Hand",
     "IllegalCard",

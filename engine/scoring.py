@@ -1,4 +1,6 @@
-"""Contracts and scores: doubling (R5), hand scores (R9), penalties (R10), games (R12).
+"""Contracts and scores: doubling (R5), hand scores (R9), penalties (R10).
+
+Games (R12) live in :mod:`engine.match`; ``Partida`` is importable from here too.
 
 >>> multiplier("copes", ["contro", "recontro"])
 4
@@ -11,16 +13,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Seat
 from engine.errors import InvalidRecord, Problem
+from engine.match import MatchRules, Partida
 from engine.rules import TRUMPS, Rules
 
 __all__ = [
     "CALLS",
     "PAIRS",
+    "MatchRules",
     "Partida",
     "ShortScore",
     "check_choice",
@@ -335,42 +339,3 @@ def score_short_result(
         return ShortScore(mult, hand_score(t, mult), capot=72 in t.values(), totals=t)
     assert offending_pair is not None
     return ShortScore(mult, penalty_score(offending_pair, mult), offending_pair=offending_pair)
-
-
-@dataclass
-class Partida:
-    """A game (R12): deals add up until a pair reaches the target, or the deal limit is reached.
-
-    >>> g = Partida(target=101)
-    >>> g.add({"NS": 70, "EW": 0}); g.add({"NS": 36, "EW": 0})
-    >>> g.scores, g.winner, g.finished
-    ({'NS': 106, 'EW': 0}, 'NS', True)
-    """
-
-    target: int = 101
-    deal_limit: int | None = None
-    scores: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
-    deals: int = 0
-    winner: str | None = None
-
-    @property
-    def finished(self) -> bool:
-        """True once a pair has won."""
-        return self.winner is not None
-
-    def add(self, score: Mapping[str, int]) -> None:
-        """Add a complete deal's score (a penalty score counts as a complete deal, R12)."""
-        if self.finished:
-            raise ValueError("the game is already over (R12)")
-        ns, ew = score.get("NS", 0), score.get("EW", 0)
-        if ns < 0 or ew < 0 or (ns > 0 and ew > 0):
-            raise ValueError("only one pair can score in a deal (R9, R12)")
-        self.scores = {"NS": self.scores["NS"] + ns, "EW": self.scores["EW"] + ew}
-        self.deals += 1
-        for pair in PAIRS:
-            if self.scores[pair] >= self.target:
-                self.winner = pair
-                return
-        limit_reached = self.deal_limit is not None and self.deals >= self.deal_limit
-        if limit_reached and self.scores["NS"] != self.scores["EW"]:
-            self.winner = "NS" if self.scores["NS"] > self.scores["EW"] else "EW"

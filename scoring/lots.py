@@ -25,3 +25,19 @@ def lot_order(entries_numbers: Mapping[int, int], seed: str) -> list[int]:
         entries_numbers,
         key=lambda e: (lot_key(seed, entries_numbers[e]), entries_numbers[e], e),
     )
+
+
+def seeding_order(
+    entries_numbers: Mapping[int, int], seed: str, ratings: Mapping[int, int] | None = None
+) -> list[int]:
+    """The initial order of an event: by rating, best first, when ``ratings`` is given (the lot
+    orders equal or missing ratings, missing ones last); else the lot.
+
+    >>> seeding_order({10: 1, 11: 2, 12: 3}, "demo", {10: 1500, 12: 1500})
+    [12, 10, 11]
+    """
+    lot = lot_order(entries_numbers, seed)
+    if not ratings:
+        return lot
+    pos = {e: i for i, e in enumerate(lot)}
+    return sorted(lot, key=lambda e: (e not in ratings, -ratings.get(e, 0), pos[e]))

@@ -4,56 +4,113 @@ Two modes, chosen per event:
 
 * ``boards``: every board of the round is played; each pair's total is the sum of its hand
   scores (R9).
-* ``game``: the boards are played in order as one game to ``target`` (R12). After each board,
-  once a pair is at or above the target the game is over and the remaining boards are not played
-  (any result entered for them is ignored). Each pair's total is then capped at ``cap``.
+* ``game``: the boards are played in order as one game (R12) under the event's match rules
+  (``engine.match``): a target, a deal limit, the round's time, a cap on the points counted and
+  a draw rule. The game is an :class:`engine.match.Partida` fed the table's results in board
+  order; once it is over, the remaining boards are not played (any result entered for them is
+  ignored). Each pair's total is then capped. When the table's results run out before the game
+  is over, the totals as they stand decide.
 
-The higher total wins (2 match points), equal totals draw (1 each), the loser gets 0.
+Time (``TableRound.time_after``) ends both modes: boards after the deal in progress when time
+was called are not played. The winner (the game's winner, or the higher total) gets 2 match
+points, a draw 1 each, the loser 0.
 """
 
 from __future__ import annotations
 
+from engine.match import MatchRules, Partida
 from scoring.types import MATCH_MODES, BoardResult, MatchResult, TableRound
 
 
-def played_results(table_round: TableRound, *, mode: str, target: int) -> list[BoardResult]:
-    """The results that count for this table, in board order (game mode stops at the target)."""
+def played_results(
+    table_round: TableRound,
+    *,
+    mode: str,
+    target: int | None,
+    deal_limit: int | None = None,
+    draw: str = "half",
+    tiebreak_deals: int = 2,
+) -> list[BoardResult]:
+    """The results that count for this table, in board order (a game stops when it is over)."""
+    rules = MatchRules(
+        target=target, deal_limit=deal_limit, draw=draw, tiebreak_deals=tiebreak_deals
+    )
+    return _play(table_round, mode=mode, rules=rules)[1]
+
+
+def _play(
+    table_round: TableRound, *, mode: str, rules: MatchRules
+) -> tuple[Partida | None, list[BoardResult]]:
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
     results = sorted(table_round.results, key=lambda r: r.board)
+    if table_round.time_after is not None:
+        results = results[: table_round.time_after]
     if mode == "boards":
-        return results
-    ns = ew = 0
+        return None, results
+    game = Partida.new(rules, time_after=table_round.time_after)
     for i, r in enumerate(results):
-        ns += r.score_ns
-        ew += r.score_ew
-        if ns >= target or ew >= target:
-            return results[: i + 1]
-    return results
+        game.add({"NS": r.score_ns, "EW": r.score_ew})
+        if game.finished:
+            return game, results[: i + 1]
+    return game, results
 
 
 def match_result(
-    table_round: TableRound, *, mode: str = "boards", target: int = 101, cap: int = 121
+    table_round: TableRound,
+    *,
+    mode: str = "boards",
+    target: int | None = 101,
+    cap: int | None = 121,
+    deal_limit: int | None = None,
+    draw: str = "half",
+    tiebreak_deals: int = 2,
 ) -> MatchResult:
-    return match_and_played(table_round, mode=mode, target=target, cap=cap)[0]
+    return match_and_played(
+        table_round,
+        mode=mode,
+        target=target,
+        cap=cap,
+        deal_limit=deal_limit,
+        draw=draw,
+        tiebreak_deals=tiebreak_deals,
+    )[0]
 
 
 def match_and_played(
-    table_round: TableRound, *, mode: str = "boards", target: int = 101, cap: int = 121
+    table_round: TableRound,
+    *,
+    mode: str = "boards",
+    target: int | None = 101,
+    cap: int | None = 121,
+    deal_limit: int | None = None,
+    draw: str = "half",
+    tiebreak_deals: int = 2,
 ) -> tuple[MatchResult, list[BoardResult]]:
     """The match result and the board results it counted (the ones the traveller compares)."""
-    played = played_results(table_round, mode=mode, target=target)
-    total_ns = sum(r.score_ns for r in played)
-    total_ew = sum(r.score_ew for r in played)
-    if mode == "game":
-        total_ns = min(total_ns, cap)
-        total_ew = min(total_ew, cap)
-    if total_ns > total_ew:
-        mp_ns, mp_ew = 2, 0
-    elif total_ns < total_ew:
-        mp_ns, mp_ew = 0, 2
+    rules = MatchRules(
+        target=target, deal_limit=deal_limit, cap=cap, draw=draw, tiebreak_deals=tiebreak_deals
+    )
+    return match_under(table_round, mode=mode, rules=rules)
+
+
+def match_under(
+    table_round: TableRound, *, mode: str, rules: MatchRules
+) -> tuple[MatchResult, list[BoardResult]]:
+    """:func:`match_and_played` with the rules as one value (``EventInput.match_rules``)."""
+    game, played = _play(table_round, mode=mode, rules=rules)
+    raw_ns = sum(r.score_ns for r in played)
+    raw_ew = sum(r.score_ew for r in played)
+    total_ns, total_ew = raw_ns, raw_ew
+    if game is not None:
+        total_ns, total_ew = game.counted["NS"], game.counted["EW"]
+    if game is not None and game.winner is not None:
+        winner: str | None = game.winner
+    elif game is not None and game.drawn:
+        winner = None
     else:
-        mp_ns = mp_ew = 1
+        winner = "NS" if raw_ns > raw_ew else "EW" if raw_ew > raw_ns else None
+    mp_ns, mp_ew = {"NS": (2, 0), "EW": (0, 2), None: (1, 1)}[winner]
     result = MatchResult(
         round=table_round.round,
         table=table_round.table,

@@ -13,23 +13,34 @@ The criteria, strongest first (after the Dutch system):
 6. Opponents as close in the ranking as possible (squared rank distance): 1 v 2, 3 v 4, …
 
 Criteria become integer edge weights on tiers far apart, and a maximum-weight perfect matching
-(networkx, ``maxcardinality=True``) picks the tables. Only a sparse set of candidate edges is
+(``max_cardinality=True``) picks the tables. Only a sparse set of candidate edges is
 built, each pair linked to its ``k`` nearest-ranked allowed opponents; when that graph has no
 perfect matching ``k`` is doubled up to the complete graph, then direction clashes and finally
 rematches are let in. Everything is deterministic: same inputs, same pairing.
 
-Round 1 is paired from an order (the organiser's, or the lot of ``scoring.lots``): 1 v 2, 3 v 4…
+Round 1 is paired from an order (the organiser's, or the seeding of ``scoring.lots``: the lot, or
+ratings): 1 v 2, 3 v 4…
+
+Prohibited pairings: named pairs never meet (as strong as a rematch), and pairs of the same club do
+not meet in the event's first ``club_rounds`` rounds (just below a rematch, above the direction
+rule). Acceleration (Baku, see :func:`virtual_points`) adds virtual match points to the top half's
+scores for the pairing of the first rounds; they never reach the standings. Late entries join with
+their starting score; a pair that asked to sit a round out is not paired in it.
+
+The matching itself is rustworkx's ``max_weight_matching`` (Edmonds' blossom algorithm in Rust, the
+same algorithm networkx has in Python, about fifty times faster on a thousand pairs).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+import rustworkx as rx
 
-from scoring.lots import lot_order
-from scoring.matches import match_result
+from scoring.lots import lot_order, seeding_order
+from scoring.matches import match_under
 from scoring.standings import compute_standings
 from scoring.types import EventInput, PairHistory, Pairing
 
@@ -43,6 +54,7 @@ __all__ = [
     "pair_next_round",
     "pair_round",
     "swap_warnings",
+    "virtual_points",
 ]
 
 NS, EW = "NS", "EW"
@@ -54,13 +66,15 @@ NONE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
 # Penalty when a pair does not get the direction it is due (by the strength of its need).
 _DIR_PENALTY = {MILD: 1, STRONG: 4}
 
-# Weight tiers: each tier outweighs everything below it summed over a whole round.
+# Weight tiers: each tier outweighs everything below it summed over a whole round (up to 5,000
+# pairs). Weights stay below 2**126: rustworkx computes in 128-bit integers.
 _T_RANK = 1
 _T_DIRECTION = 10**10
 _T_SCORE = 10**14
 _T_CLASH = 10**26
-_T_REMATCH = 10**30
-_BASE = 10**34
+_T_CLUB = 10**30
+_T_REMATCH = 10**34
+_BASE = 10**37
 
 _K_START = 8
 
@@ -104,11 +118,17 @@ class _Node:
     need: str | None
     strength: int
     score: int
+    club: int | None = None
 
 
-def _edge_cost(i: int, j: int, a: _Node, b: _Node) -> tuple[int, bool, bool]:
-    """(cost, rematch, clash) of seating nodes i and j at one table."""
+def _edge_cost(i: int, j: int, a: _Node, b: _Node) -> tuple[int, int, bool]:
+    """(cost, level, clash) of seating nodes i and j at one table.
+
+    ``level`` is the first level of :func:`_match` at which the edge is allowed: 0 clean, 1 a
+    direction clash, 2 a same-club meeting, 3 a rematch or a named prohibited pair.
+    """
     rematch = b.entry in a.met
+    same_club = a.club is not None and a.club == b.club
     clash = False
     dir_cost = 0
     if a.need is not None and a.need == b.need:
@@ -120,25 +140,25 @@ def _edge_cost(i: int, j: int, a: _Node, b: _Node) -> tuple[int, bool, bool]:
     sd = a.score - b.score
     cost = (
         _T_REMATCH * rematch
+        + _T_CLUB * same_club
         + _T_CLASH * clash
         + _T_SCORE * sd * sd
         + _T_DIRECTION * dir_cost
         + _T_RANK * (i - j) * (i - j)
     )
-    return cost, rematch, clash
+    level = 3 if rematch else 2 if same_club else 1 if clash else 0
+    return cost, level, clash
 
 
 def _match(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
-    """Perfect matching of an even list of nodes: (pairs of indices, rematches, clashes)."""
+    """Perfect matching of an even list of nodes: (pairs of indices, prohibited meetings made
+    (rematches, named pairs, same club), direction clashes)."""
     m = len(nodes)
     if m == 0:
         return [], 0, 0
-    # Levels: 0 = only clean edges, 1 = direction clashes allowed, 2 = rematches allowed too.
-    for level in range(3):
+    for level in range(4):
         k = _K_START
         while True:
-            g: nx.Graph = nx.Graph()
-            g.add_nodes_from(range(m))
             edges: dict[tuple[int, int], int] = {}
             for i in range(m):
                 found = 0
@@ -147,46 +167,71 @@ def _match(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
                         if j < 0 or j >= m:
                             continue
                         key = (i, j) if i < j else (j, i)
-                        cost, rematch, clash = _edge_cost(i, j, nodes[i], nodes[j])
-                        if (rematch and level < 2) or (clash and level < 1):
+                        cost, edge_level, _ = _edge_cost(
+                            key[0], key[1], nodes[key[0]], nodes[key[1]]
+                        )
+                        if edge_level > level:
                             continue
                         edges[key] = _BASE - cost
                         found += 1
                     if found >= k:
                         break
-            g.add_weighted_edges_from((i, j, w) for (i, j), w in sorted(edges.items()))
-            mate = nx.max_weight_matching(g, maxcardinality=True)
+            g = rx.PyGraph()
+            g.add_nodes_from(range(m))
+            g.add_edges_from([(i, j, w) for (i, j), w in sorted(edges.items())])
+            mate = rx.max_weight_matching(g, max_cardinality=True, weight_fn=_weight)
             if 2 * len(mate) == m:
                 pairs = sorted((min(p), max(p)) for p in mate)
-                rematches = clashes = 0
+                prohibited = clashes = 0
                 for i, j in pairs:
-                    _, rematch, clash = _edge_cost(i, j, nodes[i], nodes[j])
-                    rematches += rematch
+                    _, edge_level, clash = _edge_cost(i, j, nodes[i], nodes[j])
+                    prohibited += edge_level >= 2
                     clashes += clash
-                return pairs, rematches, clashes
+                return pairs, prohibited, clashes
             if k >= m - 1:
                 break
             k *= 2
     raise AssertionError("the complete graph always has a perfect matching")  # pragma: no cover
 
 
-def pair_round(
-    *, ranked: Sequence[int], history: Mapping[int, PairHistory], round_number: int
-) -> Pairing:
-    """Pair ``ranked`` (entry ids, best first; withdrawn pairs already left out) for a round.
+def _weight(w: int) -> int:
+    return w
 
-    ``history`` gives each pair's previous opponents, directions, byes and score (match points);
-    a missing entry means no history. In round 1 (or with no history) the pairs are seated
-    1 v 2, 3 v 4… in the given order. ``round_number`` is not needed by the rules used here
-    (the history carries everything); it is part of the signature for callers and logs.
+
+def pair_round(
+    *,
+    ranked: Sequence[int],
+    history: Mapping[int, PairHistory],
+    round_number: int,
+    virtual: Mapping[int, float] | None = None,
+    clubs: Mapping[int, int] | None = None,
+    forbidden: Collection[tuple[int, int]] = (),
+) -> Pairing:
+    """Pair ``ranked`` (competitor ids, best first; those not playing already left out).
+
+    ``history`` gives each competitor's previous opponents, directions, byes and score (match
+    points); a missing entry means no history. In round 1 (or with no history) the pairs are
+    seated 1 v 2, 3 v 4… in the given order. ``virtual``: acceleration points added to the scores
+    for this pairing only; ``clubs``: id -> club, competitors of one club must not meet this
+    round; ``forbidden``: pairs that never meet. A prohibited meeting (rematch, named pair, same
+    club) is made only when no pairing avoids it, and reported in ``rematches``.
+    ``round_number`` is not needed by the rules used here (the inputs carry everything); it is
+    part of the signature for callers and logs.
     """
     if len(set(ranked)) != len(ranked):
         raise ValueError("a pair appears twice in the ranking")
+    never: dict[int, set[int]] = {}
+    for x, y in forbidden:
+        never.setdefault(x, set()).add(y)
+        never.setdefault(y, set()).add(x)
     nodes = []
     for e in ranked:
         h = history.get(e, _EMPTY)
         need, strength = direction_need(h)
-        nodes.append(_Node(e, h.opponents, need, strength, round(2 * h.score)))
+        met = h.opponents | never[e] if e in never else h.opponents
+        pairing_score = h.score + (virtual.get(e, 0.0) if virtual else 0.0)
+        club = clubs.get(e) if clubs else None
+        nodes.append(_Node(e, frozenset(met), need, strength, round(2 * pairing_score), club))
 
     bye: int | None = None
     if len(nodes) % 2 == 0:
@@ -225,22 +270,58 @@ def pair_round(
         a, b = nodes[i], nodes[j]
         ns, ew = _seat(a.entry, b.entry, (a.need, a.strength), (b.need, b.strength))
         tables.append((ns, ew))
-        if b.entry in a.met:
+        if _edge_cost(i, j, a, b)[1] >= 2:
             rematch_list.append((ns, ew))
     return Pairing(tables=tables, bye=bye, rematches=rematch_list)
 
 
+def virtual_points(*, order: Sequence[int], round_number: int, rounds: int) -> dict[int, int]:
+    """Baku acceleration: the virtual match points of each competitor for pairing a round.
+
+    ``order`` is the event's initial order (every competitor, late entries included). Group A is
+    its first half rounded up to an even number (2 × ⌈n/4⌉); the accelerated rounds are the first
+    half of the ``rounds`` (rounded up). Group A gets a win's worth (2 match points) for the first
+    half of the accelerated rounds (rounded up), then a draw's worth (1) for the rest of them, then
+    nothing. The points only place competitors for the pairing; the standings never see them.
+
+    >>> virtual_points(order=[5, 6, 7, 8, 9, 10, 11], round_number=1, rounds=7)
+    {5: 2, 6: 2, 7: 2, 8: 2}
+    >>> [virtual_points(order=[5, 6, 7, 8], round_number=r, rounds=7).get(5, 0) for r in range(1, 8)]
+    [2, 2, 1, 1, 0, 0, 0]
+    """
+    accelerated = math.ceil(rounds / 2)
+    if round_number > accelerated:
+        return {}
+    points = 2 if round_number <= math.ceil(accelerated / 2) else 1
+    group_a = 2 * math.ceil(len(order) / 4)
+    return dict.fromkeys(order[:group_a], points)
+
+
 def history_from(event: EventInput, *, after_round: int | None = None) -> dict[int, PairHistory]:
-    """Each entry's opponents, directions, byes and match points from the event's rounds."""
+    """Each entry's opponents, directions, byes and match points from the event's rounds.
+
+    The score includes a late entry's starting match points and what requested byes scored, as
+    the standings do (so that a competitor is paired on the score it is ranked on).
+    """
     opponents: dict[int, set[int]] = {e: set() for e in event.entries}
     directions: dict[int, list[str]] = {e: [] for e in event.entries}
     byes = dict.fromkeys(event.entries, 0)
     score = dict.fromkeys(event.entries, 0)
+    last = max((r.number for r in event.rounds), default=0)
+    if after_round is None:
+        after_round = last
+    for late in event.late_entries:
+        if late.round <= after_round + 1:
+            score[late.entry] += late.match_points
+    for req in event.bye_requests:
+        if req.round <= after_round:
+            score[req.entry] += req.match_points
+    rules = event.match_rules
     for rnd in sorted(event.rounds, key=lambda r: r.number):
-        if after_round is not None and rnd.number > after_round:
+        if rnd.number > after_round:
             break
         for t in rnd.tables:
-            m = match_result(t, mode=event.match_mode, target=event.game_target, cap=event.game_cap)
+            m = match_under(t, mode=event.match_mode, rules=rules)[0]
             opponents[t.ns].add(t.ew)
             opponents[t.ew].add(t.ns)
             directions[t.ns].append(NS)
@@ -261,23 +342,51 @@ def history_from(event: EventInput, *, after_round: int | None = None) -> dict[i
     }
 
 
-def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) -> Pairing:
-    """Pair the round after the last one in ``event``.
+def initial_order(event: EventInput) -> list[int]:
+    """The event's initial order: by rating when it seeds by rating, else the lot."""
+    numbers = {e: event.numbers.get(e, e) for e in event.entries}
+    ratings = event.ratings if event.pairing.seeding == "rating" else None
+    return seeding_order(numbers, event.seed, ratings)
 
-    Round 1 uses ``order`` when the organiser gives one, else the lot from the event seed; later
-    rounds use the current standings. Pairs withdrawn after the last round are left out.
+
+def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) -> Pairing:
+    """Pair the Swiss round after the last one in ``event``.
+
+    Round 1 uses ``order`` when the organiser gives one, else the event's initial order (the lot
+    from the event seed, or ratings); later rounds use the current standings (virtual points
+    added when the event is accelerated). Left out: pairs withdrawn after the last round, late
+    entries that have not joined yet, pairs that asked to sit this round out.
     """
     last = max((r.number for r in event.rounds), default=0)
-    active = {e for e in event.entries if event.withdrawn.get(e, last + 1) > last}
+    number = last + 1
+    active = set(event.active(number))
+    options = event.pairing
     if last == 0:
-        if order is None:
-            numbers = {e: event.numbers.get(e, e) for e in event.entries}
-            order = lot_order(numbers, event.seed)
-        ranked = [e for e in order if e in active]
-        return pair_round(ranked=ranked, history={}, round_number=1)
-    standings = compute_standings(event)
-    ranked = [s.entry for s in standings.standings if s.entry in active]
-    return pair_round(ranked=ranked, history=history_from(event), round_number=last + 1)
+        ranked = [e for e in (order if order is not None else initial_order(event)) if e in active]
+        history: dict[int, PairHistory] = {}
+    else:
+        standings = compute_standings(event)
+        ranked = [s.entry for s in standings.standings if s.entry in active]
+        history = history_from(event)
+    virtual: dict[int, int] | None = None
+    if options.accelerated:
+        if options.rounds is None:
+            raise ValueError("an accelerated Swiss needs its number of rounds")
+        start = list(order) if order is not None else initial_order(event)
+        vp = virtual_points(order=start, round_number=number, rounds=options.rounds)
+        # Pair on the accelerated score: stable, so equal pairing scores keep the ranking order.
+        pos = {e: i for i, e in enumerate(ranked)}
+        ranked.sort(key=lambda e: (-(history.get(e, _EMPTY).score + vp.get(e, 0)), pos[e]))
+        virtual = vp
+    clubs = event.clubs if number <= options.club_rounds else None
+    return pair_round(
+        ranked=ranked,
+        history=history,
+        round_number=number,
+        virtual=virtual,
+        clubs=clubs,
+        forbidden=event.forbidden,
+    )
 
 
 def apply_swap(pairing: Pairing, a: int, b: int) -> Pairing:

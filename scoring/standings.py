@@ -13,6 +13,9 @@ Pairs equal on every criterion share a rank (1, 2, 2, 4); the lot drawn from the
 
 A bye counts as a win (2 match points) scored ``bye_points`` to 0 (default 36), with no boards and
 no Buchholz contribution. A withdrawn pair keeps its results and stays in the standings, flagged.
+A rest (round robin sit-out, knockout bye) scores nothing. A requested bye scores the match points
+the event gave it, from its round on; a late entry's starting match points count from the round
+before it joins (so that it is paired on them).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import replace
 
 from scoring.duplicate import traveller
 from scoring.lots import lot_order
-from scoring.matches import match_and_played
+from scoring.matches import match_under
 from scoring.types import (
     MATCH_MODES,
     RANKING_METHODS,
@@ -81,6 +84,7 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
     if after_round is None:
         after_round = rounds[-1].number if rounds else 0
     rounds = [r for r in rounds if r.number <= after_round]
+    rules = event.match_rules
 
     entries = list(event.entries)
     index = {e: i for i, e in enumerate(entries)}
@@ -97,6 +101,8 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
     boards = [0] * n
     pct_sum = [0.0] * n
     opponents: list[list[int]] = [[] for _ in range(n)]
+    rests = [0] * n
+    requested = [0] * n
     matches: list[MatchResult] = []
     travellers: dict[int, Traveller] = {}
 
@@ -111,9 +117,7 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
         for t in rnd.tables:
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
-            m, played = match_and_played(
-                t, mode=event.match_mode, target=event.game_target, cap=event.game_cap
-            )
+            m, played = match_under(t, mode=event.match_mode, rules=rules)
             matches.append(m)
             mp[a] += m.mp_ns
             mp[b] += m.mp_ew
@@ -144,6 +148,8 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
             wins[i] += 1
             byes[i] += 1
             pf[i] += event.bye_points
+        for e in rnd.rests:
+            rests[idx(e, f"round {rnd.number} rest")] += 1
         # Neuberg scales every board of the round to its most-played board.
         n_max = max((len(v) for v in per_board.values()), default=0)
         for board, results in per_board.items():
@@ -157,6 +163,17 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
                 pct_sum[b] += line.pct_ew
                 boards[a] += 1
                 boards[b] += 1
+
+    # Late entries start with the match points the event gave them once they have joined;
+    # requested byes score what the event says once their round is played.
+    for late in event.late_entries:
+        if late.round <= after_round + 1:
+            mp[idx(late.entry, "late entry")] += late.match_points
+    for req in event.bye_requests:
+        if req.round <= after_round:
+            i = idx(req.entry, f"round {req.round} requested bye")
+            mp[i] += req.match_points
+            requested[i] += 1
 
     numbers = {e: event.numbers.get(e, e) for e in entries}
     lot_pos = {e: i + 1 for i, e in enumerate(lot_order(numbers, event.seed))}
@@ -180,6 +197,8 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
                 byes=byes[i],
                 withdrawn=w is not None and w <= after_round,
                 lot=lot_pos[e],
+                rests=rests[i],
+                requested_byes=requested[i],
             )
         )
     standings = rank_standings(unranked, event.ranking_method)

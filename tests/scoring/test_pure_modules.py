@@ -9,11 +9,17 @@ from pathlib import Path
 
 import pytest
 
+import scoring.checker
 import scoring.duplicate
+import scoring.groups
 import scoring.lots
+import scoring.pairing
+import scoring.presets
+import scoring.roundrobin
 import scoring.season
 import scoring.seeding
 import scoring.simulation
+import scoring.tournament_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE = [
@@ -27,6 +33,14 @@ PURE = [
     "seeding",
     "season",
     "simulation",
+    "presets",
+    "roundrobin",
+    "groups",
+    "methods",
+    "tournament_file",
+    "generator",
+    "checker",
+    "cli",
 ]
 
 
@@ -40,7 +54,20 @@ def test_scoring_algorithms_never_import_django():
 
 
 @pytest.mark.parametrize(
-    "module", [scoring.duplicate, scoring.lots, scoring.season, scoring.seeding, scoring.simulation]
+    "module",
+    [
+        scoring.duplicate,
+        scoring.lots,
+        scoring.season,
+        scoring.seeding,
+        scoring.simulation,
+        scoring.presets,
+        scoring.roundrobin,
+        scoring.groups,
+        scoring.pairing,
+        scoring.tournament_file,
+        scoring.checker,
+    ],
 )
 def test_docstring_examples_run(module):
     failures, _ = doctest.testmod(module)

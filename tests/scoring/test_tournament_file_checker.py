@@ -1,0 +1,140 @@
+"""The tournament file (BTF), the generator and the independent checker."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from scoring.checker import check
+from scoring.generator import generate
+from scoring.tournament_file import TournamentFileError, dump, dumps, load, loads
+from scoring.types import TableRound
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("method", ["swiss", "roundrobin", "groups"])
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_tournaments_check_clean_in_every_method(method, seed):
+    pairs = 9 + 5 * seed  # odd and even fields, 9 to 44 pairs
+    t = generate(method=method, pairs=pairs, rounds=6, seed=seed)
+    assert len(t.event.rounds) >= 3
+    assert check(loads(dumps(t))) == []
+
+
+def test_generated_swiss_has_the_features_the_checker_must_follow():
+    seen = {"late": 0, "requests": 0, "withdrawn": 0, "forbidden": 0, "time": 0}
+    for seed in range(6):
+        ev = generate(method="swiss", pairs=60, rounds=5, seed=seed).event
+        seen["late"] += len(ev.late_entries)
+        seen["requests"] += len(ev.bye_requests)
+        seen["withdrawn"] += len(ev.withdrawn)
+        seen["forbidden"] += len(ev.forbidden)
+        seen["time"] += sum(t.time_after is not None for r in ev.rounds for t in r.tables)
+    assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize("method", ["swiss", "roundrobin", "groups"])
+def test_file_round_trips_unchanged(method):
+    t = generate(method=method, pairs=17, rounds=5, seed=1)
+    text = dumps(t)
+    assert loads(text) == t
+    assert dumps(loads(text)) == text
+    buf = io.StringIO()
+    dump(t, buf)
+    buf.seek(0)
+    assert load(buf) == t
+
+
+def test_checker_catches_two_pairs_swapped_between_tables():
+    t = generate(method="swiss", pairs=20, rounds=5, seed=4)
+    rnd = t.event.rounds[2]
+    a, b = rnd.tables[0], rnd.tables[1]
+    tampered_tables = [replace(a, ew=b.ew), replace(b, ew=a.ew), *rnd.tables[2:]]
+    rounds = list(t.event.rounds)
+    rounds[2] = replace(rnd, tables=tampered_tables)
+    tampered = replace(t, event=replace(t.event, rounds=rounds))
+    diffs = check(loads(dumps(tampered)))
+    assert {(d.round, d.code, d.table) for d in diffs if d.round == 3} == {
+        (3, "table", 1),
+        (3, "table", 2),
+    }
+
+
+def test_checker_catches_a_changed_result_that_changes_the_next_pairing():
+    """The results are inputs: changing one in round 1 makes round 2's recorded pairing wrong
+    (the file was paired on the original result)."""
+    t = generate(method="swiss", pairs=12, rounds=3, seed=2)
+    rounds = list(t.event.rounds)
+    first = rounds[0]
+    flipped = [
+        replace(
+            tr, results=[replace(r, score_ns=r.score_ew, score_ew=r.score_ns) for r in tr.results]
+        )
+        for tr in first.tables
+    ]
+    rounds[0] = replace(first, tables=flipped)
+    diffs = check(replace(t, event=replace(t.event, rounds=rounds)))
+    assert diffs and {d.round for d in diffs} >= {2}
+    assert 1 not in {d.round for d in diffs}
+
+
+def test_checker_catches_a_wrong_bye_and_wrong_rests():
+    t = generate(method="roundrobin", pairs=7, rounds=4, seed=0)
+    rounds = list(t.event.rounds)
+    rounds[1] = replace(rounds[1], rests=[])
+    diffs = check(replace(t, event=replace(t.event, rounds=rounds)))
+    assert [(d.round, d.code) for d in diffs] == [(2, "rests")]
+
+
+def test_bad_lines_are_refused_with_their_line_number():
+    with pytest.raises(TournamentFileError) as info:
+        loads("BTF 1\nPAIR 1 1\nTABLE 1 1 1 2 1:10-0\n")
+    assert info.value.line == 3
+    with pytest.raises(TournamentFileError):
+        loads("BTF 1\nPAIR 1 1\nROUND 1 boards=1\nTABLE 1 1 1 2 1:10+0\n")
+    with pytest.raises(TournamentFileError):
+        loads("BTF 1\nMATCH mode=game target=101 cap=90\n")
+    with pytest.raises(TournamentFileError):
+        loads("TRF\n")
+
+
+def test_command_line_generate_then_check(tmp_path):
+    path = tmp_path / "t.btf"
+    run = [sys.executable, "-m", "scoring"]
+    subprocess.run(
+        [*run, "generate", "--method", "groups", "--pairs", "13", "--seed", "5", "-o", str(path)],
+        cwd=ROOT,
+        check=True,
+    )
+    ok = subprocess.run([*run, "check", str(path)], cwd=ROOT, capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout == ""
+    text = path.read_text().replace("TABLE 1 1 ", "TABLE 1 1 999 ", 1)
+    bad = tmp_path / "bad.btf"
+    bad.write_text(text)
+    res = subprocess.run([*run, "check", str(bad)], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 2 and "error" in res.stderr
+    t = loads(path.read_text())
+    first = t.event.rounds[0]
+    ns, ew = first.tables[0].ns, first.tables[0].ew
+    swapped = replace(
+        first, tables=[TableRound(1, 1, ew, ns, first.tables[0].results), *first.tables[1:]]
+    )
+    bad.write_text(dumps(replace(t, event=replace(t.event, rounds=[swapped, *t.event.rounds[1:]]))))
+    res = subprocess.run([*run, "check", str(bad)], cwd=ROOT, capture_output=True, text=True)
+    assert (
+        res.returncode == 1
+        and f"round 1 table 1: table: file {ew}-{ns}, derived {ns}-{ew}" in res.stdout
+    )
+
+
+def test_the_example_of_docs_formats_checks_clean():
+    text = (ROOT / "docs" / "formats.md").read_text()
+    example = text[text.index("```\nBTF 1") + 4 : text.index("```", text.index("```\nBTF 1") + 4)]
+    t = loads(example)
+    assert len(t.event.rounds) == 2 and check(t) == []

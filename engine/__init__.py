@@ -23,7 +23,7 @@ from engine.deals import Deal, commitment, deal_board, dealer_of_board
 from engine.errors import IllegalPlay, InvalidRecord, Problem
 from engine.hand import Hand, IllegalCard
 from engine.match import DRAW_RULES, OPEN_SWISS, R12, MatchRules
-from engine.replay import Step, Verdict, legal_for_record, replay, replay_steps
+from engine.replay import Step, Verdict, check_form, legal_for_record, replay, replay_steps
 from engine.rules import Rules
 from engine.scoring import (
     Partida,
@@ -58,6 +58,7 @@ __all__ = [
     "card_token",
     "cards_to_mask",
     "check_contract",
+    "check_form",
     "choosing_pair",
     "commitment",
     "deal_board",

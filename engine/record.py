@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
-__all__ = ["dump", "dumps", "load", "loads", "make_record"]
+__all__ = ["canonical", "dump", "dumps", "load", "loads", "make_record"]
 
 FORMAT = "botifarra-play/1"
 _ORDER = {
@@ -39,6 +39,30 @@ def _canonical(value: Any, where: str) -> Any:
     if isinstance(value, list | tuple):
         return [_canonical(v, f"{where}[]") for v in value]
     return value
+
+
+def canonical(record: Mapping[str, Any], *, hands: bool = True) -> dict[str, Any]:
+    """The record with the keys of play-record.md only, in their documented order: what is
+    stored and republished (anything else a client sent is dropped). ``hands=False`` leaves the
+    hands out (a board of an event: the board holds them). The record must be valid.
+
+    >>> rec = make_record(dealer="E", hands=None, trump="bastos", play=["1o"])
+    >>> extra = {"comment": "hi", "choice": {"delegated": False, "trump": "bastos", "x": 1}}
+    >>> canonical(rec | extra) == rec
+    True
+    """
+    deal: dict[str, Any] = {"dealer": record["deal"]["dealer"]}
+    if hands and "hands" in record["deal"]:
+        deal["hands"] = {s: list(record["deal"]["hands"][s]) for s in ("N", "E", "S", "W")}
+    choice = record["choice"]
+    return {
+        "format": FORMAT,
+        "ruleset": record.get("ruleset", "lliure"),
+        "deal": deal,
+        "choice": {"delegated": choice["delegated"], "trump": choice["trump"]},
+        "doubles": [{"seat": d["seat"], "call": d["call"]} for d in record.get("doubles") or []],
+        "play": list(record["play"]),
+    }
 
 
 def dumps(record: Any, *, indent: int | None = None) -> str:

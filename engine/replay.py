@@ -45,7 +45,15 @@ from engine.rules import (
 )
 from engine.scoring import check_choice, check_doubles, hand_score, multiplier, penalty_score
 
-__all__ = ["FORMAT", "Step", "Verdict", "legal_for_record", "replay", "replay_steps"]
+__all__ = [
+    "FORMAT",
+    "Step",
+    "Verdict",
+    "check_form",
+    "legal_for_record",
+    "replay",
+    "replay_steps",
+]
 
 FORMAT = "botifarra-play/1"
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -225,7 +233,9 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
     return masks if ok else None
 
 
-def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
+def _parse(
+    record: Any, deal: Deal | None, rules: Rules | None, *, cards_unknown: bool = False
+) -> _Parsed:
     problems: list[Problem] = []
     out = _Parsed(problems)
     if not isinstance(record, Mapping):
@@ -283,7 +293,7 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
             )
         if "hands" in raw_deal:
             masks = _parse_hands(raw_deal["hands"], problems)
-            if masks is not None and deal is not None:
+            if masks is not None and deal is not None and not cards_unknown:
                 for seat in _SEATS:
                     if masks[seat.value] != deal.hands[seat]:
                         problems.append(
@@ -296,7 +306,8 @@ def _parse(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
                         break
             out.hands = masks
         elif deal is not None:
-            out.hands = [deal.hands[s] for s in _SEATS]
+            if not cards_unknown:
+                out.hands = [deal.hands[s] for s in _SEATS]
         else:
             problems.append(Problem("deal.hands", "hands are required outside an event (R3)"))
 
@@ -488,6 +499,39 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
         capot=12 in tricks.values(),
         trick_winners=tuple(_SEATS[w] for w in winners),
     )
+
+
+def check_form(record: Any, *, deal: Deal, rules: Rules | None = None) -> tuple[Problem, ...]:
+    """The problems of a record for ``deal``'s board that do not depend on the board's cards.
+
+    Only the board's number and dealer are read (both public: R3); hands given in the record
+    are checked as a deal of 48 cards but not compared with the board's, and the play is checked
+    for unknown tokens, repeated cards and its length, not against the hands. For whoever may not
+    see the cards yet, this is all a check may tell (the same answer for any deal).
+
+    >>> from engine.deals import deal_board
+    >>> rec = {"format": "botifarra-play/1", "deal": {"dealer": "N"},
+    ...        "choice": {"delegated": False, "trump": "oros"}, "play": ["1o", "1o", "99x"]}
+    >>> [p.path for p in check_form(rec, deal=deal_board("a", 1))]
+    ['play[2]', 'play[1]']
+    >>> check_form(rec, deal=deal_board("a", 1)) == check_form(rec, deal=deal_board("b", 1))
+    True
+    """
+    parsed = _parse(record, deal, rules, cards_unknown=True)
+    problems = list(parsed.problems)
+    play = record.get("play") if isinstance(record, Mapping) else None
+    if isinstance(play, list) and len(play) <= 48:
+        first: dict[str, int] = {}
+        for i, token in enumerate(play):
+            if not isinstance(token, str) or token not in _TOKEN_TO_CARD:
+                continue
+            if token in first:
+                problems.append(
+                    Problem(f"play[{i}]", f"{token} was already played (play[{first[token]}])")
+                )
+            else:
+                first[token] = i
+    return tuple(problems)
 
 
 def _checked(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:

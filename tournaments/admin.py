@@ -1,6 +1,12 @@
+"""The admin follows ``tournaments.policy``: staff see a board's cards, its results, records and
+rulings only where the policy lets them (their own events, or closed rounds of published or
+finished events); codes and tokens are never shown here."""
+
 from django.contrib import admin
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import policy
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -31,6 +37,22 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class PolicyAdmin(admin.ModelAdmin):
+    """Rows whose board (through ``board_path``) the user may see, per ``policy.boards_shown``."""
+
+    board_path = "board"
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.board_path}__in": policy.boards_shown(request.user)})
+
+
+class PolicyReadOnlyAdmin(PolicyAdmin, ReadOnlyAdmin):
+    pass
 
 
 @admin.register(Club)
@@ -82,8 +104,7 @@ class EntryAdmin(admin.ModelAdmin):
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
-    fields = ["number", "ns", "ew", "code"]
-    readonly_fields = ["code"]
+    fields = ["number", "ns", "ew"]
 
 
 @admin.register(Round)
@@ -94,14 +115,18 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Board)
-class BoardAdmin(ReadOnlyAdmin):
-    """Hands are only for staff: a board's cards must not reach a player before play."""
+class BoardAdmin(PolicyReadOnlyAdmin):
+    """A board's cards must not reach anyone before play: only the boards the policy shows."""
 
+    board_path = "pk"
     list_display = ["event", "number", "dealer"]
     list_filter = ["event"]
 
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.is_active and request.user.is_superuser
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(pk__in=policy.boards_shown(request.user).values("pk"))
 
 
 class SubmissionInline(admin.TabularInline):
@@ -126,7 +151,7 @@ class AuditInline(admin.TabularInline):
 
 
 @admin.register(BoardResult)
-class BoardResultAdmin(admin.ModelAdmin):
+class BoardResultAdmin(PolicyAdmin):
     """Read-only here: results change through the table pages or a referee's ruling (audited)."""
 
     list_display = ["board", "table", "status", "trump", "score_ns", "score_ew", "source"]
@@ -142,7 +167,9 @@ class BoardResultAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayRecord)
-class PlayRecordAdmin(ReadOnlyAdmin):
+class PlayRecordAdmin(PolicyReadOnlyAdmin):
+    board_path = "result__board"
+
     list_display = ["pk", "result", "outcome", "created_at"]
     list_filter = ["outcome"]
 
@@ -158,7 +185,9 @@ class RulingInline(admin.TabularInline):
 
 
 @admin.register(Dispute)
-class DisputeAdmin(admin.ModelAdmin):
+class DisputeAdmin(PolicyAdmin):
+    board_path = "result__board"
+
     list_display = ["pk", "result", "reason", "status", "referee", "created_at"]
     list_filter = ["status", "reason", "result__table__round__event"]
     readonly_fields = [
@@ -176,7 +205,17 @@ class DisputeAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
+    """Entries about a result follow its board's visibility; the others are the event's own."""
+
     list_display = ["created_at", "event", "actor", "action", "result"]
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        shown = policy.boards_shown(request.user)
+        return qs.filter(Q(result__isnull=True) | Q(result__board__in=shown))
+
     list_filter = ["action", "event"]
     search_fields = ["actor", "note"]
     date_hierarchy = "created_at"
@@ -184,8 +223,18 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(StandingsSnapshot)
 class StandingsSnapshotAdmin(ReadOnlyAdmin):
+    """Live standings hold the open round's scores: the events the user runs, or finished ones."""
+
     list_display = ["event", "after_round", "results_counted", "computed_at"]
     list_filter = ["event"]
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(
+            Q(event__in=policy.events_run_by(request.user)) | Q(event__status=Event.Status.FINISHED)
+        )
 
 
 admin.site.site_header = _("Botifarra Duplicate")

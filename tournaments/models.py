@@ -1,5 +1,6 @@
 """Events, pairs, rounds, tables, boards, results, disputes and their audit trail."""
 
+import hmac
 import secrets
 
 from django.conf import settings
@@ -163,6 +164,7 @@ class Event(models.Model):
     standings_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+    corrected_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -269,6 +271,8 @@ class Round(models.Model):
     )
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A closed round the organiser reopened so that referees may rule on it (results stay shut).
+    ruling_open = models.BooleanField(_("reopened for rulings"), default=False)
 
     class Meta:
         ordering = ["event", "number"]
@@ -287,6 +291,9 @@ class Round(models.Model):
 
 
 class Table(models.Model):
+    """One table of a round. Each side has its own secret code, printed on its half of the
+    table card: a code acts for its side only, so the other pair's confirmation is their act."""
+
     round = models.ForeignKey(
         Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
     )
@@ -297,7 +304,10 @@ class Table(models.Model):
     ew = models.ForeignKey(
         Entry, verbose_name=_("EW pair"), on_delete=models.PROTECT, related_name="ew_tables"
     )
-    code = models.CharField(_("table code"), max_length=6, default=new_table_code)
+    code_ns = models.CharField(_("NS code"), max_length=6, default=new_table_code, db_index=True)
+    code_ew = models.CharField(_("EW code"), max_length=6, default=new_table_code, db_index=True)
+    # Bumped when the organiser issues new codes: every token and session of the old ones dies.
+    codes_version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
         ordering = ["round", "number"]
@@ -305,8 +315,12 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
-            models.UniqueConstraint(fields=["round", "code"], name="table_code_unique"),
+            models.UniqueConstraint(fields=["round", "code_ns"], name="table_code_ns_unique"),
+            models.UniqueConstraint(fields=["round", "code_ew"], name="table_code_ew_unique"),
             models.CheckConstraint(condition=~Q(ns=models.F("ew")), name="table_two_pairs"),
+            models.CheckConstraint(
+                condition=~Q(code_ns=models.F("code_ew")), name="table_two_codes"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -318,6 +332,30 @@ class Table(models.Model):
         if entry.pk == self.ew_id:
             return "EW"
         return None
+
+    def code_for(self, side: str) -> str:
+        return {"NS": self.code_ns, "EW": self.code_ew}[side]
+
+    def side_for_code(self, code: str) -> str | None:
+        """The side whose secret ``code`` is (compared in constant time), or None."""
+        found = None
+        for side in ("NS", "EW"):
+            if hmac.compare_digest(code.encode(), self.code_for(side).encode()):
+                found = side
+        return found
+
+
+class TableToken(models.Model):
+    """An API token acting for one side of one table while its round is open.
+
+    Opaque: the client holds a random string, the database only its SHA-256. New codes for the
+    table delete its tokens.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="tokens")
+    side = models.CharField(max_length=2)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
 
 
 class Board(models.Model):
@@ -363,6 +401,30 @@ class Board(models.Model):
             "dealer": self.dealer,
             "hands": self.hands,
         }
+
+
+class BoardUnlock(models.Model):
+    """The moment a table may see a board's cards: an explicit, audited act tied to its result.
+
+    Made when the table stores its result for the board, or declares the board played (which
+    then obliges a result). Before it, nothing the table is told depends on the board's cards.
+    """
+
+    class Reason(models.TextChoices):
+        RESULT = "result", _("Result stored")
+        DECLARED = "declared", _("Declared played")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="unlocks")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="unlocks")
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    actor = models.CharField(_("who"), max_length=120)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "board"], name="one_unlock_per_table_board")
+        ]
 
 
 class BoardResult(models.Model):
@@ -442,16 +504,6 @@ class BoardResult(models.Model):
     def counts(self) -> bool:
         return self.status in self.COUNTED
 
-    def summary(self) -> dict[str, object]:
-        """The values two entries of the same board must agree on."""
-        return {
-            "delegated": self.delegated,
-            "trump": self.trump,
-            "doubles": self.doubles,
-            "totals_ns": self.totals_ns,
-            "offending_pair": self.offending_pair,
-        }
-
 
 class Submission(models.Model):
     """Every version of a result that anyone sent: kept for the referee, never deleted."""
@@ -491,6 +543,8 @@ class Dispute(models.Model):
         ILLEGAL_PLAY = "illegal_play", _("The play record has an illegal card")
         RECORD_MISMATCH = "record_mismatch", _("A short result contradicts a play record")
         PLAYER_REQUEST = "player_request", _("A player asked for a referee")
+        REFEREE_REVIEW = "referee_review", _("A referee reviews the board")
+        CORRECTION = "correction", _("The organiser corrects a result after the event")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")

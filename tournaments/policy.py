@@ -1,0 +1,215 @@
+"""Who may see what: a board's cards, a round's scores, table codes. One module, every route.
+
+The pages, the API, exports, PDFs, the admin and the table, referee and organiser tools all ask
+here; nothing else decides. The rules (docs/operations.md shows them as a table):
+
+* **Cards of a board** (hands, play records, verdicts, legal cards, analysis): the event's
+  organisers and referees always; a table (its codes, tokens or its players' accounts) once it
+  has *unlocked* the board (``BoardUnlock``: it stored its result, or declared the board
+  played); everyone who sat in the round once the round is closed; everyone once the round is
+  closed and the event is published or finished. Django staff as such get nothing more.
+* **Scores of a round** (other tables' results, travellers, matches, standings after it): the
+  event's organisers and referees live; everyone else once the round is closed. A table always
+  sees its own results.
+* **Table codes**: the event's organisers only.
+
+Before a table may see a board's cards, nothing it is told depends on them: the services refuse
+or answer in words that are the same for any deal (see ``services.results``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+
+from tournaments.actors import Actor
+from tournaments.models import (
+    Board,
+    BoardResult,
+    BoardUnlock,
+    Dispute,
+    Event,
+    Round,
+    Table,
+)
+
+SIDES = ("NS", "EW")
+
+
+def is_event_staff(actor: Actor, event: Event) -> bool:
+    """The event's organisers and referees (and superusers): they see everything, live."""
+    return actor.is_referee(event)
+
+
+def can_see_codes(actor: Actor, event: Event) -> bool:
+    return actor.is_organiser(event)
+
+
+def round_of_board(event: Event, board_number: int) -> int:
+    return (board_number - 1) // event.boards_per_round + 1
+
+
+def table_unlocked(table: Table, board: Board) -> bool:
+    return BoardUnlock.objects.filter(table=table, board=board).exists()
+
+
+def _tables_of(actor: Actor, rnd: Round, table: Table | None) -> list[Table]:
+    """The tables of ``rnd`` where the actor sits."""
+    if actor.table is not None:
+        return [actor.table] if actor.table.round_id == rnd.pk else []
+    if table is not None:
+        return [table] if table.round_id == rnd.pk and actor.sits_at(table) else []
+    if not actor.is_authenticated:
+        return []
+    return [
+        t
+        for t in rnd.tables.select_related(
+            "ns__pair__player1", "ns__pair__player2", "ew__pair__player1", "ew__pair__player2"
+        )
+        if actor.sits_at(t)
+    ]
+
+
+def can_see_cards(actor: Actor, board: Board, *, table: Table | None = None) -> bool:
+    """May ``actor`` see this board's cards (and anything computed from them)?"""
+    event = board.event
+    if is_event_staff(actor, event):
+        return True
+    rnd = event.rounds.filter(number=round_of_board(event, board.number)).first()
+    if rnd is None or rnd.status == Round.Status.PENDING:
+        return False
+    closed = rnd.status == Round.Status.CLOSED
+    if closed and (event.published or event.status == Event.Status.FINISHED):
+        return True
+    tables = _tables_of(actor, rnd, table)
+    if closed:
+        return bool(tables)
+    return any(table_unlocked(t, board) for t in tables)
+
+
+def last_scored_round(*, staff: bool, rounds: Iterable[Round]) -> int:
+    """The last round whose scores a reader may see (0: none); ``staff``: an organiser or
+    referee of the event (``is_event_staff``).
+
+    Organisers and referees: the last round opened. Everyone else: the last round closed with
+    every earlier round closed too.
+    """
+    last = 0
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        if rnd.status == Round.Status.CLOSED or (staff and rnd.status == Round.Status.OPEN):
+            last = rnd.number
+        else:
+            break
+    return last
+
+
+# --- lists, as querysets (one query each, no N+1) ------------------------------------------
+
+
+def plays_q(user: Any, prefix: str = "") -> Q:
+    """Tables (through ``prefix``) where a pair of the user's sits."""
+    q = Q()
+    for side in ("ns", "ew"):
+        for player in ("player1", "player2"):
+            q |= Q(**{f"{prefix}{side}__pair__{player}__user": user})
+    return q
+
+
+def runs_q(user: Any, prefix: str = "") -> Q:
+    """Events (through ``prefix``) the user organises or referees."""
+    return Q(**{f"{prefix}organisers": user}) | Q(**{f"{prefix}referees": user})
+
+
+def _user(actor: Actor) -> Any:
+    return actor.user if actor.table is None and actor.is_authenticated else None
+
+
+def _superuser(actor: Actor) -> bool:
+    return bool(_user(actor) is not None and actor.user.is_superuser)  # type: ignore[union-attr]
+
+
+def events_run_by(user: Any) -> QuerySet[Event]:
+    return Event.objects.filter(runs_q(user)).values("pk")
+
+
+def visible_events(actor: Actor) -> QuerySet[Event]:
+    """Published events, plus the actor's own (organised, refereed, played, its table's).
+
+    Django staff may list every event: names and dates are not secrets; what is inside an
+    event still follows the rules above.
+    """
+    qs = Event.objects.select_related("club")
+    user = _user(actor)
+    if user is not None and (user.is_staff or user.is_superuser):
+        return qs
+    q = Q(published=True)
+    if actor.table is not None:
+        q |= Q(pk=actor.table.round.event_id)
+    elif user is not None:
+        played = Table.objects.filter(plays_q(user)).values("round__event_id")
+        q |= Q(pk__in=events_run_by(user)) | Q(pk__in=played)
+    return qs.filter(q)
+
+
+def visible_results(actor: Actor) -> QuerySet[BoardResult]:
+    """Results of closed rounds of visible events; the actor's own table's; all of the events
+    the actor runs."""
+    qs = BoardResult.objects.select_related(
+        "table__round__event", "board", "table__ns__pair", "table__ew__pair"
+    )
+    if _superuser(actor):
+        return qs
+    q = Q(
+        table__round__status=Round.Status.CLOSED,
+        table__round__event__in=visible_events(actor).values("pk"),
+    )
+    user = _user(actor)
+    if actor.table is not None:
+        q |= Q(table=actor.table)
+    elif user is not None:
+        q |= Q(table__round__event__in=events_run_by(user)) | Q(
+            table__in=Table.objects.filter(plays_q(user)).values("pk")
+        )
+    return qs.filter(q)
+
+
+def visible_disputes(actor: Actor) -> QuerySet[Dispute]:
+    """The events' disputes for their organisers and referees; a table's for its players."""
+    qs = Dispute.objects.select_related("result__table__round__event", "result__board", "referee")
+    if _superuser(actor):
+        return qs
+    user = _user(actor)
+    if actor.table is not None:
+        return qs.filter(result__table=actor.table)
+    if user is None:
+        return qs.none()
+    return qs.filter(
+        Q(result__table__round__event__in=events_run_by(user))
+        | Q(result__table__in=Table.objects.filter(plays_q(user)).values("pk"))
+    )
+
+
+def sees_submissions(actor: Actor, result: BoardResult) -> bool:
+    """A result's submissions and verdicts (which show cards): the event's organisers and
+    referees, and the table's own players once they may see the board."""
+    table = result.table
+    if is_event_staff(actor, table.round.event):
+        return True
+    return actor.sits_at(table) and can_see_cards(actor, result.board, table=table)
+
+
+def boards_shown(user: Any) -> QuerySet[Board]:
+    """Boards whose cards ``user`` may see in lists such as the admin's (not being at a table):
+    boards of events the user runs, and boards of closed rounds of published or finished
+    events."""
+    round_no = (F("number") - 1) / F("event__boards_per_round") + 1
+    closed = Round.objects.filter(
+        event=OuterRef("event"), number=OuterRef("round_no"), status=Round.Status.CLOSED
+    )
+    public = Q(event__published=True) | Q(event__status=Event.Status.FINISHED)
+    runs = Q(event__in=events_run_by(user)) if user is not None else Q(pk__in=[])
+    if user is not None and user.is_superuser:
+        return Board.objects.all()
+    return Board.objects.annotate(round_no=round_no).filter(runs | (public & Exists(closed)))

@@ -1,26 +1,32 @@
-"""Table tokens: whoever holds a table's code may act for that table, in that round only.
+"""Table tokens: whoever holds a side's code may act for that side of that table, in that round.
 
-A token is signed (never stored) and names the table, the side and the table's code. It stops
-working when the round closes, and when the organiser gives the table a new code (so a code that
-leaked can be revoked by changing it).
+A token is an opaque random string; the database keeps only its SHA-256 (``TableToken``), so a
+token tells nothing about the table or its codes. It stops working when the round closes, and
+when the organiser gives the table new codes (which deletes its tokens).
 """
 
-import hmac
+import hashlib
+import secrets
 
-from django.core import signing
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from tournaments.actors import Actor
-from tournaments.models import Round, Table
+from tournaments.models import Round, Table, TableToken
 
-TABLE_TOKEN_SALT = "botifarra.table-token"
 SIDES = ("NS", "EW")
 
 
-def table_token(table: Table, side: str | None = None) -> str:
-    return signing.dumps({"t": table.pk, "s": side or "", "c": table.code}, salt=TABLE_TOKEN_SALT)
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def table_token(table: Table, side: str) -> str:
+    """A new token for ``side`` of ``table`` (only its digest is stored)."""
+    token = secrets.token_urlsafe(32)
+    TableToken.objects.create(table=table, side=side, digest=_digest(token))
+    return token
 
 
 class TableUser:
@@ -34,9 +40,9 @@ class TableUser:
     pk = None
     id = None
 
-    def __init__(self, table: Table, side: str | None) -> None:
+    def __init__(self, table: Table, side: str) -> None:
         self.table = table
-        self.side = side or None
+        self.side = side
 
     @property
     def actor(self) -> Actor:
@@ -61,30 +67,25 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(_("Invalid table token header."))
         try:
-            data = signing.loads(header[1].decode(), salt=TABLE_TOKEN_SALT)
-            table = Table.objects.select_related(
-                "round__event",
-                "ns__pair__player1",
-                "ns__pair__player2",
-                "ew__pair__player1",
-                "ew__pair__player2",
-            ).get(pk=data["t"])
-            side = data.get("s") or None
-        except (
-            signing.BadSignature,
-            Table.DoesNotExist,
-            KeyError,
-            TypeError,
-            ValueError,
-            UnicodeDecodeError,
-        ):
+            token = header[1].decode("ascii")
+        except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
-        if side not in (None, *SIDES) or not hmac.compare_digest(
-            str(data.get("c", "")), table.code
-        ):
-            raise exceptions.AuthenticationFailed(
-                _("This table token is no longer valid: enter the table code again.")
+        found = (
+            TableToken.objects.select_related(
+                "table__round__event",
+                "table__ns__pair__player1",
+                "table__ns__pair__player2",
+                "table__ew__pair__player1",
+                "table__ew__pair__player2",
             )
+            .filter(digest=_digest(token))
+            .first()
+        )
+        if found is None or found.side not in SIDES:
+            raise exceptions.AuthenticationFailed(
+                _("This table token is not valid (or no longer): enter your code again.")
+            )
+        table, side = found.table, found.side
         if table.round.status != Round.Status.OPEN:
             raise exceptions.AuthenticationFailed(_("This table's round is not open any more."))
         return (TableUser(table, side), None)
@@ -102,6 +103,6 @@ class TableTokenScheme(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": "`Table <token>`: the token from `POST /api/v1/table-token`, valid for "
-            "that table while its round is open.",
+            "description": "`Table <token>`: the token from `POST /api/v1/table-token`, acting "
+            "for one side of one table while its round is open (until new codes are issued).",
         }

@@ -14,6 +14,7 @@ from tournaments.models import (
     AuditEntry,
     Board,
     BoardResult,
+    BoardUnlock,
     Dispute,
     Entry,
     Event,
@@ -67,8 +68,15 @@ class TokenSerializer(serializers.Serializer):
 
 
 class TableCodeSerializer(serializers.Serializer):
-    code = serializers.CharField(max_length=20, help_text=_("The table's 6-character code."))
-    side = serializers.ChoiceField(choices=SIDES, help_text=_("The pair you speak for."))
+    code = serializers.CharField(
+        max_length=20,
+        help_text=_("Your side's 6-character code, from your half of the table card."),
+    )
+    side = serializers.ChoiceField(
+        choices=SIDES,
+        required=False,
+        help_text=_("Optional: the side you expect the code to be (checked)."),
+    )
 
 
 class TableTokenSerializer(serializers.Serializer):
@@ -152,15 +160,24 @@ class TableSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     ns = EntrySerializer(read_only=True)
     ew = EntrySerializer(read_only=True)
-    code = serializers.SerializerMethodField(help_text=_("Only for the event's organisers."))
+    code_ns = serializers.SerializerMethodField(
+        help_text=_("NS's code; only for the event's organisers.")
+    )
+    code_ew = serializers.SerializerMethodField(
+        help_text=_("EW's code; only for the event's organisers.")
+    )
 
     class Meta:
         model = Table
-        fields = ["id", "number", "round", "ns", "ew", "code"]
+        fields = ["id", "number", "round", "ns", "ew", "code_ns", "code_ew"]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_code(self, table: Table) -> str | None:
-        return table.code if self.context.get("show_codes") else None
+    def get_code_ns(self, table: Table) -> str | None:
+        return table.code_ns if self.context.get("show_codes") else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_code_ew(self, table: Table) -> str | None:
+        return table.code_ew if self.context.get("show_codes") else None
 
 
 class BoardSerializer(serializers.Serializer):
@@ -277,6 +294,31 @@ class VersionSerializer(serializers.Serializer):
         required=False,
         help_text=_("The version you saw; a 409 if the result changed since."),
     )
+
+
+class ConfirmSerializer(VersionSerializer):
+    code = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text=_(
+            "The other pair's code, when they confirm on the phone of the pair that entered "
+            "(a token acts for its own side only)."
+        ),
+    )
+
+
+class DeclarePlayedSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    board = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+
+class BoardPlayedSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    board = serializers.IntegerField()
+    reason = serializers.ChoiceField(
+        choices=BoardUnlock.Reason.choices, help_text=_("What unlocked the board for the table.")
+    )
+    unlocked_at = serializers.DateTimeField()
 
 
 class ResultSerializer(serializers.ModelSerializer):

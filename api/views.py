@@ -26,7 +26,9 @@ from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.throttles import LoginThrottle, TableCodeThrottle, VerifyThrottle
-from scoring.bridge import latest_snapshot, standings_stale
+from scoring.bridge import standings_stale
+from tournaments import policy, table_access
+from tournaments.actors import Actor
 from tournaments.models import (
     Board,
     BoardResult,
@@ -35,7 +37,7 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.services import ServiceError, disputes, results
+from tournaments.services import ServiceError, disputes, events, results
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -125,22 +127,24 @@ class TableTokenView(FailedAttemptsMixin, ApiView):
     def post(self, request: Request) -> Response:
         form = s.TableCodeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        code = "".join(form.validated_data["code"].split()).replace("-", "").upper()
-        side = form.validated_data["side"]
-        tables = list(
-            Table.objects.filter(code=code, round__status=Round.Status.OPEN).select_related(
-                "round"
-            )[:2]
-        )
-        if len(tables) != 1:
+        code = table_access.normalise_code(form.validated_data["code"])
+        table, _closed = table_access.open_table_for_code(code)
+        side = table.side_for_code(code) if table is not None else None
+        if table is None or side is None:
             self.attempt_failed()
-            message = (
-                _("No open table has this code: check it with the organiser.")
-                if not tables
-                else _("This code matches more than one table: ask the organiser.")
+            raise ValidationError(
+                {"code": [_("No open table has this code: check it with the organiser.")]}
             )
-            raise ValidationError({"code": [message]})
-        table = tables[0]
+        expected = form.validated_data.get("side")
+        if expected and expected != side:
+            raise ValidationError(
+                {
+                    "side": [
+                        _("This code is %(side)s's, not %(other)s's.")
+                        % {"side": side, "other": expected}
+                    ]
+                }
+            )
         return Response(
             {
                 "token": table_token(table, side),
@@ -241,7 +245,7 @@ class BoardView(ApiView):
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = _event(request, pk)
         board = get_object_or_404(Board.objects.select_related("event"), event=event, number=number)
-        visible = results.hands_visible(board=board, actor=access.actor_for(request))
+        visible = policy.can_see_cards(access.actor_for(request), board)
         return Response(s.BoardSerializer(board, context={"hands_visible": visible}).data)
 
 
@@ -254,8 +258,10 @@ class StandingsView(ApiView):
     )
     def get(self, request: Request, pk: int) -> Response:
         event = _event(request, pk)
-        snapshot = latest_snapshot(event)
-        updated = event.standings_updated_at or (snapshot.computed_at if snapshot else None)
+        staff = policy.is_event_staff(access.actor_for(request), event)
+        limit = policy.last_scored_round(staff=staff, rounds=event.rounds.all())
+        snapshot = event.snapshots.filter(after_round__lte=limit).order_by("-after_round").first()
+        updated = snapshot.computed_at if snapshot else None
         return Response(
             s.StandingsSerializer(
                 {
@@ -397,26 +403,87 @@ class ResultDetailView(ApiView):
         return Response(s.ResultDetailSerializer(result, context={"details": details}).data)
 
 
-class ResultConfirmView(ApiView):
+class ResultConfirmView(FailedAttemptsMixin, ApiView):
+    throttle_classes = [TableCodeThrottle]
+
     @extend_schema(
         tags=["results"],
         summary="Confirm a result",
-        description="The other pair (or an organiser) confirms an entered result.",
-        request=s.VersionSerializer,
+        description="The other pair (or an organiser) confirms an entered result: with the "
+        "other pair's own token, or with the token of the pair that entered plus the other "
+        "pair's `code` (typed on the same phone). A side never confirms its own entry.",
+        request=s.ConfirmSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404, 429)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        form = s.VersionSerializer(data=request.data)
+        form = s.ConfirmSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         result = get_object_or_404(_result_qs(), pk=pk)
+        actor = access.actor_for(request)
+        typed = form.validated_data.get("code")
+        if typed and actor.table is not None:
+            side = result.table.side_for_code(table_access.normalise_code(typed))
+            if actor.table.pk != result.table_id or side is None or side == actor.side:
+                self.attempt_failed()
+                raise ValidationError({"code": [_("That is not the other pair's code.")]})
+            actor = Actor(table=actor.table, side=side)
         confirmed = results.result_confirm(
-            result=result,
-            actor=access.actor_for(request),
-            expected_version=form.validated_data.get("version"),
+            result=result, actor=actor, expected_version=form.validated_data.get("version")
         )
         return Response(s.ResultSerializer(_fresh(confirmed)).data)
+
+
+class BoardPlayedView(ApiView):
+    @extend_schema(
+        tags=["results"],
+        summary="Declare a board played",
+        description="The table says it has played the board: from now on it may see the "
+        "board's cards (a play record is then checked against them in full), and it owes "
+        "a result, which the organiser and referees see. Storing a result does the same.",
+        request=s.DeclarePlayedSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: s.BoardPlayedSerializer, **WRITE_ERRORS},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        form = s.DeclarePlayedSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        table = _table(form.validated_data["table"])
+        unlock = results.board_declare_played(
+            table=table, board_number=form.validated_data["board"], actor=access.actor_for(request)
+        )
+        return Response(
+            {
+                "table": table.pk,
+                "board": form.validated_data["board"],
+                "reason": unlock.reason,
+                "unlocked_at": unlock.created_at,
+            }
+        )
+
+
+class TableNewCodesView(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="New codes for a table",
+        description="Organisers: both sides of the table get new codes; every token of the "
+        "old ones stops working at once.",
+        request=None,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: s.TableSerializer, **WRITE_ERRORS, **_errors(404)},
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(
+            Table.objects.select_related("round__event", "ns__pair", "ew__pair").filter(
+                round__event__in=access.visible_events(request).values("pk")
+            ),
+            pk=pk,
+        )
+        table = events.table_new_codes(table=table, actor=access.actor_for(request))
+        return Response(s.TableSerializer(table, context={"show_codes": True}).data)
 
 
 # ---- play records ---------------------------------------------------------------------------
@@ -484,9 +551,7 @@ class PlayRecordDetailView(ApiView):
         result = record.result
         allowed = result is not None and (
             access.visible_results(request).filter(pk=result.pk).exists()
-            and results.hands_visible(
-                board=result.board, actor=access.actor_for(request), table=result.table
-            )
+            and policy.can_see_cards(access.actor_for(request), result.board, table=result.table)
         )
         if not allowed:
             access.refuse(request)
@@ -518,7 +583,7 @@ class VerifyView(ApiView):
         board = get_object_or_404(
             Board.objects.select_related("event"), event=event, number=form.validated_data["board"]
         )
-        if not results.hands_visible(board=board, actor=access.actor_for(request)):
+        if not policy.can_see_cards(access.actor_for(request), board):
             raise PermissionDenied(_("You may not see this board's cards yet."))
         return Response(results.play_record_check(board=board, record=record))
 

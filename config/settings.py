@@ -187,6 +187,8 @@ SPECTACULAR_SETTINGS = {
         "ResultStatusEnum": "tournaments.models.BoardResult.Status",
         "DisputeStatusEnum": "tournaments.models.Dispute.Status",
         "PairEnum": "api.serializers.SIDES",
+        "UnlockReasonEnum": "tournaments.models.BoardUnlock.Reason",
+        "DisputeReasonEnum": "tournaments.models.Dispute.Reason",
     },
 }
 

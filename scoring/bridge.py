@@ -76,6 +76,7 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                     for t in by_round.get(r.pk, [])
                 ],
                 bye=r.bye_id,
+                closed=r.status == Round.Status.CLOSED,
             )
             for r in rounds
         ],
@@ -183,10 +184,6 @@ def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
         },
         label=lambda pk: entries.get(pk, pk),
     )
-
-
-def latest_snapshot(event: Event) -> StandingsSnapshot | None:
-    return event.snapshots.order_by("-after_round").first()
 
 
 def stale_events() -> models.QuerySet[Event]:

@@ -95,9 +95,14 @@ def match_and_played(
 
 
 def match_under(
-    table_round: TableRound, *, mode: str, rules: MatchRules
+    table_round: TableRound, *, mode: str, rules: MatchRules, boards: int | None = None
 ) -> tuple[MatchResult, list[BoardResult]]:
-    """:func:`match_and_played` with the rules as one value (``EventInput.match_rules``)."""
+    """:func:`match_and_played` with the rules as one value (``EventInput.match_rules``).
+
+    ``boards``: how many boards the round has; with it, ``final`` says whether the match is
+    over (every board played, the game over, or time called and its boards in); without it
+    the match is taken as final.
+    """
     game, played = _play(table_round, mode=mode, rules=rules)
     raw_ns = sum(r.score_ns for r in played)
     raw_ew = sum(r.score_ew for r in played)
@@ -121,5 +126,15 @@ def match_under(
         boards_played=len(played),
         mp_ns=mp_ns,
         mp_ew=mp_ew,
+        final=bool(played) and (boards is None or _over(table_round, game, played, boards)),
     )
     return result, played
+
+
+def _over(
+    table_round: TableRound, game: Partida | None, played: list[BoardResult], boards: int
+) -> bool:
+    if game is not None and game.finished:
+        return True
+    due = boards if table_round.time_after is None else min(boards, table_round.time_after)
+    return len(played) >= due

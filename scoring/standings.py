@@ -117,8 +117,14 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
         for t in rnd.tables:
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
-            m, played = match_under(t, mode=event.match_mode, rules=rules)
+            m, played = match_under(t, mode=event.match_mode, rules=rules, boards=len(rnd.boards))
+            if rnd.closed and m.boards_played and not m.final:
+                m = replace(m, final=True)
             matches.append(m)
+            for r in played:
+                per_board.setdefault(r.board, []).append(r)
+            if not m.final:
+                continue
             mp[a] += m.mp_ns
             mp[b] += m.mp_ew
             if m.mp_ns == 2:
@@ -136,12 +142,6 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
             pa[b] += m.total_ns
             opponents[a].append(b)
             opponents[b].append(a)
-            for r in played:
-                lst = per_board.get(r.board)
-                if lst is None:
-                    per_board[r.board] = [r]
-                else:
-                    lst.append(r)
         if rnd.bye is not None:
             i = idx(rnd.bye, f"round {rnd.number} bye")
             mp[i] += 2

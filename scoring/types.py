@@ -61,6 +61,9 @@ class RoundInput:
     tables: list[TableRound]
     bye: int | None = None
     rests: list[int] = field(default_factory=list)
+    # An open round counts only the matches that are over; a closed one every match with a
+    # board played (the organiser closed it: the boards not played count as not played).
+    closed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,10 @@ class MatchResult:
     boards_played: int
     mp_ns: int
     mp_ew: int
+    # Counted in the standings: a board was played and the match is over (every board played,
+    # the game won, time called) or its round is closed. Nobody is credited with a match not
+    # played, nor with a win after one board of four.
+    final: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,12 +161,24 @@ def table_qr(code: str) -> str:
 
 
 def table_card_context(rnd: Round, table: Any) -> dict[str, Any]:
-    return {
-        "table": table,
-        "round": rnd,
-        "url": table_url(table.code),
-        "qr": mark_safe(table_qr(table.code)),
-    }  # noqa: S308 - segno's own SVG
+    """A table card: one half for each side, with that side's own code (cut along the line)."""
+    halves = []
+    for side, entry, direction in (
+        ("NS", table.ns, _("North–South")),
+        ("EW", table.ew, _("East–West")),
+    ):
+        code = table.code_for(side)
+        halves.append(
+            {
+                "side": side,
+                "entry": entry,
+                "direction": direction,
+                "code": code,
+                "url": table_url(code),
+                "qr": mark_safe(table_qr(code)),  # noqa: S308 - segno's own SVG
+            }
+        )
+    return {"table": table, "round": rnd, "halves": halves}
 
 
 def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
@@ -257,9 +269,9 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
             boards=board_count,
         )
     if kind == "table-cards":
-        if not ev.staff:
+        if not ev.codes:
             raise PdfRefused(
-                _("Table cards are for the event's organisers and referees."), status=403
+                _("Table cards, with their codes, are for the event's organisers."), status=403
             )
         if number is None:
             raise PdfRefused(_("Choose a round: ?round=N."), status=400)

@@ -20,6 +20,7 @@ import engine
 from scoring import types as st
 from scoring.bridge import event_input, standings_stale
 from scoring.standings import compute_standings
+from tournaments import policy
 from tournaments.charts import TRUMP_LETTER, trump_short
 from tournaments.models import (
     Board,
@@ -42,6 +43,7 @@ class EventView:
     staff: bool  # an organiser or referee of the event: sees everything, published or not
     entries: dict[int, Entry]  # by primary key
     rounds: dict[int, Round]  # by number
+    codes: bool = False  # an organiser: may see the table codes (policy.can_see_codes)
 
     @property
     def by_number(self) -> dict[int, Entry]:
@@ -81,10 +83,10 @@ class EventView:
         return entry.number if entry is not None else None
 
 
-def event_view(event: Event, *, staff: bool) -> EventView:
+def event_view(event: Event, *, staff: bool, codes: bool = False) -> EventView:
     entries = {e.pk: e for e in event.entries.select_related("pair__club").order_by("number")}
     rounds = {r.number: r for r in event.rounds.select_related("bye").order_by("number")}
-    return EventView(event=event, staff=staff, entries=entries, rounds=rounds)
+    return EventView(event=event, staff=staff, entries=entries, rounds=rounds, codes=codes)
 
 
 # Standings ---------------------------------------------------------------------------------
@@ -117,8 +119,14 @@ class StandingsView:
 
 
 def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView:
+    """The standings after a round this viewer may see the scores of (``policy``): the public
+    and the tables see closed rounds only; organisers and referees the open one live."""
+    limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     snapshots = {
-        s.after_round: s for s in StandingsSnapshot.objects.filter(event=ev.event).defer("matches")
+        s.after_round: s
+        for s in StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit).defer(
+            "matches"
+        )
     }
     if after_round is None or after_round not in snapshots:
         after_round = max(snapshots) if snapshots else None

@@ -1,11 +1,12 @@
 """Reads for the organiser's pages: each page's data in a fixed, small number of queries."""
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from tournaments.models import BoardResult, Entry, Event, Round, Table
+from tournaments.models import BoardResult, BoardUnlock, Entry, Event, Round, Table
 
 MISSING = "missing"
 
@@ -63,30 +64,58 @@ def event_counts(event: Event) -> EventCounts:
     )
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One board at one table, for the organiser: its result and when the table unlocked it."""
+
+    board: int
+    status: str  # a BoardResult status, or MISSING
+    result_at: datetime.datetime | None = None
+    unlocked_at: datetime.datetime | None = None
+    unlock_reason: str = ""  # BoardUnlock.Reason
+    result_id: int | None = None
+
+    @property
+    def declared_without_result(self) -> bool:
+        """Unlocked by a declaration and still no result: the table owes one."""
+        return self.unlock_reason == BoardUnlock.Reason.DECLARED and self.status == MISSING
+
+
 @dataclass
 class TableRow:
     table: Table
-    cells: list[tuple[int, str]] = field(default_factory=list)  # (board, status or MISSING)
+    cells: list[Cell] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
-        return all(s in BoardResult.COUNTED for _b, s in self.cells)
+        return all(c.status in BoardResult.COUNTED for c in self.cells)
 
 
 def round_tables(rnd: Round) -> list[TableRow]:
-    """Every table of the round with the status of each of the round's boards (two queries)."""
+    """Every table of the round with each board's status and unlock (three queries)."""
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
-    status: dict[tuple[int, int], str] = {
-        (table_id, board): st
-        for table_id, board, st in BoardResult.objects.filter(table__round=rnd).values_list(
-            "table_id", "board__number", "status"
-        )
+    found: dict[tuple[int, int], tuple[str, datetime.datetime, int]] = {
+        (table_id, board): (st, created, pk)
+        for table_id, board, st, created, pk in BoardResult.objects.filter(
+            table__round=rnd
+        ).values_list("table_id", "board__number", "status", "created_at", "pk")
+    }
+    unlocks: dict[tuple[int, int], tuple[datetime.datetime, str]] = {
+        (table_id, board): (created, reason)
+        for table_id, board, created, reason in BoardUnlock.objects.filter(
+            table__round=rnd
+        ).values_list("table_id", "board__number", "created_at", "reason")
     }
     boards = list(rnd.board_numbers)
-    return [
-        TableRow(table=t, cells=[(b, status.get((t.pk, b), MISSING)) for b in boards])
-        for t in tables
-    ]
+    rows = []
+    for t in tables:
+        cells = []
+        for b in boards:
+            status, result_at, result_id = found.get((t.pk, b), (MISSING, None, None))
+            unlocked_at, reason = unlocks.get((t.pk, b), (None, ""))
+            cells.append(Cell(b, status, result_at, unlocked_at, reason, result_id))
+        rows.append(TableRow(table=t, cells=cells))
+    return rows
 
 
 def round_entries(rnd: Round) -> list[Entry]:

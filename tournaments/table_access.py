@@ -1,9 +1,11 @@
-"""Who may use a table's pages: table codes, the session grant, and the code-guessing limit.
+"""Who may use a table's pages: side codes, the session grant, and the code-guessing limit.
 
-A table code is a bearer secret for one table of one round. Entering it stores that table (and,
-once chosen, the pair you are) in the session; the pages of any other table answer 403. A code
-is useless once its round is closed. Failed attempts are counted per client and minute in the
-cache so that a code cannot be found by trying.
+Each side of a table has its own code, a bearer secret for that side of that table in that round
+(printed on its half of the table card). Entering it stores the table and the side in the
+session; the pages of any other table answer 403. The other pair confirms with its own code, on
+its own phone or typed on the same one. A code is useless once its round is closed or the
+organiser has issued new codes. Failed attempts are counted per client so that a code cannot be
+found by trying.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ def code_well_formed(code: str) -> bool:
 
 
 def tables_with_code(code: str) -> QuerySet[Table]:
-    """Tables carrying ``code`` (codes are unique per round), with what the pages show."""
+    """Tables carrying ``code`` on either side (codes are unique per round), with what the
+    pages show."""
     return (
-        Table.objects.filter(code=code)
+        Table.objects.filter(Q(code_ns=code) | Q(code_ew=code))
         .select_related(
             "round__event",
             "ns__pair__player1",
@@ -97,17 +100,22 @@ def record_failure(request: HttpRequest) -> int:
     return ratelimit.register_failure(_window(request))
 
 
+def check_code(request: HttpRequest, table: Table, raw_code: str) -> str | None:
+    """The side whose code ``raw_code`` is at ``table`` (a confirmation typed on the phone of
+    the other pair), or None, counting the failure like any wrong code."""
+    side = table.side_for_code(normalise_code(raw_code))
+    if side is None:
+        record_failure(request)
+    return side
+
+
 # --- the session grant ---------------------------------------------------------------------
 
 
-def grant(request: HttpRequest, table: Table, side: str | None = None) -> None:
-    """Remember the table (one at a time) and, when known, the side this device speaks for."""
+def grant(request: HttpRequest, table: Table, side: str) -> None:
+    """Remember the table and the side whose code was typed (one at a time)."""
     request.session.cycle_key()  # a fresh session id for a new privilege
-    request.session[SESSION_KEY] = {"table": table.pk, "side": side}
-
-
-def set_side(request: HttpRequest, table: Table, side: str) -> None:
-    request.session[SESSION_KEY] = {"table": table.pk, "side": side}
+    request.session[SESSION_KEY] = {"table": table.pk, "side": side, "v": table.codes_version}
 
 
 def granted(request: HttpRequest) -> dict | None:
@@ -123,6 +131,7 @@ class Access:
     actor: Actor
     side: str  # "NS", "EW", or "" for an organiser acting as organiser
     organiser: bool
+    code: str  # the code in the page's address, for its links
 
     @property
     def other_side(self) -> str:
@@ -130,7 +139,7 @@ class Access:
 
 
 class NoAccess(Exception):
-    """``kind``: 'login' (send to the code form), 'forbidden', 'closed', or 'side' (choose)."""
+    """``kind``: 'login' (send to the code form), 'forbidden' or 'closed'."""
 
     def __init__(self, kind: str, table: Table | None = None) -> None:
         super().__init__(kind)
@@ -138,7 +147,22 @@ class NoAccess(Exception):
         self.table = table
 
 
-def resolve(request: HttpRequest, raw_code: str, *, need_side: bool = True) -> Access:
+def _held(held: dict | None, table: Table) -> bool:
+    """Does the session's grant speak for this table, with codes still valid?
+
+    The side comes from the grant (the code that was typed), whichever side's code the page's
+    address carries: an address holding the other side's code gives nothing its holder could
+    not get by typing that code.
+    """
+    return (
+        held is not None
+        and held.get("table") == table.pk
+        and held.get("v") == table.codes_version
+        and held.get("side") in SIDES
+    )
+
+
+def resolve(request: HttpRequest, raw_code: str) -> Access:
     """The access the request has to the table with this code, or :class:`NoAccess`.
 
     Nothing about whether a code exists is told to someone who holds no right to it.
@@ -147,37 +171,21 @@ def resolve(request: HttpRequest, raw_code: str, *, need_side: bool = True) -> A
     user = request.user
     held = granted(request)
     tables = list(tables_with_code(code)) if code_well_formed(code) else []
-    table: Table | None = None
-    via_grant = False
-    if held is not None:
-        table = next((t for t in tables if t.pk == held["table"]), None)
-        via_grant = table is not None
-    if table is None and user.is_authenticated:
-        for candidate in tables:
-            event = candidate.round.event
-            if event.is_organiser(user) or Actor(user=user).sits_at(candidate):
-                table = candidate
-                break
-    if table is None:
+    access: Access | None = None
+    for table in tables:
+        if user.is_authenticated and table.round.event.is_organiser(user):
+            access = Access(table, Actor(user=user), "", True, code)
+        elif _held(held, table):
+            side = held["side"]  # type: ignore[index]
+            access = Access(table, Actor(table=table, side=side), side, False, code)
+        elif user.is_authenticated and (side := Actor(user=user).side_at(table)):
+            access = Access(table, Actor(user=user), side, False, code)
+        if access is not None:
+            break
+    if access is None:
         if held is not None or user.is_authenticated:
             raise NoAccess("forbidden")
         raise NoAccess("login")
-    if table.round.status != Round.Status.OPEN:
-        raise NoAccess("closed", table)
-    event = table.round.event
-    organiser = event.is_organiser(user)
-    if organiser:
-        side = (held or {}).get("side") if via_grant else ""
-        side = side if side in SIDES else ""
-        if side:
-            return Access(table, Actor(user=user, table=table, side=side), side, True)
-        return Access(table, Actor(user=user), "", True)
-    if via_grant:
-        side = held.get("side") if held else None
-        if side not in SIDES:
-            if need_side:
-                raise NoAccess("side", table)
-            return Access(table, Actor(table=table, side=None), "", False)
-        return Access(table, Actor(table=table, side=side), side, False)
-    actor = Actor(user=user)
-    return Access(table, actor, actor.side_at(table) or "", False)
+    if access.table.round.status != Round.Status.OPEN:
+        raise NoAccess("closed", access.table)
+    return access

@@ -51,6 +51,7 @@ def job_create(
     round_number: int | None,
     staff: bool,
     language: str,
+    codes: bool = False,
     filename: str,
     total: int,
 ) -> str:
@@ -61,6 +62,7 @@ def job_create(
         kind=kind,
         round=round_number,
         staff=staff,
+        codes=codes,
         language=language,
         filename=filename,
         state="queued",
@@ -86,7 +88,7 @@ def build_pdf(self: Task, job_id: str) -> str:
     try:
         with translation.override(job["language"]):
             event = Event.objects.select_related("club").get(pk=job["event"])
-            ev = sel.event_view(event, staff=bool(job["staff"]))
+            ev = sel.event_view(event, staff=bool(job["staff"]), codes=bool(job.get("codes")))
             plan = pdf.pdf_plan(ev, job["kind"], job["round"])
             _job_set(job_id, state="running", done=0, total=len(plan.parts))
 

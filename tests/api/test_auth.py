@@ -39,15 +39,15 @@ def test_wrong_passwords_are_throttled_per_client(world):
 
 
 def test_table_token_from_the_code(world):
-    code = world.table.code
+    code = world.table.code_ew
     response = world.client().post(
-        "/api/v1/table-token",
-        {"code": f" {code[:3].lower()} {code[3:]}", "side": "EW"},
-        format="json",
+        "/api/v1/table-token", {"code": f" {code[:3].lower()} {code[3:]}"}, format="json"
     )
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["table"] == world.table.pk and body["side"] == "EW"
+    # Opaque: the token carries neither code nor table, only a random string.
+    assert world.table.code_ns not in body["token"] and code not in body["token"]
     assert body["round"] == 1 and body["event"] == world.event.pk and body["expires"]
     client = world.client()
     client.credentials(HTTP_AUTHORIZATION=f"Table {body['token']}")
@@ -55,9 +55,13 @@ def test_table_token_from_the_code(world):
     assert entered.status_code == 201 and entered.json()["entered_side"] == "EW"
 
 
-def test_table_token_requires_a_side_and_a_real_code(world):
-    missing = world.client().post("/api/v1/table-token", {"code": world.table.code}, format="json")
-    assert missing.status_code == 400 and "side" in errors_of(missing)
+def test_a_code_acts_for_its_own_side_only(world):
+    mismatch = world.client().post(
+        "/api/v1/table-token", {"code": world.table.code_ns, "side": "EW"}, format="json"
+    )
+    assert mismatch.status_code == 400 and "side" in errors_of(mismatch)
+    token = world.client().post("/api/v1/table-token", {"code": world.table.code_ns}, format="json")
+    assert token.json()["side"] == "NS"
     wrong = world.client().post(
         "/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"}, format="json"
     )
@@ -69,7 +73,7 @@ def test_guessing_codes_is_throttled_but_right_codes_are_not_counted(world):
     for _ in range(25):  # a whole room behind one router fetching its tokens
         assert (
             client.post(
-                "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+                "/api/v1/table-token", {"code": world.table.code_ns, "side": "NS"}, format="json"
             ).status_code
             == 200
         )
@@ -81,14 +85,14 @@ def test_guessing_codes_is_throttled_but_right_codes_are_not_counted(world):
             == 400
         )
     blocked = client.post(
-        "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+        "/api/v1/table-token", {"code": world.table.code_ns, "side": "NS"}, format="json"
     )
     assert blocked.status_code == 429
     # Another client is not affected; a forged X-Forwarded-For does not make a new client.
     assert (
         client.post(
             "/api/v1/table-token",
-            {"code": world.table.code, "side": "NS"},
+            {"code": world.table.code_ns, "side": "NS"},
             format="json",
             HTTP_X_FORWARDED_FOR="10.9.9.9",
         ).status_code
@@ -97,7 +101,7 @@ def test_guessing_codes_is_throttled_but_right_codes_are_not_counted(world):
     assert (
         client.post(
             "/api/v1/table-token",
-            {"code": world.table.code, "side": "NS"},
+            {"code": world.table.code_ns, "side": "NS"},
             format="json",
             REMOTE_ADDR="10.0.0.2",
         ).status_code
@@ -105,11 +109,14 @@ def test_guessing_codes_is_throttled_but_right_codes_are_not_counted(world):
     )
 
 
-def test_table_token_stops_when_the_round_closes_or_the_code_changes(world):
+def test_table_token_stops_when_the_round_closes_or_new_codes_are_issued(world):
     client = world.client("table")
     assert client.get("/api/v1/disputes").status_code == 200
-    world.table.code = "NEWCDE"
-    world.table.save()
+    organiser = world.client("organiser")
+    answer = organiser.post(f"/api/v1/tables/{world.table.pk}/new-codes", format="json")
+    assert answer.status_code == 200, answer.content
+    world.table.refresh_from_db()
+    assert answer.json()["code_ns"] == world.table.code_ns
     refused = client.get("/api/v1/disputes")
     assert refused.status_code == 401 and "authorization" in errors_of(refused)
     fresh = world.client()
@@ -120,9 +127,17 @@ def test_table_token_stops_when_the_round_closes_or_the_code_changes(world):
     )
     assert fresh.get("/api/v1/disputes").status_code == 401
     closed = world.client().post(
-        "/api/v1/table-token", {"code": "NEWCDE", "side": "NS"}, format="json"
+        "/api/v1/table-token", {"code": world.table.code_ns}, format="json"
     )
     assert closed.status_code == 400
+
+
+def test_only_organisers_issue_new_codes(world):
+    for who in ("table", "referee", "player"):
+        response = world.client(who).post(
+            f"/api/v1/tables/{world.table.pk}/new-codes", format="json"
+        )
+        assert response.status_code in (403, 404), (who, response.status_code)
 
 
 def test_malformed_table_tokens_are_401(world):

@@ -52,11 +52,15 @@ def test_rounds_and_tables_with_codes_for_organisers_only(world):
     ]
     url = f"/api/v1/rounds/{rounds[0]['id']}/tables"
     tables = world.client("organiser").get(url).json()["results"]
-    assert [t["code"] for t in tables] == [world.table.code, world.other.code]
+    assert [(t["code_ns"], t["code_ew"]) for t in tables] == [
+        (world.table.code_ns, world.table.code_ew),
+        (world.other.code_ns, world.other.code_ew),
+    ]
     assert tables[0]["ns"]["pair"] == world.table.ns.pair.name
     for who in ("anonymous", "table", "player", "referee", "other_organiser", "staff"):
-        codes = [t["code"] for t in world.client(who).get(url).json()["results"]]
-        assert codes == [None, None], who
+        listed = world.client(who).get(url).json()["results"]
+        codes = [(t["code_ns"], t["code_ew"]) for t in listed]
+        assert codes == [(None, None), (None, None)], who
     assert world.client().get("/api/v1/rounds/999999/tables").status_code == 404
 
 
@@ -99,11 +103,19 @@ def test_standings_snapshot_stale_flag(world, django_capture_on_commit_callbacks
         world.client("table_ew").post("/api/v1/results", world.short(board=1), format="json")
         world.client("table_ew").post("/api/v1/results", world.short(board=2), format="json")
         world.client("table").post("/api/v1/results", world.short(board=2), format="json")
-    body = world.client().get(url).json()
+    body = world.client("organiser").get(url).json()
     # Tasks run in-process in tests: the recomputation happened after the commit.
     assert body["stale"] is False and body["updated_at"]
     assert body["after_round"] == 1 and len(body["rows"]) == 4
     assert {"entry", "rank", "match_points"} <= set(body["rows"][0])
+    # The public and the tables see nothing of the open round's scores.
+    for who in ("anonymous", "table", "other_table", "player"):
+        hidden = world.client(who).get(url).json()
+        assert hidden["after_round"] is None and hidden["rows"] == [], who
+    events.round_close(
+        rnd=world.table.round, actor=Actor(user=world.users["organiser"]), accept_missing=True
+    )
+    assert world.client().get(url).json()["after_round"] == 1
 
 
 @pytest.mark.parametrize(

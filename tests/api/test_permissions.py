@@ -13,7 +13,8 @@ from tournaments.models import BoardResult
 from tournaments.services import results
 
 ALLOWED_TO_ENTER = {"table", "player", "organiser"}
-ALLOWED_TO_READ_OPEN_RESULT = {"table", "player", "organiser", "referee", "staff"}
+# Django staff as such see no more than anyone of an open round (tournaments/policy.py).
+ALLOWED_TO_READ_OPEN_RESULT = {"table", "player", "organiser", "referee"}
 ALLOWED_TO_RULE = {"organiser", "referee"}
 ALLOWED_TO_CALL_REFEREE = {"table", "player", "organiser", "referee"}
 SEES_CARDS = {"table", "player", "organiser", "referee"}  # staff follow the card rule too

@@ -20,6 +20,8 @@ ENDPOINTS = {
     "/api/v1/results": {"get", "post"},
     "/api/v1/results/{id}": {"get"},
     "/api/v1/results/{id}/confirm": {"post"},
+    "/api/v1/boards/played": {"post"},
+    "/api/v1/tables/{id}/new-codes": {"post"},
     "/api/v1/play-records": {"post"},
     "/api/v1/play-records/{id}": {"get"},
     "/api/v1/verify": {"post"},
@@ -31,6 +33,8 @@ ENDPOINTS = {
 SUBMITTING = [
     "/api/v1/results",
     "/api/v1/results/{id}/confirm",
+    "/api/v1/boards/played",
+    "/api/v1/tables/{id}/new-codes",
     "/api/v1/play-records",
     "/api/v1/disputes",
     "/api/v1/disputes/{id}/rule",

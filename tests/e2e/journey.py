@@ -51,7 +51,8 @@ def log_in(page, username: str) -> None:
 
 
 def round_tables(page) -> list[dict]:
-    """The organiser's round page: [{table, ns, ew, code}] with the pairs' entry numbers."""
+    """The organiser's round page: [{table, ns, ew, codes: {NS, EW}}] with the pairs' entry
+    numbers and each side's code."""
     rows = []
     for row in page.locator("#tables tbody tr").all():
         cells = row.locator("td")
@@ -63,19 +64,23 @@ def round_tables(page) -> list[dict]:
                 "table": int(cells.nth(0).inner_text()),
                 "ns": int(ns.group(1)),
                 "ew": int(ew.group(1)),
-                "code": row.locator("code.table-code").inner_text().strip(),
+                "codes": dict(
+                    zip(
+                        ("NS", "EW"),
+                        (c.strip() for c in row.locator("code.table-code").all_inner_texts()),
+                        strict=True,
+                    )
+                ),
             }
         )
     return rows
 
 
-def enter_code(page, code: str, side: str) -> None:
-    """A player types the table code (as people do: lower case, a space) and picks the pair."""
+def enter_code(page, code: str) -> None:
+    """A player types their side's code (as people do: lower case, a space)."""
     page.goto("/table/")
     page.fill("input[name=code]", f"{code[:3].lower()} {code[3:].lower()}")
     page.click("main form button.primary")
-    page.wait_for_selector(".tp-side-choice")
-    page.click(f".tp-side-choice button[value={side}]")
     page.wait_for_selector("#boards")
 
 
@@ -126,7 +131,8 @@ class TableApi:
         return response.json()
 
     def token(self, code: str, side: str) -> tuple[str, int]:
-        data = self._post("table-token", {"code": code, "side": side})
+        data = self._post("table-token", {"code": code})
+        assert data["side"] == side, data
         return data["token"], data["table"]
 
     def enter(self, token: str, table: int, board: int, short: dict) -> dict:

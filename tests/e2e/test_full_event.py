@@ -210,7 +210,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         org.click("#open-round")  # the proposal is accepted as it is
         org.wait_for_selector("#round-status.open")
         rows = round_tables(org)  # the codes as the organiser reads them out
-        assert all(len(r["code"]) == 6 for r in rows)
+        assert all(len(c) == 6 for r in rows for c in r["codes"].values())
         ledger.seat(number, rows)
         numbers = list(event.board_numbers(number))
         assert org.locator("#tables thead th.board-col").all_inner_texts() == [
@@ -221,7 +221,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             org.click("text=Print the table cards (with the codes)")
             org.wait_for_selector(".table-card")
             assert sorted(org.locator(".tc-code").all_inner_texts()) == sorted(
-                r["code"] for r in rows
+                c for r in rows for c in r["codes"].values()
             )
             shot(org, "table-cards")
 
@@ -231,7 +231,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         if number == 1:
             ns.goto("/table/")
             shot(ns, "table-code-form")
-        enter_code(ns, t1["code"], "NS")
+        enter_code(ns, t1["codes"]["NS"])
         if number == 1:
             shot(ns, "table-page")
         first = numbers[0]
@@ -261,7 +261,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             ledger.record(number, t1["table"], b, score)
         leave(ns)
 
-        enter_code(ew, t1["code"], "EW")
+        enter_code(ew, t1["codes"]["EW"])
         if number == 1:
             assert "NS entered this. Is it right?" in ew.inner_text(f"#board-{first}")
             shot(ew, "confirm-offered")
@@ -283,7 +283,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             assert "Complete hand" in text
             assert f"NS {verdict['totals']['NS']}, EW {verdict['totals']['EW']}" in text
             shot(ew, "card-by-card-verdict")
-            ew.goto(f"/table/{t1['code']}/")
+            ew.goto(f"/table/{t1['codes']['NS']}/")
             assert ew.get_attribute(f"#board-{first}", "data-status") == "confirmed"
         for b in numbers:
             if ew.get_attribute(f"#board-{b}", "data-status") != "confirmed":
@@ -294,7 +294,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
 
         # --- table 2, in the browser: round 1 has a conflict and an illegal card -------------
         ns, ew = phones["t2-NS"], phones["t2-EW"]
-        enter_code(ns, t2["code"], "NS")
+        enter_code(ns, t2["codes"]["NS"])
         entered = {}
         for b in numbers:
             trump = "copes" if b == numbers[3] else rng.choice(TRUMPS)
@@ -304,7 +304,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             short_entry(ns, b, trump=trump, totals_ns=totals_ns, expect=score)
             ledger.record(number, t2["table"], b, score)
         leave(ns)
-        enter_code(ew, t2["code"], "EW")
+        enter_code(ew, t2["codes"]["EW"])
         if number == 1:
             conflict, illegal = numbers[2], numbers[3]
             for b in numbers[:2]:
@@ -335,7 +335,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             assert f"Illegal play at trick {bad['trick']}" in text and bad["card"] in text
             shot(ew, "illegal-card-verdict")
             ledger.record(number, t2["table"], illegal, penalty_score(offender, 1))
-            ew.goto(f"/table/{t2['code']}/")
+            ew.goto(f"/table/{t2['codes']['NS']}/")
             assert ew.get_attribute(f"#board-{illegal}", "data-status") == "disputed"
             shot(ew, "table-2-disputed")
         else:
@@ -345,8 +345,8 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
 
         # --- the six other tables through the API, with table tokens ------------------------
         for row in rows[2:]:
-            ns_token, table_id = api.token(row["code"], "NS")
-            ew_token, _table = api.token(row["code"], "EW")
+            ns_token, table_id = api.token(row["codes"]["NS"], "NS")
+            ew_token, _table = api.token(row["codes"]["EW"], "EW")
             for b in numbers:
                 data, score = random_short(rng, boards[b].dealer)
                 result = api.enter(ns_token, table_id, b, data)
@@ -403,7 +403,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             ref.wait_for_load_state("networkidle")
             # The players read the referee's explanations on their table page.
             ns = phones["t2-NS"]
-            enter_code(ns, t2["code"], "NS")
+            enter_code(ns, t2["codes"]["NS"])
             assert ns.get_attribute(f"#board-{illegal}", "data-status") == "ruled"
             assert "R10 penalty" in ns.inner_text(f"#board-{illegal} .tp-ruling")
             assert "EW's totals are right" in ns.inner_text(f"#board-{conflict} .tp-ruling")

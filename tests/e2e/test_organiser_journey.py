@@ -109,8 +109,8 @@ def test_organiser_journey(new_page):
     page.click("#open-round")
     page.wait_for_selector("#round-status.open")
     rnd = Round.objects.get(event=event, number=1)
-    codes = list(rnd.tables.values_list("code", flat=True))
-    assert len(codes) == 5
+    codes = [c for pair in rnd.tables.values_list("code_ns", "code_ew") for c in pair]
+    assert len(codes) == 10
     shown = page.locator(".table-code").all_inner_texts()
     assert sorted(shown) == sorted(codes)
     shoot("round-1-open-codes")
@@ -124,7 +124,7 @@ def test_organiser_journey(new_page):
     _no_sideways_scroll(phone)
     phone_shoot("dashboard")
     phone.goto(f"/manage/{event.pk}/rounds/1/")
-    assert phone.locator(".table-code").count() == 5
+    assert phone.locator(".table-code").count() == 10
     phone_shoot("round-1")
     phone.goto(f"/manage/{event.pk}/pairs/")
     _no_sideways_scroll(phone)

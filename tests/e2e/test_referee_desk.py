@@ -67,6 +67,13 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     offender = out.result.offending_pair
     victims = table.ew if offender == "NS" else table.ns
     penalty = 36 * verdict["multiplier"]
+    # Board 2 at the table ends 36–36 (nobody scores): the match is over once board 1 is ruled,
+    # and only a match that is over counts in the standings.
+    level = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 36, "EW": 36}}
+    for side in ("NS", "EW"):
+        results.result_submit_short(
+            table=table, board_number=2, actor=Actor(table=table, side=side), data=level
+        )
     standings_recompute(event.pk)
     assert points_for(event, victims) == 0  # the disputed board does not count yet
 
@@ -145,10 +152,9 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     # The players read the explanation on their table page.
     players, players_problems, players_shoot = new_page("referee-desk-players", phone=True)
     players.goto("/table/")
-    players.fill("#id_code", table.code)
+    players.fill("#id_code", table.code_ew)
     players.get_by_role("button", name="Go to my table").click()
-    players.locator("button[name=side][value=EW]").click()
-    players.wait_for_load_state()
+    players.wait_for_selector("#boards")
     assert "R10 penalty for the offending pair" in players.locator(".tp-ruling").first.inner_text()
     players_shoot("table-page-ruling")
 

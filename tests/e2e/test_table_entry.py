@@ -1,4 +1,4 @@
-"""Players at the table, on phones: code → pair → short result with the live score → the other
+"""Players at the table, on phones: their side's code → short result with the live score → the other
 pair confirms; another table enters a hand card by card (only legal cards offered), undoes a
 card, submits 48 cards and sees the verdict. Screenshots: test-artifacts/screenshots/table-*/."""
 
@@ -10,13 +10,11 @@ from tournaments.models import BoardResult, Table
 from tournaments.services import results
 
 
-def enter_code(page, code, side):
+def enter_code(page, code):
     page.goto("/table/")
     # As typed at a table: lower case, with a space in the middle.
     page.fill("input[name=code]", f"{code[:3].lower()} {code[3:].lower()}")
     page.click("main form button.primary")
-    page.wait_for_selector(".tp-side-choice")
-    page.click(f".tp-side-choice button[value={side}]")
     page.wait_for_selector("#boards")
 
 
@@ -37,7 +35,7 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     page, problems, shoot = new_page("table-entry", phone=True)
     page.goto("/table/")
     shoot("code-form")
-    enter_code(page, table1.code, "NS")
+    enter_code(page, table1.code_ns)
     shoot("table-home")
     page.click("#board-1 a.button.primary")
     page.wait_for_selector("#short-form")
@@ -56,7 +54,7 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
 
     # --- table 1, EW, on another phone: sees what NS entered and confirms ---
     ew_page, ew_problems, ew_shoot = new_page("table-entry-ew", phone=True)
-    enter_code(ew_page, table1.code, "EW")
+    enter_code(ew_page, table1.code_ew)
     assert "NS entered this. Is it right?" in ew_page.inner_text("#board-1")
     ew_shoot("confirm-offered")
     ew_page.click("#board-1 form button.primary")
@@ -88,8 +86,8 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
         data={"delegated": False, "trump": "copes", "doubles": [], "totals": verdict["totals"]},
     )
     p2, p2_problems, p2_shoot = new_page("table-entry-play", phone=True)
-    enter_code(p2, table2.code, "EW")
-    p2.goto(f"/table/{table2.code}/board/1/play/")
+    enter_code(p2, table2.code_ew)
+    p2.goto(f"/table/{table2.code_ns}/board/1/play/")
     p2.wait_for_selector('#play-app[data-count="0"]:not(.busy)')
     p2_shoot("play-start")
 

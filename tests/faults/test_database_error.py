@@ -193,8 +193,7 @@ def test_a_failed_confirmation_leaves_the_entered_result(table1, fail_writes):
 
 
 def _table_client(client, table, side):
-    client.post(reverse("table:enter"), {"code": table.code})
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    response = client.post(reverse("table:enter"), {"code": table.code_for(side)})
     assert response.status_code == 302, response.content[:500]
     return client
 
@@ -210,7 +209,7 @@ def test_the_table_page_answers_an_error_and_writes_nothing(client, table1, fail
         "totals_ns": "40",
         "totals_ew": "32",
     }
-    url = reverse("table:board_short", args=[table1.code, 1])
+    url = reverse("table:board_short", args=[table1.code_ns, 1])
     before = counts()
     fail_writes(AuditEntry)
     response = client.post(url, form)

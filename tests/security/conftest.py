@@ -54,9 +54,7 @@ class Scene:
             table = self.world.table if who == "table" else self.world.other
             csrf_client = Client(HTTP_ACCEPT_LANGUAGE="en")
             csrf_client.cookies = client.cookies
-            response = csrf_client.post("/table/", {"code": table.code})
-            assert response.status_code == 302, response
-            response = csrf_client.post(f"/table/{table.code}/side/", {"side": "NS"})
+            response = csrf_client.post("/table/", {"code": table.code_ns})
             assert response.status_code == 302, response
             client.cookies = csrf_client.cookies
             cache.clear()

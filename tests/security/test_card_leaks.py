@@ -79,7 +79,7 @@ def leaks(scene: Scene, body: bytes, content_type: str = "") -> list[str]:
 def extra_requests(scene: Scene) -> list[tuple[str, str, str, dict | None]]:
     """(area, method, url, json body): what the matrix does not ask with table 1's code."""
     world, pk = scene.world, scene.event.pk
-    code = world.other.code
+    code = world.other.code_ns
     rnd = scene.event.rounds.get(number=1).pk
     asks: list[tuple[str, str, str, dict | None]] = []
     for board in BOARDS:
@@ -168,36 +168,56 @@ def test_the_checks_do_find_cards_where_they_may_be_seen(scene):
 
 
 @pytest.mark.django_db
-def test_staff_with_every_view_permission_still_cannot_open_boards(scene):
-    """The Board admin wants a superuser: a staff account given every view permission (but not
-    superuser) still gets no hand from the admin's board pages."""
+def test_staff_with_every_view_permission_follow_the_policy_in_the_admin(scene):
+    """A staff account given every view permission (not a superuser, not the event's organiser
+    or referee) finds no board, result, play record, ruling or code of the open round in the
+    admin: its lists leave them out and their pages answer as for a missing object."""
     viewer = UserFactory(username="viewer", is_staff=True)
     viewer.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
     client = scene.web("anonymous", fresh=True)
     client.force_login(viewer)
     board = scene.world.board(1)
-    for url in (
-        "/admin/tournaments/board/",
+    hidden = (
         f"/admin/tournaments/board/{board.pk}/change/",
-        f"/admin/tournaments/board/{board.pk}/history/",
-    ):
-        response = client.get(url)
-        assert response.status_code == 403, url
-    # The other admin pages it may view open, and show no hand (the play record's card sequence
-    # is what a staff viewer is granted to read, so only the hands are looked for here).
-    hands = [s for n in BOARDS for s in hand_signatures(scene.hands(n))] + ['class="deal']
-    for url in (
-        "/admin/tournaments/boardresult/",
         f"/admin/tournaments/boardresult/{scene.played.pk}/change/",
         f"/admin/tournaments/playrecord/{scene.record.pk}/change/",
         f"/admin/tournaments/dispute/{scene.dispute.pk}/change/",
+    )
+    for url in hidden:
+        response = client.get(url)
+        assert response.status_code in (302, 404), url
+        assert "/change/" not in response.get("Location", ""), url
+    secrets = [s for n in BOARDS for s in hand_signatures(scene.hands(n))] + ['class="deal']
+    table = scene.world.table
+    secrets += [table.code_ns, table.code_ew]
+    for url in (
+        "/admin/tournaments/board/",
+        "/admin/tournaments/boardresult/",
+        "/admin/tournaments/playrecord/",
+        "/admin/tournaments/dispute/",
         "/admin/tournaments/auditentry/",
+        "/admin/tournaments/standingssnapshot/",
         f"/admin/tournaments/event/{scene.event.pk}/change/",
+        f"/admin/tournaments/round/{table.round_id}/change/",
     ):
         response = client.get(url)
         assert response.status_code == 200, url
         text = response.content.decode()
-        assert not [s for s in hands if s in text], url
+        assert not [s for s in secrets if s in text], url
+    assert "0 board results" in client.get("/admin/tournaments/boardresult/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_events_organiser_sees_its_open_round_in_the_admin(scene):
+    """The control: the same admin pages do show the open round to the event's organiser."""
+    organiser = scene.world.users["organiser"]
+    organiser.is_staff = True
+    organiser.save()
+    organiser.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    client = scene.web("anonymous", fresh=True)
+    client.force_login(organiser)
+    response = client.get(f"/admin/tournaments/boardresult/{scene.played.pk}/change/")
+    assert response.status_code == 200
 
 
 @pytest.mark.django_db

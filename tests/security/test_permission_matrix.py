@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import traceback
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 
@@ -47,7 +48,7 @@ class Rule:
     post: frozenset[str] | None = None
     pk: str | None = None  # what <pk> is: event, round, result, record, dispute
     number: str = "round"  # what <number> is: round or board
-    body: dict | None = None  # the POST's body (empty by default)
+    body: dict | Callable[[Scene], dict] | None = None  # the POST's body (empty by default)
 
 
 EXPECTED: dict[str, Rule] = {
@@ -78,10 +79,13 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:round_swap": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_open": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_close": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:round_reopen_ruling": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:round_end_ruling": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:table_new_codes": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:result_correct": Rule("web", ORGANISER, ORGANISER, pk="event"),
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
-    "table:choose_side": Rule("web", AT_TABLE_1, AT_TABLE_1),
     "table:board_list": Rule("web", AT_TABLE_1),
     "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
     "table:short_preview": Rule("web", AT_TABLE_1, number="board"),
@@ -90,6 +94,7 @@ EXPECTED: dict[str, Rule] = {
     "table:board_play": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
     "table:play_legal": Rule("web", None, AT_TABLE_1, number="board"),
     "table:play_submit": Rule("web", None, AT_TABLE_1, number="board"),
+    "table:board_played": Rule("web", None, AT_TABLE_1, number="board"),
     # referee desk
     "referee:queue": Rule("web", EVENT_STAFF, pk="event"),
     "referee:dispute": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="dispute"),
@@ -97,8 +102,8 @@ EXPECTED: dict[str, Rule] = {
     "public:event": Rule("web", ALL, ALL, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:round_results": Rule("web", ALL, ALL, pk="event"),
-    # table cards carry the table codes: the event's organisers and referees only
-    "public:table_cards": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="event"),
+    # table cards carry the side codes: the event's organisers only
+    "public:table_cards": Rule("web", ORGANISER, ORGANISER, pk="event"),
     # board 1's round is open: only the organisers and referees see its traveller
     "public:traveller": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="event"),
     "public:scorecard": Rule("web", ALL, ALL, pk="event"),
@@ -119,13 +124,18 @@ EXPECTED: dict[str, Rule] = {
     "api:standings": Rule("api", ALL, pk="event"),
     "api:round_tables": Rule("api", ALL, pk="round"),
     "api:result_list": Rule("api", ALL, ALL - {"anonymous"}),
-    "api:result_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF | STAFF, pk="result"),
+    # Django staff as such see nothing more of an open round than anyone (policy.py)
+    "api:result_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF, pk="result"),
     "api:result_confirm": Rule("api", None, AT_TABLE_1, pk="result"),
+    "api:board_played": Rule(
+        "api", None, AT_TABLE_1, body=lambda scene: {"table": scene.world.table.pk, "board": 2}
+    ),
+    "api:table_new_codes": Rule("api", None, ORGANISER, pk="table"),
     "api:play_record_create": Rule("api", None, ALL - {"anonymous"}),
     "api:play_record_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF, pk="record"),
     "api:verify": Rule("api", None, ALL),
     "api:dispute_list": Rule("api", ALL - {"anonymous"}, ALL - {"anonymous"}),
-    "api:dispute_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF | STAFF, pk="dispute"),
+    "api:dispute_detail": Rule("api", AT_TABLE_1 | EVENT_STAFF, pk="dispute"),
     "api:dispute_rule": Rule(
         "api", None, EVENT_STAFF, pk="dispute", body={"kind": "accept", "explanation": "x"}
     ),
@@ -179,6 +189,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "result": scene.played.pk,
         "record": scene.record.pk,
         "dispute": scene.dispute.pk,
+        "table": world.table.pk,
     }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
@@ -187,7 +198,9 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "board": 1,
         "entry_number": 1,
         "entry_pk": event.entries.order_by("number").first().pk,
-        "code": world.table.code,
+        "table": 1,  # table 1 of round 1 (organiser pages)
+        "result_pk": scene.played.pk,
+        "code": world.table.code_ns,
         "kind": kind,
         "job": uuid.UUID(int=7),
         "object_id": _admin_object(route) if "object_id" in route.params else None,
@@ -226,10 +239,12 @@ def ask(scene: Scene, route: Route, rule: Rule, who: str, method: str, url: str)
     with transaction.atomic():
         if method == "GET":
             response = client.get(url)
-        elif rule.area == "api":
-            response = client.post(url, rule.body or {}, format="json")
         else:
-            response = client.post(url, rule.body or {})
+            body = rule.body(scene) if callable(rule.body) else (rule.body or {})
+            if rule.area == "api":
+                response = client.post(url, body, format="json")
+            else:
+                response = client.post(url, body)
         finished_meanwhile = Event.objects.filter(
             pk=scene.event.pk, status=Event.Status.FINISHED
         ).exists()

@@ -65,11 +65,11 @@ def test_table_code_attempts_per_minute_web(world, clock):
         "table_code_attempts_per_minute_web",
         lambda: client.post("/table/", {"code": "ZZZZZZ"}),
         clock,
-        good=lambda: client.post("/table/", {"code": world.table.code}),
+        good=lambda: client.post("/table/", {"code": world.table.code_ns}),
     )
     # Another address is not affected.
     assert (
-        client.post("/table/", {"code": world.table.code}, REMOTE_ADDR="10.1.2.3").status_code
+        client.post("/table/", {"code": world.table.code_ns}, REMOTE_ADDR="10.1.2.3").status_code
         == 302
     )
 
@@ -82,7 +82,7 @@ def test_table_code_attempts_per_minute_api(world, clock):
         lambda: client.post("/api/v1/table-token", {"code": "ZZZZZZ", "side": "NS"}, format="json"),
         clock,
         good=lambda: client.post(
-            "/api/v1/table-token", {"code": world.table.code, "side": "NS"}, format="json"
+            "/api/v1/table-token", {"code": world.table.code_ns, "side": "NS"}, format="json"
         ),
     )
 

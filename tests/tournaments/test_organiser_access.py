@@ -99,8 +99,9 @@ def test_the_referee_sees_no_action_buttons_nor_table_codes(client, running_even
     assert b'id="next-step"' not in page.content
     assert "You referee this event" in page.content.decode()
     page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
-    code = running_event.rounds.get(number=1).tables.first().code
-    assert code not in page.content.decode()
+    table = running_event.rounds.get(number=1).tables.first()
+    assert table.code_ns not in page.content.decode()
+    assert table.code_ew not in page.content.decode()
     assert b'id="close-round"' not in page.content
 
 

@@ -196,11 +196,16 @@ def test_round_page_shows_tables_codes_and_result_status(logged_in, running_even
     _enter(t1, 2, confirm=False)
     response = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
     html = response.content.decode()
-    assert t1.code in html and t2.code in html
+    for code in (t1.code_ns, t1.code_ew, t2.code_ns, t2.code_ew):
+        assert code in html
     assert f"{t1.ns.number}. {t1.ns.pair.name}" in html
     rows = response.context["rows"]
-    assert rows[0].cells == [(1, "confirmed"), (2, "entered")]
-    assert rows[1].cells == [(1, "missing"), (2, "missing")]
+    assert [(c.board, c.status) for c in rows[0].cells] == [(1, "confirmed"), (2, "entered")]
+    assert [(c.board, c.status) for c in rows[1].cells] == [(1, "missing"), (2, "missing")]
+    # When each table could first see the cards, relative to its result.
+    assert all(c.unlocked_at is not None and c.unlock_reason == "result" for c in rows[0].cells)
+    assert all(c.unlocked_at is None for c in rows[1].cells)
+    assert "cards seen" in html
     assert 'id="close-round"' in html
 
 
@@ -320,8 +325,8 @@ def test_open_round_2_and_codes_appear(logged_in, running_event, organiser):
     assert "Round 2 is open: give each table its code." in _messages(response)
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.OPEN
     html = response.content.decode()
-    for code in rnd.tables.values_list("code", flat=True):
-        assert code in html
+    for pair in rnd.tables.values_list("code_ns", "code_ew"):
+        assert pair[0] in html and pair[1] in html
     response = logged_in.post(
         reverse("tournaments:round_open", args=[running_event.pk, 2]), follow=True
     )
@@ -344,4 +349,5 @@ def test_a_board_result_status_badge_for_disputes(logged_in, running_event):
     result = _enter(table, 1, confirm=False)
     BoardResult.objects.filter(pk=result.pk).update(status="disputed")
     response = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
-    assert response.context["rows"][1].cells[0] == (1, "disputed")
+    cell = response.context["rows"][1].cells[0]
+    assert (cell.board, cell.status) == (1, "disputed")

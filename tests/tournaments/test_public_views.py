@@ -121,7 +121,7 @@ def test_finished_event_reveals_the_seed_with_the_commands(client, played_event,
 
 
 def test_standings_show_ranks_shared_ranks_withdrawn_and_stale_note(client, played_event):
-    snapshot = played_event.snapshots.order_by("-after_round").first()
+    snapshot = played_event.snapshots.get(after_round=1)  # the last round closed
     rows = snapshot.rows
     rows[1]["rank"] = rows[0]["rank"]  # a tie
     rows[2]["withdrawn"] = True
@@ -141,10 +141,21 @@ def test_standings_show_ranks_shared_ranks_withdrawn_and_stale_note(client, play
     assert "being updated…" in fragment.content.decode()
 
 
-def test_standings_after_an_earlier_round_do_not_refresh(client, played_event):
+def test_standings_after_an_earlier_round_do_not_refresh(client, played_event, organiser):
+    client.force_login(organiser)  # organisers see round 2 live: round 1 is an earlier one
     content = get(client, "public:standings", played_event.pk, query="?after=1").content.decode()
     assert "Standings after round 1" in content
     assert "data-url=" not in content
+
+
+def test_the_public_sees_no_standings_of_the_open_round(client, played_event, organiser):
+    assert played_event.rounds.get(number=2).status == "open"
+    assert played_event.snapshots.filter(after_round=2).exists()
+    public = get(client, "public:standings", played_event.pk, query="?after=2").content.decode()
+    assert "Standings after round 2" not in public and "Standings after round 1" in public
+    client.force_login(organiser)
+    staff = get(client, "public:standings", played_event.pk, query="?after=2").content.decode()
+    assert "Standings after round 2" in staff
 
 
 def test_standings_with_a_bad_round_is_a_clear_400(client, played_event):
@@ -223,20 +234,25 @@ def test_bad_board_pair_and_round_numbers_are_404(client, played_event):
     assert get(client, "public:hand_records", played_event.pk, query="?round=x").status_code == 400
 
 
-def test_table_cards_are_for_organisers_and_referees(client, played_event, organiser):
+def test_table_cards_with_their_codes_are_for_organisers_only(client, played_event, organiser):
     url = reverse("public:table_cards", args=[played_event.pk, 2])
     response = client.get(url)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     client.force_login(UserFactory(username="nobody"))
     assert client.get(url).status_code == 403
+    referee = UserFactory(username="table-card-referee")
+    played_event.referees.add(referee)
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
     client.force_login(organiser)
     content = client.get(url).content.decode()
-    for table in played_event.rounds.get(number=2).tables.all():
-        assert table.code in content
-        assert f"{settings.SITE_URL}/table/{table.code}/" in content
+    tables = list(played_event.rounds.get(number=2).tables.all())
+    for table in tables:
+        for code in (table.code_ns, table.code_ew):
+            assert code in content
+            assert f"{settings.SITE_URL}/table/{code}/" in content
         assert table.ns.pair.name in content and table.ew.pair.name in content
-    assert content.count('class="segno') == 0 or content.count("<svg") >= 2
-    assert content.count("qrline") == 2  # one QR code per table
+    assert content.count("qrline") == 2 * len(tables)  # one QR code per side of each table
 
 
 def test_withdrawn_pair_marked_on_event_page(client, played_event):

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.factories import UserFactory
+from tournaments import policy
 from tournaments.actors import Actor
 from tournaments.models import Event, Round, Table
 from tournaments.services import events, results
@@ -19,11 +20,27 @@ def test_a_table_sees_a_board_only_after_entering_its_result(running_event):
     t1, t2 = _tables(running_event)
     board = results.board_for_table(t1, 1)
     ns1, ns2 = Actor(table=t1, side="NS"), Actor(table=t2, side="NS")
-    assert not results.hands_visible(board=board, actor=ns1)
+    assert not policy.can_see_cards(ns1, board)
     results.result_submit_short(table=t1, board_number=1, actor=ns1, data=SHORT)
-    assert results.hands_visible(board=board, actor=ns1)
-    assert not results.hands_visible(board=board, actor=ns2)  # table 2 has not played it yet
-    assert not results.hands_visible(board=board, actor=Actor())
+    assert policy.can_see_cards(ns1, board)
+    assert policy.can_see_cards(Actor(table=t1, side="EW"), board)  # the whole table played it
+    assert not policy.can_see_cards(ns2, board)  # table 2 has not played it yet
+    assert not policy.can_see_cards(Actor(), board)
+
+
+@pytest.mark.django_db
+def test_declaring_a_board_played_unlocks_it_and_is_audited(running_event):
+    t1, _t2 = _tables(running_event)
+    board = results.board_for_table(t1, 2)
+    ew = Actor(table=t1, side="EW")
+    assert not policy.can_see_cards(ew, board)
+    unlock = results.board_declare_played(table=t1, board_number=2, actor=ew)
+    assert unlock.reason == "declared"
+    assert policy.can_see_cards(ew, board)
+    again = results.board_declare_played(table=t1, board_number=2, actor=ew)
+    assert again.pk == unlock.pk  # once: the first moment is what the organiser sees
+    entry = running_event.audit.get(action="board_unlocked")
+    assert entry.changes == {"board": [None, 2], "table": [None, 1]} and entry.note == "declared"
 
 
 @pytest.mark.django_db
@@ -33,12 +50,12 @@ def test_closed_round_boards_are_public_only_once_the_event_is_published(running
     rnd = running_event.rounds.get(number=1)
     events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
     stranger = Actor(user=UserFactory())
-    assert not results.hands_visible(board=board, actor=stranger)
+    assert not policy.can_see_cards(stranger, board)
     # Everyone who sat in the round played the board: they may look now.
-    assert results.hands_visible(board=board, actor=Actor(table=t2, side="EW"))
+    assert policy.can_see_cards(Actor(table=t2, side="EW"), board)
     Event.objects.filter(pk=running_event.pk).update(published=True)
     board.event.refresh_from_db()
-    assert results.hands_visible(board=board, actor=stranger)
+    assert policy.can_see_cards(stranger, board)
 
 
 @pytest.mark.django_db
@@ -55,9 +72,10 @@ def test_a_missing_trump_is_named_as_such(running_event):
 def test_table_codes_are_unique_across_open_rounds_of_all_events(
     running_event, organiser, monkeypatch
 ):
-    codes = iter(["AAAAAA", "AAAAAA", "BBBBBB", "CCCCCC"])
+    codes = iter(["AAAAAA", "DDDDDD", "AAAAAA", "BBBBBB", "DDDDDD", "CCCCCC"])
     monkeypatch.setattr(events, "new_table_code", lambda: next(codes))
-    Table.objects.filter(pk=_tables(running_event)[0].pk).update(code="AAAAAA")
+    Table.objects.filter(pk=_tables(running_event)[0].pk).update(code_ns="AAAAAA")
+    Table.objects.filter(pk=_tables(running_event)[1].pk).update(code_ew="DDDDDD")
     fresh = events._fresh_codes(2)
     assert fresh == ["BBBBBB", "CCCCCC"]
     assert Round.objects.filter(status=Round.Status.OPEN).exists()

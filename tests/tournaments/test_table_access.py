@@ -1,6 +1,7 @@
-"""Table pages: code entry, rate limit, choosing a pair, and who may see which table."""
+"""Table pages: side codes, rate limit, and who may see which table."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory
@@ -19,16 +20,14 @@ def enter_code(client, code, **extra):
 
 
 def hold(client, table, side="NS"):
-    """Enter the table's code and say which pair we are, as a player would."""
-    response = enter_code(client, table.code)
+    """Enter our side's code from our half of the table card, as a player would."""
+    response = enter_code(client, table.code_for(side))
     assert response.status_code == 302, response.content[:500]
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
-    assert response.status_code == 302
     return client
 
 
 def home(table):
-    return reverse("table:table_home", args=[table.code])
+    return reverse("table:table_home", args=[table.code_ns])
 
 
 # --- code entry ----------------------------------------------------------------------------
@@ -41,26 +40,31 @@ def test_code_form_is_shown(client):
     assert b"csrfmiddlewaretoken" in response.content
 
 
-def test_valid_code_asks_which_pair_then_goes_to_the_table(client, running_event):
+def test_a_side_code_opens_the_table_for_that_side_only(client, running_event):
     table = tables(running_event)[0]
-    response = enter_code(client, table.code)
+    response = enter_code(client, table.code_ew)
     assert response.status_code == 302
-    assert response["Location"] == reverse("table:choose_side", args=[table.code])
-    assert client.session[table_access.SESSION_KEY] == {"table": table.pk, "side": None}
-    page = client.get(response["Location"])
-    assert table.ns.pair.name in page.content.decode()
-    assert table.ew.pair.name in page.content.decode()
-    response = client.post(response["Location"], {"side": "EW"})
-    assert response.status_code == 302 and response["Location"] == home(table)
-    assert client.session[table_access.SESSION_KEY] == {"table": table.pk, "side": "EW"}
-    page = client.get(home(table))
-    assert page.status_code == 200
-    assert "You enter for EW" in page.content.decode()
+    assert response["Location"] == reverse("table:table_home", args=[table.code_ew])
+    assert client.session[table_access.SESSION_KEY] == {
+        "table": table.pk,
+        "side": "EW",
+        "v": table.codes_version,
+    }
+    page = client.get(response["Location"]).content.decode()
+    assert table.ns.pair.name in page and table.ew.pair.name in page
+    assert "You enter for EW" in page
+    # The address may carry the other side's code: the side is still the one typed.
+    assert "You enter for EW" in client.get(home(table)).content.decode()
+
+
+def test_the_two_codes_of_a_table_differ():
+    for table in Table.objects.all():
+        assert table.code_ns != table.code_ew
 
 
 def test_code_is_case_insensitive_and_ignores_spaces(client, running_event):
     table = tables(running_event)[0]
-    typed = " ".join([table.code[:3].lower(), table.code[3:].lower()]) + " "
+    typed = " ".join([table.code_ns[:3].lower(), table.code_ns[3:].lower()]) + " "
     response = enter_code(client, typed)
     assert response.status_code == 302
     assert client.session[table_access.SESSION_KEY]["table"] == table.pk
@@ -68,7 +72,7 @@ def test_code_is_case_insensitive_and_ignores_spaces(client, running_event):
 
 def test_wrong_code_is_refused_with_a_sentence(client, running_event):
     response = enter_code(
-        client, "ZZZZZZ" if tables(running_event)[0].code != "ZZZZZZ" else "YYYYYY"
+        client, "ZZZZZZ" if tables(running_event)[0].code_ns != "ZZZZZZ" else "YYYYYY"
     )
     assert response.status_code == 400
     assert "No open table has this code" in response.content.decode()
@@ -84,7 +88,7 @@ def test_malformed_code_is_refused(client, running_event):
 def test_code_of_a_closed_round_says_the_round_is_closed(client, running_event):
     table = tables(running_event)[0]
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
-    response = enter_code(client, table.code)
+    response = enter_code(client, table.code_ns)
     assert response.status_code == 403
     assert "round is closed" in response.content.decode()
     assert table_access.SESSION_KEY not in client.session
@@ -96,8 +100,8 @@ def test_pages_of_a_table_whose_round_closed_say_so(client, running_event):
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
     for url in (
         home(table),
-        reverse("table:board_short", args=[table.code, 1]),
-        reverse("table:board_play", args=[table.code, 1]),
+        reverse("table:board_short", args=[table.code_ns, 1]),
+        reverse("table:board_play", args=[table.code_ns, 1]),
     ):
         response = client.get(url)
         assert response.status_code == 403
@@ -114,9 +118,10 @@ def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_even
     table = tables(running_event)[0]
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
         assert (
-            enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3").status_code == 400
+            enter_code(client, "ZZZZZ2" if table.code_ns != "ZZZZZ2" else "ZZZZZ3").status_code
+            == 400
         )
-    response = enter_code(client, table.code)  # even the right code: no guessing by trying
+    response = enter_code(client, table.code_ns)  # even the right code: no guessing by trying
     assert response.status_code == 429
     assert "Try again in" in response.content.decode()
     assert 1 <= int(response["Retry-After"]) <= 60
@@ -126,38 +131,41 @@ def test_rate_limit_answers_429_after_ten_failures_a_minute(client, running_even
 def test_rate_limit_is_per_client_address(client, running_event, same_minute):
     table = tables(running_event)[0]
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
-        enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3", REMOTE_ADDR="10.0.0.1")
-    assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.1").status_code == 429
-    assert enter_code(client, table.code, REMOTE_ADDR="10.0.0.2").status_code == 302
+        enter_code(
+            client, "ZZZZZ2" if table.code_ns != "ZZZZZ2" else "ZZZZZ3", REMOTE_ADDR="10.0.0.1"
+        )
+    assert enter_code(client, table.code_ns, REMOTE_ADDR="10.0.0.1").status_code == 429
+    assert enter_code(client, table.code_ns, REMOTE_ADDR="10.0.0.2").status_code == 302
 
 
 def test_successes_do_not_count_towards_the_limit(client, running_event, same_minute):
     table = tables(running_event)[0]
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE + 2):
-        assert enter_code(client, table.code).status_code == 302
+        assert enter_code(client, table.code_ns).status_code == 302
 
 
-def test_side_must_be_one_of_the_pairs(client, running_event):
+def test_new_codes_end_the_phones_of_the_old_ones(client, running_event, organiser):
+    from tournaments.actors import Actor
+    from tournaments.services import events
+
     table = tables(running_event)[0]
-    enter_code(client, table.code)
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": ""})
-    assert response.status_code == 400
-    assert client.session[table_access.SESSION_KEY]["side"] is None
-
-
-def test_table_home_asks_the_side_first(client, running_event):
-    table = tables(running_event)[0]
-    enter_code(client, table.code)
-    response = client.get(home(table))
-    assert response.status_code == 302
-    assert response["Location"] == reverse("table:choose_side", args=[table.code])
+    hold(client, table, "NS")
+    assert client.get(home(table)).status_code == 200
+    old = table.code_ns
+    events.table_new_codes(table=table, actor=Actor(user=organiser))
+    table.refresh_from_db()
+    assert table.code_ns != old
+    assert client.get(home(table)).status_code == 403
+    assert client.get(reverse("table:table_home", args=[old])).status_code == 403
+    assert enter_code(Client(), old).status_code == 400
+    assert enter_code(Client(), table.code_ns).status_code == 302
 
 
 # --- who sees which table ------------------------------------------------------------------
 
 
 def page_urls(table):
-    code = table.code
+    code = table.code_ns
     return [
         home(table),
         reverse("table:board_list", args=[code]),
@@ -181,10 +189,10 @@ def test_another_tables_code_holder_is_forbidden(client, running_event):
     for url in page_urls(other):
         assert client.get(url).status_code == 403, url
     for name in ("board_confirm", "board_referee", "board_short"):
-        url = reverse(f"table:{name}", args=[other.code, 1])
+        url = reverse(f"table:{name}", args=[other.code_ns, 1])
         assert client.post(url, {"reason": "x"}).status_code == 403, url
     for name in ("play_legal", "play_submit"):
-        url = reverse(f"table:{name}", args=[other.code, 1])
+        url = reverse(f"table:{name}", args=[other.code_ns, 1])
         response = client.post(url, "{}", content_type="application/json")
         assert response.status_code == 403, url
 
@@ -198,7 +206,7 @@ def test_anonymous_visitors_are_sent_to_the_code_form(client, running_event):
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("table:enter"))
     response = client.get(
-        reverse("table:short_preview", args=[table.code, 1]), HTTP_ACCEPT="application/json"
+        reverse("table:short_preview", args=[table.code_ns, 1]), HTTP_ACCEPT="application/json"
     )
     assert response.status_code == 403
 
@@ -210,16 +218,14 @@ def test_anonymous_redirect_does_not_tell_whether_a_code_exists(client, running_
     assert real.status_code == fake.status_code == 302
 
 
-def test_organiser_uses_the_pages_as_organiser_or_for_a_side(client, running_event, organiser):
+def test_organiser_uses_the_pages_as_organiser(client, running_event, organiser):
     table = tables(running_event)[0]
     client.force_login(organiser)
     for url in page_urls(table):
         assert client.get(url).status_code == 200, url
     assert "You act as the organiser" in client.get(home(table)).content.decode()
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": "NS"})
-    assert response.status_code == 302
-    assert "You enter for NS" in client.get(home(table)).content.decode()
-    response = client.post(reverse("table:choose_side", args=[table.code]), {"side": ""})
+    # Even after typing a side's code: an organiser's act is audited as the organiser's.
+    enter_code(client, table.code_ew)
     assert "You act as the organiser" in client.get(home(table)).content.decode()
 
 
@@ -237,7 +243,8 @@ def test_logged_in_player_is_sent_to_their_table(client, running_event):
     player.save()
     client.force_login(user)
     response = client.get(reverse("table:enter"))
-    assert response.status_code == 302 and response["Location"] == home(table)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table:table_home", args=[table.code_ew])
     page = client.get(home(table))
     assert page.status_code == 200
     assert "You enter for EW" in page.content.decode()
@@ -256,10 +263,10 @@ def test_failures_of_an_earlier_minute_do_not_count(client, running_event, monke
     table = tables(running_event)[0]
     monkeypatch.setattr(ratelimit, "_slot", lambda period: 1)
     for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
-        enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3")
-    assert enter_code(client, table.code).status_code == 429
+        enter_code(client, "ZZZZZ2" if table.code_ns != "ZZZZZ2" else "ZZZZZ3")
+    assert enter_code(client, table.code_ns).status_code == 429
     monkeypatch.setattr(ratelimit, "_slot", lambda period: 2)
-    assert enter_code(client, table.code).status_code == 302
+    assert enter_code(client, table.code_ns).status_code == 302
 
 
 def test_code_entry_works_when_the_cache_is_down(client, running_event, monkeypatch):
@@ -274,5 +281,7 @@ def test_code_entry_works_when_the_cache_is_down(client, running_event, monkeypa
     with pytest.raises(ConnectionError):
         cache.get("anything")
     table = tables(running_event)[0]
-    assert enter_code(client, "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3").status_code == 400
-    assert enter_code(client, table.code).status_code == 302
+    assert (
+        enter_code(client, "ZZZZZ2" if table.code_ns != "ZZZZZ2" else "ZZZZZ3").status_code == 400
+    )
+    assert enter_code(client, table.code_ns).status_code == 302

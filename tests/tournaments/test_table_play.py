@@ -25,8 +25,7 @@ def board(table):
 
 def holder(table, side):
     client = Client()
-    assert client.post(reverse("table:enter"), {"code": table.code}).status_code == 302
-    client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    assert client.post(reverse("table:enter"), {"code": table.code_for(side)}).status_code == 302
     return client
 
 
@@ -59,7 +58,7 @@ def record(board, play, trump="copes", delegated=False, doubles=()):
 def enter_short(client, table, board, play, trump="copes"):
     verdict = totals_of(board, play, trump)
     response = client.post(
-        reverse("table:board_short", args=[table.code, board.number]),
+        reverse("table:board_short", args=[table.code_ns, board.number]),
         {
             "delegated": "0",
             "trump": trump,
@@ -72,12 +71,12 @@ def enter_short(client, table, board, play, trump="copes"):
 
 
 def play_url(table, n=1):
-    return reverse("table:board_play", args=[table.code, n])
+    return reverse("table:board_play", args=[table.code_ns, n])
 
 
 def legal(client, table, play, n=1):
     return client.post(
-        reverse("table:play_legal", args=[table.code, n]),
+        reverse("table:play_legal", args=[table.code_ns, n]),
         json.dumps({"play": play}),
         content_type="application/json",
     )
@@ -86,7 +85,7 @@ def legal(client, table, play, n=1):
 def submit(client, table, body, n=1):
     data = body if isinstance(body, str) else json.dumps(body)
     return client.post(
-        reverse("table:play_submit", args=[table.code, n]), data, content_type="application/json"
+        reverse("table:play_submit", args=[table.code_ns, n]), data, content_type="application/json"
     )
 
 
@@ -184,13 +183,13 @@ def test_legal_refuses_a_card_not_held_or_illegal(table, board):
     assert response.json()["problems"][0]["path"] == "play[0]"
     for bad in ({"play": "1o"}, {"nothing": 1}, {"play": [1, 2]}, {"play": game + ["1o"]}):
         response = client.post(
-            reverse("table:play_legal", args=[table.code, 1]),
+            reverse("table:play_legal", args=[table.code_ns, 1]),
             json.dumps(bad),
             content_type="application/json",
         )
         assert response.status_code == 400
     response = client.post(
-        reverse("table:play_legal", args=[table.code, 1]),
+        reverse("table:play_legal", args=[table.code_ns, 1]),
         "not json",
         content_type="application/json",
     )

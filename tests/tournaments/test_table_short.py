@@ -19,13 +19,12 @@ def table(running_event):
 
 def holder(table, side):
     client = Client()
-    assert client.post(reverse("table:enter"), {"code": table.code}).status_code == 302
-    client.post(reverse("table:choose_side", args=[table.code]), {"side": side})
+    assert client.post(reverse("table:enter"), {"code": table.code_for(side)}).status_code == 302
     return client
 
 
 def short_url(table, n=1, **query):
-    url = reverse("table:board_short", args=[table.code, n])
+    url = reverse("table:board_short", args=[table.code_ns, n])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
@@ -77,7 +76,7 @@ def test_short_entry_happy_path_scores_with_the_engine(table):
     client = holder(table, "NS")
     response = client.post(short_url(table), form(contro=opp[0]))
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("table:table_home", args=[table.code]))
+    assert response["Location"].startswith(reverse("table:table_home", args=[table.code_ns]))
     result = result_of(table)
     expected = engine.score_short_result(
         dealer=engine.Seat.from_str(board.dealer),
@@ -90,7 +89,7 @@ def test_short_entry_happy_path_scores_with_the_engine(table):
     assert (result.score_ns, result.score_ew) == (expected.score["NS"], expected.score["EW"])
     assert (result.totals_ns, result.totals_ew) == (45, 27)  # EW = 72 − NS
     assert result.status == BoardResult.Status.ENTERED and result.entered_side == "NS"
-    page = client.get(reverse("table:table_home", args=[table.code])).content.decode()
+    page = client.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "Entered by NS, waiting for EW" in page
     assert "Waiting for EW to confirm" in page  # the flash message
 
@@ -206,28 +205,29 @@ def test_correcting_your_own_entry(table):
 def test_confirm_flow_ns_enters_ew_confirms(table):
     ns, ew = holder(table, "NS"), holder(table, "EW")
     ns.post(short_url(table), form())
-    page = ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+    page = ew.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "NS entered this. Is it right?" in page
     assert "totals NS 45 – EW 27" in page
     assert "Confirm" in page and "It's different" in page
     # The side that entered is not offered the confirmation.
     assert (
         "Is it right?"
-        not in ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+        not in ns.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     )
     response = ew.post(
-        reverse("table:board_confirm", args=[table.code, 1]), {"version": result_of(table).version}
+        reverse("table:board_confirm", args=[table.code_ns, 1]),
+        {"version": result_of(table).version},
     )
     assert response.status_code == 302
     result = result_of(table)
     assert result.status == BoardResult.Status.CONFIRMED
-    assert "Confirmed" in ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+    assert "Confirmed" in ew.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
 
 
 def test_entering_side_cannot_confirm_itself(table):
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
-    ns.post(reverse("table:board_confirm", args=[table.code, 1]))
+    ns.post(reverse("table:board_confirm", args=[table.code_ns, 1]))
     assert result_of(table).status == BoardResult.Status.ENTERED
 
 
@@ -242,7 +242,7 @@ def test_confirm_flow_ew_differs_makes_it_disputed(table):
     result = result_of(table)
     assert result.status == BoardResult.Status.DISPUTED
     assert result.disputes.get().reason == Dispute.Reason.CONFLICT
-    home = ew.get(reverse("table:table_home", args=[table.code])).content.decode()
+    home = ew.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "Disputed: a referee will decide" in home
 
 
@@ -265,17 +265,17 @@ def test_ruled_board_shows_the_referees_explanation(table, organiser):
         explanation="Trick 7 belonged to NS.",
         data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 44, "EW": 28}},
     )
-    page = ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+    page = ns.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "Ruled by the referee" in page
     assert "Trick 7 belonged to NS." in page
 
 
 def test_status_fragment_for_the_refresh(table):
     ns = holder(table, "NS")
-    before = ns.get(reverse("table:board_list", args=[table.code])).content.decode()
+    before = ns.get(reverse("table:board_list", args=[table.code_ns])).content.decode()
     assert 'id="boards"' in before and "<html" not in before
     ns.post(short_url(table), form())
-    after = ns.get(reverse("table:board_list", args=[table.code])).content.decode()
+    after = ns.get(reverse("table:board_list", args=[table.code_ns])).content.decode()
     stamp = lambda html: html.split('data-stamp="')[1].split('"')[0]  # noqa: E731
     assert stamp(before) != stamp(after)
     assert "Entered by NS, waiting for EW" in after
@@ -288,19 +288,19 @@ def test_asking_for_a_referee(table):
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
     response = ns.post(
-        reverse("table:board_referee", args=[table.code, 1]), {"reason": "We miscounted"}
+        reverse("table:board_referee", args=[table.code_ns, 1]), {"reason": "We miscounted"}
     )
     assert response.status_code == 302
     dispute = result_of(table).disputes.get()
     assert dispute.reason == Dispute.Reason.PLAYER_REQUEST and dispute.details == "We miscounted"
-    page = ns.get(reverse("table:table_home", args=[table.code])).content.decode()
+    page = ns.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "A referee has been called for this board." in page
 
 
 def test_asking_for_a_referee_needs_a_reason(table):
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
-    response = ns.post(reverse("table:board_referee", args=[table.code, 1]), {"reason": " "})
+    response = ns.post(reverse("table:board_referee", args=[table.code_ns, 1]), {"reason": " "})
     assert response.status_code == 400
     assert "Say briefly what went wrong" in response.content.decode()
 
@@ -309,7 +309,7 @@ def test_asking_for_a_referee_needs_a_reason(table):
 
 
 def preview(client, table, **overrides):
-    url = reverse("table:short_preview", args=[table.code, 1])
+    url = reverse("table:short_preview", args=[table.code_ns, 1])
     return client.get(url, form(**overrides), HTTP_ACCEPT="application/json")
 
 
@@ -345,7 +345,7 @@ def test_preview_reports_incomplete_and_wrong_input(table):
 
 def test_preview_for_a_board_of_another_round_is_404(table):
     client = holder(table, "NS")
-    url = reverse("table:short_preview", args=[table.code, 5])
+    url = reverse("table:short_preview", args=[table.code_ns, 5])
     assert client.get(url, HTTP_ACCEPT="application/json").status_code == 404
     assert client.get(short_url(table, 5)).status_code == 404
 
@@ -355,9 +355,9 @@ def test_organiser_enters_and_confirms(table, organiser):
     client.force_login(organiser)
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
-    page = client.get(reverse("table:table_home", args=[table.code])).content.decode()
+    page = client.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
     assert "Is it right?" in page
-    client.post(reverse("table:board_confirm", args=[table.code, 1]))
+    client.post(reverse("table:board_confirm", args=[table.code_ns, 1]))
     assert result_of(table).status == BoardResult.Status.CONFIRMED
     response = client.post(short_url(table, 2), form())
     assert response.status_code == 302

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from tournaments.actors import Actor
-from tournaments.models import BoardResult, Dispute, PlayRecord, Round, Ruling, Submission
+from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
 from tournaments.services import Conflict, NotAllowed, ServiceError
 from tournaments.services.results import (
     InvalidSubmission,
@@ -25,16 +25,51 @@ ADJUSTED = {choice.value for choice in BoardResult.Adjusted}
 MAX_HAND_SCORE = 36 * 16  # capot of a botifarra with Sant Vicenç (R5, R9)
 
 
+def rulings_open(result: BoardResult) -> bool:
+    """Referees rule while the round is open, or after the organiser reopened it for rulings,
+    and never once the event is finished (then only the organiser's correction)."""
+    rnd = result.table.round
+    if rnd.event.status == Event.Status.FINISHED:
+        return False
+    return rnd.status == Round.Status.OPEN or (
+        rnd.status == Round.Status.CLOSED and rnd.ruling_open
+    )
+
+
+def may_rule(*, dispute: Dispute, actor: Actor) -> bool:
+    """Whether ``actor`` may rule on (or revise the ruling of) this dispute now."""
+    result = dispute.result
+    event = result.table.round.event
+    if dispute.status == Dispute.Status.WITHDRAWN:
+        return False
+    if result.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk).exists():
+        return False
+    if dispute.reason == Dispute.Reason.CORRECTION:
+        return actor.is_organiser(event) and event.status == Event.Status.FINISHED
+    return actor.is_referee(event) and rulings_open(result)
+
+
 def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Dispute:
-    """A player asks for a referee on their own table's board, until the round closes."""
+    """A player asks for a referee on their own table's board, until the round closes.
+
+    A referee may also open one on any board while rulings are open (``rulings_open``): a
+    review, with a reason both pairs see on their table page.
+    """
     table = result.table
     event = table.round.event
-    if not (actor.sits_at(table) or actor.is_referee(event)):
+    sits = actor.sits_at(table)
+    if not (sits or actor.is_referee(event)):
         raise NotAllowed(_("You can only ask for a referee on your own table's boards."))
-    if table.round.status != Round.Status.OPEN:
+    if sits and table.round.status != Round.Status.OPEN:
         raise ServiceError(_("The round is closed: ask the organiser."), field="round")
+    if not sits and not rulings_open(result):
+        raise ServiceError(
+            _("Rulings are closed for this round: the organiser can reopen it for rulings."),
+            field="round",
+        )
     if not reason.strip():
         raise ServiceError(_("Say briefly what went wrong."), field="reason")
+    kind = Dispute.Reason.PLAYER_REQUEST if sits else Dispute.Reason.REFEREE_REVIEW
     with transaction.atomic():
         locked = BoardResult.objects.select_for_update().get(pk=result.pk)
         if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
@@ -43,9 +78,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         before = _snapshot(locked)
         locked.status = BoardResult.Status.DISPUTED
         save_audited(locked, actor=actor, action="result_disputed", before=before)
-        return open_dispute(
-            locked, Dispute.Reason.PLAYER_REQUEST, actor, reason.strip(), previous_status=previous
-        )
+        return open_dispute(locked, kind, actor, reason.strip(), previous_status=previous)
 
 
 def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
@@ -147,8 +180,21 @@ def dispute_rule(
 
     result = dispute.result
     event = result.table.round.event
-    if not actor.is_referee(event):
+    if dispute.reason == Dispute.Reason.CORRECTION:
+        if not actor.is_organiser(event):
+            raise NotAllowed(_("Only the organisers correct a result after the event."))
+        if event.status != Event.Status.FINISHED:
+            raise ServiceError(_("Corrections are for finished events; a referee rules now."))
+    elif not actor.is_referee(event):
         raise NotAllowed(_("Only the referees and organisers of this event can rule."))
+    elif not rulings_open(result):
+        raise Conflict(
+            _(
+                "Rulings are closed for round %(n)s. The organiser can reopen it for rulings "
+                "while the event runs; after the event, only a correction changes a result."
+            )
+            % {"n": result.table.round.number}
+        )
     if not explanation.strip():
         raise ServiceError(_("Write a short explanation for the players."), field="explanation")
     with transaction.atomic():
@@ -156,6 +202,9 @@ def dispute_rule(
         if dispute.status == Dispute.Status.WITHDRAWN:
             raise Conflict(_("This dispute was withdrawn."))
         locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        others = locked.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk)
+        if others.exists():
+            raise Conflict(_("Another dispute on this board is open: rule on that one."))
         values = _ruling_values(locked, kind, data)
         before = _snapshot(locked)
         if kind != Ruling.Kind.ADJUSTED:
@@ -178,12 +227,43 @@ def dispute_rule(
         dispute.referee = actor.user
         dispute.closed_at = timezone.now()
         dispute.save()
+        correction = dispute.reason == Dispute.Reason.CORRECTION
         save_audited(
             locked,
             actor=actor,
-            action="ruling_revised" if previous else "ruling",
+            action="result_corrected"
+            if correction
+            else ("ruling_revised" if previous else "ruling"),
             before=before,
             note=ruling.explanation,
         )
+        if correction:
+            Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())
         request_standings(event)
     return ruling
+
+
+def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Dispute:
+    """After the event, the organiser opens a correction of a result (who, when and why are
+    kept); ruling on it changes the result and the published standings say so."""
+    event = result.table.round.event
+    if not actor.is_organiser(event):
+        raise NotAllowed(_("Only the organisers correct a result after the event."))
+    if event.status != Event.Status.FINISHED:
+        raise ServiceError(
+            _("The event is still running: reopen the round for rulings instead."), field="result"
+        )
+    if not reason.strip():
+        raise ServiceError(_("Say why the result is corrected."), field="reason")
+    with transaction.atomic():
+        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        existing = locked.disputes.filter(status=Dispute.Status.OPEN).first()
+        if existing is not None:
+            return existing
+        return open_dispute(
+            locked,
+            Dispute.Reason.CORRECTION,
+            actor,
+            reason.strip(),
+            previous_status=locked.status,
+        )

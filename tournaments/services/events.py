@@ -22,6 +22,7 @@ from tournaments.models import (
     Player,
     Round,
     Table,
+    TableToken,
     new_table_code,
 )
 from tournaments.services import NotAllowed, ServiceError, audit
@@ -298,11 +299,18 @@ def round_propose(
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise ServiceError(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
         rnd.tables.all().delete()
-        codes = _fresh_codes(len(tables))
+        codes = _fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
             [
-                Table(round=rnd, number=i, ns=entries[ns], ew=entries[ew], code=code)
-                for i, ((ns, ew), code) in enumerate(zip(tables, codes, strict=True), start=1)
+                Table(
+                    round=rnd,
+                    number=i,
+                    ns=entries[ns],
+                    ew=entries[ew],
+                    code_ns=codes[2 * i - 2],
+                    code_ew=codes[2 * i - 1],
+                )
+                for i, (ns, ew) in enumerate(tables, start=1)
             ]
         )
         rnd.bye = entries[bye] if bye else None
@@ -318,9 +326,11 @@ def round_propose(
 
 
 def _fresh_codes(count: int) -> list[str]:
-    """Table codes unused by any round still in play, of any event: a code names one table."""
-    in_use = set(
-        Table.objects.exclude(round__status=Round.Status.CLOSED).values_list("code", flat=True)
+    """Side codes unused by any round still in play, of any event: a code names one side of
+    one table."""
+    in_play = Table.objects.exclude(round__status=Round.Status.CLOSED)
+    in_use = set(in_play.values_list("code_ns", flat=True)) | set(
+        in_play.values_list("code_ew", flat=True)
     )
     codes: list[str] = []
     while len(codes) < count:
@@ -329,6 +339,76 @@ def _fresh_codes(count: int) -> list[str]:
             in_use.add(code)
             codes.append(code)
     return codes
+
+
+def table_new_codes(*, table: Table, actor: Actor) -> Table:
+    """Give a table new codes (a code leaked, a card was lost): every token and phone session
+    of the old ones stops working at once; the pairs get the new codes from the organiser."""
+    event = table.round.event
+    _require_organiser(event, actor)
+    if table.round.status == Round.Status.CLOSED:
+        raise ServiceError(_("This round is closed: its codes no longer work anyway."))
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        table.code_ns, table.code_ew = _fresh_codes(2)
+        table.codes_version += 1
+        table.save(update_fields=["code_ns", "code_ew", "codes_version"])
+        revoked = TableToken.objects.filter(table=table).delete()[0]
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="table_new_codes",
+            changes={"table": [None, table.number], "round": [None, table.round.number]},
+            note=f"{revoked} token(s) revoked",
+        )
+    return table
+
+
+def round_reopen_for_ruling(*, rnd: Round, actor: Actor, reason: str) -> Round:
+    """Let referees rule on a closed round again (results stay shut), while the event runs."""
+    event = rnd.event
+    _require_organiser(event, actor)
+    _require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
+    if rnd.status != Round.Status.CLOSED:
+        raise ServiceError(_("Only a closed round is reopened for rulings."), field="round")
+    if not reason.strip():
+        raise ServiceError(_("Say why the round is reopened."), field="reason")
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.ruling_open:
+            return rnd
+        rnd.ruling_open = True
+        rnd.save(update_fields=["ruling_open"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_reopened_for_ruling",
+            changes={"round": [None, rnd.number]},
+            note=reason.strip(),
+        )
+    return rnd
+
+
+def round_end_ruling(*, rnd: Round, actor: Actor) -> Round:
+    """Close a round's rulings again (the standings are recomputed with what was ruled)."""
+    from tournaments.tasks import request_standings
+
+    event = rnd.event
+    _require_organiser(event, actor)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if not rnd.ruling_open:
+            return rnd
+        rnd.ruling_open = False
+        rnd.save(update_fields=["ruling_open"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_ruling_closed",
+            changes={"round": [None, rnd.number]},
+        )
+        request_standings(event)
+    return rnd
 
 
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
@@ -451,6 +531,8 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
     if event.rounds.filter(status=Round.Status.OPEN).exists():
         raise ServiceError(_("Close the open round first."))
     with transaction.atomic():
+        # Rulings end with the event: afterwards only the organiser's explicit correction.
+        event.rounds.filter(ruling_open=True).update(ruling_open=False)
         return _set_status(event, actor, Event.Status.FINISHED)
 
 

@@ -8,11 +8,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import engine
-from tournaments import engine_text
+from engine.record import canonical
+from tournaments import engine_text, policy
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
     BoardResult,
+    BoardUnlock,
     Dispute,
     Event,
     PlayRecord,
@@ -69,6 +71,33 @@ def _check_can_enter(table: Table, actor: Actor) -> str:
     if side is None:
         raise NotAllowed(_("You do not sit at this table."))
     return side
+
+
+def unlock_board(*, table: Table, board: Board, actor: Actor, reason: str) -> BoardUnlock:
+    """Let the table see the board's cards from now on (once; audited)."""
+    unlock, created = BoardUnlock.objects.get_or_create(
+        table=table, board=board, defaults={"reason": reason, "actor": actor.label}
+    )
+    if created:
+        audit.record(
+            event=table.round.event,
+            actor=actor.label,
+            action="board_unlocked",
+            changes={"board": [None, board.number], "table": [None, table.number]},
+            note=reason,
+        )
+    return unlock
+
+
+def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> BoardUnlock:
+    """The table says it has played the board: it may see the cards now, and owes a result."""
+    _check_can_enter(table, actor)
+    board = board_for_table(table, board_number)
+    with transaction.atomic():
+        Table.objects.select_for_update().get(pk=table.pk)
+        return unlock_board(
+            table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
+        )
 
 
 def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,6 +261,23 @@ def _after_counted(event: Event) -> None:
     request_standings(event)
 
 
+def _repeats_last(
+    result: BoardResult,
+    side: str,
+    source: str,
+    data: dict[str, Any],
+    record: tuple[Any, dict[str, Any]] | None,
+) -> bool:
+    """Is this the same thing the same side last sent? (A retry must not store a new version.)"""
+    last = result.submissions.filter(side=side).order_by("-pk").first()
+    if last is None or last.source != source or last.data != data:
+        return False
+    if record is None:
+        return True
+    previous = PlayRecord.objects.filter(submission=last).only("record").first()
+    return previous is not None and previous.record == record[0]
+
+
 def _store(
     *,
     table: Table,
@@ -322,19 +368,21 @@ def _store(
             result.source = BoardResult.Source.PLAY_RECORD
         if _snapshot(result) != before:
             save_audited(result, actor=actor, action=f"result_{result.status}", before=before)
-    submission = Submission.objects.create(
-        result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
-    )
-    verdict = None
-    if record is not None:
-        raw, verdict = record
-        PlayRecord.objects.create(
-            result=result,
-            submission=submission,
-            record=raw,
-            verdict=verdict,
-            outcome=verdict["outcome"],
+    unlock_board(table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT)
+    verdict = record[1] if record is not None else None
+    if created or not _repeats_last(result, side, source, submission_data, record):
+        submission = Submission.objects.create(
+            result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
+        if record is not None:
+            stored, verdict = record
+            PlayRecord.objects.create(
+                result=result,
+                submission=submission,
+                record=stored,
+                verdict=verdict,
+                outcome=verdict["outcome"],
+            )
     if dispute_reason is not None:
         open_dispute(result, dispute_reason, actor)
     if result.status in BoardResult.COUNTED:
@@ -373,6 +421,20 @@ def play_record_check(*, board: Board, record: Any) -> dict[str, Any]:
     return engine.replay(record, deal=board.deal(), rules=event.rules).to_json()
 
 
+def refused_record_problem(board_number: int) -> engine.Problem:
+    """What a table that may not see the board yet is told of a record that does not fit it:
+    the same words whatever the cards, so that trying records teaches nothing."""
+    return engine.Problem(
+        "play",
+        _(
+            "This record does not fit the cards of board %(n)s. Until your table has entered "
+            "this board or declared it played, a record is only checked for its form: declare "
+            "the board played, then send the record again to see what is wrong."
+        )
+        % {"n": board_number},
+    )
+
+
 def result_submit_play_record(
     *,
     table: Table,
@@ -381,15 +443,36 @@ def result_submit_play_record(
     record: Any,
     expected_version: int | None = None,
 ) -> Outcome:
-    """Replay a whole hand; complete sets the result, illegal opens a dispute, invalid is refused."""
+    """Replay a whole hand; complete sets the result, illegal opens a dispute, invalid is refused.
+
+    For a table that may not see the board yet, only problems that do not depend on the cards
+    are reported (``engine.check_form``); a record that fails against the cards gets one fixed
+    sentence and is written on the audit trail, so that probing is seen and learns nothing.
+    """
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
-    verdict = play_record_check(board=board, record=record)
+    event = table.round.event
+    deal = board.deal()
+    may_see = policy.can_see_cards(actor, board, table=table)
+    if not may_see:
+        form = engine.check_form(record, deal=deal, rules=event.rules)
+        if form:
+            raise InvalidSubmission(list(form))
+    verdict = engine.replay(record, deal=deal, rules=event.rules).to_json()
     if verdict["outcome"] == "invalid":
+        if not may_see:
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="record_refused",
+                changes={"board": [None, board.number], "table": [None, table.number]},
+            )
+            raise InvalidSubmission([refused_record_problem(board.number)])
         raise InvalidSubmission(
             [engine.Problem(p["path"], p["message"]) for p in verdict["problems"]]
         )
     values = record_values(verdict, record)
+    stored = canonical(record, hands=False)
     with transaction.atomic():
         return _store(
             table=table,
@@ -400,7 +483,7 @@ def result_submit_play_record(
             values=values,
             submission_data={"play_record": True},
             expected_version=expected_version,
-            record=(record, verdict),
+            record=(stored, verdict),
         )
 
 
@@ -435,40 +518,3 @@ def result_confirm(
         save_audited(locked, actor=actor, action="result_confirmed", before=before)
         _after_counted(event)
     return locked
-
-
-def hands_visible(*, board: Board, actor: Actor, table: Table | None = None) -> bool:
-    """Nobody sees a board's cards before their table has played it.
-
-    Organisers and referees always may; a table (or a player at it) once it has entered a
-    result for the board; everyone once the board's round is closed and the event published
-    or finished.
-    """
-    event = board.event
-    if actor.is_referee(event):
-        return True
-    rnd = event.rounds.filter(number=board.round_number).first()
-    if rnd is None:
-        return False
-    closed = rnd.status == Round.Status.CLOSED
-    if closed and (event.published or event.status == Event.Status.FINISHED):
-        return True
-    tables = [table] if table is not None else []
-    if actor.table is not None:
-        tables = [actor.table]
-    elif actor.is_authenticated and rnd is not None:
-        tables = [
-            t
-            for t in rnd.tables.select_related(
-                "ns__pair__player1", "ns__pair__player2", "ew__pair__player1", "ew__pair__player2"
-            )
-            if actor.side_at(t)
-        ]
-    # Every table of a round plays the same boards: once the round is closed, anyone who sat
-    # in it may look; before that, only a table that has entered its own result for the board.
-    return any(
-        t.round_id == rnd.pk
-        and actor.sits_at(t)
-        and (closed or BoardResult.objects.filter(table=t, board=board).exists())
-        for t in tables
-    )

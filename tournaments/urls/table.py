@@ -8,13 +8,13 @@ app_name = "table"
 urlpatterns = [
     path("", views.enter, name="enter"),
     path("<str:code>/", views.table_home, name="table_home"),
-    path("<str:code>/side/", views.choose_side, name="choose_side"),
     path("<str:code>/boards/", views.board_list, name="board_list"),
     path("<str:code>/board/<int:number>/", views.board_short, name="board_short"),
     path("<str:code>/board/<int:number>/preview/", views.short_preview, name="short_preview"),
     path("<str:code>/board/<int:number>/confirm/", views.board_confirm, name="board_confirm"),
     path("<str:code>/board/<int:number>/referee/", views.board_referee, name="board_referee"),
     path("<str:code>/board/<int:number>/play/", views.board_play, name="board_play"),
+    path("<str:code>/board/<int:number>/played/", views.board_played, name="board_played"),
     path("<str:code>/board/<int:number>/play/legal/", views.play_legal, name="play_legal"),
     path("<str:code>/board/<int:number>/play/submit/", views.play_submit, name="play_submit"),
 ]

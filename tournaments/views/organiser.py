@@ -31,8 +31,9 @@ from tournaments.forms import (
     SwapForm,
     apply_preset,
 )
-from tournaments.models import Club, Entry, Event, Round
+from tournaments.models import BoardResult, Club, Entry, Event, Round
 from tournaments.services import ServiceError
+from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
 
 EDITABLE_STATUSES = (Event.Status.DRAFT, Event.Status.REGISTRATION)
@@ -668,4 +669,78 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "rnd": rnd,
             "missing": svc.round_missing(rnd),
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new_codes(request: HttpRequest, pk: int, number: int, table: int) -> HttpResponse:
+    """Confirm, then give a table new codes (the old ones and their phones stop working)."""
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    obj = get_object_or_404(rnd.tables.select_related("ns__pair", "ew__pair"), number=table)
+    if request.method == "POST" and _attempt(
+        request,
+        lambda: svc.table_new_codes(table=obj, actor=_actor(request)),
+        _("Table %(t)s has new codes: give each pair its own.") % {"t": table},
+    ):
+        return _round_page(event, number)
+    return render(
+        request, "tournaments/confirm_new_codes.html", {"event": event, "rnd": rnd, "table": obj}
+    )
+
+
+@login_required
+@require_POST
+def round_reopen_ruling(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    _attempt(
+        request,
+        lambda: svc.round_reopen_for_ruling(
+            rnd=rnd, actor=_actor(request), reason=request.POST.get("reason", "")[:500]
+        ),
+        _("Round %(n)s is reopened for rulings.") % {"n": number},
+    )
+    return _round_page(event, number)
+
+
+@login_required
+@require_POST
+def round_end_ruling(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    rnd = _round(event, number)
+    _attempt(
+        request,
+        lambda: svc.round_end_ruling(rnd=rnd, actor=_actor(request)),
+        _("Rulings on round %(n)s are closed; the standings are being updated.") % {"n": number},
+    )
+    return _round_page(event, number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def result_correct(request: HttpRequest, pk: int, result_pk: int) -> HttpResponse:
+    """After the event: say why a result is corrected, then rule on it at the referee's desk."""
+    event = _event(request, pk, change=True)
+    result = get_object_or_404(
+        BoardResult.objects.select_related("table__round", "board"),
+        pk=result_pk,
+        table__round__event=event,
+    )
+    error = ""
+    if request.method == "POST":
+        try:
+            dispute = dispute_services.correction_open(
+                result=result, actor=_actor(request), reason=request.POST.get("reason", "")[:1000]
+            )
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            return redirect("referee:dispute", pk=dispute.pk)
+    return render(
+        request,
+        "tournaments/confirm_correction.html",
+        {"event": event, "result": result, "error": error},
+        status=400 if error else 200,
     )

@@ -14,11 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from tournaments import pdf
+from tournaments import pdf, policy
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.models import Event, Round
-from tournaments.services import results
 
 STANDINGS_REFRESH_SECONDS = 15
 
@@ -26,10 +25,11 @@ STANDINGS_REFRESH_SECONDS = 15
 def public_event(request: HttpRequest, pk: int) -> sel.EventView:
     """The event for this viewer; 404 for the public until the organiser publishes it."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    staff = event.is_referee(request.user)
+    actor = Actor(user=request.user)
+    staff = policy.is_event_staff(actor, event)
     if not event.published and not staff:
         raise Http404(_("No such event."))
-    return sel.event_view(event, staff=staff)
+    return sel.event_view(event, staff=staff, codes=policy.can_see_codes(actor, event))
 
 
 def refused(
@@ -136,7 +136,7 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     if trav is None:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     actor = Actor(user=request.user)
-    show_hands = results.hands_visible(board=trav.board, actor=actor)
+    show_hands = policy.can_see_cards(actor, trav.board)
     boards = list(trav.round.board_numbers)
     return render(
         request,
@@ -186,10 +186,10 @@ def hand_records(request: HttpRequest, pk: int) -> HttpResponse:
 
 def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     ev = public_event(request, pk)
-    if not ev.staff:
+    if not ev.codes:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied(_("Table cards are for the event's organisers and referees."))
+        raise PermissionDenied(_("Table cards, with their codes, are for the event's organisers."))
     rnd = ev.rounds.get(number)
     if rnd is None:
         return refused(request, ev, _("Round %(n)s has no tables yet.") % {"n": number}, 404)

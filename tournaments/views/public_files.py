@@ -42,6 +42,7 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             kind=kind,
             round_number=number,
             staff=ev.staff,
+            codes=ev.codes,
             language=get_language(),
             filename=plan.filename,
             total=len(plan.parts),
@@ -59,7 +60,7 @@ def _job_for(ev: sel.EventView, job_id: str) -> dict[str, Any] | None:
     job = tasks_pdf.job_get(job_id)
     if job is None or job.get("event") != ev.event.pk:
         return None
-    if job.get("staff") and not ev.staff:
+    if (job.get("staff") and not ev.staff) or (job.get("codes") and not ev.codes):
         return None
     return job
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 import engine
+from tournaments import policy
 from tournaments.actors import Actor
 from tournaments.forms_referee import FORMS, CorrectedRecordForm, RulingForm
 from tournaments.models import (
@@ -34,7 +35,6 @@ from tournaments.models import (
 from tournaments.services import NotAllowed, ServiceError, disputes
 from tournaments.services.results import (
     InvalidSubmission,
-    hands_visible,
     play_record_check,
     short_values,
 )
@@ -674,9 +674,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         payload = None
     forms = _build_forms(dispute_, result, views, record, posted, posted_key)
     other_open = result.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute_.pk)
-    can_rule = dispute_.status == Dispute.Status.OPEN or (
-        dispute_.status == Dispute.Status.RULED and not other_open.exists()
-    )
+    can_rule = disputes.may_rule(dispute=dispute_, actor=actor)
     default_form = {
         "illegal_play": "penalty",
         "conflict": "accept",
@@ -693,7 +691,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "stored": views[0],
         "submissions": views[1:],
         "columns": views,
-        "show_cards": hands_visible(board=board, actor=actor),
+        "show_cards": policy.can_see_cards(actor, board),
         "record": record,
         "records": list(result.play_records.order_by("pk")),
         "payload": payload,

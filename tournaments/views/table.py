@@ -2,7 +2,7 @@
 
 Thin views: access comes from :mod:`tournaments.table_access`, every write from
 :mod:`tournaments.services.results` / :mod:`tournaments.services.disputes`, every rule from the
-engine. Nothing of a board's cards is sent unless ``results.hands_visible`` says so.
+engine. Nothing of a board's cards is sent unless ``policy.can_see_cards`` says so.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import engine
-from tournaments import table_access
+from tournaments import policy, table_access
+from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, Dispute, Ruling
 from tournaments.services import Conflict, NotAllowed, ServiceError, results
 from tournaments.services import disputes as dispute_services
@@ -73,34 +74,47 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
             "login": _("Enter your table's code first."),
             "forbidden": _("This page belongs to another table."),
             "closed": _("This round is closed: results can no longer be entered here."),
-            "side": _("Say which pair you are first."),
         }
-        status = 409 if exc.kind == "side" else 403
-        return JsonResponse({"error": messages_by_kind[exc.kind]}, status=status)
+        return JsonResponse({"error": messages_by_kind[exc.kind]}, status=403)
     if exc.kind == "login":
         return redirect(reverse("table:enter") + "?code=" + table_access.normalise_code(code)[:6])
-    if exc.kind == "side":
-        return redirect("table:choose_side", code=code)
     if exc.kind == "closed":
         return render(request, "table/closed.html", {"table": exc.table}, status=403)
     return render(request, "table/forbidden.html", {}, status=403)
 
 
-def table_view(*, need_side: bool = True) -> Callable:
+def table_view(view: Callable) -> Callable:
     """Resolve the table of ``code`` for this request, or answer as :class:`NoAccess` says."""
 
-    def decorate(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                access = table_access.resolve(request, code, need_side=need_side)
-            except NoAccess as exc:
-                return _refuse(request, code, exc)
-            return view(request, access, *args, **kwargs)
+    @wraps(view)
+    def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            access = table_access.resolve(request, code)
+        except NoAccess as exc:
+            return _refuse(request, code, exc)
+        return view(request, access, *args, **kwargs)
 
-        return wrapper
+    return wrapper
 
-    return decorate
+
+def _home(access: Access, number: int | None = None) -> str:
+    url = reverse("table:table_home", args=[access.code])
+    return url + (f"#board-{number}" if number is not None else "")
+
+
+def _acting(request: HttpRequest, access: Access) -> Access | None:
+    """Who acts: this phone's side, or the other pair when it typed its own code here (a
+    confirmation on a shared phone). None when the code typed is wrong (counted)."""
+    typed = request.POST.get("other_code", "").strip()
+    if not typed or access.organiser:
+        return access
+    if table_access.blocked_for(request):
+        return None
+    side = table_access.check_code(request, access.table, typed)
+    if side is None or side == access.side:
+        return None
+    actor = Actor(table=access.table, side=side)
+    return Access(access.table, actor, side, False, access.code)
 
 
 def _board(access: Access, number: int) -> Board | None:
@@ -239,11 +253,11 @@ def _actions(access: Access, row: BoardRow) -> list[str]:
         return []
     result = row.result
     if result is None:
-        return ["enter"]
+        return ["enter", "play"]
     actions: list[str] = []
     if result.status == BoardResult.Status.ENTERED:
         if access.side and result.entered_side == access.side:
-            actions.append("correct")
+            actions += ["correct", "confirm_here"]
         elif access.side or access.organiser:
             actions += ["confirm", "differ"]
     actions.append("play")
@@ -284,7 +298,8 @@ def enter(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         mine = table_access.player_open_table(request.user)
         if mine is not None and not request.GET.get("code"):
-            return redirect("table:table_home", code=mine.code)
+            side = Actor(user=request.user).side_at(mine) or "NS"
+            return redirect("table:table_home", code=mine.code_for(side))
         code = table_access.normalise_code(request.GET.get("code"))[:6]
         return render(request, "table/enter.html", {"code": code})
     wait = table_access.blocked_for(request)
@@ -296,20 +311,14 @@ def enter(request: HttpRequest) -> HttpResponse:
     error = ""
     status = 400
     if not table_access.code_well_formed(code):
-        error = _("A table code has 6 letters and digits (there is no 0, O, 1 or I).")
+        error = _("A code has 6 letters and digits (there is no 0, O, 1 or I).")
     else:
         table, closed = table_access.open_table_for_code(code)
         if table is not None:
-            table_access.grant(request, table)
-            from tournaments.actors import Actor
-
-            side = (
-                Actor(user=request.user).side_at(table) if request.user.is_authenticated else None
-            )
-            if side and not table.round.event.is_organiser(request.user):
-                table_access.set_side(request, table, side)
-                return redirect("table:table_home", code=table.code)
-            return redirect("table:choose_side", code=table.code)
+            side = table.side_for_code(code)
+            assert side is not None
+            table_access.grant(request, table, side)
+            return redirect("table:table_home", code=code)
         if closed:
             error = _("This round is closed: its table codes no longer work.")
             status = 403
@@ -319,45 +328,24 @@ def enter(request: HttpRequest) -> HttpResponse:
     return render(request, "table/enter.html", {"code": code[:12], "error": error}, status=status)
 
 
-@require_http_methods(["GET", "POST"])
-@table_view(need_side=False)
-def choose_side(request: HttpRequest, access: Access) -> HttpResponse:
-    table = access.table
-    if not access.organiser and access.actor.table is None:
-        return redirect("table:table_home", code=table.code)  # side known from the account
-    if request.method == "POST":
-        side = request.POST.get("side", "")
-        allowed = table_access.SIDES + (("",) if access.organiser else ())
-        if side not in allowed:
-            return render(
-                request,
-                "table/side.html",
-                {"access": access, "table": table, "error": _("Choose one of the two pairs.")},
-                status=400,
-            )
-        table_access.set_side(request, table, side)
-        return redirect("table:table_home", code=table.code)
-    return render(request, "table/side.html", {"access": access, "table": table})
-
-
 # --- the table's home ----------------------------------------------------------------------
 
 
 @require_GET
-@table_view()
+@table_view
 def table_home(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "table/home.html", _home_context(access))
 
 
 @require_GET
-@table_view()
+@table_view
 def board_list(request: HttpRequest, access: Access) -> HttpResponse:
     """The boards fragment, fetched every 10 s by table.js to refresh statuses in place."""
     return render(request, "table/_boards.html", _home_context(access))
 
 
 @require_POST
-@table_view()
+@table_view
 def board_confirm(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
@@ -365,19 +353,23 @@ def board_confirm(request: HttpRequest, access: Access, number: int) -> HttpResp
     result = _result(access, board)
     if result is None:
         messages.error(request, _("Board %(n)s has no result to confirm yet.") % {"n": number})
-        return redirect("table:table_home", code=access.table.code)
+        return redirect(_home(access))
     version = _int_or_none(request.POST.get("version"))
+    acting = _acting(request, access)
+    if acting is None:
+        messages.error(request, _("That is not the other pair's code."))
+        return redirect(_home(access, number))
     try:
-        results.result_confirm(result=result, actor=access.actor, expected_version=version)
+        results.result_confirm(result=result, actor=acting.actor, expected_version=version)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Board %(n)s confirmed.") % {"n": number})
-    return redirect(reverse("table:table_home", args=[access.table.code]) + f"#board-{number}")
+    return redirect(_home(access, number))
 
 
 @require_http_methods(["GET", "POST"])
-@table_view()
+@table_view
 def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
@@ -399,7 +391,7 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
             context["error"] = exc.message
             return render(request, "table/referee.html", context, status=_status_of(exc))
         messages.success(request, _("A referee has been called for board %(n)s.") % {"n": number})
-        return redirect(reverse("table:table_home", args=[access.table.code]) + f"#board-{number}")
+        return redirect(_home(access, number))
     if result is None:
         context["error"] = _("Enter the result first; then you can ask for a referee about it.")
     return render(request, "table/referee.html", context)
@@ -628,7 +620,7 @@ def _submitted_message(outcome: results.Outcome, number: int, side: str) -> tupl
 
 
 @require_http_methods(["GET", "POST"])
-@table_view()
+@table_view
 def board_short(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
@@ -648,12 +640,15 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
     mode = request.POST.get("mode", "new")
     status = 400
     errors = form.errors
-    if form.complete:
+    acting = _acting(request, access)
+    if acting is None:
+        errors = errors | {"other_code": [_("That is not the other pair's code.")]}
+    elif form.complete:
         try:
             outcome = results.result_submit_short(
                 table=access.table,
                 board_number=number,
-                actor=access.actor,
+                actor=acting.actor,
                 data=form.data,
                 expected_version=_int_or_none(request.POST.get("version"))
                 if mode == "correct"
@@ -666,11 +661,9 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
             errors = {field_name: [exc.message]}
             status = _status_of(exc)
         else:
-            level, text = _submitted_message(outcome, number, access.side)
+            level, text = _submitted_message(outcome, number, acting.side)
             getattr(messages, level)(request, text)
-            return redirect(
-                reverse("table:table_home", args=[access.table.code]) + f"#board-{number}"
-            )
+            return redirect(_home(access, number))
     result = _result(access, board)
     return render(
         request,
@@ -681,7 +674,7 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
 
 
 @require_GET
-@table_view()
+@table_view
 def short_preview(request: HttpRequest, access: Access, number: int) -> JsonResponse:
     """The score of the short form as it is typed, computed by the engine (never typed)."""
     board = _board(access, number)
@@ -728,26 +721,34 @@ def _record(board: Board, result: BoardResult, play: list[Any]) -> dict[str, Any
     }
 
 
-def _play_gate(access: Access, board: Board) -> tuple[BoardResult | None, bool]:
+def _play_gate(access: Access, board: Board) -> tuple[BoardResult | None, bool, bool]:
+    """(the table's result, whether it may see the cards, whether card by card is open: that
+    needs the contract of its short result)."""
     result = _result(access, board)
-    visible = results.hands_visible(board=board, actor=access.actor, table=access.table)
-    return result, visible and result is not None
+    can_see = policy.can_see_cards(access.actor, board, table=access.table)
+    return result, can_see, can_see and result is not None
 
 
 def _play_context(
-    access: Access, board: Board, result: BoardResult | None, visible: bool, **extra: Any
+    access: Access,
+    board: Board,
+    result: BoardResult | None,
+    can_see: bool,
+    visible: bool,
+    **extra: Any,
 ) -> dict[str, Any]:
     context = {
         "access": access,
         "table": access.table,
         "board": board,
         "result": result,
+        "can_see": can_see,
         "visible": visible,
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
     if visible and result is not None:
-        code = access.table.code
+        code = access.code
         context["config"] = {
             "board": board.number,
             "dealer": board.dealer,
@@ -815,16 +816,19 @@ def _verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, 
 
 
 @require_http_methods(["GET", "POST"])
-@table_view()
+@table_view
 def board_play(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
         return _not_found(request, access, number)
-    result, visible = _play_gate(access, board)
-    if request.method == "GET" or not visible:
+    result, can_see, visible = _play_gate(access, board)
+    if request.method == "GET" or not can_see:
         status = 200 if request.method == "GET" else 403
         return render(
-            request, "table/play.html", _play_context(access, board, result, visible), status=status
+            request,
+            "table/play.html",
+            _play_context(access, board, result, can_see, visible),
+            status=status,
         )
     # A pasted play record (clubs with their own software).
     raw = request.POST.get("record", "")
@@ -855,7 +859,7 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
         request,
         "table/play.html",
         _play_context(
-            access, board, result, visible, pasted=raw, problems=problems, summary=summary
+            access, board, result, can_see, visible, pasted=raw, problems=problems, summary=summary
         ),
         status=status,
     )
@@ -895,7 +899,7 @@ def _play_state(board: Board, record: dict[str, Any], nxt: dict[str, Any] | None
 
 
 @require_POST
-@table_view()
+@table_view
 def play_legal(request: HttpRequest, access: Access, number: int) -> JsonResponse:
     """``engine.legal_for_record`` for the cards so far (``seat``, ``legal``), plus ``state``.
 
@@ -904,7 +908,7 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
     board = _board(access, number)
     if board is None:
         return _not_found(request, access, number)  # type: ignore[return-value]
-    result, visible = _play_gate(access, board)
+    result, _can_see, visible = _play_gate(access, board)
     if not visible or result is None:
         return JsonResponse(
             {
@@ -947,14 +951,14 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
 
 
 @require_POST
-@table_view()
+@table_view
 def play_submit(request: HttpRequest, access: Access, number: int) -> JsonResponse:
     """Submit a whole play record (JSON body) through ``results.result_submit_play_record``."""
     board = _board(access, number)
     if board is None:
         return _not_found(request, access, number)  # type: ignore[return-value]
-    result, visible = _play_gate(access, board)
-    if not visible:
+    result, can_see, _visible = _play_gate(access, board)
+    if not can_see:
         return JsonResponse(
             {
                 "error": _(
@@ -979,6 +983,19 @@ def play_submit(request: HttpRequest, access: Access, number: int) -> JsonRespon
         return JsonResponse({"error": exc.message, "field": exc.field}, status=_status_of(exc))
     assert outcome.verdict is not None
     summary = _verdict_summary(outcome.verdict, outcome.result)
-    return JsonResponse(
-        summary | {"home_url": reverse("table:table_home", args=[access.table.code])}
-    )
+    return JsonResponse(summary | {"home_url": _home(access)})
+
+
+@require_POST
+@table_view
+def board_played(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    """The table declares the board played: it may see the cards now, and owes a result."""
+    board = _board(access, number)
+    if board is None:
+        return _not_found(request, access, number)
+    try:
+        results.board_declare_played(table=access.table, board_number=number, actor=access.actor)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(_home(access, number))
+    return redirect("table:board_play", code=access.code, number=number)

@@ -29,9 +29,9 @@ class Command(BaseCommand):
                 )
             codes = table_codes(event)
             if codes:
-                out.write(f"Table codes of the open round (enter them at {base}/table/):")
+                out.write(f"Codes of the open round, one per side (enter them at {base}/table/):")
                 for table in codes:
                     out.write(
-                        f"  table {table.number}: {table.code}  "
+                        f"  table {table.number}: NS {table.code_ns}  EW {table.code_ew}  "
                         f"({table.ns.pair.name} v {table.ew.pair.name})"
                     )

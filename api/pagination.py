@@ -47,7 +47,7 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
         return _bounded(request, self.offset_query_param, low=0, high=MAX_OFFSET, default=0)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
-        parameters = super().get_schema_operation_parameters(view)
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
         bounds = {
             self.limit_query_param: {
                 "minimum": 1,

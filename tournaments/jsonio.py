@@ -211,7 +211,9 @@ def read_json(
     if not text.strip():
         raise JSONRejected("empty", _("There is no JSON here: the text is empty."))
     try:
-        value = json.loads(text, parse_constant=_constant, parse_int=_integer, parse_float=_float)
+        value: JsonValue = json.loads(
+            text, parse_constant=_constant, parse_int=_integer, parse_float=_float
+        )
     except json.JSONDecodeError as exc:
         message = _("This is not valid JSON: %(problem)s (line %(line)s, column %(column)s).") % {
             "problem": _syntax_problem(exc.msg),

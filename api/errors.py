@@ -15,9 +15,14 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from engine.errors import MAX_PROBLEMS, clip
 from tournaments.services import ServiceError
 
 NON_FIELD = "non_field_errors"
+# A value a client sent is echoed cut to ECHO_LIMIT characters where it is quoted (the engine's
+# problems, api.serializers.ChoiceField); these bound a whole message and a field path.
+MESSAGE_LIMIT = 500
+FIELD_LIMIT = 200
 log = logging.getLogger(__name__)
 
 # Errors that are about the request as a whole get a field name a client can act on.
@@ -38,7 +43,25 @@ class IdempotencyKeyReused(exceptions.APIException):
     default_code = "idempotency_key_reused"
 
 
+def _bounded(errors: list[dict[str, str]]) -> list[dict[str, str]]:
+    """At most MAX_PROBLEMS errors (the last then says how many more), each field and message
+    of bounded length: a field path can hold a client's key, a message a client's value."""
+    out = [
+        {
+            "field": clip(str(e["field"]), limit=FIELD_LIMIT),
+            "message": clip(str(e["message"]), limit=MESSAGE_LIMIT),
+        }
+        for e in errors
+    ]
+    if len(out) > MAX_PROBLEMS:
+        more = len(out) - (MAX_PROBLEMS - 1)
+        note = _("%(n)s more problems were found and are not listed.") % {"n": more}
+        out = [*out[: MAX_PROBLEMS - 1], {"field": NON_FIELD, "message": str(note)}]
+    return out
+
+
 def error_body(errors: list[dict[str, str]]) -> dict[str, Any]:
+    errors = _bounded(errors)
     return {"detail": errors[0]["message"] if errors else "", "errors": errors}
 
 
@@ -111,6 +134,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     data = response.data
     if isinstance(data, dict) and set(data) == {"detail"}:
         field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
+        field = getattr(exc, "field", None) or field  # a refused body names the value
         if isinstance(exc, IdempotencyKeyReused):
             field = "Idempotency-Key"
         errors = [{"field": field, "message": str(data["detail"])}]

@@ -1,57 +1,38 @@
-"""A JSON parser that refuses, as a 400 on ``body``, what the database could not store.
+"""The API's JSON parser: ``tournaments.jsonio.read_json``, the reader the web pages use too.
 
-PostgreSQL rejects a NUL character in text and in ``jsonb``, lone surrogates cannot be encoded
-as UTF-8, and ``1e999`` parses as an infinite float that JSON cannot write back: each of these
-would otherwise surface as a 500 deep inside a save. A very deeply nested body is refused here
-too, before anything recurses over it.
+It refuses, as a 400 on ``body`` in the reader's language, what the database could not store
+(NUL characters, lone surrogates, infinite or out-of-range numbers, ``NaN``), nesting deep enough
+to exhaust a stack, and bodies over the API's size limit; a body that is not JSON gets a sentence
+with the line and column, not Python's message.
 """
 
-import codecs
-import json
-import math
 from typing import Any
 
-from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
-from rest_framework.utils.json import strict_constant
 
-MAX_DEPTH = 64
+from tournaments.body_limits import API_JSON_MAX_BYTES
+from tournaments.jsonio import JSONRejected, read_json
+
+# Refusals of one value, which then names the field; the others concern the text as a whole.
+VALUE_CODES = ("constant", "number", "nul", "surrogate")
 
 
-def _check_storable(data: Any) -> None:
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise ParseError(_("The JSON is nested too deeply."))
-        if isinstance(value, str):
-            if "\x00" in value:
-                raise ParseError(_("The text contains a NUL character, which cannot be stored."))
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ParseError(_("The text contains an invalid Unicode character.")) from None
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                raise ParseError(_("A number in the JSON is too large."))
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                stack.append((key, depth + 1))
-                stack.append((item, depth + 1))
-        elif isinstance(value, list):
-            stack.extend((item, depth + 1) for item in value)
+class BodyRejected(ParseError):
+    """A refused body; ``field`` is the path of the value concerned (``body`` for the text as a
+    whole), so that the error names it like any other field error."""
+
+    def __init__(self, rejected: JSONRejected) -> None:
+        super().__init__(rejected.message)
+        self.field = rejected.path if rejected.code in VALUE_CODES and rejected.path else "body"
 
 
 class StorableJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
-        encoding = (parser_context or {}).get("encoding") or "utf-8"
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        # The body-size middleware has already refused a larger Content-Length; reading one
+        # byte more than the limit still catches a body that arrives without one.
+        raw = stream.read(API_JSON_MAX_BYTES + 1) if stream is not None else b""
         try:
-            text = codecs.getreader(encoding)(stream).read()
-            data = json.loads(text, parse_constant=strict_constant)
-        except RecursionError:
-            raise ParseError(_("The JSON is nested too deeply.")) from None
-        except (ValueError, LookupError) as exc:
-            raise ParseError(_("The body is not valid JSON: %(error)s") % {"error": exc}) from None
-        _check_storable(data)
-        return data
+            return read_json(raw, max_bytes=API_JSON_MAX_BYTES)
+        except JSONRejected as exc:
+            raise BodyRejected(exc) from None

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from engine.errors import clip
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -34,6 +35,16 @@ CALLS = [("contro", "contro"), ("recontro", "recontro"), ("sant_vicenc", "sant_v
 
 def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class ChoiceField(serializers.ChoiceField):
+    """DRF's ChoiceField, quoting at most 100 characters of a value it refuses (DRF echoes the
+    whole value: a 2 MB one came back twice, in ``detail`` and in ``errors``)."""
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if "input" in kwargs:
+            kwargs["input"] = clip(kwargs["input"])
+        super().fail(key, **kwargs)
 
 
 # ---- errors ----------------------------------------------------------------------------------
@@ -72,7 +83,7 @@ class TableCodeSerializer(serializers.Serializer):
         max_length=20,
         help_text=_("Your side's 6-character code, from your half of the table card."),
     )
-    side = serializers.ChoiceField(
+    side = ChoiceField(
         choices=SIDES,
         required=False,
         help_text=_("Optional: the side you expect the code to be (checked)."),
@@ -86,7 +97,7 @@ class TableTokenSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     round = serializers.IntegerField(help_text=_("The round's number."))
     round_id = serializers.IntegerField()
-    side = serializers.ChoiceField(choices=SIDES)
+    side = ChoiceField(choices=SIDES)
     expires = serializers.CharField(help_text=_("When the token stops working."))
 
 
@@ -235,8 +246,8 @@ class StandingsSerializer(serializers.Serializer):
 
 
 class CallSerializer(serializers.Serializer):
-    seat = serializers.ChoiceField(choices=SEATS)
-    call = serializers.ChoiceField(choices=CALLS)
+    seat = ChoiceField(choices=SEATS)
+    call = ChoiceField(choices=CALLS)
 
 
 class PairNumbersSerializer(serializers.Serializer):
@@ -253,7 +264,7 @@ class ShortResultSerializer(serializers.Serializer):
     table = id_field(help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767)
     delegated = serializers.BooleanField(default=False)
-    trump = serializers.ChoiceField(choices=BoardResult.Trump.choices)
+    trump = ChoiceField(choices=BoardResult.Trump.choices)
     doubles = CallSerializer(many=True, required=False, max_length=3)
     totals = PairNumbersSerializer(
         required=False,
@@ -261,7 +272,7 @@ class ShortResultSerializer(serializers.Serializer):
             "Card points of each pair, summing to 72. Give either totals or offending_pair."
         ),
     )
-    offending_pair = serializers.ChoiceField(
+    offending_pair = ChoiceField(
         choices=SIDES,
         required=False,
         help_text=_("The pair that played an illegal card (the penalty applies)."),
@@ -432,7 +443,7 @@ class ResultFilterSerializer(serializers.Serializer):
     round = id_field(required=False, help_text=_("The round's id."))
     table = id_field(required=False, help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767, required=False)
-    status = serializers.ChoiceField(choices=BoardResult.Status.choices, required=False)
+    status = ChoiceField(choices=BoardResult.Status.choices, required=False)
 
 
 # ---- play records --------------------------------------------------------------------------
@@ -441,7 +452,7 @@ class ResultFilterSerializer(serializers.Serializer):
 class VerdictSerializer(serializers.Serializer):
     """The engine's verdict, unchanged (docs/play-record.md)."""
 
-    outcome = serializers.ChoiceField(choices=["complete", "illegal", "invalid"])
+    outcome = ChoiceField(choices=["complete", "illegal", "invalid"])
     multiplier = serializers.IntegerField(required=False)
     tricks = PairScoreSerializer(required=False)
     totals = PairScoreSerializer(required=False)
@@ -515,7 +526,7 @@ class DisputeRequestSerializer(serializers.Serializer):
 
 
 class RuleSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Ruling.Kind.choices)
+    kind = ChoiceField(choices=Ruling.Kind.choices)
     explanation = serializers.CharField(max_length=4000)
     data = serializers.DictField(
         required=False,

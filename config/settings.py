@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CSRF: its process_view is the first to read a body (tournaments/body_limits.py).
+    "tournaments.body_limits.BodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -156,6 +158,10 @@ CELERY_BEAT_SCHEDULE = {
 STANDINGS_COALESCE_SECONDS = float(env_str("STANDINGS_COALESCE_SECONDS", "2"))
 STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 
+# Every route has its own, smaller body limit (tournaments/body_limits.py); this global one is
+# the largest of them (the CSV import's confirmation), for anything read outside a route.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2048 * 1024
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.TableTokenAuthentication",
@@ -164,8 +170,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StorableJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
+    "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"table_code": "20/min", "login": "10/min", "verify": "120/min"},
     # Behind a reverse proxy set NUM_PROXIES=1 so throttles see the client's address, not the

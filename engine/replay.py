@@ -33,7 +33,7 @@ from engine.cards import (
     mask_to_cards,
 )
 from engine.deals import Deal
-from engine.errors import InvalidRecord, Problem
+from engine.errors import InvalidRecord, Problem, limit_problems, quote
 from engine.rules import (
     BEATS,
     RULESETS,
@@ -170,34 +170,35 @@ class _Parsed:
         )
 
 
-def _quote(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
 def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
     if not isinstance(raw, Mapping):
         problems.append(Problem("deal.hands", 'hands must be an object {"N": [...], ...} (R3)'))
         return None
     ok = True
+    unread = False  # a hand too large to look at: its cards are not "missing"
     masks = [0, 0, 0, 0]
     where: dict[int, str] = {}
     for key, cards in raw.items():
         path = f"deal.hands.{key}"
         if key not in _SEAT_INDEX:
-            problems.append(Problem(path, f"{_quote(key)} is not a seat: N, E, S or W"))
+            problems.append(Problem(path, f"{quote(key)} is not a seat: N, E, S or W"))
             ok = False
             continue
         if not isinstance(cards, list):
             problems.append(Problem(path, "a hand must be a list of 12 card tokens (R3)"))
             ok = False
             continue
+        if len(cards) > 12:
+            # One problem for the hand, not one per card: the size is refused before any look.
+            problems.append(Problem(path, f"{key} holds {len(cards)} cards; a hand has 12 (R3)"))
+            ok = False
+            unread = True
+            continue
         seat = _SEAT_INDEX[key]
         for i, token in enumerate(cards):
             card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
             if card is None:
-                problems.append(
-                    Problem(f"{path}[{i}]", f"{_quote(token)} is not a card token (R1)")
-                )
+                problems.append(Problem(f"{path}[{i}]", f"{quote(token)} is not a card token (R1)"))
                 ok = False
                 continue
             if card in where:
@@ -220,7 +221,7 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
             problems.append(Problem(f"deal.hands.{name}", f"the hand of {name} is missing (R3)"))
             ok = False
     missing = ALL_CARDS_MASK & ~(masks[0] | masks[1] | masks[2] | masks[3])
-    if missing:
+    if missing and not unread:
         problems.append(
             Problem(
                 "deal.hands",
@@ -247,7 +248,7 @@ def _parse(
         message = (
             f"format is required: {FORMAT}"
             if "format" not in record
-            else f"{_quote(fmt)} is not a supported format: {FORMAT}"
+            else f"{quote(fmt)} is not a supported format: {FORMAT}"
         )
         problems.append(Problem("format", message))
 
@@ -256,7 +257,7 @@ def _parse(
         if not (isinstance(raw_ruleset, str) and raw_ruleset in RULESETS):
             problems.append(
                 Problem(
-                    "ruleset", f"{_quote(raw_ruleset)} is not a ruleset: lliure or obligada (R11)"
+                    "ruleset", f"{quote(raw_ruleset)} is not a ruleset: lliure or obligada (R11)"
                 )
             )
         elif rules is not None and raw_ruleset != rules.ruleset:
@@ -289,7 +290,7 @@ def _parse(
                 out.dealer = dealer
         else:
             problems.append(
-                Problem("deal.dealer", f"{_quote(raw_dealer)} is not a seat: N, E, S or W (R3)")
+                Problem("deal.dealer", f"{quote(raw_dealer)} is not a seat: N, E, S or W (R3)")
             )
         if "hands" in raw_deal:
             masks = _parse_hands(raw_deal["hands"], problems)
@@ -353,17 +354,22 @@ def _parse(
     else:
         cards: list[int] | None = []
         if len(play) > 48:
+            # One problem, and no look at the entries: 200,000 cards must not mean 200,000
+            # problems (nor a replay).
             problems.append(
                 Problem("play", f"the play holds {len(play)} cards; a hand has 48 (R10)")
             )
             cards = None
-        for i, token in enumerate(play):
-            card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
-            if card is None:
-                problems.append(Problem(f"play[{i}]", f"{_quote(token)} is not a card token (R1)"))
-                cards = None
-            elif cards is not None:
-                cards.append(card)
+        else:
+            for i, token in enumerate(play):
+                card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
+                if card is None:
+                    problems.append(
+                        Problem(f"play[{i}]", f"{quote(token)} is not a card token (R1)")
+                    )
+                    cards = None
+                elif cards is not None:
+                    cards.append(card)
         out.cards = cards
     return out
 
@@ -466,7 +472,7 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
                 )
             )
     if problems or result is None:
-        return Verdict("invalid", problems=tuple(problems))
+        return Verdict("invalid", problems=tuple(limit_problems(problems)))
     assert parsed.trump is not None and parsed.cards is not None and parsed.rules is not None
     mult = multiplier(parsed.trump, parsed.calls)
     if result[0] == _ILLEGAL:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Seat
-from engine.errors import InvalidRecord, Problem
+from engine.errors import InvalidRecord, Problem, quote
 from engine.match import MatchRules, Partida
 from engine.rules import TRUMPS, Rules
 
@@ -41,10 +41,6 @@ CALLS = ("contro", "recontro", "sant_vicenc")
 PAIRS = ("NS", "EW")
 _FACTOR = {"contro": 2, "recontro": 4, "sant_vicenc": 8}
 _OTHER = {"NS": "EW", "EW": "NS"}
-
-
-def _quote(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
 def multiplier(trump: str, calls: Sequence[str]) -> int:
@@ -143,7 +139,7 @@ def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[P
         problems.append(
             Problem(
                 f"{pre}choice.delegated",
-                f"delegated must be true or false, not {_quote(delegated)} (R4)",
+                f"delegated must be true or false, not {quote(delegated)} (R4)",
             )
         )
     trump_ok = isinstance(trump, str) and trump in TRUMPS
@@ -151,7 +147,7 @@ def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[P
         problems.append(
             Problem(
                 f"{pre}choice.trump",
-                f"{_quote(trump)} is not a trump choice: it must be oros, copes, espases, bastos"
+                f"{quote(trump)} is not a trump choice: it must be oros, copes, espases, bastos"
                 " or botifarra (R4)",
             )
         )
@@ -190,14 +186,14 @@ def check_doubles(
             seat = Seat[raw_seat]
         else:
             problems.append(
-                Problem(f"{path}.seat", f"{_quote(raw_seat)} is not a seat: N, E, S or W")
+                Problem(f"{path}.seat", f"{quote(raw_seat)} is not a seat: N, E, S or W")
             )
         call = entry.get("call")
         if not (isinstance(call, str) and call in CALLS):
             problems.append(
                 Problem(
                     f"{path}.call",
-                    f"{_quote(call)} is not a call: contro, recontro or sant_vicenc (R5)",
+                    f"{quote(call)} is not a call: contro, recontro or sant_vicenc (R5)",
                 )
             )
             continue
@@ -313,7 +309,7 @@ def score_short_result(
                     problems.append(
                         Problem(
                             f"totals.{pair}",
-                            f"{pair} total must be a whole number 0–72, not {_quote(value)} (R9)",
+                            f"{pair} total must be a whole number 0–72, not {quote(value)} (R9)",
                         )
                     )
                     good = False
@@ -329,7 +325,7 @@ def score_short_result(
                 )
     elif offending_pair not in PAIRS:
         problems.append(
-            Problem("offending_pair", f"{_quote(offending_pair)} is not a pair: NS or EW (R10)")
+            Problem("offending_pair", f"{quote(offending_pair)} is not a pair: NS or EW (R10)")
         )
     if problems:
         raise InvalidRecord(problems)

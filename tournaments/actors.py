@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
-from tournaments.models import Event, Table
+from tournaments.models import AuditEntry, Event, Table
+
+LABEL_MAX = AuditEntry._meta.get_field("actor").max_length or 120
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,8 @@ class Actor:
     @property
     def label(self) -> str:
         if self.user is not None and self.user.is_authenticated:
-            return self.user.get_username()
+            # Usernames may have 150 characters; the columns that record who acted hold 120.
+            return self.user.get_username()[:LABEL_MAX]
         if self.table is not None:
             side = f" {self.side}" if self.side else ""
             return f"table {self.table.number} round {self.table.round.number}{side}"

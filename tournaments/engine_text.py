@@ -107,6 +107,14 @@ PATTERNS: list[tuple[re.Pattern[str], Promise]] = [
         re.compile(r"^the play holds (?P<n>\d+) cards; a hand has 48 \(R10\)$"),
         _("The play holds %(n)s cards; a whole hand has 48 (R10)."),
     ),
+    (
+        re.compile(r"^" + _SEAT + r" holds (?P<n>\d+) cards; a hand has 12 \(R3\)$"),
+        _("%(seat)s holds %(n)s cards; a hand has 12 (R3)."),
+    ),
+    (
+        re.compile(r"^(?P<n>\d+) more problems were found and are not listed$"),
+        _("%(n)s more problems were found and are not listed."),
+    ),
 ]
 
 

@@ -4,8 +4,8 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event, Round
-from tournaments.services.events import EVENT_OPTIONS
+from tournaments.models import Club, Event, Pair, Player, Round
+from tournaments.services.events import EVENT_OPTIONS, max_length
 
 MAX_CSV_BYTES = 512 * 1024
 
@@ -77,7 +77,7 @@ class EventForm(forms.ModelForm):
     club_name = forms.CharField(
         label=_("Club"),
         required=False,
-        max_length=120,
+        max_length=max_length(Club),
         help_text=_("The organising club; a new name creates the club."),
         widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
     )
@@ -215,17 +215,17 @@ def apply_preset(data: QueryDict, preset: str) -> QueryDict:
 
 
 class EntryForm(forms.Form):
-    player1 = forms.CharField(label=_("Player 1"), max_length=120)
-    player2 = forms.CharField(label=_("Player 2"), max_length=120)
+    player1 = forms.CharField(label=_("Player 1"), max_length=max_length(Player))
+    player2 = forms.CharField(label=_("Player 2"), max_length=max_length(Player))
     name = forms.CharField(
         label=_("Pair name"),
-        max_length=200,
+        max_length=max_length(Pair),
         required=False,
         help_text=_("Optional: empty gives “Player 1 – Player 2”."),
     )
     club = forms.CharField(
         label=_("Club"),
-        max_length=120,
+        max_length=max_length(Club),
         required=False,
         help_text=_("Optional: empty gives the event's club."),
         widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
@@ -245,6 +245,7 @@ class CsvUploadForm(forms.Form):
     text = forms.CharField(
         label=_("…or paste the lines"),
         required=False,
+        max_length=MAX_CSV_BYTES,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Anna Puig,Jordi Vila,,Reus"}),
     )
 

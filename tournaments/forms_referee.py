@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.jsonio import JSONRejected, read_json
 from tournaments.models import BoardResult, Ruling, Submission
 
 SEATS = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
@@ -110,17 +111,9 @@ class PlayRecordField(forms.CharField):
         if not text:
             return None
         try:
-            record = json.loads(text)
-        except ValueError as exc:
-            raise forms.ValidationError(
-                _("This is not valid JSON (line %(line)s, column %(col)s): %(msg)s."),
-                params={
-                    "line": getattr(exc, "lineno", "?"),
-                    "col": getattr(exc, "colno", "?"),
-                    "msg": getattr(exc, "msg", str(exc)),
-                },
-                code="json",
-            ) from None
+            record = read_json(text)
+        except JSONRejected as exc:
+            raise forms.ValidationError(exc.message, code="json") from None
         if not isinstance(record, dict):
             raise forms.ValidationError(_("A play record is a JSON object {…}."), code="json")
         return record

@@ -91,6 +91,71 @@ def test_more_than_48_cards_r10() -> None:
     assert "play" in paths(record)
 
 
+def test_a_play_of_200000_cards_is_one_problem_before_any_replay_r10() -> None:
+    """R10: a hand has 48 cards; a longer play is refused as a whole, entries unread (the 12 MB
+    answer of issue 13 came from one problem per entry)."""
+    record = example("00000-complete.json")
+    record["play"] = ["1o", 7, "??"] * 66_667
+    verdict = replay(record)
+    assert [p.to_json() for p in verdict.problems] == [
+        {"path": "play", "message": "the play holds 200001 cards; a hand has 48 (R10)"}
+    ]
+
+
+def test_a_hand_of_more_than_12_cards_is_one_problem_r3() -> None:
+    """R3: a hand has 12 cards; a larger one is one problem, its cards not examined (so no
+    "dealt twice" per card, and no "missing cards" for the cards it may hold)."""
+    record = example("00000-complete.json")
+    record["deal"]["hands"]["N"] = record["deal"]["hands"]["N"] * 10_000
+    verdict = replay(record)
+    assert [p.to_json() for p in verdict.problems] == [
+        {"path": "deal.hands.N", "message": "N holds 120000 cards; a hand has 12 (R3)"}
+    ]
+
+
+def test_at_most_50_problems_the_last_saying_how_many_more_r10() -> None:
+    """R10 lists every problem, up to 50: 12 bad cards of N, the 12 cards so missing from the
+    deal (one problem) and 48 bad cards in the play make 61; 49 are listed, in order, and a
+    50th says that 12 more were found."""
+    record = example("00000-complete.json")
+    record["deal"]["hands"]["N"] = [f"x{i}" for i in range(12)]
+    record["play"] = [f"y{i}" for i in range(48)]
+    verdict = replay(record)
+    problems = [p.to_json() for p in verdict.problems]
+    assert len(problems) == 50
+    assert problems[0]["path"] == "deal.hands.N[0]"
+    assert [p["path"] for p in problems[11:14]] == ["deal.hands.N[11]", "deal.hands", "play[0]"]
+    assert problems[-2]["path"] == "play[35]"
+    assert problems[-1]["path"] == ""
+    assert problems[-1]["message"].startswith("12 more problems")
+    # the verdict keeps the format of play-record.md: every problem a path and a sentence
+    assert all(set(p) == {"path", "message"} for p in verdict.to_json()["problems"])
+
+
+def test_invalid_record_exception_lists_at_most_50_problems() -> None:
+    record = example("00000-complete.json")
+    record["play"] = [f"y{i}" for i in range(48)]
+    record["deal"]["hands"]["E"] = [f"x{i}" for i in range(12)]
+    with pytest.raises(InvalidRecord) as caught:
+        replay_steps(record)
+    assert len(caught.value.problems) == 50
+    assert "more problems" in caught.value.problems[-1].message
+
+
+def test_a_quoted_value_is_cut_to_100_characters_r1() -> None:
+    """R1: an unknown token is named in the problem, but a 2 MB token is not echoed whole."""
+    record = example("00000-complete.json")
+    record["play"][0] = "z" * 2_000_000
+    record["choice"]["trump"] = ["x" * 10_000] * 1000
+    record["format"] = "f" * 5000
+    verdict = replay(record)
+    assert {p.path for p in verdict.problems} >= {"play[0]", "choice.trump", "format"}
+    for problem in verdict.problems:
+        assert len(problem.message) < 300, problem
+    card = next(p for p in verdict.problems if p.path == "play[0]")
+    assert card.message.startswith('"' + "z" * 99 + '…"')
+
+
 def test_fewer_than_48_without_illegal_play_r10() -> None:
     """R10: fewer than 48 cards without an illegal play is invalid."""
     record = example("00000-complete.json")

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.errors import MAX_PROBLEMS
 
 pytestmark = pytest.mark.fuzz
 
@@ -204,9 +205,13 @@ def check_replay(
     figures("engine.replay", verdict.outcome)
     if verdict.outcome == "invalid":
         assert out["problems"], record
+        assert len(out["problems"]) <= MAX_PROBLEMS
         for problem in out["problems"]:
             assert isinstance(problem["message"], str) and problem["message"]
-            if isinstance(record, dict):
+            assert len(problem["message"]) < 400  # quoted values are cut to 100 characters
+            if problem is out["problems"][-1] and problem["message"].endswith("not listed"):
+                assert len(out["problems"]) == MAX_PROBLEMS and problem["path"] == ""
+            elif isinstance(record, dict):
                 # a JSON path into the record: its head is a field of the format or of the record
                 head = re.match(r"[^.\[]*", problem["path"]).group()
                 assert head and (head in FIELDS or head in record), (problem, record)

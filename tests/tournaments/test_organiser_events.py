@@ -95,7 +95,7 @@ def test_a_preset_fills_the_form_without_saving(logged_in, preset, expected):
 def test_bad_values_are_form_errors(logged_in):
     data = dict(FORM, name="", rounds_count="0", boards_per_round="99", game_target="abc")
     response = logged_in.post(reverse("tournaments:event_create"), data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     errors = response.context["form"].errors
     assert set(errors) >= {"name", "rounds_count", "boards_per_round", "game_target"}
     assert not Event.objects.exists()

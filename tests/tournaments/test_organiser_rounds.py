@@ -55,7 +55,7 @@ def test_register_needs_two_names(logged_in, open_event):
     response = logged_in.post(
         reverse("tournaments:entries", args=[open_event.pk]), {"player1": "Anna", "player2": ""}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "player2" in response.context["form"].errors
     assert not open_event.entries.exists()
 
@@ -66,7 +66,7 @@ def test_register_refused_once_running_is_a_message_not_a_500(logged_in, running
     assert "Registration is closed" in page
     assert 'id="register-form"' not in page
     response = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Cannot register pairs: the event is running" in str(
         response.context["form"].non_field_errors()
     )
@@ -115,7 +115,7 @@ def test_csv_confirm_with_a_bad_file_registers_nothing(logged_in, open_event):
     response = logged_in.post(
         reverse("tournaments:entries_import_confirm", args=[open_event.pk]), {"csv_text": BAD_CSV}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Line 2: Two player names are needed." in _messages(response)
     assert not open_event.entries.exists()
 
@@ -141,7 +141,7 @@ def test_csv_pasted_text_with_semicolons_and_a_windows_file(logged_in, open_even
 )
 def test_csv_upload_problems_are_form_errors(logged_in, open_event, data, message):
     response = logged_in.post(reverse("tournaments:entries_import", args=[open_event.pk]), data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
 
 

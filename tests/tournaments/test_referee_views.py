@@ -285,7 +285,7 @@ def test_ruling_without_explanation_is_refused(client, referee, illegal_dispute)
     response = client.post(
         url, {"form": "penalty", "penalty-offending_pair": "NS", "penalty-explanation": "   "}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "This field is required" in response.content.decode()
     assert response.context["open_form"] == "penalty"
     assert not Ruling.objects.exists()
@@ -348,7 +348,7 @@ def test_accept_refuses_a_foreign_submission(client, referee, conflict_dispute, 
     response = client.post(
         url, {"form": "accept", "accept-submission": foreign.pk, "accept-explanation": "x"}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
 
 
@@ -390,7 +390,7 @@ def test_corrected_short_result_bad_input(client, referee, conflict_dispute, cha
         "corrected_short-explanation": "x",
     } | change
     response = client.post(url, post)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
     assert not Ruling.objects.exists()
 
@@ -411,7 +411,7 @@ def test_calls_from_the_wrong_pair_come_back_from_the_engine(client, referee, co
             "corrected_short-explanation": "x",
         },
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert form_of(response, "corrected_short").errors
     assert not Ruling.objects.exists()
 
@@ -464,18 +464,22 @@ def test_rule_with_a_corrected_record(client, referee, running_event, illegal_di
 
 
 @pytest.mark.parametrize(
-    "text, message",
+    "text, message, preview_status",
     [
-        ("{not json", "This is not valid JSON"),
-        ("[1, 2]", "A play record is a JSON object"),
+        ("{not json", "This is not valid JSON", 400),
+        ("[1, 2]", "A play record is a JSON object", 400),
+        # a readable record: its preview shows the problems; ruling with it is refused
         (
             '{"format": "botifarra-play/1", "choice": {"delegated": false, "trump": "copes"}, '
             '"play": ["99x"]}',
             "play[0]",
+            200,
         ),
     ],
 )
-def test_bad_records_are_explained_not_500(client, referee, illegal_dispute, text, message):
+def test_bad_records_are_explained_not_500(
+    client, referee, illegal_dispute, text, message, preview_status
+):
     client.force_login(referee)
     url = reverse("referee:dispute", args=[illegal_dispute.pk])
     for action in ("preview", "rule"):
@@ -488,7 +492,7 @@ def test_bad_records_are_explained_not_500(client, referee, illegal_dispute, tex
                 "corrected_record-explanation": "x",
             },
         )
-        assert response.status_code == 200
+        assert response.status_code == (preview_status if action == "preview" else 400)
         assert message in response.content.decode()
     assert not Ruling.objects.exists()
 

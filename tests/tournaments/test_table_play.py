@@ -305,5 +305,5 @@ def test_pasted_invalid_record_lists_every_problem(table, board):
     ]:
         assert f"<code>{problem['path']}</code>" in page
     response = ns.post(play_url(table), {"record": "{not json"})
-    assert response.status_code == 400 and "This is not JSON" in response.content.decode()
+    assert response.status_code == 400 and "This is not valid JSON" in response.content.decode()
     assert BoardResult.objects.get(table=table, board=board).status == "entered"

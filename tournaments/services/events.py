@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from engine.errors import clip
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -52,6 +53,48 @@ def event_create(*, actor: Actor, **fields: object) -> Event:
         event.organisers.add(actor.user)
         audit.record(event=event, actor=actor.label, action="event_created")
     return event
+
+
+def max_length(model: type[Model], field: str = "name") -> int:
+    """The column size of ``model.field``, which a value must fit before it is saved."""
+    size = model._meta.get_field(field).max_length
+    assert size is not None
+    return size
+
+
+def pair_display_name(player1: str, player2: str) -> str:
+    """“Player 1 – Player 2”, each name shortened with … when the whole would not fit the pair's
+    name column (two 120-character names make 243 characters; the column holds 200)."""
+    full = f"{player1} – {player2}"
+    limit = max_length(Pair)
+    if len(full) <= limit:
+        return full
+    room = (limit - len(" – ")) // 2
+    return f"{clip(player1, limit=room)} – {clip(player2, limit=room)}"
+
+
+def _length_problems(**values: str) -> list[tuple[str, str]]:
+    """(field, sentence) for each of ``player1``, ``player2``, ``name``, ``club`` too long for
+    its column."""
+    columns = {
+        "player1": (Player, _("The name of player 1")),
+        "player2": (Player, _("The name of player 2")),
+        "name": (Pair, _("The pair name")),
+        "club": (Club, _("The club name")),
+    }
+    problems = []
+    for field_name, value in values.items():
+        model, label = columns[field_name]
+        limit = max_length(model)
+        if len(value) > limit:
+            problems.append(
+                (
+                    field_name,
+                    _("%(what)s is too long: at most %(max)s characters (it has %(n)s).")
+                    % {"what": label, "max": limit, "n": len(value)},
+                )
+            )
+    return problems
 
 
 @dataclass
@@ -103,11 +146,13 @@ def pairs_csv_parse(text: str) -> CsvPreview:
             )
             continue
         player1, player2 = cells[0], cells[1]
-        name = cells[2] if len(cells) > 2 and cells[2] else f"{player1} – {player2}"
+        given = cells[2] if len(cells) > 2 else ""
         club = cells[3] if len(cells) > 3 else ""
-        if len(name) > 200 or len(player1) > 120 or len(player2) > 120:
-            preview.errors.append((line_no, _("A name is too long.")))
+        too_long = _length_problems(player1=player1, player2=player2, name=given, club=club)
+        if too_long:
+            preview.errors.append((line_no, too_long[0][1]))
             continue
+        name = given or pair_display_name(player1, player2)
         key = name.casefold()
         if key in seen:
             preview.errors.append(
@@ -134,6 +179,10 @@ def entry_register(
 ) -> Entry:
     _require_organiser(event, actor)
     _require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
+    too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
+    if too_long:
+        field_name, message = too_long[0]
+        raise ServiceError(message, field=field_name)
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get the same number.
         Event.objects.select_for_update().get(pk=event.pk)
@@ -141,7 +190,7 @@ def entry_register(
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)
         pair = Pair.objects.create(
-            name=name or f"{player1} – {player2}", player1=p1, player2=p2, club=club_obj
+            name=name or pair_display_name(player1, player2), player1=p1, player2=p2, club=club_obj
         )
         entry = Entry.objects.create(event=event, pair=pair, number=_next_number(event))
         audit.record(

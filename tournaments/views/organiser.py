@@ -207,6 +207,7 @@ def _event_form_page(request: HttpRequest, form: EventForm, event: Event | None)
             "presets": PRESET_LABELS,
             "clubs": Club.objects.values_list("name", flat=True),
         },
+        status=400 if form.is_bound and form.errors else 200,  # sent back to be corrected
     )
 
 
@@ -424,7 +425,7 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
                 _("Pair %(n)s registered: %(name)s") % {"n": entry.number, "name": entry.pair.name},
             )
             return redirect("tournaments:entries", event.pk)
-    return _entries_page(request, event, form=form)
+    return _entries_page(request, event, form=form, status=400)
 
 
 @login_required
@@ -434,7 +435,7 @@ def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     form = CsvUploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        return _entries_page(request, event, csv_form=form)
+        return _entries_page(request, event, csv_form=form, status=400)
     text = form.cleaned_data["csv_text"]
     return render(
         request,
@@ -471,6 +472,7 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
                 "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
                 "csv_form": CsvUploadForm(),
             },
+            status=400,
         )
     messages.success(request, _("%(n)s pairs registered.") % {"n": len(created)})
     return redirect("tournaments:entries", event.pk)

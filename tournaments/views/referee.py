@@ -709,4 +709,6 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "other_open": list(other_open),
         "seat_order": SEAT_ORDER,
     }
-    return render(request, "referee/dispute.html", context)
+    # A ruling form sent back with errors (a refused paste included) is a 400, as on the table.
+    status = 400 if posted is not None and posted.errors else 200
+    return render(request, "referee/dispute.html", context, status=status)

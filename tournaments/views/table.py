@@ -8,7 +8,6 @@ engine. Nothing of a board's cards is sent unless ``policy.can_see_cards`` says 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import wraps
@@ -26,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import engine
 from tournaments import policy, table_access
 from tournaments.actors import Actor
+from tournaments.jsonio import JSONRejected, read_json
 from tournaments.models import Board, BoardResult, Dispute, Ruling
 from tournaments.services import Conflict, NotAllowed, ServiceError, results
 from tournaments.services import disputes as dispute_services
@@ -836,9 +836,9 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
     summary = None
     status = 200
     try:
-        record = json.loads(raw)
-    except ValueError as exc:
-        problems = [{"path": "", "message": _("This is not JSON: %(e)s") % {"e": exc}}]
+        record = read_json(raw)
+    except JSONRejected as exc:
+        problems = [exc.to_problem()]
         status = 400
     else:
         try:
@@ -866,10 +866,12 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
 
 
 def _json_body(request: HttpRequest) -> Any:
-    try:
-        return json.loads(request.body or b"null")
-    except ValueError:
-        return None
+    """The request's JSON (``JSONRejected`` when it is not JSON we accept)."""
+    return read_json(request.body)
+
+
+def _rejected(exc: JSONRejected) -> JsonResponse:
+    return JsonResponse({"problems": [exc.to_problem()]}, status=400)
 
 
 def _play_state(board: Board, record: dict[str, Any], nxt: dict[str, Any] | None) -> dict[str, Any]:
@@ -918,7 +920,10 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
             },
             status=403,
         )
-    body = _json_body(request)
+    try:
+        body = _json_body(request)
+    except JSONRejected as exc:
+        return _rejected(exc)
     play = body.get("play") if isinstance(body, dict) else None
     if not isinstance(play, list) or len(play) > 48 or not all(isinstance(t, str) for t in play):
         return JsonResponse(
@@ -967,7 +972,10 @@ def play_submit(request: HttpRequest, access: Access, number: int) -> JsonRespon
             },
             status=403,
         )
-    record = _json_body(request)
+    try:
+        record = _json_body(request)
+    except JSONRejected as exc:
+        return _rejected(exc)
     if record is None:
         return JsonResponse(
             {"problems": [{"path": "", "message": _("The body must be a JSON play record.")}]},

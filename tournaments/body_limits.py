@@ -1,0 +1,105 @@
+"""The largest request body each route accepts, refused (413) before anything reads it.
+
+Django's own ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is one figure for the whole site (2.5 MB by default)
+and is checked only when a view reads the body: a 2 MB play record reached the engine, and a
+0.6 MB one of 200,000 cards made a 12.5 MB answer. Here every route has a limit sized for what it
+legitimately receives (docs/operations.md shows the table); the middleware compares it with the
+request's ``Content-Length`` before the CSRF check, the parsers and the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import ResolverMatch
+from django.utils.translation import gettext as _
+
+KB = 1024
+
+# Codes, sides and logins: a few short fields.
+CODES_AND_LOGINS = 4 * KB
+# Play records, results, rulings, the referee's page: a play record with its hands is about
+# 1 KB; 64 KB leaves room for notes and a pretty-printed paste.
+DEFAULT = 64 * KB
+# The CSV import: a file of at most 512 KB (tournaments.forms.MAX_CSV_BYTES) or as much pasted,
+# and the confirmation step that posts the text back form-encoded (up to 3 bytes per byte).
+CSV_UPLOAD = 1536 * KB
+CSV_CONFIRM = 2048 * KB
+# Django's admin: change lists post one field per selected row.
+ADMIN = 256 * KB
+
+API_JSON_MAX_BYTES = DEFAULT
+
+BY_VIEW: dict[str, int] = {
+    "login": CODES_AND_LOGINS,
+    "admin:login": CODES_AND_LOGINS,
+    "api:auth_token": CODES_AND_LOGINS,
+    "api:table_token": CODES_AND_LOGINS,
+    "table:enter": CODES_AND_LOGINS,
+    "table:choose_side": CODES_AND_LOGINS,
+    "tournaments:entries_import": CSV_UPLOAD,
+    "tournaments:entries_import_confirm": CSV_CONFIRM,
+}
+BY_NAMESPACE: dict[str, int] = {"admin": ADMIN}
+
+# The global backstop, for anything that reads a body outside a resolved route.
+LARGEST = max([DEFAULT, *BY_VIEW.values(), *BY_NAMESPACE.values()])
+
+
+def limit_for(match: ResolverMatch | None) -> int:
+    """The body limit, in bytes, of the route ``match`` resolved to."""
+    if match is None:
+        return DEFAULT
+    if match.view_name in BY_VIEW:
+        return BY_VIEW[match.view_name]
+    for namespace in match.namespaces:
+        if namespace in BY_NAMESPACE:
+            return BY_NAMESPACE[namespace]
+    return DEFAULT
+
+
+def _declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0  # Django reads such a body as empty, so there is nothing to limit
+
+
+def too_large_response(request: HttpRequest, limit: int) -> HttpResponse:
+    """413 in the shape the caller reads: the API's errors, the table's problems, or a page."""
+    message = _("This request is too large: at most %(kb)s KB here. Nothing was stored.") % {
+        "kb": limit // KB
+    }
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"detail": message, "errors": [{"field": "body", "message": message}]}, status=413
+        )
+    wants_json = "json" in request.headers.get("Content-Type", "") or "json" in request.headers.get(
+        "Accept", ""
+    )
+    if wants_json:
+        return JsonResponse(
+            {"error": message, "problems": [{"path": "", "message": message}]}, status=413
+        )
+    return render(request, "413.html", {"message": message}, status=413)
+
+
+class BodyLimitMiddleware:
+    """Refuse a body larger than its route's limit (placed before ``CsrfViewMiddleware``, whose
+    ``process_view`` is the first to read the body)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view_func: object, view_args: object, view_kwargs: object
+    ) -> HttpResponse | None:
+        limit = limit_for(request.resolver_match)
+        if _declared_length(request) > limit:
+            return too_large_response(request, limit)
+        return None

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 KB = 1024
 
-# Codes, sides and logins: a few short fields.
+# Codes and logins: a few short fields.
 CODES_AND_LOGINS = 4 * KB
 # Play records, results, rulings, the referee's page: a play record with its hands is about
 # 1 KB; 64 KB leaves room for notes and a pretty-printed paste.
@@ -38,7 +38,6 @@ BY_VIEW: dict[str, int] = {
     "api:auth_token": CODES_AND_LOGINS,
     "api:table_token": CODES_AND_LOGINS,
     "table:enter": CODES_AND_LOGINS,
-    "table:choose_side": CODES_AND_LOGINS,
     "tournaments:entries_import": CSV_UPLOAD,
     "tournaments:entries_import_confirm": CSV_CONFIRM,
 }

@@ -58,7 +58,7 @@ def test_every_endpoint_is_described(schema):
             operation = paths[path][method]
             assert operation.get("summary"), (path, method)
             if method == "post":
-                assert "requestBody" in operation or path.endswith("withdraw"), path
+                assert "requestBody" in operation or path.endswith(("withdraw", "new-codes")), path
                 assert "400" in operation["responses"], path
 
 

@@ -187,7 +187,7 @@ def test_every_route_limit_is_in_the_operations_guide():
         ("/accounts/login/", 4 * KB),
         ("/admin/login/", 4 * KB),
         ("/table/", 4 * KB),
-        ("/table/ABC123/side/", 4 * KB),
+        ("/table/ABC123/board/1/confirm/", 64 * KB),
         ("/table/ABC123/board/1/play/submit/", 64 * KB),
         ("/referee/dispute/1/", 64 * KB),
         ("/manage/1/pairs/import/", 1536 * KB),
@@ -211,7 +211,7 @@ def test_a_code_form_over_4_kb_is_a_413_page_in_the_readers_language(client):
 @pytest.mark.django_db
 def test_the_card_by_card_entry_gets_a_413_it_can_show(scene):
     client = scene.web("table")
-    url = f"/table/{scene.world.table.code}/board/1/play/submit/"
+    url = f"/table/{scene.world.table.code_ns}/board/1/play/submit/"
     response = client.post(
         url, '{"play": ["' + "x" * 70_000 + '"]}', content_type="application/json"
     )

@@ -224,7 +224,7 @@ def test_a_whole_body_of_hostile_json_is_refused_on_body(scene, name):
 
 
 def table_url(scene: Scene, name: str) -> str:
-    return f"/table/{scene.world.table.code}/board/1/{name}"
+    return f"/table/{scene.world.table.code_ns}/board/1/{name}"
 
 
 @pytest.mark.django_db

@@ -9,11 +9,32 @@ from pathlib import Path
 
 import pytest
 
+import scoring.butler
 import scoring.duplicate
+import scoring.league
 import scoring.lots
+import scoring.ranking
+import scoring.scale
+import scoring.teams
+import scoring.vp
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["types", "duplicate", "matches", "standings", "pairing", "lots"]
+PURE = [
+    "types",
+    "duplicate",
+    "matches",
+    "standings",
+    "pairing",
+    "lots",
+    "scale",
+    "vp",
+    "team_types",
+    "teams",
+    "team_standings",
+    "butler",
+    "ranking",
+    "league",
+]
 
 
 def test_scoring_algorithms_never_import_django():
@@ -25,7 +46,19 @@ def test_scoring_algorithms_never_import_django():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-@pytest.mark.parametrize("module", [scoring.duplicate, scoring.lots])
+@pytest.mark.parametrize(
+    "module",
+    [
+        scoring.duplicate,
+        scoring.lots,
+        scoring.scale,
+        scoring.vp,
+        scoring.teams,
+        scoring.butler,
+        scoring.ranking,
+        scoring.league,
+    ],
+)
 def test_docstring_examples_run(module):
     failures, _ = doctest.testmod(module)
     assert failures == 0

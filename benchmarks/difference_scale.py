@@ -404,11 +404,11 @@ MATCH_OF_EDGES = 8
 
 
 def two_figures(x: float) -> int:
-    """``x`` rounded to two significant figures (edges read like the IMP table's)."""
+    """``x`` rounded to two significant figures, halves up (edges read like the IMP table's)."""
     if x < 100:
         return round(x)
     step = 10 ** (len(str(int(x))) - 2)
-    return int(round(x / step) * step)
+    return math.floor(x / step + 0.5) * step  # halves up
 
 
 def dominance(abs_diffs: Sequence[int], width: float) -> float:

@@ -558,6 +558,12 @@ def report(sims: list[tuple[TableResult, TableResult]], elapsed: float) -> Deriv
     print(f"dominance: {units(d.edges, TOP_LLIURE) / d.nonzero_units_mean:.2f} mean edges")
     print(f"board_units_sd: {d.board_units_sd:.2f} units")
     print(f"board_units_abs_mean: {d.board_units_abs_mean:.2f} units")
+    counts = [0] * (TOP_UNITS + 1)
+    for x in diffs:
+        counts[abs(units(d.edges, x))] += 1
+    for k, c in enumerate(counts):
+        if c:
+            print(f"board_units_{k}: {pct(c, n)}")
     print(f"blitz_per_sqrt_board: {d.blitz_per_sqrt_board} units")
     print(f"adjusted_units: {d.adjusted_units} units")
     return d

@@ -108,10 +108,13 @@ def test_head_to_head_breaks_a_tie_on_points_and_games():
             ]
         )
     )
+    # The worked example of docs/teams.md, section 7.
     s = by_team(table)
     assert (s[1].points, s[1].games_won) == (s[2].points, s[2].games_won) == (3, 3)
-    assert s[1].units_diff > s[2].units_diff
-    assert s[2].rank < s[1].rank
+    # Club 1: 10–0 (2) on day 1, 72–0 (10) and 10–0 (2) on day 2; lost 0–10 three times (6).
+    assert (s[1].units_for, s[1].units_against, s[2].units_for, s[2].units_against) == (14, 6, 6, 6)
+    assert (s[4].points, s[4].games_won, s[3].points, s[3].games_won) == (4, 2, 1, 1)
+    assert [x.team for x in table.standings] == [4, 2, 1, 3]
 
 
 def test_head_to_head_among_four_is_reapplied_to_the_two_still_level():

@@ -260,7 +260,9 @@ def _winner(trick: list[tuple[int, int]], t: int) -> tuple[int, int]:
     return win_seat, win
 
 
-def _safe(card: int, led: int, t: int, outside: int, later_opponents: list[int], voids: list[int]):
+def _safe(
+    card: int, led: int, t: int, outside: int, later_opponents: list[int], voids: list[int]
+) -> bool:
     """Nobody still to play can beat ``card``, as far as the player can tell."""
     if HIGHER[card] & outside:
         return False
@@ -270,6 +272,8 @@ def _safe(card: int, led: int, t: int, outside: int, later_opponents: list[int],
 
 
 def choose_card(hand: Hand, t: int, played: int, voids: list[int]) -> int:
+    """The greedy model's card for the player to move (``played``: every card seen so far;
+    ``voids``: per seat, a bit per suit it is known to be void in)."""
     seat = hand.to_move.value
     me = hand.hands[hand.to_move]
     legal = hand.legal_mask()

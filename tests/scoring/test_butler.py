@@ -115,3 +115,26 @@ def test_results_scored_for_both_sides_are_rejected():
         butler_ranking([BoardResult(1, 1, 11, 21, 4, 6)])
     with pytest.raises(ValueError, match="min_boards"):
         butler_ranking([], min_boards=-1)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(min_value=1, max_value=3),  # board
+            st.integers(min_value=1, max_value=6),  # NS pair
+            st.integers(min_value=-300, max_value=300),  # NS net
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.randoms(),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_ranking_does_not_depend_on_the_order_of_the_results(rows, rng):
+    results = [result(b, t, ns, 100 + ns, net) for t, (b, ns, net) in enumerate(rows, start=1)]
+    shuffled = list(results)
+    rng.shuffle(shuffled)
+    assert butler_ranking(shuffled).standings == butler_ranking(results).standings
+    # On a played result the two pairs score opposite units.
+    for board in butler_ranking(results).boards.values():
+        assert all(line.units_ns == -line.units_ew for line in board.lines)

@@ -5,9 +5,16 @@ Builds the synthetic event in a throw-away test database of the configured DATAB
 
 - ``standings_db_s``: a full recomputation through the task's code path (load every counted
   result from the database, compute the snapshot after each round, store them);
-- ``standings_pure_s``: the pure computation of the final standings alone.
+- ``standings_pure_s``: the pure computation of the final standings alone;
+- ``team_standings_pure_s``: the pure computation of a team event's standings (200 teams, 9
+  matches each of 12 boards at two tables: 21,600 results; every match scored board by board
+  on the difference scale, VPs, ranking). The database-backed ``team_standings_s`` (target
+  <= 2 s) comes with the team models;
+- ``team_standings_every_round_pure_s``: the same, once after each of the 9 rounds (what a
+  snapshot per round, as the pairs task stores, costs);
+- ``butler_pure_s``: the Butler ranking of the same event's 400 pairs.
 
-Targets on the reference machine: at most 3 s and 0.5 s.
+Targets on the reference machine: at most 3 s and 0.5 s for the pairs event.
 """
 
 import os
@@ -26,12 +33,14 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from benchmarks.synthetic import ROUNDS, build_event, store_event  # noqa: E402
+from benchmarks.synthetic import ROUNDS, build_event, build_team_event, store_event  # noqa: E402
 
 
 def main() -> int:
     from scoring.bridge import standings_recompute
+    from scoring.butler import butler_ranking
     from scoring.standings import compute_standings
+    from scoring.team_standings import compute_team_standings
     from tournaments.models import StandingsSnapshot
 
     old_name = connection.settings_dict["NAME"]
@@ -51,6 +60,25 @@ def main() -> int:
     print(f"standings_db_s: {db_s:.3f} s")
     print(f"standings_pure_s: {pure_s:.3f} s")
     del test_name
+    team_event = build_team_event()
+    start = time.perf_counter()
+    result = compute_team_standings(team_event)
+    team_pure_s = time.perf_counter() - start
+    assert len(result.standings) == 200 and len(result.matches) == 900
+    start = time.perf_counter()
+    for rnd in team_event.rounds:
+        compute_team_standings(team_event, after_round=rnd.number)
+    team_rounds_s = time.perf_counter() - start
+    results = [
+        r for rnd in team_event.rounds for m in rnd.matches for r in m.open_room + m.closed_room
+    ]
+    start = time.perf_counter()
+    butler = butler_ranking(results)
+    butler_s = time.perf_counter() - start
+    assert len(butler.standings) == 400
+    print(f"team_standings_pure_s: {team_pure_s:.3f} s")
+    print(f"team_standings_every_round_pure_s: {team_rounds_s:.3f} s")
+    print(f"butler_pure_s: {butler_s:.3f} s")
     return 0
 
 

@@ -1,7 +1,11 @@
-"""A synthetic event for the benchmarks: 1,000 pairs, 10 rounds of 6 boards (30,000 results).
+"""Synthetic events for the benchmarks.
 
-Random tables and R9 hand scores, a few adjusted scores and missing results so that Neuberg
-runs. ``benchmarks/standings.py`` times the standings on it.
+* ``build_event``: 1,000 pairs, 10 rounds of 6 boards (30,000 results). Random tables and R9
+  hand scores, a few adjusted scores and missing results so that Neuberg runs.
+* ``build_team_event``: 200 teams of four, 9 rounds, matches of 12 boards at two tables
+  (21,600 results), a few adjusted scores and missing results.
+
+``benchmarks/standings.py`` times the standings on them.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring.team_types import TeamEventInput, TeamMatchInput, TeamRoundInput  # noqa: E402
 from scoring.types import BoardResult, EventInput, RoundInput, TableRound  # noqa: E402
 
 PAIRS, ROUNDS, BOARDS = 1000, 10, 6
+TEAMS, TEAM_ROUNDS, TEAM_BOARDS = 200, 9, 12
 
 
 def build_event(
@@ -44,6 +50,47 @@ def build_event(
             tables.append(TableRound(number, t + 1, ns, ew, results))
         round_inputs.append(RoundInput(number, boards_of_round, tables))
     return EventInput(entries, {e: e for e in entries}, {}, round_inputs, seed="bench")
+
+
+def _room_result(
+    rng: random.Random, board: int, table: int, ns: int, ew: int
+) -> BoardResult | None:
+    score = (rng.randint(20, 52) - 36) * rng.choice((1, 1, 2, 4))
+    roll = rng.random()
+    if roll < 0.001:
+        return None  # not entered: a missing board
+    adjusted = ("avg_plus", None) if roll < 0.002 else (None, None)
+    return BoardResult(board, table, ns, ew, max(score, 0), max(-score, 0), *adjusted)
+
+
+def build_team_event(
+    seed: int = 1, *, teams: int = TEAMS, rounds: int = TEAM_ROUNDS, boards: int = TEAM_BOARDS
+) -> TeamEventInput:
+    """Team ``t`` fields pairs ``10 t + 1`` (NS in the open room) and ``10 t + 2``."""
+    rng = random.Random(seed)
+    ids = list(range(1, teams + 1))
+    round_inputs = []
+    for number in range(1, rounds + 1):
+        order = ids[:]
+        rng.shuffle(order)
+        boards_of_round = [(number - 1) * boards + b for b in range(1, boards + 1)]
+        matches = []
+        for m in range(teams // 2):
+            a, b = order[2 * m], order[2 * m + 1]
+            open_room, closed_room = [], []
+            for board in boards_of_round:
+                for room, ns, ew, table in (
+                    (open_room, 10 * a + 1, 10 * b + 1, 2 * m + 1),
+                    (closed_room, 10 * b + 2, 10 * a + 2, 2 * m + 2),
+                ):
+                    r = _room_result(rng, board, table, ns, ew)
+                    if r is not None:
+                        room.append(r)
+            matches.append(
+                TeamMatchInput(number, m + 1, a, b, boards_of_round, open_room, closed_room)
+            )
+        round_inputs.append(TeamRoundInput(number, matches))
+    return TeamEventInput(ids, {t: t for t in ids}, {}, round_inputs, seed="bench")
 
 
 def store_event(data: EventInput, *, name: str, seed: str):

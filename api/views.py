@@ -423,9 +423,9 @@ class ResultConfirmView(FailedAttemptsMixin, ApiView):
         result = get_object_or_404(_result_qs(), pk=pk)
         actor = access.actor_for(request)
         typed = form.validated_data.get("code")
-        if typed and actor.table is not None:
+        if typed and actor.table is not None and actor.table.pk == result.table_id:
             side = result.table.side_for_code(table_access.normalise_code(typed))
-            if actor.table.pk != result.table_id or side is None or side == actor.side:
+            if side is None or side == actor.side:
                 self.attempt_failed()
                 raise ValidationError({"code": [_("That is not the other pair's code.")]})
             actor = Actor(table=actor.table, side=side)

@@ -21,7 +21,7 @@ from engine.cards import (
 )
 from engine.deals import Deal, commitment, deal_board, dealer_of_board
 from engine.errors import IllegalPlay, InvalidRecord, Problem
-from engine.hand import Hand, IllegalCard
+from engine.hand import Hand, IllegalCard, random_play
 from engine.match import DRAW_RULES, OPEN_SWISS, R12, MatchRules
 from engine.replay import Step, Verdict, check_form, legal_for_record, replay, replay_steps
 from engine.rules import Rules
@@ -70,6 +70,7 @@ __all__ = [
     "parse_card",
     "parse_token",
     "penalty_score",
+    "random_play",
     "replay",
     "replay_steps",
     "score_short_result",

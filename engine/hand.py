@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from engine.errors import IllegalPlay
 from engine.rules import BEATS, TRUMP_INDEX, Rules, illegal_rule, legal_mask
 from engine.scoring import hand_score, penalty_score
 
-__all__ = ["Hand", "IllegalCard"]
+__all__ = ["Hand", "IllegalCard", "random_play"]
 
 #: The default rules (lliure, R11), shared: ``Rules`` is immutable.
 DEFAULT_RULES = Rules()
@@ -286,3 +287,39 @@ class Hand:
             f"Hand.from_hands(Seat.{self.dealer.name}, {{{hands}}}, {self.trump!r}, {self.rules!r}, "
             f"play={legal_moves!r})"
         )
+
+
+def random_play(
+    deal: Deal,
+    trump: str,
+    rules: Rules = DEFAULT_RULES,
+    rng: random.Random | None = None,
+    illegal_at: int | None = None,
+) -> list[str]:
+    """A hand played at random by the rules, as card tokens (demos, simulations, tests).
+
+    With ``illegal_at``, the first player at or after that card who holds a forbidden card
+    plays one, and the play stops there (R10).
+
+    >>> from engine.deals import deal_board
+    >>> play = random_play(deal_board("doc", 2), "bastos", rng=random.Random(1))
+    >>> len(play), len(set(play))
+    (48, 48)
+    >>> short = random_play(deal_board("doc", 2), "bastos", rng=random.Random(1), illegal_at=5)
+    >>> len(short) < 48
+    True
+    """
+    rng = rng if rng is not None else random.Random()
+    hand = Hand(deal, trump, rules)
+    cards: list[str] = []
+    while not hand.is_over:
+        legal = hand.legal_cards()
+        if illegal_at is not None and len(cards) >= illegal_at:
+            forbidden = [c for c in mask_to_cards(hand.hands[hand.to_move]) if c not in legal]
+            if forbidden:
+                cards.append(card_token(rng.choice(forbidden)))
+                return cards
+        card = rng.choice(legal)
+        hand.play(card)
+        cards.append(card_token(card))
+    return cards

@@ -53,26 +53,6 @@ def _user(username: str, *, staff: bool = False) -> Any:
     return user
 
 
-def random_play(
-    board: Board, trump: str, rules: engine.Rules, rng: random.Random, illegal_at: int | None = None
-) -> list[str]:
-    """A random hand played by the rules; with ``illegal_at``, one illegal card at that index."""
-    hand = engine.Hand(board.deal(), trump, rules)
-    cards: list[str] = []
-    while not hand.is_over:
-        legal = hand.legal_cards()
-        if illegal_at is not None and len(cards) >= illegal_at:
-            held = engine.mask_to_cards(hand.hands[hand.to_move])
-            forbidden = [c for c in held if c not in legal]
-            if forbidden:
-                cards.append(engine.card_token(rng.choice(forbidden)))
-                return cards
-        card = rng.choice(legal)
-        hand.play(card)
-        cards.append(engine.card_token(card))
-    return cards
-
-
 def _record(board: Board, trump: str, play: list[str], rules: engine.Rules) -> dict[str, Any]:
     return {
         "format": "botifarra-play/1",
@@ -99,7 +79,9 @@ def play_round(
             if BoardResult.objects.filter(table=table, board=board).exists():
                 continue
             if illegal and table.number == 2 and board.number == rnd.board_numbers[0]:
-                play = random_play(board, trump, rules, rng, illegal_at=rng.randint(8, 30))
+                play = engine.random_play(
+                    board.deal(), trump, rules, rng, illegal_at=rng.randint(8, 30)
+                )
                 results.result_submit_play_record(
                     table=table,
                     board_number=board.number,
@@ -108,7 +90,7 @@ def play_round(
                 )
                 continue
             if table.number == 1 and board.number == rnd.board_numbers[0]:
-                play = random_play(board, trump, rules, rng)
+                play = engine.random_play(board.deal(), trump, rules, rng)
                 out = results.result_submit_play_record(
                     table=table,
                     board_number=board.number,
@@ -118,7 +100,7 @@ def play_round(
                 results.result_confirm(result=out.result, actor=ew)
                 continue
             hand = engine.Hand(board.deal(), trump, rules)
-            for card in random_play(board, trump, rules, rng):
+            for card in engine.random_play(board.deal(), trump, rules, rng):
                 hand.play(engine.parse_token(card))
             totals = hand.totals
             data = {"delegated": False, "trump": trump, "doubles": [], "totals": totals}

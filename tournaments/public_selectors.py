@@ -8,7 +8,6 @@ records) are only for the event's organisers and referees.
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 from django.utils.translation import pgettext
 
 import engine
+from engine.record import canonical
 from scoring import types as st
 from scoring.bridge import event_input, standings_stale
 from scoring.standings import compute_standings
@@ -530,14 +530,10 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
     for pr in rows:
         result = pr.result
         assert result is not None
-        record = copy.deepcopy(pr.record) if isinstance(pr.record, dict) else {}
-        record.setdefault("format", "botifarra-play/1")
-        record.setdefault("ruleset", ev.event.ruleset)
-        given = record.get("deal")
-        deal: dict[str, Any] = dict(given) if isinstance(given, dict) else {}
-        deal.setdefault("dealer", result.board.dealer)
-        deal["hands"] = result.board.hands
-        record["deal"] = deal
+        # Republished canonically: the keys of play-record.md only, whatever a client sent.
+        record = canonical(pr.record, hands=False)
+        record["ruleset"] = ev.event.ruleset
+        record["deal"]["hands"] = {s: result.board.hands[s] for s in ("N", "E", "S", "W")}
         out.append(
             {
                 "round": result.table.round.number,

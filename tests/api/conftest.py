@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 import engine
 from api.authentication import table_token
+from engine import random_play
 from tests.factories import EventFactory, UserFactory
-from tournaments.demo import random_play
 from tournaments.models import Board, Event, Table
 
 PRINCIPALS = [
@@ -66,7 +66,9 @@ class World:
         self, board: int = 1, *, trump: str = "copes", seed: int = 1, illegal_at: int | None = None
     ) -> dict[str, Any]:
         b = self.board(board)
-        play = random_play(b, trump, self.event.rules, random.Random(seed), illegal_at=illegal_at)
+        play = random_play(
+            b.deal(), trump, self.event.rules, random.Random(seed), illegal_at=illegal_at
+        )
         return {
             "format": "botifarra-play/1",
             "ruleset": self.event.ruleset,

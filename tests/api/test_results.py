@@ -228,3 +228,21 @@ def test_results_of_an_open_round_are_hidden_from_others_until_it_closes(world):
     assert public["count"] == 1
     detail = world.client("anonymous").get(f"{URL}/{public['results'][0]['id']}").json()
     assert detail["submissions"] is None  # the public sees the result, not who sent what
+
+
+def test_a_token_confirms_for_its_own_side_only(world):
+    entered = world.client("table").post("/api/v1/results", world.short(), format="json").json()
+    url = f"/api/v1/results/{entered['id']}/confirm"
+    own = world.client("table").post(url, {}, format="json")
+    assert own.status_code == 403
+    wrong = world.client("table").post(url, {"code": world.table.code_ns}, format="json")
+    assert wrong.status_code == 400 and "code" in errors_of(wrong)
+    other_tables = world.client("other_table").post(
+        url, {"code": world.table.code_ew}, format="json"
+    )
+    assert other_tables.status_code == 403
+    assert BoardResult.objects.get().status == "entered"
+    typed = world.client("table").post(url, {"code": world.table.code_ew}, format="json")
+    assert typed.status_code == 200, typed.content
+    result = BoardResult.objects.get()
+    assert result.status == "confirmed" and result.confirmed_by.endswith("EW")

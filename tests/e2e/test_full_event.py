@@ -21,6 +21,7 @@ import pytest
 from pypdf import PdfReader
 
 import engine
+from engine import random_play
 from tests.e2e.journey import (
     Ledger,
     Shots,
@@ -38,7 +39,6 @@ from tests.e2e.journey import (
     short_score,
 )
 from tests.factories import UserFactory
-from tournaments.demo import random_play
 from tournaments.models import Board, Event
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -104,7 +104,9 @@ def record_of(board: Board, trump: str, play: list[str]) -> dict:
 
 def illegal_record(board: Board) -> dict:
     for seed in range(1, 100):
-        play = random_play(board, "copes", board.event.rules, random.Random(seed), illegal_at=12)
+        play = random_play(
+            board.deal(), "copes", board.event.rules, random.Random(seed), illegal_at=12
+        )
         if len(play) < 48:
             return record_of(board, "copes", play)
     raise AssertionError("no illegal card found")

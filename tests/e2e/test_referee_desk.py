@@ -5,12 +5,12 @@ import random
 
 import pytest
 
+from engine import random_play
 from scoring.bridge import standings_recompute
 from tests.conftest import wait_for
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import UserFactory
 from tournaments.actors import Actor
-from tournaments.demo import random_play
 from tournaments.models import BoardResult, Ruling, StandingsSnapshot, Table
 from tournaments.services import results
 from tournaments.views.referee import RULE_TEXT
@@ -20,7 +20,7 @@ PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 
 def illegal_record(board, event):
     for seed in range(1, 80):
-        play = random_play(board, "copes", event.rules, random.Random(seed), illegal_at=14)
+        play = random_play(board.deal(), "copes", event.rules, random.Random(seed), illegal_at=14)
         if len(play) < 48:
             return {
                 "format": "botifarra-play/1",

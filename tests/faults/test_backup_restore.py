@@ -18,10 +18,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from engine import random_play
 from scoring.bridge import standings_recompute
 from tests.faults.conftest import ROOT
 from tournaments.actors import Actor
-from tournaments.demo import random_play
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -103,7 +103,7 @@ def _play_event(event) -> None:
         "deal": {"dealer": played.dealer},
         "choice": {"delegated": False, "trump": "copes"},
         "doubles": [],
-        "play": random_play(played, "copes", event.rules, random.Random(3)),
+        "play": random_play(played.deal(), "copes", event.rules, random.Random(3)),
     }
     for side in ("NS", "EW"):
         results.result_submit_play_record(

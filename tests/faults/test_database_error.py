@@ -14,8 +14,8 @@ from django.db import DatabaseError, connection
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
+from engine import random_play
 from tournaments.actors import Actor
-from tournaments.demo import random_play
 from tournaments.models import (
     AuditEntry,
     BoardResult,
@@ -84,7 +84,7 @@ def record_for(table, number: int) -> dict:
         "deal": {"dealer": board.dealer},
         "choice": {"delegated": False, "trump": "copes"},
         "doubles": [],
-        "play": random_play(board, "copes", event.rules, random.Random(7)),
+        "play": random_play(board.deal(), "copes", event.rules, random.Random(7)),
     }
 
 

@@ -246,3 +246,57 @@ def test_same_board_in_two_rounds_is_rejected():
     )
     with pytest.raises(ValueError, match="more than one round"):
         compute_standings(event)
+
+
+# --- nobody is credited with a match not played (issue 13) ----------------------------------
+
+
+def _row(result, entry):
+    return next(s for s in result.standings if s.entry == entry)
+
+
+def _two_boards(closed: bool, *tables) -> EventInput:
+    """One round of boards 11 and 12; a table is (ns, ew, [(board, net_ns), ...])."""
+    table_rounds = [
+        TableRound(
+            1,
+            t,
+            ns,
+            ew,
+            [BoardResult(b, t, ns, ew, max(net, 0), max(-net, 0)) for b, net in played],
+        )
+        for t, (ns, ew, played) in enumerate(tables, start=1)
+    ]
+    return EventInput(
+        entries=[1, 2, 3, 4],
+        numbers={e: e for e in (1, 2, 3, 4)},
+        withdrawn={},
+        rounds=[RoundInput(1, [11, 12], table_rounds, closed=closed)],
+    )
+
+
+def test_an_open_rounds_match_counts_only_once_it_is_over():
+    # Table 1 has played one board of two (NS +20); table 2 both boards.
+    event = _two_boards(False, (1, 2, [(11, 20)]), (3, 4, [(11, 5), (12, -3)]))
+    result = compute_standings(event)
+    one, two = _row(result, 1), _row(result, 2)
+    assert (one.wins, one.draws, one.match_points, one.points_for) == (0, 0, 0.0, 0)
+    assert (two.losses, two.draws, two.match_points, two.points_against) == (0, 0, 0.0, 0)
+    assert _row(result, 3).wins == 1 and _row(result, 3).match_points == 2.0
+    assert [m.final for m in result.matches] == [False, True]
+
+
+def test_a_match_with_no_board_is_no_draw_even_in_a_closed_round():
+    event = _two_boards(True, (1, 2, []), (3, 4, [(11, 5)]))
+    result = compute_standings(event)
+    for entry in (1, 2):
+        row = _row(result, entry)
+        assert (row.wins, row.draws, row.losses, row.match_points) == (0, 0, 0, 0.0)
+    # A closed round: the boards not played count as not played, the match is over.
+    assert _row(result, 3).wins == 1 and _row(result, 4).losses == 1
+
+
+def test_the_open_rounds_boards_still_reach_the_live_travellers():
+    event = _two_boards(False, (1, 2, [(11, 20)]), (3, 4, [(11, 5), (12, -3)]))
+    result = compute_standings(event)
+    assert len(result.travellers[11].lines) == 2

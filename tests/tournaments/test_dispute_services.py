@@ -6,10 +6,10 @@ import random
 import pytest
 
 import engine
+from engine import random_play
 from scoring.bridge import standings_recompute
 from tests.factories import UserFactory
 from tournaments.actors import Actor
-from tournaments.demo import random_play
 from tournaments.models import (
     AuditEntry,
     BoardResult,
@@ -35,13 +35,13 @@ def record_for(board, trump, play, event):
 
 
 def legal_play(board, event, trump="copes", seed=1):
-    return random_play(board, trump, event.rules, random.Random(seed))
+    return random_play(board.deal(), trump, event.rules, random.Random(seed))
 
 
 def illegal_play(board, event, trump="copes", seed=1):
     """A play list whose last card is illegal (retries seeds until one has a forbidden card)."""
     for s in range(seed, seed + 50):
-        play = random_play(board, trump, event.rules, random.Random(s), illegal_at=8)
+        play = random_play(board.deal(), trump, event.rules, random.Random(s), illegal_at=8)
         if len(play) < 48:
             return play
     raise AssertionError("no illegal play found")

@@ -177,3 +177,17 @@ def test_unpublished_exports_are_404(client, running_event, organiser):
 def test_exports_declare_their_filenames(client, played_event):
     response = client.get(reverse("public:export_records", args=[played_event.pk]))
     assert re.search(r'filename="event-\d+-records\.json"', response["Content-Disposition"])
+
+
+def test_records_json_republishes_the_canonical_record_only(client, played_event):
+    """Whatever a client once sent beside the record's keys (stored before records were kept
+    canonically) is not republished."""
+    stored = PlayRecord.objects.filter(result__table__round__number=1).first()
+    stored.record = stored.record | {"comment": "<script>alert(1)</script>", "x": 1}
+    stored.record["choice"] = stored.record["choice"] | {"note": "injected"}
+    stored.save()
+    data = json.loads(client.get(reverse("public:export_records", args=[played_event.pk])).content)
+    text = json.dumps(data)
+    assert "injected" not in text and "alert" not in text
+    for item in data["records"]:
+        assert set(item["record"]) == {"format", "ruleset", "deal", "choice", "doubles", "play"}

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 import engine
+from engine import random_play
 from tests.factories import UserFactory
 from tournaments.actors import Actor
-from tournaments.demo import random_play
 from tournaments.models import BoardResult, Dispute, Ruling
 from tournaments.services import disputes, results
 from tournaments.views.referee import RULE_TEXT, rule_sentence
@@ -32,14 +32,14 @@ def record_for(board, trump, play, event):
 
 def illegal_play(board, event, trump="copes"):
     for s in range(1, 60):
-        play = random_play(board, trump, event.rules, random.Random(s), illegal_at=8)
+        play = random_play(board.deal(), trump, event.rules, random.Random(s), illegal_at=8)
         if len(play) < 48:
             return play
     raise AssertionError("no illegal play found")
 
 
 def legal_play(board, event, trump="copes", seed=3):
-    return random_play(board, trump, event.rules, random.Random(seed))
+    return random_play(board.deal(), trump, event.rules, random.Random(seed))
 
 
 def totals_of(board, event, play, trump="copes"):

@@ -362,3 +362,52 @@ def test_organiser_enters_and_confirms(table, organiser):
     response = client.post(short_url(table, 2), form())
     assert response.status_code == 302
     assert result_of(table, 2).entered_side == ""
+
+
+# --- one phone for both pairs: the other pair types its own code ---------------------------
+
+
+def test_the_other_pair_confirms_on_the_same_phone_with_its_own_code(table):
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    home = ns.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
+    assert "EW confirms on this phone" in home
+    url = reverse("table:board_confirm", args=[table.code_ns, 1])
+    # NS's own code, or a wrong one, confirms nothing.
+    for typed in (table.code_ns, "ZZZZZZ"):
+        ns.post(url, {"version": result_of(table).version, "other_code": typed})
+        assert result_of(table).status == BoardResult.Status.ENTERED
+    ns.post(url, {"version": result_of(table).version, "other_code": table.code_ew.lower()})
+    result = result_of(table)
+    assert result.status == BoardResult.Status.CONFIRMED
+    assert result.confirmed_by == "table 1 round 1 EW"
+    audit = result.audit.get(action="result_confirmed")
+    assert audit.actor.endswith("EW")
+
+
+def test_the_other_pair_differs_on_the_same_phone_with_its_own_code(table):
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    page = ns.get(short_url(table, mode="differ")).content.decode()
+    assert 'name="other_code"' in page
+    wrong = ns.post(short_url(table), form(totals_ns="40", mode="differ", other_code="ZZZZZZ"))
+    assert wrong.status_code == 400
+    assert "not the other pair&#x27;s code" in wrong.content.decode()
+    assert result_of(table).status == BoardResult.Status.ENTERED
+    ns.post(short_url(table), form(totals_ns="40", mode="differ", other_code=table.code_ew))
+    result = result_of(table)
+    assert result.status == BoardResult.Status.DISPUTED
+    assert result.submissions.order_by("pk").last().side == "EW"
+
+
+def test_a_wrong_other_code_counts_as_a_wrong_code(table, monkeypatch):
+    from tournaments import ratelimit, table_access
+
+    monkeypatch.setattr(ratelimit, "_slot", lambda period: 777)
+    ns = holder(table, "NS")
+    ns.post(short_url(table), form())
+    url = reverse("table:board_confirm", args=[table.code_ns, 1])
+    for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
+        ns.post(url, {"other_code": "ZZZZZZ"})
+    ns.post(url, {"other_code": table.code_ew})
+    assert result_of(table).status == BoardResult.Status.ENTERED  # blocked: no guessing

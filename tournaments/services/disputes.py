@@ -28,7 +28,8 @@ MAX_HAND_SCORE = 36 * 16  # capot of a botifarra with Sant Vicenç (R5, R9)
 def rulings_open(result: BoardResult) -> bool:
     """Referees rule while the round is open, or after the organiser reopened it for rulings,
     and never once the event is finished (then only the organiser's correction)."""
-    rnd = result.table.round
+    # Read afresh: the round may have been closed or reopened since the result was loaded.
+    rnd = Round.objects.select_related("event").get(pk=result.table.round_id)
     if rnd.event.status == Event.Status.FINISHED:
         return False
     return rnd.status == Round.Status.OPEN or (
@@ -45,7 +46,8 @@ def may_rule(*, dispute: Dispute, actor: Actor) -> bool:
     if result.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk).exists():
         return False
     if dispute.reason == Dispute.Reason.CORRECTION:
-        return actor.is_organiser(event) and event.status == Event.Status.FINISHED
+        finished = Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists()
+        return actor.is_organiser(event) and finished
     return actor.is_referee(event) and rulings_open(result)
 
 

@@ -418,12 +418,12 @@ def round_reopen_for_ruling(*, rnd: Round, actor: Actor, reason: str) -> Round:
     event = rnd.event
     _require_organiser(event, actor)
     _require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
-    if rnd.status != Round.Status.CLOSED:
-        raise ServiceError(_("Only a closed round is reopened for rulings."), field="round")
     if not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.CLOSED:
+            raise ServiceError(_("Only a closed round is reopened for rulings."), field="round")
         if rnd.ruling_open:
             return rnd
         rnd.ruling_open = True
@@ -552,6 +552,10 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
             raise ServiceError(_("Only an open round can be closed."))
+        # The race: a table storing a result while the round closes. Its store holds the
+        # table's lock and re-reads the round's status under it; taking every table's lock
+        # here makes the close wait for stores in flight, and later stores see it closed.
+        list(Table.objects.select_for_update().filter(round=rnd).values_list("pk", flat=True))
         missing = round_missing(rnd)
         if missing and not accept_missing:
             tables = ", ".join(str(t.number) for t, _b in missing)

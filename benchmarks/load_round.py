@@ -127,7 +127,8 @@ def build_event():
     events.boards_generate(event=event)
     pairings_propose(event.pk, 1, actor=actor)
     rnd = events.round_open(rnd=event.rounds.get(number=1), actor=actor)
-    return event, list(rnd.tables.order_by("number").values_list("pk", "code"))
+    tables = rnd.tables.order_by("number").values_list("pk", "code_ns", "code_ew")
+    return event, [(pk, {"NS": ns, "EW": ew}) for pk, ns, ew in tables]
 
 
 def free_port() -> int:
@@ -248,13 +249,13 @@ def pause(rng: random.Random, low: float, high: float) -> None:
 
 
 def play_table(
-    client: Client, table_id: int, code: str, plan: dict, sent: dict, deadline: float
+    client: Client, table_id: int, codes: dict, plan: dict, sent: dict, deadline: float
 ) -> None:
     rng = random.Random(table_id)
     pause(rng, 0, START_SPREAD_S)
     tokens = {}
     for side in ("NS", "EW"):
-        status, body = client.post("/api/v1/table-token", {"code": code, "side": side})
+        status, body = client.post("/api/v1/table-token", {"code": codes[side]})
         if status != 200:
             return
         tokens[side] = body["token"]

@@ -137,7 +137,8 @@ def store_event(data: EventInput, *, name: str, seed: str):
                     number=t.table,
                     ns=entry_of[t.ns],
                     ew=entry_of[t.ew],
-                    code=f"{rnd_data.number:02d}{t.table:04d}",
+                    code_ns=f"{t.table:05d}N",
+                    code_ew=f"{t.table:05d}E",
                 )
                 for t in rnd_data.tables
             ]

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.proxies.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -167,10 +168,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"table_code": "20/min", "login": "10/min", "verify": "120/min"},
-    # Behind a reverse proxy set NUM_PROXIES=1 so throttles see the client's address, not the
-    # proxy's; without it X-Forwarded-For is not trusted (it would let a guesser pose as many).
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    # Throttles read the client address that config.proxies leaves in REMOTE_ADDR.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botifarra Duplicate API",
@@ -192,7 +191,11 @@ SPECTACULAR_SETTINGS = {
 
 # Security: strict by default once DEBUG is off.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies stand between the clients and the web processes. X-Forwarded-For and
+# X-Forwarded-Proto are believed only from them (config/proxies.py); 0 trusts neither, because
+# any client can send them. NUM_PROXIES is the old name of this setting.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", env_int("NUM_PROXIES", 0, minimum=0), minimum=0)
+SECURE_PROXY_SSL_HEADER = None  # config.proxies sets the scheme, from trusted proxies only
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.forms_login import AdminLoginForm
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -18,6 +19,9 @@ from tournaments.models import (
     Submission,
     Table,
 )
+
+# The admin's login counts its attempts with the site's and the API's (tournaments.ratelimit).
+admin.site.login_form = AdminLoginForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -590,3 +590,19 @@ class StandingsSnapshot(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "after_round"], name="snapshot_unique")
         ]
+
+
+class AttemptCounter(models.Model):
+    """One window of the attempt counter (``tournaments.ratelimit``) when Redis cannot hold it.
+
+    ``key`` names the scope, a hash of the client or account, and the window; rows whose window
+    has ended are deleted as new windows start.
+    """
+
+    key = models.CharField(max_length=120, unique=True)
+    hits = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("attempt counter")
+        verbose_name_plural = _("attempt counters")

@@ -1,9 +1,9 @@
-"""Who may use a table's pages: table codes, the session grant, and the code-guessing limit.
+"""Who may use a table's pages: table codes and the session grant.
 
 A table code is a bearer secret for one table of one round. Entering it stores that table (and,
 once chosen, the pair you are) in the session; the pages of any other table answer 403. A code
-is useless once its round is closed. Failed attempts are counted per client and minute in the
-cache so that a code cannot be found by trying.
+is useless once its round is closed. Attempts at a code are counted by ``tournaments.ratelimit``
+(one budget with the API's table tokens) so that a code cannot be found by trying.
 """
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
-from tournaments import ratelimit
 from tournaments.actors import Actor
 from tournaments.models import TABLE_CODE_ALPHABET, Round, Table
 
 CODE_LENGTH = 6
-MAX_FAILURES_PER_MINUTE = 10
 SESSION_KEY = "table_grant"
 SIDES = ("NS", "EW")
 
@@ -72,29 +70,6 @@ def player_open_table(user) -> Table | None:
         .order_by("-round__opened_at", "-pk")
         .first()
     )
-
-
-# --- rate limiting -------------------------------------------------------------------------
-
-
-def _window(request: HttpRequest) -> ratelimit.Window:
-    return ratelimit.window(
-        "table-code", ratelimit.client_ip(request), limit=MAX_FAILURES_PER_MINUTE
-    )
-
-
-def failures(request: HttpRequest) -> int:
-    return ratelimit.failures(_window(request))
-
-
-def blocked_for(request: HttpRequest) -> int:
-    """Seconds until this client may try a code again (0: it may now)."""
-    w = _window(request)
-    return w.retry_after if ratelimit.is_blocked(w) else 0
-
-
-def record_failure(request: HttpRequest) -> int:
-    return ratelimit.register_failure(_window(request))
 
 
 # --- the session grant ---------------------------------------------------------------------

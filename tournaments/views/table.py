@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import engine
-from tournaments import table_access
+from tournaments import ratelimit, table_access
 from tournaments.models import Board, BoardResult, Dispute, Ruling
 from tournaments.services import Conflict, NotAllowed, ServiceError, results
 from tournaments.services import disputes as dispute_services
@@ -287,8 +287,9 @@ def enter(request: HttpRequest) -> HttpResponse:
             return redirect("table:table_home", code=mine.code)
         code = table_access.normalise_code(request.GET.get("code"))[:6]
         return render(request, "table/enter.html", {"code": code})
-    wait = table_access.blocked_for(request)
-    if wait:
+    tried = ratelimit.table_code_attempt(request)
+    if tried.blocked:
+        wait = tried.retry_after
         response = render(request, "table/rate_limited.html", {"seconds": wait}, status=429)
         response["Retry-After"] = str(wait)
         return response
@@ -300,6 +301,7 @@ def enter(request: HttpRequest) -> HttpResponse:
     else:
         table, closed = table_access.open_table_for_code(code)
         if table is not None:
+            tried.succeeded()
             table_access.grant(request, table)
             from tournaments.actors import Actor
 
@@ -315,7 +317,6 @@ def enter(request: HttpRequest) -> HttpResponse:
             status = 403
         else:
             error = _("No open table has this code. Check the code on your table card.")
-    table_access.record_failure(request)
     return render(request, "table/enter.html", {"code": code[:12], "error": error}, status=status)
 
 

@@ -39,8 +39,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    """Staff decide who acts for a club: its organisers create events in its name."""
+
     list_display = ["name", "city"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "city", "organisers__username"]
+    filter_horizontal = ["organisers"]
 
 
 @admin.register(Player)

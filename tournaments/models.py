@@ -25,6 +25,13 @@ def new_table_code() -> str:
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organisers"),
+        related_name="organised_clubs",
+        blank=True,
+        help_text=_("The accounts that may create events in the club's name."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -33,6 +40,12 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def may_act_for(self, user) -> bool:
+        """Whether ``user`` may create or move events into this club's name."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return user.is_superuser or self.organisers.filter(pk=user.pk).exists()
 
 
 class Player(models.Model):

@@ -59,3 +59,44 @@ def test_the_language_menu_switches_without_a_button(new_page):
     expect(page.locator("html")).to_have_attribute("lang", "es")
     assert refused(page) == []
     problems.assert_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_background_pdf_page_follows_its_job(
+    new_page, running_event, organiser, settings, tmp_path
+):
+    """static/js/pdf_job.js: the page polls the job and offers the file once it is made."""
+    from django.urls import reverse
+
+    from tests.tournaments.public_event import build_played_event
+    from tournaments import tasks_pdf
+
+    settings.MEDIA_ROOT = tmp_path
+    event = build_played_event(running_event, organiser)
+    job = "0c5a3f0e-9d7b-4f57-9e55-2f0b8a1d3c11"
+    tasks_pdf._job_set(
+        job,
+        event=event.pk,
+        kind="scorecards",
+        round=None,
+        staff=False,
+        language="en",
+        filename="scorecards.pdf",
+        state="running",
+        done=1,
+        total=3,
+        error="",
+    )
+    page, problems, shoot = new_page("csp-pdf-job")
+    page.add_init_script(WATCH)
+    page.goto(reverse("public:pdf", args=[event.pk, "scorecards"]) + f"?job={job}")
+    expect(page.locator("#pdf-state")).to_have_text("Making the PDF…")
+    path = tasks_pdf.job_path(event.pk, job)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    tasks_pdf._job_set(job, state="done", done=3, file=str(path))
+    expect(page.locator("#pdf-state")).to_have_text("The PDF is ready.", timeout=10_000)
+    expect(page.locator("#pdf-download")).to_be_visible()
+    shoot("pdf-ready")
+    assert refused(page) == []
+    problems.assert_clean()

@@ -19,7 +19,7 @@ class VerifyThrottle(BaseThrottle):
         ident = (
             principal(request) if user and user.is_authenticated else ratelimit.client_ip(request)
         )
-        counted = ratelimit.count(self.limit, ident)
+        counted = ratelimit.count(limit=self.limit, ident=ident)
         self._wait = counted.retry_after if counted.over else None
         return not counted.over
 

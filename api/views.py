@@ -84,7 +84,7 @@ class AccountTokenView(ApiView):
     def post(self, request: Request) -> Response:
         form = s.LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        tried = ratelimit.login_attempt(request, username=form.validated_data["username"])
+        tried = ratelimit.login_attempt(request=request, username=form.validated_data["username"])
         refuse_if_blocked(tried)
         user = authenticate(
             request._request,
@@ -117,7 +117,7 @@ class TableTokenView(ApiView):
     def post(self, request: Request) -> Response:
         form = s.TableCodeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        tried = ratelimit.table_code_attempt(request)
+        tried = ratelimit.table_code_attempt(request=request)
         refuse_if_blocked(tried)
         code = "".join(form.validated_data["code"].split()).replace("-", "").upper()
         side = form.validated_data["side"]

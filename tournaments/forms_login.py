@@ -25,7 +25,7 @@ class CountedLoginMixin:
         username, password = data.get("username"), data.get("password")
         if username is not None and password:
             self.attempt = ratelimit.login_attempt(
-                self.request,  # type: ignore[attr-defined]
+                request=self.request,  # type: ignore[attr-defined]
                 username=username,
             )
             if self.attempt.blocked:

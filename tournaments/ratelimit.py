@@ -123,7 +123,7 @@ def _key(limit: Limit, ident: str) -> str:
     return f"{limit.scope}:{digest}:{_slot(limit.period)}"
 
 
-def count(limit: Limit, ident: str) -> Counted:
+def count(*, limit: Limit, ident: str) -> Counted:
     """Add one attempt of ``ident`` to its current window of ``limit``."""
     key = _key(limit, ident)
     hits, backend = _add(key, 1, limit)
@@ -143,24 +143,24 @@ def attempt(*counters: tuple[Limit, str]) -> Attempt:
     """Count one attempt under each ``(limit, ident)`` in turn, stopping at the first refusal."""
     result = Attempt()
     for limit, ident in counters:
-        result.counted.append(count(limit, ident))
+        result.counted.append(count(limit=limit, ident=ident))
         if result.blocked:
             break
     return result
 
 
-def table_code_attempt(request: HttpRequest) -> Attempt:
+def table_code_attempt(*, request: HttpRequest) -> Attempt:
     return attempt((TABLE_CODE, client_ip(request)))
 
 
-def login_attempt(request: HttpRequest, *, username: str) -> Attempt:
+def login_attempt(*, request: HttpRequest, username: str) -> Attempt:
     return attempt(
         (LOGIN_CLIENT, client_ip(request)),
         (LOGIN_ACCOUNT, (username or "").strip().casefold()),
     )
 
 
-def forget(limit: Limit, ident: str) -> None:
+def forget(*, limit: Limit, ident: str) -> None:
     """Clear ``ident``'s current and previous windows (an operator's unlock)."""
     slot = _slot(limit.period)
     keys = [_key(limit, ident).rsplit(":", 1)[0] + f":{s}" for s in (slot, slot - 1)]

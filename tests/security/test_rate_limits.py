@@ -286,11 +286,13 @@ def test_a_server_whose_redis_dies_keeps_counting(world, private_redis, app_serv
 
 @pytest.mark.django_db
 def test_ended_windows_leave_the_database(clock, no_redis):
-    ratelimit.count(ratelimit.TABLE_CODE, "10.0.0.1")
-    ratelimit.count(ratelimit.LOGIN_ACCOUNT, "alice")
+    ratelimit.count(limit=ratelimit.TABLE_CODE, ident="10.0.0.1")
+    ratelimit.count(limit=ratelimit.LOGIN_ACCOUNT, ident="alice")
     assert AttemptCounter.objects.count() == 2
     clock["t"] += 2 * ratelimit.TABLE_CODE.period + 1
-    ratelimit.count(ratelimit.TABLE_CODE, "10.0.0.1")  # a new window: the ended one goes
+    ratelimit.count(
+        limit=ratelimit.TABLE_CODE, ident="10.0.0.1"
+    )  # a new window: the ended one goes
     assert AttemptCounter.objects.count() == 2
     clock["t"] += 2 * ratelimit.LOGIN_ACCOUNT.period
     assert ratelimit.purge_expired() == 2
@@ -299,8 +301,8 @@ def test_ended_windows_leave_the_database(clock, no_redis):
 
 @pytest.mark.django_db
 def test_the_store_holds_no_address_or_username(clock, no_redis):
-    ratelimit.count(ratelimit.TABLE_CODE, "203.0.113.77")
-    ratelimit.count(ratelimit.LOGIN_ACCOUNT, "alice")
+    ratelimit.count(limit=ratelimit.TABLE_CODE, ident="203.0.113.77")
+    ratelimit.count(limit=ratelimit.LOGIN_ACCOUNT, ident="alice")
     keys = " ".join(AttemptCounter.objects.values_list("key", flat=True))
     assert "203.0.113.77" not in keys and "alice" not in keys
 
@@ -337,8 +339,7 @@ def backend(request, settings):
 
 
 def race(n: int, attempt: Callable[[int], object]) -> list[object]:
-    """Run ``attempt(i)`` for i < n in n threads released at the same instant (the tests freeze
-    the counter's clock: a new window in the middle would rightly let more through)."""
+    """Run ``attempt(i)`` for i < n in n threads released at the same instant."""
     gate = threading.Barrier(n)
     answers: list[object] = [None] * n
     errors: list[BaseException] = []
@@ -365,7 +366,7 @@ def race(n: int, attempt: Callable[[int], object]) -> list[object]:
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 def test_parallel_increments_each_get_their_own_value(backend, clock):
     limit = ratelimit.Limit("race", 1000)
-    values = race(40, lambda i: ratelimit.count(limit, "one client").hits)
+    values = race(40, lambda i: ratelimit.count(limit=limit, ident="one client").hits)
     assert sorted(values) == list(range(1, 41))  # no two attempts saw the same count
 
 

@@ -287,7 +287,7 @@ def enter(request: HttpRequest) -> HttpResponse:
             return redirect("table:table_home", code=mine.code)
         code = table_access.normalise_code(request.GET.get("code"))[:6]
         return render(request, "table/enter.html", {"code": code})
-    tried = ratelimit.table_code_attempt(request)
+    tried = ratelimit.table_code_attempt(request=request)
     if tried.blocked:
         wait = tried.retry_after
         response = render(request, "table/rate_limited.html", {"seconds": wait}, status=429)

@@ -17,9 +17,9 @@ class Command(BaseCommand):
         if not options["username"] and not options["address"]:
             raise CommandError("Name at least one --username or --address.")
         for username in options["username"]:
-            ratelimit.forget(ratelimit.LOGIN_ACCOUNT, username.strip().casefold())
+            ratelimit.forget(limit=ratelimit.LOGIN_ACCOUNT, ident=username.strip().casefold())
             self.stdout.write(f"cleared the password attempts of account {username!r}")
         for address in options["address"]:
             for limit in (ratelimit.LOGIN_CLIENT, ratelimit.TABLE_CODE, ratelimit.VERIFY):
-                ratelimit.forget(limit, address)
+                ratelimit.forget(limit=limit, ident=address)
             self.stdout.write(f"cleared the attempts of address {address}")

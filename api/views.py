@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,9 +25,9 @@ from api import serializers as s
 from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
-from api.throttles import LoginThrottle, TableCodeThrottle, VerifyThrottle
+from api.throttles import VerifyThrottle
 from scoring.bridge import standings_stale
-from tournaments import policy, table_access
+from tournaments import policy, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -60,30 +60,20 @@ class ApiView(APIView):
     parser_classes = [StorableJSONParser]
 
 
-class FailedAttemptsMixin:
-    """Keeps the throttle instances so that a view can count a failed attempt."""
-
-    _throttles: list[Any] | None = None
-
-    def get_throttles(self) -> list[Any]:
-        if self._throttles is None:
-            self._throttles = super().get_throttles()  # type: ignore[misc]
-        return self._throttles
-
-    def attempt_failed(self) -> None:
-        for throttle in self.get_throttles():
-            throttle.failed()
+def refuse_if_blocked(attempt: ratelimit.Attempt) -> None:
+    if attempt.blocked:
+        raise Throttled(wait=attempt.retry_after)
 
 
 # ---- authentication ----------------------------------------------------------------------------
 
 
-class AccountTokenView(FailedAttemptsMixin, ApiView):
-    """Exchange a username and password for an account token."""
+class AccountTokenView(ApiView):
+    """Exchange a username and password for an account token (attempts counted with the site's
+    login, ``tournaments.ratelimit``)."""
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [LoginThrottle]
 
     @extend_schema(
         tags=["authentication"],
@@ -95,27 +85,28 @@ class AccountTokenView(FailedAttemptsMixin, ApiView):
     def post(self, request: Request) -> Response:
         form = s.LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)
+        tried = ratelimit.login_attempt(request=request, username=form.validated_data["username"])
+        refuse_if_blocked(tried)
         user = authenticate(
             request._request,
             username=form.validated_data["username"],
             password=form.validated_data["password"],
         )
         if user is None or not user.is_active:
-            self.attempt_failed()
             raise ValidationError(
                 {"non_field_errors": [_("Unable to log in with this username and password.")]}
             )
+        tried.succeeded()
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
 
-class TableTokenView(FailedAttemptsMixin, ApiView):
+class TableTokenView(ApiView):
     """Exchange a table code (read at the table) for a table token, valid while the round is
-    open. Wrong codes are counted per client and throttled."""
+    open. Attempts share one budget with the table-code form (``tournaments.ratelimit``)."""
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [TableCodeThrottle]
 
     @extend_schema(
         tags=["authentication"],
@@ -127,14 +118,16 @@ class TableTokenView(FailedAttemptsMixin, ApiView):
     def post(self, request: Request) -> Response:
         form = s.TableCodeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
+        tried = ratelimit.table_code_attempt(request=request)
+        refuse_if_blocked(tried)
         code = table_access.normalise_code(form.validated_data["code"])
         table, _closed = table_access.open_table_for_code(code)
         side = table.side_for_code(code) if table is not None else None
         if table is None or side is None:
-            self.attempt_failed()
             raise ValidationError(
                 {"code": [_("No open table has this code: check it with the organiser.")]}
             )
+        tried.succeeded()
         expected = form.validated_data.get("side")
         if expected and expected != side:
             raise ValidationError(
@@ -403,9 +396,7 @@ class ResultDetailView(ApiView):
         return Response(s.ResultDetailSerializer(result, context={"details": details}).data)
 
 
-class ResultConfirmView(FailedAttemptsMixin, ApiView):
-    throttle_classes = [TableCodeThrottle]
-
+class ResultConfirmView(ApiView):
     @extend_schema(
         tags=["results"],
         summary="Confirm a result",
@@ -424,10 +415,12 @@ class ResultConfirmView(FailedAttemptsMixin, ApiView):
         actor = access.actor_for(request)
         typed = form.validated_data.get("code")
         if typed and actor.table is not None and actor.table.pk == result.table_id:
+            tried = ratelimit.table_code_attempt(request=request)
+            refuse_if_blocked(tried)
             side = result.table.side_for_code(table_access.normalise_code(typed))
             if side is None or side == actor.side:
-                self.attempt_failed()
                 raise ValidationError({"code": [_("That is not the other pair's code.")]})
+            tried.succeeded()
             actor = Actor(table=actor.table, side=side)
         confirmed = results.result_confirm(
             result=result, actor=actor, expected_version=form.validated_data.get("version")

@@ -93,6 +93,13 @@ def fresh_services() -> None:
         env=ENV,
         check=True,
     )
+    # DEBUG is off: /healthz (the start-up check below) needs the static manifest, as in production.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+    )
 
 
 def build_event():

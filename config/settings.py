@@ -46,7 +46,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.proxies.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -174,10 +176,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"table_code": "20/min", "login": "10/min", "verify": "120/min"},
-    # Behind a reverse proxy set NUM_PROXIES=1 so throttles see the client's address, not the
-    # proxy's; without it X-Forwarded-For is not trusted (it would let a guesser pose as many).
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    # Throttles read the client address that config.proxies leaves in REMOTE_ADDR.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Botifarra Duplicate API",
@@ -201,7 +201,11 @@ SPECTACULAR_SETTINGS = {
 
 # Security: strict by default once DEBUG is off.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies stand between the clients and the web processes. X-Forwarded-For and
+# X-Forwarded-Proto are believed only from them (config/proxies.py); 0 trusts neither, because
+# any client can send them. NUM_PROXIES is the old name of this setting.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", env_int("NUM_PROXIES", 0, minimum=0), minimum=0)
+SECURE_PROXY_SSL_HEADER = None  # config.proxies sets the scheme, from trusted proxies only
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
@@ -210,6 +214,20 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Every HTML page (config/csp.py): our own scripts and styles only, nothing inline; images from
+# us or data: URLs; no plug-ins, no framing, forms post to us only.
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
 SESSION_COOKIE_HTTPONLY = True
 
 LOGGING = {

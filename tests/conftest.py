@@ -86,6 +86,17 @@ def _tasks_in_process(request):
 
 
 @pytest.fixture(autouse=True)
+def _attempt_windows_stand_still(monkeypatch):
+    """The attempt counter's windows (tournaments/ratelimit.py) are fixed minutes: one starting
+    in the middle of a test would give a fresh budget. Time stands still for the counter during
+    a test; tests that move it patch ``ratelimit._now`` themselves."""
+    from tournaments import ratelimit
+
+    start = ratelimit._now()
+    monkeypatch.setattr(ratelimit, "_now", lambda: start)
+
+
+@pytest.fixture(autouse=True)
 def _english_by_default(settings):
     """Tests read the English source texts. The site's default language is Catalan, and once the
     catalogues are compiled (``make install``) a request without Accept-Language gets Catalan:

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import policy
+from tournaments.forms_login import AdminLoginForm
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -24,6 +25,9 @@ from tournaments.models import (
     Submission,
     Table,
 )
+
+# The admin's login counts its attempts with the site's and the API's (tournaments.ratelimit).
+admin.site.login_form = AdminLoginForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -57,8 +61,11 @@ class PolicyReadOnlyAdmin(PolicyAdmin, ReadOnlyAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    """Staff decide who acts for a club: its organisers create events in its name."""
+
     list_display = ["name", "city"]
-    search_fields = ["name", "city"]
+    search_fields = ["name", "city", "organisers__username"]
+    filter_horizontal = ["organisers"]
 
 
 @admin.register(Player)

@@ -130,6 +130,7 @@ def build_demo() -> DemoReport:
         ("referee", PASSWORD, "referee of the demo events"),
     ]
     club, _ = Club.objects.get_or_create(name="Casal de la Botifarra", defaults={"city": "Vic"})
+    club.organisers.add(organiser)  # only a club's organisers create events in its name
     event = Event.objects.filter(name=DEMO_EVENT).first()
     if event is not None:
         report.event = event

@@ -26,6 +26,13 @@ def new_table_code() -> str:
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organisers"),
+        related_name="organised_clubs",
+        blank=True,
+        help_text=_("The accounts that may create events in the club's name."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -34,6 +41,12 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def may_act_for(self, user) -> bool:
+        """Whether ``user`` may create or move events into this club's name."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return user.is_superuser or self.organisers.filter(pk=user.pk).exists()
 
 
 class Player(models.Model):
@@ -644,3 +657,19 @@ class StandingsSnapshot(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "after_round"], name="snapshot_unique")
         ]
+
+
+class AttemptCounter(models.Model):
+    """One window of the attempt counter (``tournaments.ratelimit``) when Redis cannot hold it.
+
+    ``key`` names the scope, a hash of the client or account, and the window; rows whose window
+    has ended are deleted as new windows start.
+    """
+
+    key = models.CharField(max_length=120, unique=True)
+    hits = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("attempt counter")
+        verbose_name_plural = _("attempt counters")

@@ -1,69 +1,249 @@
-"""Fixed-window attempt counters in the shared cache (Redis in production).
+"""The one attempt counter: table codes, passwords and the request budget of ``POST verify``,
+counted the same way by the web pages, the API and the admin.
 
-Used where guessing must not pay: logins and table codes. A client gets ``limit`` failed
-attempts per ``period`` seconds; after that it is told when to try again.
+Count first, then decide. Every attempt adds one to its window with an atomic increment and is
+refused when the value *that increment returned* is above the limit, so N parallel attempts can
+never get more than ``limit`` through (a read followed by a write could: every reader sees the
+old count). A right secret gives its unit back (:meth:`Attempt.succeeded`), so a room full of
+tables behind one router can all join; wrong ones keep theirs until the window ends.
+
+Windows are fixed (``period`` seconds, aligned on the clock). The counter lives in Redis when
+``REDIS_URL`` is set, and in the database (:class:`~tournaments.models.AttemptCounter`, one
+upsert per attempt) when it is not, or when Redis does not answer: guessing gets no easier while
+Redis is down.
+
+What is counted under which key (docs/operations.md, "Guessing"):
+
+- table codes: per client address, one budget for the web form and the API;
+- passwords (site login, API account token, admin login): per client address, then per
+  username; the username's counter moves only while the address's allows the attempt, so a
+  client that is already refused cannot push someone else's account over its limit;
+- ``POST verify``: per account, table token or address (every request counts).
+
+The client address is ``REMOTE_ADDR`` as ``config.proxies`` leaves it (taken from
+``X-Forwarded-For`` only behind the configured number of trusted proxies). Identifiers are
+hashed with the secret key before they become keys: the store holds no address or username.
 """
+
+from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
-from django.core.cache import cache
+import redis
+from django.conf import settings
+from django.db import connection
+from django.db.models import F
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
+
+from tournaments.models import AttemptCounter
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Window:
-    key: str
+class Limit:
+    """At most ``limit`` attempts per fixed window of ``period`` seconds."""
+
+    scope: str
     limit: int
-    period: int
-
-    @property
-    def retry_after(self) -> int:
-        return self.period - int(time.time()) % self.period
+    period: int = 60
 
 
-def client_ip(request: HttpRequest) -> str:
-    # REMOTE_ADDR only: X-Forwarded-For is set by clients too, so trusting it would let anyone
-    # reset their counter. Behind a proxy, set REMOTE_ADDR from the proxy (gunicorn --forwarded-allow-ips).
-    return request.META.get("REMOTE_ADDR", "unknown")
+TABLE_CODE = Limit("table-code", 20)
+LOGIN_CLIENT = Limit("login-client", 10)
+LOGIN_ACCOUNT = Limit("login-account", 30, 15 * 60)
+VERIFY = Limit("verify", 120)
+
+REDIS_PREFIX = "botifarra:attempts:"
+REDIS_TIMEOUT_S = 0.5
+# After Redis fails once, the database counts for this long before Redis is tried again: an
+# attempt must not wait for a connection timeout each time while Redis is down.
+REDIS_PAUSE_S = 10.0
+
+
+def _now() -> float:
+    return time.time()
 
 
 def _slot(period: int) -> int:
-    return int(time.time()) // period
+    return int(_now()) // period
 
 
-def window(scope: str, ident: str, *, limit: int, period: int = 60) -> Window:
-    return Window(key=f"rl:{scope}:{ident}:{_slot(period)}", limit=limit, period=period)
+def client_ip(request: HttpRequest) -> str:
+    # REMOTE_ADDR, which config.proxies.TrustedProxyMiddleware sets from X-Forwarded-For only
+    # behind TRUSTED_PROXIES proxies: a header any client can send must not make a new client.
+    return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-# When the cache (Redis) is down the counters are skipped, with a warning: people must still be
-# able to log in and join their table mid-event, and a few minutes without a counter do not make
-# a password or a code (one of 32^6) guessable.
+@dataclass(frozen=True)
+class Counted:
+    """One counter after its increment: the value the increment returned, and where it lives."""
+
+    limit: Limit
+    key: str
+    hits: int
+    backend: str  # "redis" or "database"
+    retry_after: int
+
+    @property
+    def over(self) -> bool:
+        return self.hits > self.limit.limit
 
 
-def failures(w: Window) -> int:
-    try:
-        return int(cache.get(w.key) or 0)
-    except Exception:  # noqa: BLE001
-        log.warning("attempt counter %s unavailable", w.key, exc_info=True)
-        return 0
+@dataclass
+class Attempt:
+    """An attempt already counted; refused when any of its counters went over the limit."""
+
+    counted: list[Counted] = field(default_factory=list)
+
+    @property
+    def blocked(self) -> bool:
+        return any(c.over for c in self.counted)
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds until the refusing window ends (0 when the attempt is allowed)."""
+        return max((c.retry_after for c in self.counted if c.over), default=0)
+
+    def succeeded(self) -> None:
+        """The secret was right: give the units back, so that right attempts never add up."""
+        if self.blocked:
+            return
+        for c in self.counted:
+            _add(c.key, -1, c.limit, backend=c.backend)
+        self.counted = []
 
 
-def is_blocked(w: Window) -> bool:
-    return failures(w) >= w.limit
+def _key(limit: Limit, ident: str) -> str:
+    digest = salted_hmac("tournaments.ratelimit", f"{limit.scope}\0{ident}").hexdigest()[:32]
+    return f"{limit.scope}:{digest}:{_slot(limit.period)}"
 
 
-def register_failure(w: Window) -> int:
-    try:
-        cache.add(w.key, 0, timeout=w.period + 5)
+def count(*, limit: Limit, ident: str) -> Counted:
+    """Add one attempt of ``ident`` to its current window of ``limit``."""
+    key = _key(limit, ident)
+    hits, backend = _add(key, 1, limit)
+    counted = Counted(
+        limit=limit,
+        key=key,
+        hits=hits,
+        backend=backend,
+        retry_after=max(1, limit.period - int(_now()) % limit.period),
+    )
+    if hits == limit.limit + 1:
+        log.warning("attempt limit %s reached (%s attempts)", limit.scope, limit.limit)
+    return counted
+
+
+def attempt(*counters: tuple[Limit, str]) -> Attempt:
+    """Count one attempt under each ``(limit, ident)`` in turn, stopping at the first refusal."""
+    result = Attempt()
+    for limit, ident in counters:
+        result.counted.append(count(limit=limit, ident=ident))
+        if result.blocked:
+            break
+    return result
+
+
+def table_code_attempt(*, request: HttpRequest) -> Attempt:
+    return attempt((TABLE_CODE, client_ip(request)))
+
+
+def login_attempt(*, request: HttpRequest, username: str) -> Attempt:
+    return attempt(
+        (LOGIN_CLIENT, client_ip(request)),
+        (LOGIN_ACCOUNT, (username or "").strip().casefold()),
+    )
+
+
+def forget(*, limit: Limit, ident: str) -> None:
+    """Clear ``ident``'s current and previous windows (an operator's unlock)."""
+    slot = _slot(limit.period)
+    keys = [_key(limit, ident).rsplit(":", 1)[0] + f":{s}" for s in (slot, slot - 1)]
+    AttemptCounter.objects.filter(key__in=keys).delete()
+    client = _redis_client()
+    if client is not None:
         try:
-            return int(cache.incr(w.key))
-        except ValueError:  # expired between add and incr
-            cache.set(w.key, 1, timeout=w.period + 5)
-            return 1
-    except Exception:  # noqa: BLE001
-        log.warning("attempt counter %s unavailable", w.key, exc_info=True)
-        return 0
+            client.delete(*(REDIS_PREFIX + k for k in keys))
+        except redis.RedisError:
+            _pause_redis()
+
+
+def purge_expired() -> int:
+    """Delete the database windows that have ended; how many were deleted."""
+    deleted, _by_model = AttemptCounter.objects.filter(expires_at__lt=_utcnow()).delete()
+    return deleted
+
+
+# --- storage ---------------------------------------------------------------------------------
+
+_clients: dict[str, redis.Redis] = {}
+_paused_until = 0.0
+
+
+def _utcnow() -> datetime:
+    return datetime.fromtimestamp(_now(), tz=UTC)
+
+
+def _redis_client() -> redis.Redis | None:
+    url = settings.REDIS_URL
+    if not url or time.monotonic() < _paused_until:
+        return None
+    client = _clients.get(url)
+    if client is None:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=REDIS_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+        )
+        _clients[url] = client
+    return client
+
+
+def _pause_redis() -> None:
+    global _paused_until
+    _paused_until = time.monotonic() + REDIS_PAUSE_S
+    log.warning("attempt counters: Redis unavailable, counting in the database", exc_info=True)
+
+
+def _add(key: str, delta: int, limit: Limit, *, backend: str | None = None) -> tuple[int, str]:
+    """Add ``delta`` to ``key`` atomically; (the value after it, the backend that holds it)."""
+    # Windows live two periods: long enough for any window a test or a slow request still reads.
+    ttl = 2 * limit.period
+    if backend in (None, "redis"):
+        client = _redis_client()
+        if client is not None:
+            try:
+                with client.pipeline(transaction=True) as pipe:
+                    pipe.incrby(REDIS_PREFIX + key, delta)
+                    pipe.expire(REDIS_PREFIX + key, ttl)
+                    value, _ok = pipe.execute()
+                return int(value), "redis"
+            except redis.RedisError:
+                _pause_redis()
+    if delta < 0:
+        AttemptCounter.objects.filter(key=key, hits__gt=0).update(hits=F("hits") + delta)
+        return 0, "database"
+    hits = _db_increment(key, delta, _utcnow() + timedelta(seconds=ttl))
+    if hits == delta:  # a new window: a good moment to drop the ended ones
+        purge_expired()
+    return hits, "database"
+
+
+def _db_increment(key: str, delta: int, expires_at: datetime) -> int:
+    # One statement, atomic on PostgreSQL and SQLite alike: concurrent attempts on one key
+    # serialise on its row and each gets its own value back.
+    q = connection.ops.quote_name
+    table = q(AttemptCounter._meta.db_table)
+    sql = (
+        f"INSERT INTO {table} ({q('key')}, {q('hits')}, {q('expires_at')}) VALUES (%s, %s, %s) "
+        f"ON CONFLICT ({q('key')}) DO UPDATE SET {q('hits')} = {table}.{q('hits')} + %s "
+        f"RETURNING {q('hits')}"
+    )
+    field_ = AttemptCounter._meta.get_field("expires_at")
+    stored = field_.get_db_prep_value(expires_at, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, delta, stored, delta])
+        return int(cursor.fetchone()[0])

@@ -1,11 +1,11 @@
-"""Who may use a table's pages: side codes, the session grant, and the code-guessing limit.
+"""Who may use a table's pages: side codes and the session grant.
 
 Each side of a table has its own code, a bearer secret for that side of that table in that round
 (printed on its half of the table card). Entering it stores the table and the side in the
 session; the pages of any other table answer 403. The other pair confirms with its own code, on
 its own phone or typed on the same one. A code is useless once its round is closed or the
-organiser has issued new codes. Failed attempts are counted per client so that a code cannot be
-found by trying.
+organiser has issued new codes. Attempts at a code are counted by ``tournaments.ratelimit`` (one
+budget with the API's table tokens) so that a code cannot be found by trying.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
-from tournaments import ratelimit
 from tournaments.actors import Actor
 from tournaments.models import TABLE_CODE_ALPHABET, Round, Table
 
 CODE_LENGTH = 6
-MAX_FAILURES_PER_MINUTE = 10
 SESSION_KEY = "table_grant"
 SIDES = ("NS", "EW")
 
@@ -75,38 +73,6 @@ def player_open_table(user) -> Table | None:
         .order_by("-round__opened_at", "-pk")
         .first()
     )
-
-
-# --- rate limiting -------------------------------------------------------------------------
-
-
-def _window(request: HttpRequest) -> ratelimit.Window:
-    return ratelimit.window(
-        "table-code", ratelimit.client_ip(request), limit=MAX_FAILURES_PER_MINUTE
-    )
-
-
-def failures(request: HttpRequest) -> int:
-    return ratelimit.failures(_window(request))
-
-
-def blocked_for(request: HttpRequest) -> int:
-    """Seconds until this client may try a code again (0: it may now)."""
-    w = _window(request)
-    return w.retry_after if ratelimit.is_blocked(w) else 0
-
-
-def record_failure(request: HttpRequest) -> int:
-    return ratelimit.register_failure(_window(request))
-
-
-def check_code(request: HttpRequest, table: Table, raw_code: str) -> str | None:
-    """The side whose code ``raw_code`` is at ``table`` (a confirmation typed on the phone of
-    the other pair), or None, counting the failure like any wrong code."""
-    side = table.side_for_code(normalise_code(raw_code))
-    if side is None:
-        record_failure(request)
-    return side
 
 
 # --- the session grant ---------------------------------------------------------------------

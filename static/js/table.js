@@ -152,6 +152,8 @@
     }
     form.addEventListener("input", changed);
     form.addEventListener("change", changed);
+    // Pressing Send blurs the last field ("change"): no preview may start as the page leaves.
+    form.addEventListener("submit", function () { window.clearTimeout(timer); });
     sync();
     preview();
   }

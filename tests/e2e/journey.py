@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from playwright.sync_api import expect as pw_expect
+
 from tests.e2e.conftest import SCREENSHOTS
 
 PASSWORD = "pass-word-123"  # tests.factories.UserFactory
@@ -89,9 +91,8 @@ def fill_short(page, *, trump: str, totals_ns: int, expect: tuple[int, int]) -> 
     page.click(f"label.trump-{trump}")
     page.fill("input[name=totals_ns]", str(totals_ns))
     assert page.input_value("input[name=totals_ew]") == str(72 - totals_ns)
-    page.wait_for_function(
-        "s => (document.querySelector('#live-score strong') || {}).textContent === s",
-        arg=f"NS {expect[0]} · EW {expect[1]}",
+    pw_expect(page.locator("#live-score strong")).to_have_text(
+        f"NS {expect[0]} · EW {expect[1]}", timeout=30_000
     )
 
 

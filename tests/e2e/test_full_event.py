@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 import engine
@@ -176,9 +177,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     org.wait_for_selector("text=Start the event?")
     shot(org, "start-confirm")
     org.click("#confirm")
-    org.wait_for_function(
-        "document.getElementById('boards-ready').textContent === '12'", timeout=20_000
-    )
+    expect(org.locator("#boards-ready")).to_have_text("12", timeout=20_000)
     shot(org, "boards-dealt")
     event.refresh_from_db()
     boards = {b.number: b for b in Board.objects.filter(event=event).select_related("event")}

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import UserFactory
 from tournaments.models import Event, Round
@@ -95,9 +96,7 @@ def test_organiser_journey(new_page):
     shoot("start-confirm")
     page.click("#confirm")
     page.wait_for_selector("#boards-ready")
-    page.wait_for_function(
-        "document.getElementById('boards-ready').textContent === '12'", timeout=15000
-    )
+    expect(page.locator("#boards-ready")).to_have_text("12", timeout=15000)
     assert page.inner_text("#boards-total") == "12"
     shoot("boards-dealt")
 
@@ -157,9 +156,7 @@ def test_dashboard_counts_the_boards_without_reloading(new_page):
     shoot("boards-3-of-8")
     page.evaluate("window.__marker = 1")  # gone if the page reloads
     events.boards_generate(event=event)
-    page.wait_for_function(
-        "document.getElementById('boards-ready').textContent === '8'", timeout=10000
-    )
+    expect(page.locator("#boards-ready")).to_have_text("8", timeout=10000)
     assert page.evaluate("window.__marker") == 1
     assert page.is_enabled("#next-step")
     shoot("boards-8-of-8")

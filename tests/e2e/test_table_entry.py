@@ -3,6 +3,7 @@ pair confirms; another table enters a hand card by card (only legal cards offere
 card, submits 48 cards and sees the verdict. Screenshots: test-artifacts/screenshots/table-*/."""
 
 import pytest
+from playwright.sync_api import expect
 
 import engine
 from tournaments.actors import Actor
@@ -43,9 +44,7 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     page.click("label.trump-copes")
     page.fill("input[name=totals_ns]", "45")
     assert page.input_value("input[name=totals_ew]") == "27"  # 72 − 45, shown live
-    page.wait_for_function(
-        "document.getElementById('live-score').textContent.includes('NS 9 · EW 0')"
-    )
+    expect(page.locator("#live-score")).to_contain_text("NS 9 · EW 0", timeout=30_000)
     shoot("short-form-live-score")
     page.click("#short-form button[type=submit]")
     page.wait_for_selector("#board-1[data-status=entered]")

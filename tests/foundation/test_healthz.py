@@ -47,3 +47,42 @@ def test_healthz_reaches_the_real_redis(client, settings):
     response = client.get("/healthz")
     assert response.status_code == 200, response.json()
     assert response.json()["checks"]["redis"] == "ok"
+
+
+MANIFEST_STORAGE = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+
+
+@pytest.fixture
+def production_static(settings, tmp_path):
+    """The production storage (hashed names from a manifest) over an empty STATIC_ROOT."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": MANIFEST_STORAGE}}
+    return tmp_path
+
+
+@pytest.mark.django_db
+def test_healthz_names_the_static_files_when_collectstatic_has_not_run(
+    client, production_static, monkeypatch
+):
+    monkeypatch.setattr(health, "_redis_ok", lambda: True)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["down"] == ["static"] and body["checks"]["static"] == "missing"
+    assert "collectstatic" in body["problems"]["static"]
+    # What it warns about: the pages themselves cannot be rendered.
+    with pytest.raises(ValueError):
+        client.get("/accounts/login/")
+
+
+@pytest.mark.django_db
+def test_healthz_is_ok_once_the_manifest_is_written(client, production_static, monkeypatch):
+    import json
+
+    monkeypatch.setattr(health, "_redis_ok", lambda: True)
+    (production_static / "staticfiles.json").write_text(
+        json.dumps({"version": "1.1", "paths": {"css/site.css": "css/site.0123456789ab.css"}})
+    )
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.json()
+    assert response.json()["checks"]["static"] == "ok"

@@ -1,7 +1,9 @@
 import pytest
 
 from tests.factories import UserFactory
-from tournaments.views.auth import LOGIN_ATTEMPTS_PER_MINUTE
+from tournaments.ratelimit import LOGIN_CLIENT
+
+LOGIN_ATTEMPTS_PER_MINUTE = LOGIN_CLIENT.limit
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.api.conftest import PRINCIPALS, World, _fast_passwords, world  # noqa: F401
+from tests.faults.conftest import app_server, private_redis, processes  # noqa: F401
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, PlayRecord
 from tournaments.services import disputes, results

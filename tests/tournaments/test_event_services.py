@@ -10,7 +10,7 @@ import engine
 from tests.factories import EventFactory, PairFactory, UserFactory
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, Board, Entry, Event, Round, Table
-from tournaments.services import NotAllowed, ServiceError, events
+from tournaments.services import NotAllowed, ServiceError, clubs, events
 from tournaments.services.results import result_submit_short
 
 pytestmark = pytest.mark.django_db
@@ -135,10 +135,10 @@ def test_options_are_refused_once_running(running_event, actor):
     assert running_event.boards_per_round == 2
 
 
-def test_club_named_reuses_a_club_whatever_the_case():
-    club = events.club_named("Casal de Reus")
-    assert events.club_named("casal de reus") == club
-    assert events.club_named("  ") is None
+def test_club_for_reuses_a_club_whatever_the_case(actor):
+    club = clubs.club_for(name="Casal de Reus", actor=actor)
+    assert clubs.club_for(name="casal de reus", actor=actor) == club
+    assert clubs.club_for(name="  ", actor=actor) is None
 
 
 # --- boards --------------------------------------------------------------------------------------

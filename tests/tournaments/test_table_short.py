@@ -400,14 +400,13 @@ def test_the_other_pair_differs_on_the_same_phone_with_its_own_code(table):
     assert result.submissions.order_by("pk").last().side == "EW"
 
 
-def test_a_wrong_other_code_counts_as_a_wrong_code(table, monkeypatch):
-    from tournaments import ratelimit, table_access
+def test_a_wrong_other_code_counts_as_a_wrong_code(table):
+    from tournaments import ratelimit
 
-    monkeypatch.setattr(ratelimit, "_slot", lambda period: 777)
     ns = holder(table, "NS")
     ns.post(short_url(table), form())
     url = reverse("table:board_confirm", args=[table.code_ns, 1])
-    for _ in range(table_access.MAX_FAILURES_PER_MINUTE):
+    for _ in range(ratelimit.TABLE_CODE.limit):
         ns.post(url, {"other_code": "ZZZZZZ"})
     ns.post(url, {"other_code": table.code_ew})
     assert result_of(table).status == BoardResult.Status.ENTERED  # blocked: no guessing

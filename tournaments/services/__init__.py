@@ -21,5 +21,5 @@ class Conflict(ServiceError):
 class NotAllowed(ServiceError):
     """The actor may not do this (HTTP 403)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, code="forbidden")
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message, field=field, code="forbidden")

@@ -26,7 +26,7 @@ from tournaments.models import (
     TableToken,
     new_table_code,
 )
-from tournaments.services import NotAllowed, ServiceError, audit
+from tournaments.services import NotAllowed, ServiceError, audit, clubs
 
 
 def _require_organiser(event: Event, actor: Actor) -> None:
@@ -46,6 +46,9 @@ def _require_status(event: Event, *allowed: str, doing: str) -> None:
 def event_create(*, actor: Actor, **fields: object) -> Event:
     if not actor.is_authenticated:
         raise NotAllowed(_("Log in to create an event."))
+    club = fields.get("club")
+    if isinstance(club, Club):
+        clubs.require_club_organiser(club=club, actor=actor)
     with transaction.atomic():
         event = Event(**fields)
         event.full_clean(exclude=["commitment"])
@@ -619,15 +622,6 @@ EVENT_OPTIONS = (
 EVENT_DETAILS = ("name", "club", "date", "venue")
 
 
-def club_named(name: str) -> Club | None:
-    """The club of that name (created when new); None for an empty name."""
-    name = name.strip()
-    if not name:
-        return None
-    club = Club.objects.filter(name__iexact=name).first()
-    return club or Club.objects.create(name=name)
-
-
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
     """Change an event's details, and its options while it has not started."""
     _require_organiser(event, actor)
@@ -637,6 +631,9 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
     with transaction.atomic():
         # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
         event = Event.objects.select_for_update().get(pk=event.pk)
+        club = fields.get("club")
+        if isinstance(club, Club) and club.pk != event.club_id:
+            clubs.require_club_organiser(club=club, actor=actor)
         before = {k: getattr(event, k) for k in fields}
         changed_options = [k for k in EVENT_OPTIONS if k in fields and fields[k] != before[k]]
         if changed_options and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):

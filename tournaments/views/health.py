@@ -1,7 +1,11 @@
 from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
+
+# A file every page links to: if its address cannot be made, no page can be rendered.
+STATIC_PROBE = "css/site.css"
 
 
 def _database_ok() -> bool:
@@ -25,6 +29,16 @@ def _redis_ok() -> bool:
         return False
 
 
+def _static_problem() -> str | None:
+    """Why pages cannot link their static files, or None. With the production storage (a
+    manifest of hashed names), every page is a 500 until ``collectstatic`` has written it."""
+    try:
+        staticfiles_storage.url(STATIC_PROBE)
+    except Exception as exc:  # noqa: BLE001 - ValueError from the manifest, OSError reading it
+        return f"{exc} — run `python manage.py collectstatic --no-input` and restart"
+    return None
+
+
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": "ok" if _database_ok() else "down"}
@@ -32,8 +46,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
         checks["redis"] = "ok" if _redis_ok() else "down"
     else:
         checks["redis"] = "not configured"
-    down = [name for name, state in checks.items() if state == "down"]
-    body = {"status": "ok" if not down else "down", "checks": checks}
+    static_problem = _static_problem()
+    checks["static"] = "ok" if static_problem is None else "missing"
+    down = [name for name, state in checks.items() if state in ("down", "missing")]
+    body: dict[str, object] = {"status": "ok" if not down else "down", "checks": checks}
     if down:
         body["down"] = down
+    if static_problem is not None:
+        body["problems"] = {"static": static_problem}
     return JsonResponse(body, status=503 if down else 200)

@@ -32,7 +32,7 @@ from tournaments.forms import (
     apply_preset,
 )
 from tournaments.models import BoardResult, Club, Entry, Event, Round
-from tournaments.services import ServiceError
+from tournaments.services import ServiceError, clubs
 from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
 
@@ -205,10 +205,21 @@ def _event_form_page(request: HttpRequest, form: EventForm, event: Event | None)
             "form": form,
             "event": event,
             "presets": PRESET_LABELS,
-            "clubs": Club.objects.values_list("name", flat=True),
+            "clubs": _clubs_of(request.user),
         },
         status=400 if form.is_bound and form.errors else 200,  # sent back to be corrected
     )
+
+
+def _clubs_of(user) -> Any:
+    """The clubs the form suggests: those the user may create events for."""
+    clubs = Club.objects.all() if user.is_superuser else user.organised_clubs.all()
+    return clubs.values_list("name", flat=True)
+
+
+def _event_form_error(form: EventForm, exc: Exception) -> None:
+    field = getattr(exc, "field", None)
+    form.add_error("club_name" if field == "club" else None, _error_text(exc))
 
 
 @login_required
@@ -224,13 +235,14 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             with transaction.atomic():
+                actor = _actor(request)
                 event = svc.event_create(
-                    actor=_actor(request),
-                    club=svc.club_named(form.cleaned_data["club_name"]),
+                    actor=actor,
+                    club=clubs.club_for(name=form.cleaned_data["club_name"], actor=actor),
                     **form.service_fields(),
                 )
         except (ServiceError, ValidationError) as exc:
-            form.add_error(None, _error_text(exc))
+            _event_form_error(form, exc)
         else:
             messages.success(
                 request, _("Event created. Next: open registration and register the pairs.")
@@ -254,14 +266,17 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             with transaction.atomic():
+                actor = _actor(request)
                 svc.event_update(
                     event=event,
-                    actor=_actor(request),
-                    club=svc.club_named(form.cleaned_data["club_name"]),
+                    actor=actor,
+                    club=clubs.club_for(
+                        name=form.cleaned_data["club_name"], actor=actor, current=event.club
+                    ),
                     **form.service_fields(),
                 )
         except (ServiceError, ValidationError) as exc:
-            form.add_error(None, _error_text(exc))
+            _event_form_error(form, exc)
         else:
             messages.success(request, _("Event saved."))
             return _dashboard(event)

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import engine
-from tournaments import policy, table_access
+from tournaments import policy, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.jsonio import JSONRejected, read_json
 from tournaments.models import Board, BoardResult, Dispute, Ruling
@@ -108,11 +108,13 @@ def _acting(request: HttpRequest, access: Access) -> Access | None:
     typed = request.POST.get("other_code", "").strip()
     if not typed or access.organiser:
         return access
-    if table_access.blocked_for(request):
+    tried = ratelimit.table_code_attempt(request=request)
+    if tried.blocked:
         return None
-    side = table_access.check_code(request, access.table, typed)
+    side = access.table.side_for_code(table_access.normalise_code(typed))
     if side is None or side == access.side:
-        return None
+        return None  # counted as a wrong code
+    tried.succeeded()
     actor = Actor(table=access.table, side=side)
     return Access(access.table, actor, side, False, access.code)
 
@@ -302,8 +304,9 @@ def enter(request: HttpRequest) -> HttpResponse:
             return redirect("table:table_home", code=mine.code_for(side))
         code = table_access.normalise_code(request.GET.get("code"))[:6]
         return render(request, "table/enter.html", {"code": code})
-    wait = table_access.blocked_for(request)
-    if wait:
+    tried = ratelimit.table_code_attempt(request=request)
+    if tried.blocked:
+        wait = tried.retry_after
         response = render(request, "table/rate_limited.html", {"seconds": wait}, status=429)
         response["Retry-After"] = str(wait)
         return response
@@ -315,6 +318,7 @@ def enter(request: HttpRequest) -> HttpResponse:
     else:
         table, closed = table_access.open_table_for_code(code)
         if table is not None:
+            tried.succeeded()
             side = table.side_for_code(code)
             assert side is not None
             table_access.grant(request, table, side)
@@ -324,7 +328,6 @@ def enter(request: HttpRequest) -> HttpResponse:
             status = 403
         else:
             error = _("No open table has this code. Check the code on your table card.")
-    table_access.record_failure(request)
     return render(request, "table/enter.html", {"code": code[:12], "error": error}, status=status)
 
 

@@ -1,0 +1,33 @@
+/* The organiser's event dashboard: while the boards are dealt or the standings recomputed,
+   follow the progress and enable the buttons that wait for it. */
+(function () {
+  "use strict";
+  var card = document.getElementById("boards-card");
+  if (!card || !card.dataset.running) return;
+  var url = card.dataset.progressUrl, timer = null;
+  function poll() {
+    fetch(url, {headers: {"Accept": "application/json"}, credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data) return;
+        document.getElementById("boards-ready").textContent = data.boards_ready;
+        document.getElementById("boards-total").textContent = data.total_boards;
+        var bar = document.getElementById("boards-progress");
+        bar.max = data.total_boards; bar.value = data.boards_ready;
+        if (data.boards_done) {
+          document.querySelectorAll("[data-needs-boards]").forEach(function (b) { b.disabled = false; });
+          document.querySelectorAll("[data-boards-wait]").forEach(function (p) { p.hidden = true; });
+        }
+        var state = document.getElementById("standings-state");
+        if (!data.standings_stale && data.standings_updated_at && state.querySelector(".badge")) {
+          var when = new Date(data.standings_updated_at);
+          state.textContent = state.dataset.updatedLabel + " " +
+            when.toLocaleTimeString(document.documentElement.lang, {hour: "2-digit", minute: "2-digit"});
+        }
+        if (data.boards_done && !data.standings_stale) clearInterval(timer);
+      })
+      .catch(function () {});
+  }
+  timer = setInterval(poll, 2000);
+  poll();
+})();

@@ -1,0 +1,45 @@
+"""Clubs belong to their organisers: only they create events in a club's name.
+
+A new club name creates the club with the person who typed it as its first organiser; an
+existing club needs its organisers' consent, given by adding the account to the club (the club's
+organisers ask the site's staff, who manage memberships in the admin).
+"""
+
+from django.utils.translation import gettext as _
+
+from tournaments.actors import Actor
+from tournaments.models import Club
+from tournaments.services import NotAllowed
+
+
+def require_club_organiser(*, club: Club, actor: Actor) -> None:
+    if not actor.is_authenticated or not club.may_act_for(actor.user):
+        raise NotAllowed(
+            _(
+                "Only the organisers of %(club)s can create events in its name. Ask one of them, "
+                "or the site's staff, to add you to the club."
+            )
+            % {"club": club.name},
+            field="club",
+        )
+
+
+def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:
+    """The club named ``name`` for an event ``actor`` creates or edits (None for no club).
+
+    ``current`` is the event's club before the edit: keeping it needs no membership, so a
+    co-organiser of an event can still change its other details.
+    """
+    name = name.strip()
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    if club is None:
+        if not actor.is_authenticated:
+            raise NotAllowed(_("Log in to create a club."), field="club")
+        club = Club.objects.create(name=name)
+        club.organisers.add(actor.user)
+        return club
+    if current is None or club.pk != current.pk:
+        require_club_organiser(club=club, actor=actor)
+    return club

@@ -17,6 +17,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import MAX_PROBLEMS, clip
 from tournaments.services import ServiceError
+from tournaments.services.results import InvalidSubmission
 
 NON_FIELD = "non_field_errors"
 # A value a client sent is echoed cut to ECHO_LIMIT characters where it is quoted (the engine's
@@ -65,12 +66,7 @@ def error_body(errors: list[dict[str, str]]) -> dict[str, Any]:
     return {"detail": errors[0]["message"] if errors else "", "errors": errors}
 
 
-def problems_response(problems: list[dict[str, str]], code: int = 400) -> Response:
-    return Response(error_body(problems), status=code)
-
-
 def service_error_response(exc: ServiceError) -> Response:
-    from tournaments.services.results import InvalidSubmission
 
     code = {"conflict": status.HTTP_409_CONFLICT, "forbidden": status.HTTP_403_FORBIDDEN}.get(
         exc.code, status.HTTP_400_BAD_REQUEST

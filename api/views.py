@@ -26,7 +26,6 @@ from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.throttles import VerifyThrottle
-from scoring.bridge import standings_stale
 from tournaments import policy, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -37,6 +36,7 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.scoring_io import standings_stale
 from tournaments.services import ServiceError, disputes, events, results
 
 

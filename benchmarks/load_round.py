@@ -108,10 +108,10 @@ def build_event():
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from scoring.bridge import pairings_propose
     from tournaments.actors import Actor
     from tournaments.models import Entry, Event, Pair, Player
     from tournaments.services import events
+    from tournaments.services.pairings import pairings_propose
 
     user = get_user_model().objects.create_user("load-organiser", password="x")
     actor = Actor(user=user)

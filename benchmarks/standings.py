@@ -37,11 +37,11 @@ from benchmarks.synthetic import ROUNDS, build_event, build_team_event, store_ev
 
 
 def main() -> int:
-    from scoring.bridge import standings_recompute
     from scoring.butler import butler_ranking
     from scoring.standings import compute_standings
     from scoring.team_standings import compute_team_standings
     from tournaments.models import StandingsSnapshot
+    from tournaments.services.standings import standings_recompute
 
     old_name = connection.settings_dict["NAME"]
     test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -41,7 +41,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tournaments",
-    "scoring",
     "api",
 ]
 

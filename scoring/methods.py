@@ -1,4 +1,4 @@
-"""The next round of an event, whatever its pairing method: one entry point for the bridge,
+"""The next round of an event, whatever its pairing method: one entry point for the database side,
 the checker and the generator.
 
 * ``swiss``: :func:`scoring.pairing.pair_next_round` (acceleration, prohibited pairings, late

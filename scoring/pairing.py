@@ -401,7 +401,7 @@ def apply_swap(pairing: Pairing, a: int, b: int) -> Pairing:
 
 
 # The warnings' wording, %-style so the Django side can pass translated texts (this module
-# stays free of Django): see scoring.bridge.pairing_swap_warnings.
+# stays free of Django): see tournaments.scoring_io.pairing_swap_warnings.
 SWAP_MESSAGES: Mapping[str, str] = {
     "met": "table %(table)s: %(ns)s and %(ew)s have already met",
     "too_often": "table %(table)s: %(entry)s would sit %(seat)s too often",

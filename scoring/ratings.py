@@ -352,7 +352,7 @@ def rating_event_from_input(
     lineups: Mapping[int, Players],
     substitutes: Mapping[tuple[int, int], Players] | None = None,
 ) -> RatingEvent:
-    """The rating input of an event from its standings input (``scoring.bridge.event_input``).
+    """The rating input of an event from its standings input (``tournaments.scoring_io.event_input``).
 
     ``lineups`` maps each entry to its two players; ``substitutes`` maps (round, entry) to the
     players who sat in that round instead. Per round, each board's played results (game mode

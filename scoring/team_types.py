@@ -1,6 +1,6 @@
 """Plain data objects of team events and the league (docs/teams.md).
 
-Teams, pairs and league teams are identified by integers (the bridge uses primary keys). Board
+Teams, pairs and league teams are identified by integers (the database side uses primary keys). Board
 results are ``scoring.types.BoardResult``: in a team event their ``ns``/``ew`` are the *pairs*
 that sat there (Butler ranks them), the team of each pair is known from the match.
 """

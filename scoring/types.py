@@ -1,6 +1,6 @@
 """Plain data objects the scoring algorithms read and return.
 
-Entries are identified by an integer id (the bridge uses the database primary key). Scores are the
+Entries are identified by an integer id (the database side uses primary keys). Scores are the
 R9 hand scores: on each board at most one of ``score_ns``/``score_ew`` is non-zero.
 """
 

@@ -10,7 +10,10 @@ from django.db import transaction
 import engine
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, Club, Event, Round, Table
+from tournaments.scoring_io import stale_events
 from tournaments.services import events, results
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
 
 DEMO_EVENT = "Torneig de demostració"
 DEMO_EVENING = "Vespre de club"
@@ -136,10 +139,11 @@ def build_demo() -> DemoReport:
         report.event = event
         report.evening = Event.objects.filter(name=DEMO_EVENING).first()
         report.notes.append("The demo events already exist; nothing was changed.")
+        for stale in stale_events():  # e.g. after an upgrade that stores more per snapshot
+            standings_recompute(stale.pk)
         return report
     actor = Actor(user=organiser)
     rng = random.Random(2026)
-    from scoring.bridge import pairings_propose, standings_recompute
 
     # The championship: two rounds played, round 2 still open with a dispute for the referee.
     event = _running_event(actor, referee, club, DEMO_EVENT, PAIR_NAMES, rounds=4, boards=4)

@@ -649,6 +649,9 @@ class StandingsSnapshot(models.Model):
     after_round = models.PositiveSmallIntegerField()
     rows = models.JSONField()
     matches = models.JSONField(default=list)
+    # The duplicate comparison of this round's boards: {board: {"top", "lines": [...]}}. The
+    # pages, PDFs and exports read them here, never recomputing per request.
+    travellers = models.JSONField(default=dict)
     results_counted = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(auto_now=True)
 

@@ -18,8 +18,6 @@ from django.utils.translation import pgettext
 import engine
 from engine.record import canonical
 from scoring import types as st
-from scoring.bridge import event_input, standings_stale
-from scoring.standings import compute_standings
 from tournaments import policy
 from tournaments.charts import TRUMP_LETTER, trump_short
 from tournaments.models import (
@@ -32,6 +30,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.scoring_io import standings_stale
 from tournaments.templatetags.cards import seat_names
 
 
@@ -157,21 +156,6 @@ def standing_rows(ev: EventView, snapshot: StandingsSnapshot | None) -> list[Sta
     ]
 
 
-def rank_history(ev: EventView, entry: Entry) -> list[tuple[int, int]]:
-    """(round, rank) after each round a snapshot exists for."""
-    out = []
-    for after, rows in (
-        StandingsSnapshot.objects.filter(event=ev.event)
-        .order_by("after_round")
-        .values_list("after_round", "rows")
-    ):
-        for row in rows:
-            if row["entry"] == entry.pk:
-                out.append((after, row["rank"]))
-                break
-    return out
-
-
 # Board results and travellers ----------------------------------------------------------------
 
 
@@ -224,11 +208,19 @@ def call_names() -> dict[str, str]:
 
 
 def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:
-    """The duplicate comparison of every board of these rounds (the standings' own)."""
+    """The duplicate comparison of every board of these rounds, as the standings task stored it
+    with the snapshot after each round (nothing is recomputed here)."""
     if not rounds:
         return {}
-    data = event_input(ev.event, rounds=rounds)
-    return compute_standings(data).travellers
+    stored = StandingsSnapshot.objects.filter(
+        event=ev.event, after_round__in=[r.number for r in rounds]
+    ).values_list("travellers", flat=True)
+    out: dict[int, st.Traveller] = {}
+    for travellers in stored:
+        for board, data in travellers.items():
+            lines = [st.TravellerLine(**line) for line in data["lines"]]
+            out[int(board)] = st.Traveller(board=int(board), lines=lines, top=data["top"])
+    return out
 
 
 def _counted_results(rounds: Iterable[Round], **filters: Any) -> list[BoardResult]:

@@ -126,3 +126,18 @@ def round_entries(rnd: Round) -> list[Entry]:
     if rnd.bye_id:
         ids.add(rnd.bye_id)
     return list(Entry.objects.filter(pk__in=ids).select_related("pair").order_by("number"))
+
+
+def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
+    """Tables with boards that have no counted result yet, and which boards."""
+    counted: dict[int, set[int]] = {}
+    for table_id, board_no in BoardResult.objects.filter(
+        table__round=rnd, status__in=BoardResult.COUNTED
+    ).values_list("table_id", "board__number"):
+        counted.setdefault(table_id, set()).add(board_no)
+    missing = []
+    for table in rnd.tables.select_related("ns__pair", "ew__pair"):
+        boards = [n for n in rnd.board_numbers if n not in counted.get(table.pk, set())]
+        if boards:
+            missing.append((table, boards))
+    return missing

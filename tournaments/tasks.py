@@ -8,14 +8,15 @@ from celery import Task, shared_task
 from celery.contrib.django.task import DjangoTask
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, transaction
-from django.utils import timezone
 
 from tournaments.models import Event
+from tournaments.queue import STANDINGS_QUEUED
+from tournaments.scoring_io import stale_events
+from tournaments.services.events import boards_generate
+from tournaments.services.standings import standings_recompute
 
 log = logging.getLogger(__name__)
 
-STANDINGS_QUEUED = "standings:queued:{}"
 STANDINGS_LOCK = "standings:lock:{}"
 STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
 STANDINGS_OVERLAP = "standings:overlap:{}"
@@ -61,62 +62,13 @@ class BaseTask(DjangoTask):
 
 @shared_task(base=BaseTask, bind=True)
 def generate_boards(self: Task, event_id: int) -> int:
-    from tournaments.services.events import boards_generate
-
     event = Event.objects.get(pk=event_id)
     return boards_generate(event=event)
-
-
-def request_standings(event: Event) -> None:
-    """Mark the standings stale and queue one recomputation after commit.
-
-    Bursts coalesce: while a recomputation is queued and not yet started, further requests only
-    move the timestamp. If the broker is down the request is kept in the database
-    (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
-    """
-    event_id = event.pk
-    # One request per event per transaction: a transaction that stores fifty results (an import,
-    # the demo) queues one recomputation, not fifty. Django drops the callbacks of a rolled-back
-    # transaction, so a request is never lost by being skipped here.
-    connection = transaction.get_connection()
-    if any(
-        getattr(entry[1], "standings_event", None) == event_id for entry in connection.run_on_commit
-    ):
-        return
-
-    def enqueue() -> None:
-        # After commit, not inside the result's transaction: every table of the event writes
-        # this one row, and holding its lock until commit would serialise all submissions.
-        now = timezone.now()
-        try:
-            Event.objects.filter(pk=event_id).update(standings_requested_at=now)
-        except DatabaseError:
-            # The result is committed; the standings still see it as a change (stale_events).
-            log.error("could not mark standings stale for event %s", event_id, exc_info=True)
-        key = STANDINGS_QUEUED.format(event_id)
-        try:
-            if cache.add(key, now.isoformat(), timeout=60):
-                recompute_standings.apply_async(
-                    (event_id,), countdown=settings.STANDINGS_COALESCE_SECONDS
-                )
-        except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
-            log.warning(
-                "could not queue standings for event %s; they stay stale", event_id, exc_info=True
-            )
-            try:
-                cache.delete(key)
-            except Exception:  # noqa: BLE001
-                pass
-
-    enqueue.standings_event = event_id  # type: ignore[attr-defined]
-    transaction.on_commit(enqueue)
 
 
 # Retries on a busy lock are its own (``lock_retry_delays``), not the base's eight.
 @shared_task(base=BaseTask, bind=True, autoretry_for=())
 def recompute_standings(self: Task, event_id: int) -> int:
-    from scoring.bridge import standings_recompute
-
     token = uuid.uuid4().hex
     lock = STANDINGS_LOCK.format(event_id)
     timeout = lock_timeout()
@@ -155,17 +107,8 @@ def _incr(key: str, delta: int = 1) -> int:
 
 
 @shared_task(base=BaseTask, bind=True)
-def propose_pairings(self: Task, event_id: int, round_number: int) -> int:
-    from scoring.bridge import pairings_propose
-
-    return pairings_propose(event_id, round_number)
-
-
-@shared_task(base=BaseTask, bind=True)
 def catch_up_standings(self: Task) -> int:
     """Queue a recomputation for every event whose standings are stale (after an outage)."""
-    from scoring.bridge import stale_events
-
     count = 0
     for event in stale_events():
         recompute_standings.delay(event.pk)

@@ -17,6 +17,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
 
+from tournaments import pdf
+from tournaments import public_selectors as sel
+from tournaments.models import Event
 from tournaments.tasks import BaseTask
 
 log = logging.getLogger(__name__)
@@ -77,9 +80,6 @@ def job_create(
 @shared_task(base=BaseTask, bind=True)  # type: ignore[untyped-decorator]
 def build_pdf(self: Task, job_id: str) -> str:
     """Render the PDF a job describes; safe to run twice (the file is simply rewritten)."""
-    from tournaments import pdf
-    from tournaments import public_selectors as sel
-    from tournaments.models import Event
 
     job = job_get(job_id)
     if job is None:

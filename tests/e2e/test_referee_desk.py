@@ -6,13 +6,13 @@ import random
 import pytest
 
 from engine import random_play
-from scoring.bridge import standings_recompute
 from tests.conftest import wait_for
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import UserFactory
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Ruling, StandingsSnapshot, Table
 from tournaments.services import results
+from tournaments.services.standings import standings_recompute
 from tournaments.views.referee import RULE_TEXT
 
 PASSWORD = "pass-word-123"  # tests.factories.UserFactory

@@ -307,8 +307,8 @@ def expected_rows(event) -> list[dict]:
     """The final standings computed directly, as the snapshot stores them."""
     from dataclasses import asdict
 
-    from scoring.bridge import event_input
     from scoring.standings import compute_standings
+    from tournaments.scoring_io import event_input
 
     data = event_input(event)
     last = max(r.number for r in data.rounds)

@@ -19,7 +19,6 @@ from django.conf import settings
 from django.db import connection
 
 from engine import random_play
-from scoring.bridge import standings_recompute
 from tests.faults.conftest import ROOT
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -36,6 +35,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services import results
+from tournaments.services.standings import standings_recompute
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -169,7 +169,7 @@ def test_an_event_restored_from_a_pg_dump_is_identical(running_event, restored_n
     script = (
         "import json; from dataclasses import asdict; "
         "from django.core.serializers.json import DjangoJSONEncoder; "
-        "from scoring.bridge import event_input; from scoring.standings import compute_standings; "
+        "from tournaments.scoring_io import event_input; from scoring.standings import compute_standings; "
         "from tournaments.models import Event; "
         f"e = Event.objects.get(pk={event.pk}); "
         "print(json.dumps([asdict(s) for s in compute_standings(event_input(e), after_round=1)"

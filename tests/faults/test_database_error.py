@@ -168,7 +168,8 @@ def test_a_failed_stale_mark_after_commit_keeps_the_result_and_the_standings_kno
 ):
     """The stale mark is written after the result commits (it is one hot row for every table):
     if it fails, the confirmed result stays, and the standings still see the change."""
-    from scoring.bridge import standings_recompute, standings_stale
+    from tournaments.scoring_io import standings_stale
+    from tournaments.services.standings import standings_recompute
 
     first = submit_short(table1, ns(table1)).result
     standings_recompute(table1.round.event_id)

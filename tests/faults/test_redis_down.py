@@ -14,9 +14,10 @@ import uuid
 import pytest
 import requests
 
-from scoring import bridge
+from scoring.standings import compute_standings
 from tests.conftest import wait_for
 from tests.faults.conftest import manage
+from tournaments import scoring_io
 from tournaments.models import BoardResult, Event, StandingsSnapshot, Submission
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -162,7 +163,7 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     assert stored.filter(status=BoardResult.Status.ENTERED).count() == 1
     assert Submission.objects.filter(result__table__round__event=event).count() == 7
     event.refresh_from_db()
-    assert bridge.standings_stale(event)
+    assert scoring_io.standings_stale(event)
     assert not StandingsSnapshot.objects.filter(event=event).exists()
     assert "being updated" in standings_note(base, event.pk)
     assert health(base).status_code == 503
@@ -181,7 +182,7 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     assert call.returncode == 0, call.stderr
     assert wait_for(lambda: snapshot_counted(event) == 3, timeout=30), worker.text()[-3000:]
     event.refresh_from_db()
-    assert not bridge.standings_stale(event)
+    assert not scoring_io.standings_stale(event)
     assert "being updated" not in standings_note(base, event.pk)
 
     # The next counted result queues its own recomputation: all four are in.
@@ -189,9 +190,9 @@ def test_results_are_kept_while_redis_is_down_and_standings_catch_up(
     assert response.status_code == 200 and response.json()["status"] == "confirmed", response.text
     assert wait_for(lambda: snapshot_counted(event) == 4, timeout=30), worker.text()[-3000:]
     event.refresh_from_db()
-    assert not bridge.standings_stale(event)
+    assert not scoring_io.standings_stale(event)
     snap = StandingsSnapshot.objects.get(event=event, after_round=1)
-    direct = bridge.compute_standings(bridge.event_input(event), after_round=1)
+    direct = compute_standings(scoring_io.event_input(event), after_round=1)
     assert [(r["entry"], r["rank"]) for r in snap.rows] == [
         (s.entry, s.rank) for s in direct.standings
     ]

@@ -120,7 +120,7 @@ def test_the_whole_worker_killed_mid_task_and_a_new_worker_finishes_it(workers, 
 
 def test_a_lock_that_expired_under_a_run_is_flagged(monkeypatch):
     """The one way two runs can overlap (a run longer than the lock timeout) is recorded."""
-    from scoring import bridge
+    from tournaments.services import standings as bridge
 
     event = build_big_event(pairs=8, rounds=1, boards=2)
     real = bridge.standings_recompute

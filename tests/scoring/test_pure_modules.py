@@ -1,7 +1,8 @@
-"""The scoring algorithms are pure: importing them never loads Django (the bridge does that).
+"""The scoring algorithms are pure: importing them never loads Django (``tournaments.scoring_io``
+reads the models into their plain objects).
 
-Every module of ``scoring/`` but the bridge (and the apps config Django needs) is found here by
-listing the package, so a new module is covered without being named.
+Every module of ``scoring/`` is found here by listing the
+package, so a new module is covered without being named.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 import scoring
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_PURE = {"bridge", "apps", "migrations"}
+NOT_PURE: set[str] = set()
 PURE = sorted(
     m.name
     for m in pkgutil.iter_modules(scoring.__path__)

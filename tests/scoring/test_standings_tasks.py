@@ -6,8 +6,8 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from scoring import bridge
 from tests.conftest import wait_for
+from tournaments import scoring_io
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, StandingsSnapshot
 from tournaments.services import results
@@ -86,5 +86,5 @@ def test_results_arriving_during_a_recomputation_end_up_in_the_standings(
     late.join()
     assert wait_for(lambda: _complete(running_event, 4), timeout=30)
     running_event.refresh_from_db()
-    assert not bridge.standings_stale(running_event)
+    assert not scoring_io.standings_stale(running_event)
     assert BoardResult.objects.filter(status="confirmed").count() == 4

@@ -2,11 +2,11 @@
 
 import random
 
-from scoring.bridge import standings_recompute
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Board, Event, Round
 from tournaments.services import events
+from tournaments.services.standings import standings_recompute
 from tournaments.templatetags.cards import hand_lines
 
 OPEN_ROUND_BOARDS = (3, 4)

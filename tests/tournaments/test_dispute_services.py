@@ -7,7 +7,6 @@ import pytest
 
 import engine
 from engine import random_play
-from scoring.bridge import standings_recompute
 from tests.factories import UserFactory
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -19,6 +18,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, disputes, results
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 

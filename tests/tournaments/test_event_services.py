@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from tests.factories import EventFactory, PairFactory, UserFactory
+from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, Board, Entry, Event, Round, Table
 from tournaments.services import NotAllowed, ServiceError, clubs, events
@@ -382,7 +383,7 @@ def test_open_refused_while_the_boards_are_being_dealt(organiser, actor):
 
 def test_close_refused_while_results_are_missing_then_accepted(running_event, actor):
     rnd = running_event.rounds.get(number=1)
-    assert [(t.number, b) for t, b in events.round_missing(rnd)] == [(1, [1, 2]), (2, [1, 2])]
+    assert [(t.number, b) for t, b in selectors.round_missing(rnd)] == [(1, [1, 2]), (2, [1, 2])]
     with pytest.raises(ServiceError, match="missing or unconfirmed at tables 1, 2") as exc:
         events.round_close(rnd=rnd, actor=actor)
     assert exc.value.field == "results"

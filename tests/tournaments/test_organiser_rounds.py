@@ -270,7 +270,7 @@ def _round_2(running_event, organiser):
         for board in rnd1.board_numbers:
             _enter(table, board)
     events.round_close(rnd=rnd1, actor=actor)
-    from scoring.bridge import pairings_propose
+    from tournaments.services.pairings import pairings_propose
 
     pairings_propose(running_event.pk, 2)
     return running_event.rounds.get(number=2)

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
 from tournaments.services import Conflict, NotAllowed, ServiceError
@@ -105,9 +106,7 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         locked.status = dispute.previous_status or BoardResult.Status.ENTERED
         save_audited(locked, actor=actor, action="dispute_withdrawn", before=before)
         if locked.counts:
-            from tournaments.tasks import request_standings
-
-            request_standings(event)
+            queue.request_standings(event)
     return dispute
 
 
@@ -178,7 +177,6 @@ def dispute_rule(
     *, dispute: Dispute, actor: Actor, kind: str, explanation: str, data: Mapping[str, Any]
 ) -> Ruling:
     """Rule on a dispute (or revise an earlier ruling, which stays visible)."""
-    from tournaments.tasks import request_standings
 
     result = dispute.result
     event = result.table.round.event
@@ -241,7 +239,7 @@ def dispute_rule(
         )
         if correction:
             Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())
-        request_standings(event)
+        queue.request_standings(event)
     return ruling
 
 

@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine.errors import clip
+from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
-    BoardResult,
     Club,
     Entry,
     Event,
@@ -26,6 +26,7 @@ from tournaments.models import (
     TableToken,
     new_table_code,
 )
+from tournaments.selectors import round_missing
 from tournaments.services import NotAllowed, ServiceError, audit, clubs
 
 
@@ -255,6 +256,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
             action="entry_withdrawn",
             changes={"withdrawn_after_round": [None, last_closed]},
         )
+        queue.request_standings(event)  # the standings mark the pair withdrawn
     return entry
 
 
@@ -278,7 +280,6 @@ def _set_status(event: Event, actor: Actor, status: str) -> Event:
 
 def event_start(*, event: Event, actor: Actor) -> Event:
     """Close registration, generate every board (in a task) and propose round 1."""
-    from tournaments.tasks import generate_boards
 
     _require_organiser(event, actor)
     _require_status(
@@ -290,7 +291,7 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         _set_status(event, actor, Event.Status.RUNNING)
-        generate_boards.delay_on_commit(event.pk)
+        queue.generate_boards(event)
     return event
 
 
@@ -443,7 +444,6 @@ def round_reopen_for_ruling(*, rnd: Round, actor: Actor, reason: str) -> Round:
 
 def round_end_ruling(*, rnd: Round, actor: Actor) -> Round:
     """Close a round's rulings again (the standings are recomputed with what was ruled)."""
-    from tournaments.tasks import request_standings
 
     event = rnd.event
     _require_organiser(event, actor)
@@ -459,7 +459,7 @@ def round_end_ruling(*, rnd: Round, actor: Actor) -> Round:
             action="round_ruling_closed",
             changes={"round": [None, rnd.number]},
         )
-        request_standings(event)
+        queue.request_standings(event)
     return rnd
 
 
@@ -530,24 +530,8 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     return rnd
 
 
-def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
-    """Tables with boards that have no counted result yet, and which boards."""
-    counted: dict[int, set[int]] = {}
-    for table_id, board_no in BoardResult.objects.filter(
-        table__round=rnd, status__in=BoardResult.COUNTED
-    ).values_list("table_id", "board__number"):
-        counted.setdefault(table_id, set()).add(board_no)
-    missing = []
-    for table in rnd.tables.select_related("ns__pair", "ew__pair"):
-        boards = [n for n in rnd.board_numbers if n not in counted.get(table.pk, set())]
-        if boards:
-            missing.append((table, boards))
-    return missing
-
-
 def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Round:
     """Close a round; refused while results are missing unless the organiser accepts that."""
-    from tournaments.tasks import request_standings
 
     event = rnd.event
     _require_organiser(event, actor)
@@ -576,7 +560,7 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
             changes={"round": [None, rnd.number]},
             note=_("Closed with missing results") if missing else "",
         )
-        request_standings(event)
+        queue.request_standings(event)
     return rnd
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine.record import canonical
-from tournaments import engine_text, policy
+from tournaments import engine_text, policy, queue
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -263,12 +263,6 @@ def open_dispute(
     return dispute
 
 
-def _after_counted(event: Event) -> None:
-    from tournaments.tasks import request_standings
-
-    request_standings(event)
-
-
 def _repeats_last(
     result: BoardResult,
     side: str,
@@ -393,8 +387,9 @@ def _store(
             )
     if dispute_reason is not None:
         open_dispute(result, dispute_reason, actor)
-    if result.status in BoardResult.COUNTED:
-        _after_counted(event)
+    # Every stored change asks for the standings: an entered result becoming disputed or
+    # ruled changes them as much as a confirmation (requests coalesce per transaction).
+    queue.request_standings(event)
     return Outcome(result=result, created=created, verdict=verdict)
 
 
@@ -524,5 +519,5 @@ def result_confirm(
         locked.status = BoardResult.Status.CONFIRMED
         locked.confirmed_by = actor.label
         save_audited(locked, actor=actor, action="result_confirmed", before=before)
-        _after_counted(event)
+        queue.request_standings(event)
     return locked

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 import engine
+from tournaments.actors import label_for_display
 
 register = template.Library()
 
@@ -146,49 +147,8 @@ def deal_diagram(
 SVG_SUIT_FILL = {"o": "#8a6d00", "c": "#b3261e", "e": "#1f4e8c", "b": "#2e6b2e"}
 
 
-def deal_svg(
-    hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None, width: int = 360
-) -> str:
-    """The deal diagram as a standalone SVG (for PDFs and downloads; no fonts fetched)."""
-    seats = seat_names()
-    line_h = 16
-    box_h = line_h * 5 + 6
-    pos = {"N": (120, 0), "W": (0, box_h + 4), "E": (240, box_h + 4), "S": (120, 2 * box_h + 8)}
-    height = 3 * box_h + 8
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 {height}" '
-        f'width="{width}" role="img" aria-label="{_("Deal")} {board or ""}">',
-        "<style>text{font-family:DejaVu Sans,sans-serif;font-size:12px}</style>",
-    ]
-    for seat, (x, y) in pos.items():
-        name = seats[seat] + (f" ({_('D')})" if seat == dealer else "")
-        out.append(f'<text x="{x + 4}" y="{y + 13}" font-weight="bold">{name}</text>')
-        for i, (letter, toks) in enumerate(_by_suit(list(hands.get(seat, []))).items()):
-            ranks = " ".join(t[:-1] for t in toks) or "—"
-            out.append(
-                f'<text x="{x + 4}" y="{y + 13 + line_h * (i + 1)}" fill="{SVG_SUIT_FILL[letter]}">'
-                f'{SYMBOLS[letter]} {letter.upper()}: <tspan fill="#000">{ranks}</tspan></text>'
-            )
-    cx, cy = 180, height / 2
-    out.append(
-        f'<rect x="{cx - 45}" y="{cy - 22}" width="90" height="44" fill="none" stroke="#999"/>'
-    )
-    if board is not None:
-        out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle">{_("Board")} {board}</text>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-@register.simple_tag
-def deal_svg_tag(
-    hands: Mapping[str, Iterable[str]], dealer: str, board: int | None = None
-) -> SafeString:
-    return mark_safe(deal_svg(hands, dealer, board))  # noqa: S308 - built from tokens only
-
-
 @register.filter
 def actor_label(label: str) -> str:
     """Who did something, as stored (English), in the reader's language."""
-    from tournaments.actors import label_for_display
 
     return label_for_display(label)

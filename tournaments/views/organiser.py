@@ -18,8 +18,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import bridge
-from tournaments import selectors
+from tournaments import scoring_io, selectors
 from tournaments.actors import Actor
 from tournaments.forms import (
     PRESET_LABELS,
@@ -32,7 +31,7 @@ from tournaments.forms import (
     apply_preset,
 )
 from tournaments.models import BoardResult, Club, Entry, Event, Round
-from tournaments.services import ServiceError, clubs
+from tournaments.services import ServiceError, clubs, pairings
 from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
 
@@ -300,7 +299,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "counts": counts,
             "step": step,
-            "standings_stale": bridge.standings_stale(event),
+            "standings_stale": scoring_io.standings_stale(event),
             "links": {
                 "referee": _url("referee:queue", pk),
                 "public": _url("public:event", pk),
@@ -326,7 +325,7 @@ def event_progress(request: HttpRequest, pk: int) -> JsonResponse:
             "boards_ready": counts.boards_ready,
             "total_boards": counts.total_boards,
             "boards_done": event.status != Event.Status.RUNNING or counts.boards_done,
-            "standings_stale": bridge.standings_stale(event),
+            "standings_stale": scoring_io.standings_stale(event),
             "standings_updated_at": (
                 event.standings_updated_at.isoformat() if event.standings_updated_at else None
             ),
@@ -534,7 +533,7 @@ def _pairing_gate_message(event: Event, number: int) -> str:
     if previous is not None and previous.status == Round.Status.CLOSED:
         return ""
     try:
-        missing = bridge.pairing_gate(event, number)
+        missing = scoring_io.pairing_gate(event, number)
     except ServiceError as exc:
         return exc.message
     if missing:
@@ -546,7 +545,7 @@ def _pairing_gate_message(event: Event, number: int) -> str:
 
 
 def _propose(event: Event, actor: Actor, number: int) -> int:
-    return bridge.pairings_propose(event.pk, number, actor=actor)
+    return pairings.pairings_propose(event.pk, number, actor=actor)
 
 
 @login_required
@@ -578,7 +577,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "gate_message": gate_message,
             "swap_form": swap_form,
             "counts": counts,
-            "standings_stale": bridge.standings_stale(event),
+            "standings_stale": scoring_io.standings_stale(event),
             "links": {
                 "table_cards": _url("public:table_cards", pk, number),
                 "hand_records": _url("public:hand_records", pk, query=f"?round={number}"),
@@ -595,7 +594,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
-    # The bridge pairs in well under a second, so the request can wait for it.
+    # Pairing takes well under a second, so the request can wait for it.
     _attempt(
         request,
         lambda: _propose(event, _actor(request), number),
@@ -617,7 +616,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     a, b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
     if not form.cleaned_data["confirm"]:
         try:
-            warnings = bridge.pairing_swap_warnings(rnd, a, b)
+            warnings = scoring_io.pairing_swap_warnings(rnd, a, b)
         except ServiceError as exc:
             messages.error(request, exc.message)
             return _round_page(event, number)
@@ -684,7 +683,7 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "rnd": rnd,
-            "missing": svc.round_missing(rnd),
+            "missing": selectors.round_missing(rnd),
         },
     )
 

@@ -1,22 +1,16 @@
-"""The one place where the database meets the scoring algorithms.
-
-Loads an event's counted results into plain ``scoring.types`` objects, runs the pure functions,
-and stores what they compute (standings snapshots, proposed pairings).
+"""Reads the scoring algorithms need: an event's results as ``scoring``'s plain objects, and
+whether its standings are stale. The one place where the models meet the scoring algorithms
+for reading; what is computed is written by ``services.standings`` and ``services.pairings``.
 """
 
-from dataclasses import asdict
-from typing import Any
-
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Exists, F, OuterRef, Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import types as st
-from scoring.pairing import history_from, pair_next_round, swap_warnings
-from scoring.standings import compute_standings
-from tournaments.actors import Actor
-from tournaments.models import BoardResult, Event, Round, StandingsSnapshot, Table
+from scoring.pairing import history_from, swap_warnings
+from tournaments.models import BoardResult, Event, Round, Table
+from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
 
 
@@ -89,47 +83,12 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
     )
 
 
-def _rows(result: st.StandingsResult) -> list[dict[str, Any]]:
-    return [asdict(s) for s in result.standings]
-
-
-def standings_recompute(event_id: int) -> int:
-    """Recompute every round's snapshot from scratch; returns the number of results counted."""
-    started = timezone.now()
-    event = Event.objects.get(pk=event_id)
-    data = event_input(event)
-    counted = 0
-    with transaction.atomic():
-        for rnd in data.rounds:
-            result = compute_standings(data, after_round=rnd.number)
-            n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables)
-            counted = n
-            StandingsSnapshot.objects.update_or_create(
-                event=event,
-                after_round=rnd.number,
-                defaults={
-                    "rows": _rows(result),
-                    "results_counted": n,
-                    "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
-                },
-            )
-        StandingsSnapshot.objects.filter(event=event).exclude(
-            after_round__in=[r.number for r in data.rounds]
-        ).delete()
-        # Stamp with the start time: a result stored while we ran leaves the standings stale,
-        # and its own request has queued the next run.
-        Event.objects.filter(pk=event_id).update(standings_updated_at=started)
-    return counted
-
-
 def pairing_gate(event: Event, round_number: int) -> list[Table]:
     """Tables of the previous round with a result not yet confirmed or ruled.
 
     A round the organiser closed has passed the gate: closing with missing results was their
     explicit decision that those boards count as not played.
     """
-    from tournaments.services.events import round_missing
-
     previous = event.rounds.filter(number=round_number - 1).first()
     if round_number == 1:
         return []
@@ -138,29 +97,6 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
     if previous.status == Round.Status.CLOSED:
         return []
     return [table for table, _boards in round_missing(previous)]
-
-
-def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
-    """Propose the pairings of ``round_number`` (stored as a pending round).
-
-    ``actor`` is the organiser asking (checked and audited); None when the system proposes.
-    """
-    from tournaments.services.events import round_propose
-
-    event = Event.objects.get(pk=event_id)
-    missing = pairing_gate(event, round_number)
-    if missing:
-        raise ServiceError(
-            _("Results are missing or unconfirmed at tables %(t)s.")
-            % {"t": ", ".join(str(t.number) for t in missing)},
-            field="results",
-        )
-    played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    pairing = pair_next_round(event_input(event, rounds=played))
-    rnd = round_propose(
-        event=event, actor=actor, number=round_number, tables=pairing.tables, bye=pairing.bye
-    )
-    return rnd.tables.count()
 
 
 def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
@@ -190,7 +126,7 @@ def stale_events() -> models.QuerySet[Event]:
     """Events whose standings miss a request or a result changed since they were computed.
 
     Results are looked at too: the request mark is written after the result's commit, so a
-    failure in between must not hide a change (see ``tournaments.tasks.request_standings``).
+    failure in between must not hide a change (see ``tournaments.queue.request_standings``).
     """
     results = BoardResult.objects.filter(table__round__event=OuterRef("pk"))
     never_computed = Q(standings_updated_at__isnull=True) & (

@@ -1,0 +1,74 @@
+"""Queueing background work: what services call, without importing the tasks.
+
+Services write and then ask for work here; the tasks (``tasks.py``) import the services. Tasks
+are found by name in the Celery app's registry at call time, so no module imports back.
+"""
+
+import logging
+
+from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from tournaments.models import Event
+
+log = logging.getLogger(__name__)
+
+STANDINGS_QUEUED = "standings:queued:{}"
+
+
+def _task(name: str):  # noqa: ANN202 - a Celery task
+    return current_app.tasks[f"tournaments.tasks.{name}"]
+
+
+def generate_boards(event: Event) -> None:
+    """Deal the event's boards in the background, after the current transaction commits."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("generate_boards").delay(event_id))
+
+
+def request_standings(event: Event) -> None:
+    """Mark the standings stale and queue one recomputation after commit.
+
+    Bursts coalesce: while a recomputation is queued and not yet started, further requests only
+    move the timestamp. If the broker is down the request is kept in the database
+    (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
+    """
+    event_id = event.pk
+    # One request per event per transaction: a transaction that stores fifty results (an import,
+    # the demo) queues one recomputation, not fifty. Django drops the callbacks of a rolled-back
+    # transaction, so a request is never lost by being skipped here.
+    connection = transaction.get_connection()
+    if any(
+        getattr(entry[1], "standings_event", None) == event_id for entry in connection.run_on_commit
+    ):
+        return
+
+    def enqueue() -> None:
+        # After commit, not inside the result's transaction: every table of the event writes
+        # this one row, and holding its lock until commit would serialise all submissions.
+        now = timezone.now()
+        try:
+            Event.objects.filter(pk=event_id).update(standings_requested_at=now)
+        except DatabaseError:
+            # The result is committed; the standings still see it as a change (stale_events).
+            log.error("could not mark standings stale for event %s", event_id, exc_info=True)
+        key = STANDINGS_QUEUED.format(event_id)
+        try:
+            if cache.add(key, now.isoformat(), timeout=60):
+                _task("recompute_standings").apply_async(
+                    (event_id,), countdown=settings.STANDINGS_COALESCE_SECONDS
+                )
+        except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
+            log.warning(
+                "could not queue standings for event %s; they stay stale", event_id, exc_info=True
+            )
+            try:
+                cache.delete(key)
+            except Exception:  # noqa: BLE001
+                pass
+
+    enqueue.standings_event = event_id  # type: ignore[attr-defined]
+    transaction.on_commit(enqueue)

@@ -1,0 +1,50 @@
+"""The standings snapshots: recomputed from scratch by the standings task (``tasks``)."""
+
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import types as st
+from scoring.standings import compute_standings
+from tournaments.models import Event, StandingsSnapshot
+from tournaments.scoring_io import event_input
+
+
+def _rows(result: st.StandingsResult) -> list[dict[str, Any]]:
+    return [asdict(s) for s in result.standings]
+
+
+def standings_recompute(event_id: int) -> int:
+    """Recompute every round's snapshot from scratch; returns the number of results counted."""
+    started = timezone.now()
+    event = Event.objects.get(pk=event_id)
+    data = event_input(event)
+    counted = 0
+    with transaction.atomic():
+        for rnd in data.rounds:
+            result = compute_standings(data, after_round=rnd.number)
+            n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables)
+            counted = n
+            StandingsSnapshot.objects.update_or_create(
+                event=event,
+                after_round=rnd.number,
+                defaults={
+                    "rows": _rows(result),
+                    "results_counted": n,
+                    "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
+                    "travellers": {
+                        str(board): asdict(trav)
+                        for board, trav in result.travellers.items()
+                        if board in rnd.boards
+                    },
+                },
+            )
+        StandingsSnapshot.objects.filter(event=event).exclude(
+            after_round__in=[r.number for r in data.rounds]
+        ).delete()
+        # Stamp with the start time: a result stored while we ran leaves the standings stale,
+        # and its own request has queued the next run.
+        Event.objects.filter(pk=event_id).update(standings_updated_at=started)
+    return counted

@@ -22,6 +22,7 @@ from tournaments.models import (
     Submission,
     Table,
 )
+from tournaments.result_states import Incoming, Refusal, Stored, transition
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
 
@@ -280,6 +281,27 @@ def _repeats_last(
     return previous is not None and previous.record == record[0]
 
 
+REFUSALS = {
+    Refusal.RULED: lambda r: _("A referee has ruled on this board; open a dispute to change it."),
+    Refusal.CONFIRMED: lambda r: _("This board is already confirmed; open a dispute to change it."),
+    Refusal.VERSION_CHANGED: lambda r: (
+        _("This result changed meanwhile (now version %(v)s): reload it.") % {"v": r.version}
+    ),
+    Refusal.ALREADY_ENTERED: lambda r: (
+        _(
+            "You already entered this board. To correct it, send it again with its current "
+            "version (%(v)s)."
+        )
+        % {"v": r.version}
+    ),
+}
+
+
+def _refuse(refusal: Refusal, result: BoardResult) -> Conflict:
+    field = None if refusal in (Refusal.RULED, Refusal.CONFIRMED) else "version"
+    return Conflict(REFUSALS[refusal](result), field=field)
+
+
 def _store(
     *,
     table: Table,
@@ -292,21 +314,32 @@ def _store(
     expected_version: int | None,
     record: tuple[Any, dict[str, Any]] | None = None,
 ) -> Outcome:
-    """Create, confirm, correct or dispute the table's result for the board."""
+    """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
     result = _locked_result(table, board)
+    incoming = Incoming(
+        side=side,
+        source=source,
+        illegal=bool(values["offending_pair"]),
+        agrees=result is not None and _agree(result, values),
+        version=expected_version,
+    )
+    stored = (
+        None
+        if result is None
+        else Stored(result.status, result.source, result.entered_side, result.version)
+    )
+    decision = transition(stored, incoming)
+    if decision.refusal is not None:
+        assert result is not None
+        raise _refuse(decision.refusal, result)
     created = result is None
-    dispute_reason: str | None = None
     if result is None:
-        status = BoardResult.Status.ENTERED
-        if values["offending_pair"] and source == BoardResult.Source.PLAY_RECORD:
-            status = BoardResult.Status.DISPUTED
-            dispute_reason = Dispute.Reason.ILLEGAL_PLAY
         result = BoardResult.objects.create(
             table=table,
             board=board,
-            status=status,
-            source=source,
+            status=decision.status,
+            source=decision.source,
             entered_by=actor.label,
             entered_side=side,
             **values,
@@ -319,55 +352,16 @@ def _store(
             changes=audit.diff({}, _snapshot(result)),
         )
     else:
-        if expected_version is not None and expected_version != result.version:
-            raise Conflict(
-                _("This result changed meanwhile (now version %(v)s): reload it.")
-                % {"v": result.version},
-                field="version",
-            )
         before = _snapshot(result)
-        same_side = bool(side) and side == result.entered_side
-        if result.status in (BoardResult.Status.RULED,):
-            raise Conflict(_("A referee has ruled on this board; open a dispute to change it."))
-        if result.status == BoardResult.Status.DISPUTED:
-            # Kept for the referee, but the stored result does not move.
-            pass
-        elif source != result.source and not _agree(result, values):
-            result.status = BoardResult.Status.DISPUTED
-            dispute_reason = (
-                Dispute.Reason.ILLEGAL_PLAY
-                if values["offending_pair"] and source == BoardResult.Source.PLAY_RECORD
-                else Dispute.Reason.RECORD_MISMATCH
-            )
-        elif result.status == BoardResult.Status.CONFIRMED:
-            if not _agree(result, values):
-                raise Conflict(_("This board is already confirmed; open a dispute to change it."))
-        elif same_side:
-            if expected_version is None and not _agree(result, values):
-                raise Conflict(
-                    _(
-                        "You already entered this board. To correct it, send it again with "
-                        "its current version (%(v)s)."
-                    )
-                    % {"v": result.version},
-                    field="version",
-                )
+        if decision.take_values:
             for key, value in values.items():
                 setattr(result, key, value)
-            result.source = source
-        elif _agree(result, values):
-            result.status = BoardResult.Status.CONFIRMED
+        if decision.status is not None:
+            result.status = decision.status
+        if decision.source is not None:
+            result.source = decision.source
+        if decision.confirmed:
             result.confirmed_by = actor.label
-        else:
-            result.status = BoardResult.Status.DISPUTED
-            dispute_reason = Dispute.Reason.CONFLICT
-        if (
-            record is not None
-            and result.source != BoardResult.Source.PLAY_RECORD
-            and result.status != BoardResult.Status.DISPUTED
-        ):
-            # A play record that agrees with the short result is the better evidence.
-            result.source = BoardResult.Source.PLAY_RECORD
         if _snapshot(result) != before:
             save_audited(result, actor=actor, action=f"result_{result.status}", before=before)
     unlock_board(table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT)
@@ -377,16 +371,16 @@ def _store(
             result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
         if record is not None:
-            stored, verdict = record
+            stored_record, verdict = record
             PlayRecord.objects.create(
                 result=result,
                 submission=submission,
-                record=stored,
+                record=stored_record,
                 verdict=verdict,
                 outcome=verdict["outcome"],
             )
-    if dispute_reason is not None:
-        open_dispute(result, dispute_reason, actor)
+    if decision.dispute is not None:
+        open_dispute(result, decision.dispute, actor)
     # Every stored change asks for the standings: an entered result becoming disputed or
     # ruled changes them as much as a confirmation (requests coalesce per transaction).
     queue.request_standings(event)

@@ -26,8 +26,6 @@ from engine.cards import (
     ALL_CARDS_MASK,
     CARD_POINTS,
     CARD_SUIT,
-    POINT_CARDS_MASK,
-    SUIT_MASK,
     Seat,
     card_token,
     mask_to_cards,
@@ -41,7 +39,6 @@ from engine.rules import (
     Rules,
     illegal_rule,
     legal_mask,
-    lowest_of_suits,
 )
 from engine.scoring import check_choice, check_doubles, hand_score, multiplier, penalty_score
 
@@ -383,11 +380,13 @@ def _run(hands: list[int], seat: int, t: int, obligada: bool, cards: list[int]) 
 
     Returns ``(_OK, winners, points, seat, pos, led, win, win_seat)``, ``(_BAD, i, seat)``
     or ``(_ILLEGAL, i, seat, hand, pos, led, win, partner_winning)``.
+
+    A card's legality is :func:`engine.rules.legal_mask` itself, the definition ``Hand`` uses;
+    the leader's card is not asked about, since ``legal_mask`` allows a leader any held card (R7.1).
     """
     beats_t = BEATS[t]
     suit_of = CARD_SUIT
     points_of = CARD_POINTS
-    suit_mask = SUIT_MASK
     pos = led = win = win_seat = trick_pts = 0
     points = [0, 0]
     winners: list[int] = []
@@ -397,19 +396,10 @@ def _run(hands: list[int], seat: int, t: int, obligada: bool, cards: list[int]) 
         if not h & bit:
             return _BAD, i, seat
         if pos:
-            beats = beats_t[win]
             partner = (win_seat ^ seat) == 2
-            follow = h & suit_mask[led]
-            if follow:
-                allowed = follow if partner else (follow & beats or follow)
-            else:
-                allowed = h if partner else (h & beats or h)
-            if obligada and allowed & ~beats:
-                extra = POINT_CARDS_MASK if partner or (pos == 1 and not follow) else 0
-                allowed &= beats | lowest_of_suits(h) | extra
-            if not allowed & bit:
+            if not legal_mask(h, pos, led, win, partner, t, obligada) & bit:
                 return _ILLEGAL, i, seat, h, pos, led, win, partner
-            if beats & bit:
+            if beats_t[win] & bit:
                 win = c
                 win_seat = seat
             trick_pts += points_of[c]

@@ -127,7 +127,8 @@ class Verdict:
     problems: tuple[Problem, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "outcome", Outcome(self.outcome))
+        if not isinstance(self.outcome, Outcome):  # a caller's plain string
+            object.__setattr__(self, "outcome", Outcome(self.outcome))
 
     @property
     def card_token(self) -> str | None:
@@ -241,7 +242,7 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
     ok = True
     unread = False  # a hand too large to look at: its cards are not "missing"
     masks = [0, 0, 0, 0]
-    where: dict[int, str] = {}
+    where: dict[int, tuple[str, int]] = {}  # card -> (path, index): paths are written on demand
     for key, cards in raw.items():
         path = f"deal.hands.{key}"
         if key not in _SEAT_INDEX:
@@ -266,14 +267,14 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
                 ok = False
                 continue
             if card in where:
+                first_path, first_i = where[card]
+                first = f"{first_path}[{first_i}]"
                 problems.append(
-                    Problem(
-                        _C.CARD_DEALT_TWICE, {"card": token, "first": where[card]}, f"{path}[{i}]"
-                    )
+                    Problem(_C.CARD_DEALT_TWICE, {"card": token, "first": first}, f"{path}[{i}]")
                 )
                 ok = False
                 continue
-            where[card] = f"{path}[{i}]"
+            where[card] = (path, i)
             masks[seat] |= 1 << card
         if len(cards) != 12:
             problems.append(Problem(_C.HAND_SIZE, {"seat": key, "count": len(cards)}, path))

@@ -370,7 +370,7 @@ class ResultListView(generics.ListAPIView):
             )
         except results.InvalidSubmission as exc:
             raise results.InvalidSubmission(
-                [engine.Problem(_short_field(p.path), p.message) for p in exc.problems]
+                [engine.Problem.other(_short_field(p.path), p.message) for p in exc.problems]
             ) from None
         return Response(
             s.ResultSerializer(_fresh(outcome.result)).data,
@@ -485,7 +485,7 @@ class TableNewCodesView(ApiView):
 def _record_problems(exc: results.InvalidSubmission) -> results.InvalidSubmission:
     return results.InvalidSubmission(
         [
-            engine.Problem(f"record.{p.path}" if p.path else "record", p.message)
+            engine.Problem.other(f"record.{p.path}" if p.path else "record", p.message)
             for p in exc.problems
         ]
     )
@@ -707,7 +707,7 @@ class DisputeRuleView(ApiView):
             # A corrected play record: its problems are inside data.play_record.
             raise results.InvalidSubmission(
                 [
-                    engine.Problem(
+                    engine.Problem.other(
                         f"data.play_record.{p.path}".rstrip(".")
                         if "play_record" in v["data"]
                         else f"data.{_short_field(p.path)}",

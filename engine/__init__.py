@@ -20,11 +20,22 @@ from engine.cards import (
     sort_cards,
 )
 from engine.deals import Deal, commitment, deal_board, dealer_of_board
-from engine.errors import IllegalPlay, InvalidRecord, Problem
+from engine.errors import IllegalPlay, InvalidRecord
 from engine.hand import Hand, IllegalCard, random_play
 from engine.match import DRAW_RULES, OPEN_SWISS, R12, MatchRules
-from engine.replay import Step, Verdict, check_form, legal_for_record, replay, replay_steps
-from engine.rules import Rules
+from engine.problems import Problem, ProblemCode
+from engine.replay import (
+    NextPlay,
+    Outcome,
+    Step,
+    Verdict,
+    check_form,
+    legal_for_record,
+    next_play,
+    replay,
+    replay_steps,
+)
+from engine.rules import Rule, Rules
 from engine.scoring import (
     Partida,
     ShortScore,
@@ -46,8 +57,12 @@ __all__ = [
     "IllegalCard",
     "IllegalPlay",
     "InvalidRecord",
+    "NextPlay",
+    "Outcome",
     "Partida",
     "Problem",
+    "ProblemCode",
+    "Rule",
     "Rules",
     "Seat",
     "ShortScore",
@@ -67,6 +82,7 @@ __all__ = [
     "legal_for_record",
     "mask_to_cards",
     "multiplier",
+    "next_play",
     "parse_card",
     "parse_token",
     "penalty_score",

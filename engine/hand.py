@@ -28,7 +28,7 @@ from engine.cards import (
 )
 from engine.deals import Deal
 from engine.errors import IllegalPlay
-from engine.rules import BEATS, TRUMP_INDEX, Rules, illegal_rule, legal_mask
+from engine.rules import BEATS, TRUMP_INDEX, Rule, Rules, illegal_rule, legal_mask
 from engine.scoring import hand_score, penalty_score
 
 __all__ = ["Hand", "IllegalCard", "random_play"]
@@ -46,7 +46,7 @@ class IllegalCard:
 
     seat: Seat
     card: int
-    rule: str
+    rule: Rule
     legal: tuple[int, ...]
     trick: int
     position: int
@@ -184,9 +184,10 @@ class Hand:
         """Whether the player to move may play ``card`` now."""
         return bool(self.legal_mask() >> card & 1)
 
-    def why_illegal(self, card: int) -> str | None:
-        """The rule that playing ``card`` breaks (``follow_suit``, ``must_beat``, ``must_trump``,
-        ``must_overtrump``, ``lowest_card``), or None if legal. ``ValueError`` if not held."""
+    def why_illegal(self, card: int) -> Rule | None:
+        """The :class:`engine.Rule` that playing ``card`` breaks (``follow_suit``, ``must_beat``,
+        ``must_trump``, ``must_overtrump``, ``lowest_card``), or None if legal. ``ValueError`` if
+        not held."""
         self._check_held(card)
         h, pos, led, win, partner = self._context()
         return illegal_rule(h, card, pos, led, win, partner, self._t, self._obligada)

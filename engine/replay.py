@@ -11,46 +11,50 @@
 ...           "play": [card_token(c) for c in h.played]}
 >>> v = replay(record)
 >>> v.outcome, sum(v.totals.values()) if v.totals else None
-('complete', 72)
->>> replay({"format": "botifarra-play/1"}).to_json()["outcome"]
-'invalid'
+(<Outcome.COMPLETE: 'complete'>, 72)
+>>> bad = replay({"format": "botifarra-play/1"})
+>>> bad.outcome == "invalid", bad.problems[0].code, bad.to_json()["outcome"]
+(True, <ProblemCode.DEAL_MISSING: 'deal_missing'>, 'invalid')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from engine.cards import (
     ALL_CARDS_MASK,
     CARD_POINTS,
     CARD_SUIT,
-    POINT_CARDS_MASK,
-    SUIT_MASK,
     Seat,
     card_token,
     mask_to_cards,
 )
 from engine.deals import Deal
-from engine.errors import InvalidRecord, Problem, limit_problems, quote
+from engine.errors import InvalidRecord
+from engine.problems import Problem, ProblemCode, limit_problems, quote
 from engine.rules import (
     BEATS,
     RULESETS,
     TRUMP_INDEX,
+    Rule,
     Rules,
     illegal_rule,
     legal_mask,
-    lowest_of_suits,
 )
 from engine.scoring import check_choice, check_doubles, hand_score, multiplier, penalty_score
 
 __all__ = [
     "FORMAT",
+    "NextPlay",
+    "Outcome",
     "Step",
     "Verdict",
     "check_form",
     "legal_for_record",
+    "next_play",
     "replay",
     "replay_steps",
 ]
@@ -59,18 +63,55 @@ FORMAT = "botifarra-play/1"
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _TOKEN_TO_CARD = {card_token(c): c for c in range(48)}
+_C = ProblemCode
+
+
+class Outcome(StrEnum):
+    """The three outcomes of a replay (play-record.md); the value is the verdict's string.
+
+    >>> Outcome.ILLEGAL == "illegal"
+    True
+    """
+
+    COMPLETE = "complete"
+    ILLEGAL = "illegal"
+    INVALID = "invalid"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The result of a replay: ``outcome`` is ``complete``, ``illegal`` or ``invalid``.
+    """The result of a replay, typed: read its fields, and call :meth:`to_json` only where the
+    verdict leaves Python (play-record.md's JSON).
 
-    Complete: ``multiplier``, ``tricks``, ``totals``, ``score``, ``capot``, ``trick_winners``.
-    Illegal: ``trick``, ``position``, ``seat``, ``card``, ``rule``, ``legal``, ``multiplier``,
-    ``score``. Invalid: ``problems``. Other fields are None or empty.
+    ``outcome`` is an :class:`Outcome`. Complete: ``multiplier``, ``tricks``, ``totals``,
+    ``score``, ``capot``, ``trick_winners`` (``Seat`` values). Illegal: ``trick``, ``position``,
+    ``seat`` (a ``Seat``), ``card`` (an int; ``card_token`` its token), ``rule`` (a
+    :class:`engine.Rule`), ``legal`` (ints; ``legal_tokens``), ``multiplier``, ``score``
+    (``offending_pair`` is the seat's pair). Invalid: ``problems`` (:class:`engine.Problem`
+    values). Other fields are None or empty.
+
+    >>> from engine import Hand, deal_board
+    >>> from engine.cards import CARD_SUIT
+    >>> d = deal_board("doc", 1)
+    >>> h = Hand(d, "oros")
+    >>> lead = h.legal_cards()[0]
+    >>> h.play(lead)
+    >>> held = mask_to_cards(h.hands[h.to_move])
+    >>> any(CARD_SUIT[c] == CARD_SUIT[lead] for c in held)  # the second player can follow
+    True
+    >>> other = next(c for c in held if CARD_SUIT[c] != CARD_SUIT[lead])
+    >>> v = replay({"format": "botifarra-play/1", "deal": {"dealer": d.dealer.name,
+    ...     "hands": d.hands_json()}, "choice": {"delegated": False, "trump": "oros"},
+    ...     "play": [card_token(lead), card_token(other)]})
+    >>> v.outcome, v.seat == h.to_move, v.rule, v.rule.section
+    (<Outcome.ILLEGAL: 'illegal'>, True, <Rule.FOLLOW_SUIT: 'follow_suit'>, 'R7.2')
+    >>> v.card_token == card_token(other), v.offending_pair == h.to_move.pair
+    (True, True)
+    >>> v.to_json()["rule"], type(v.to_json()["rule"])
+    ('follow_suit', <class 'str'>)
     """
 
-    outcome: str
+    outcome: Outcome
     multiplier: int | None = None
     tricks: dict[str, int] | None = None
     totals: dict[str, int] | None = None
@@ -81,12 +122,31 @@ class Verdict:
     position: int | None = None
     seat: Seat | None = None
     card: int | None = None
-    rule: str | None = None
+    rule: Rule | None = None
     legal: tuple[int, ...] = ()
     problems: tuple[Problem, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.outcome, Outcome):  # a caller's plain string
+            object.__setattr__(self, "outcome", Outcome(self.outcome))
+
+    @property
+    def card_token(self) -> str | None:
+        """The illegal card's token (``None`` unless the outcome is illegal)."""
+        return card_token(self.card) if self.card is not None else None
+
+    @property
+    def legal_tokens(self) -> tuple[str, ...]:
+        """The legal cards at the illegal play, as tokens in R1 order."""
+        return tuple(card_token(c) for c in self.legal)
+
+    @property
+    def offending_pair(self) -> str | None:
+        """``NS`` or ``EW``: the pair of the seat that played the illegal card (R10)."""
+        return self.seat.pair if self.seat is not None else None
+
     def to_json(self) -> dict[str, Any]:
-        """The verdict with exactly the keys of play-record.md, in that order."""
+        """The verdict with exactly the keys of play-record.md, in that order (plain values)."""
         if self.outcome == "complete":
             return {
                 "outcome": "complete",
@@ -105,8 +165,8 @@ class Verdict:
                 "position": self.position,
                 "seat": self.seat.name,
                 "card": card_token(self.card),
-                "rule": self.rule,
-                "legal": [card_token(c) for c in self.legal],
+                "rule": self.rule.value if self.rule is not None else None,
+                "legal": list(self.legal_tokens),
                 "multiplier": self.multiplier,
                 "score": dict(self.score or {}),
             }
@@ -118,8 +178,8 @@ class Step:
     """One card of a replay, for a trick-by-trick display.
 
     ``index`` is the 0-based position in ``play``; ``legal`` the legal cards at that moment (R1
-    order); ``rule`` the broken obligation when the card is illegal (then it is the last step);
-    ``winner`` is set on the fourth card of a trick; ``totals`` are the running hand totals.
+    order); ``rule`` the broken :class:`engine.Rule` when the card is illegal (then it is the last
+    step); ``winner`` is set on the fourth card of a trick; ``totals`` are the running hand totals.
     """
 
     index: int
@@ -128,9 +188,14 @@ class Step:
     seat: Seat
     card: int
     legal: tuple[int, ...]
-    rule: str | None
+    rule: Rule | None
     winner: Seat | None
     totals: dict[str, int]
+
+    @property
+    def card_token(self) -> str:
+        """The card's token."""
+        return card_token(self.card)
 
     def to_json(self) -> dict[str, Any]:
         """The step as JSON values (cards as canonical tokens)."""
@@ -141,7 +206,7 @@ class Step:
             "seat": self.seat.name,
             "card": card_token(self.card),
             "legal": [card_token(c) for c in self.legal],
-            "rule": self.rule,
+            "rule": self.rule.value if self.rule is not None else None,
             "winner": self.winner.name if self.winner is not None else None,
             "totals": dict(self.totals),
         }
@@ -172,25 +237,25 @@ class _Parsed:
 
 def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
     if not isinstance(raw, Mapping):
-        problems.append(Problem("deal.hands", 'hands must be an object {"N": [...], ...} (R3)'))
+        problems.append(Problem(_C.HANDS_NOT_OBJECT, {}, "deal.hands"))
         return None
     ok = True
     unread = False  # a hand too large to look at: its cards are not "missing"
     masks = [0, 0, 0, 0]
-    where: dict[int, str] = {}
+    where: dict[int, tuple[str, int]] = {}  # card -> (path, index): paths are written on demand
     for key, cards in raw.items():
         path = f"deal.hands.{key}"
         if key not in _SEAT_INDEX:
-            problems.append(Problem(path, f"{quote(key)} is not a seat: N, E, S or W"))
+            problems.append(Problem(_C.NOT_A_SEAT, {"value": quote(key)}, path))
             ok = False
             continue
         if not isinstance(cards, list):
-            problems.append(Problem(path, "a hand must be a list of 12 card tokens (R3)"))
+            problems.append(Problem(_C.HAND_NOT_LIST, {}, path))
             ok = False
             continue
         if len(cards) > 12:
             # One problem for the hand, not one per card: the size is refused before any look.
-            problems.append(Problem(path, f"{key} holds {len(cards)} cards; a hand has 12 (R3)"))
+            problems.append(Problem(_C.HAND_SIZE, {"seat": key, "count": len(cards)}, path))
             ok = False
             unread = True
             continue
@@ -198,40 +263,36 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
         for i, token in enumerate(cards):
             card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
             if card is None:
-                problems.append(Problem(f"{path}[{i}]", f"{quote(token)} is not a card token (R1)"))
+                problems.append(Problem(_C.NOT_A_CARD, {"value": quote(token)}, f"{path}[{i}]"))
                 ok = False
                 continue
             if card in where:
+                first_path, first_i = where[card]
+                first = f"{first_path}[{first_i}]"
                 problems.append(
-                    Problem(
-                        f"{path}[{i}]",
-                        f"card {token} is dealt twice: it is also at {where[card]} "
-                        "(R1: 48 distinct cards)",
-                    )
+                    Problem(_C.CARD_DEALT_TWICE, {"card": token, "first": first}, f"{path}[{i}]")
                 )
                 ok = False
                 continue
-            where[card] = f"{path}[{i}]"
+            where[card] = (path, i)
             masks[seat] |= 1 << card
         if len(cards) != 12:
-            problems.append(Problem(path, f"{key} holds {len(cards)} cards; a hand has 12 (R3)"))
+            problems.append(Problem(_C.HAND_SIZE, {"seat": key, "count": len(cards)}, path))
             ok = False
     for name in _SEAT_INDEX:
         if name not in raw:
-            problems.append(Problem(f"deal.hands.{name}", f"the hand of {name} is missing (R3)"))
+            problems.append(Problem(_C.HAND_MISSING, {"seat": name}, f"deal.hands.{name}"))
             ok = False
     missing = ALL_CARDS_MASK & ~(masks[0] | masks[1] | masks[2] | masks[3])
     if missing and not unread:
-        problems.append(
-            Problem(
-                "deal.hands",
-                "cards missing from the deal: "
-                + " ".join(card_token(c) for c in mask_to_cards(missing))
-                + " (R1: the deal holds all 48 cards)",
-            )
-        )
+        tokens = " ".join(card_token(c) for c in mask_to_cards(missing))
+        problems.append(Problem(_C.CARDS_MISSING, {"cards": tokens}, "deal.hands"))
         ok = False
     return masks if ok else None
+
+
+# Problems that name a pair: not reported while the dealer, and so the pairs, are unknown.
+_WRONG_PAIR = frozenset({_C.RECONTRO_WRONG_PAIR, _C.CALL_WRONG_PAIR})
 
 
 def _parse(
@@ -240,31 +301,28 @@ def _parse(
     problems: list[Problem] = []
     out = _Parsed(problems)
     if not isinstance(record, Mapping):
-        problems.append(Problem("", "a play record must be a JSON object"))
+        problems.append(Problem(_C.RECORD_NOT_OBJECT))
         return out
 
     fmt = record.get("format")
     if fmt != FORMAT:
-        message = (
-            f"format is required: {FORMAT}"
-            if "format" not in record
-            else f"{quote(fmt)} is not a supported format: {FORMAT}"
-        )
-        problems.append(Problem("format", message))
+        if "format" not in record:
+            problems.append(Problem(_C.FORMAT_MISSING, {"format": FORMAT}, "format"))
+        else:
+            problems.append(
+                Problem(_C.FORMAT_UNSUPPORTED, {"value": quote(fmt), "format": FORMAT}, "format")
+            )
 
     if "ruleset" in record:
         raw_ruleset = record["ruleset"]
         if not (isinstance(raw_ruleset, str) and raw_ruleset in RULESETS):
-            problems.append(
-                Problem(
-                    "ruleset", f"{quote(raw_ruleset)} is not a ruleset: lliure or obligada (R11)"
-                )
-            )
+            problems.append(Problem(_C.RULESET_UNKNOWN, {"value": quote(raw_ruleset)}, "ruleset"))
         elif rules is not None and raw_ruleset != rules.ruleset:
             problems.append(
                 Problem(
+                    _C.RULESET_MISMATCH,
+                    {"ruleset": raw_ruleset, "event_ruleset": rules.ruleset},
                     "ruleset",
-                    f"the record says {raw_ruleset} but the event plays {rules.ruleset} (R11)",
                 )
             )
         else:
@@ -274,7 +332,7 @@ def _parse(
 
     raw_deal = record.get("deal")
     if not isinstance(raw_deal, Mapping):
-        problems.append(Problem("deal", "deal is required: an object with dealer and hands (R3)"))
+        problems.append(Problem(_C.DEAL_MISSING, {}, "deal"))
     else:
         raw_dealer = raw_deal.get("dealer")
         if isinstance(raw_dealer, str) and raw_dealer in _SEAT_INDEX:
@@ -282,15 +340,16 @@ def _parse(
             if deal is not None and dealer != deal.dealer:
                 problems.append(
                     Problem(
+                        _C.DEALER_MISMATCH,
+                        {"board": deal.board, "dealer": deal.dealer.name, "seat": dealer.name},
                         "deal.dealer",
-                        f"the dealer of board {deal.board} is {deal.dealer.name}, not {dealer.name} (R3)",
                     )
                 )
             else:
                 out.dealer = dealer
         else:
             problems.append(
-                Problem("deal.dealer", f"{quote(raw_dealer)} is not a seat: N, E, S or W (R3)")
+                Problem(_C.DEALER_NOT_A_SEAT, {"value": quote(raw_dealer)}, "deal.dealer")
             )
         if "hands" in raw_deal:
             masks = _parse_hands(raw_deal["hands"], problems)
@@ -299,8 +358,9 @@ def _parse(
                     if masks[seat.value] != deal.hands[seat]:
                         problems.append(
                             Problem(
+                                _C.HAND_MISMATCH,
+                                {"seat": seat.name, "board": deal.board},
                                 f"deal.hands.{seat.name}",
-                                f"{seat.name}'s hand is not the hand of board {deal.board} (R3)",
                             )
                         )
                         masks = None
@@ -310,20 +370,16 @@ def _parse(
             if not cards_unknown:
                 out.hands = [deal.hands[s] for s in _SEATS]
         else:
-            problems.append(Problem("deal.hands", "hands are required outside an event (R3)"))
+            problems.append(Problem(_C.HANDS_REQUIRED, {}, "deal.hands"))
 
     choice = record.get("choice")
     trump: Any = None
     if not isinstance(choice, Mapping):
-        problems.append(
-            Problem("choice", "choice is required: an object with delegated and trump (R4)")
-        )
+        problems.append(Problem(_C.CHOICE_MISSING, {}, "choice"))
     else:
         trump = choice.get("trump")
         if "delegated" not in choice:
-            problems.append(
-                Problem("choice.delegated", "delegated is required: true or false (R4)")
-            )
+            problems.append(Problem(_C.DELEGATED_MISSING, {}, "choice.delegated"))
             found = check_choice(delegated=False, trump=trump)
         else:
             found = check_choice(delegated=choice["delegated"], trump=trump)
@@ -333,7 +389,7 @@ def _parse(
 
     doubles = record.get("doubles", [])
     if doubles is None:
-        problems.append(Problem("doubles", "doubles must be a list of calls (R5)"))
+        problems.append(Problem(_C.DOUBLES_NOT_LIST, {}, "doubles"))
     else:
         found = check_doubles(
             dealer=out.dealer or Seat.N,
@@ -343,30 +399,26 @@ def _parse(
             path_prefix="",
         )
         if out.dealer is None:  # the pairs are unknown: keep only what does not depend on them
-            found = [p for p in found if "must be called by" not in p.message]
+            found = [p for p in found if p.code not in _WRONG_PAIR]
         problems.extend(found)
         if not found and isinstance(doubles, list | tuple):
             out.calls = [d["call"] for d in doubles]
 
     play = record.get("play")
     if not isinstance(play, list):
-        problems.append(Problem("play", "play is required: the list of cards played (R10)"))
+        problems.append(Problem(_C.PLAY_MISSING, {}, "play"))
     else:
         cards: list[int] | None = []
         if len(play) > 48:
             # One problem, and no look at the entries: 200,000 cards must not mean 200,000
             # problems (nor a replay).
-            problems.append(
-                Problem("play", f"the play holds {len(play)} cards; a hand has 48 (R10)")
-            )
+            problems.append(Problem(_C.PLAY_TOO_LONG, {"count": len(play)}, "play"))
             cards = None
         else:
             for i, token in enumerate(play):
                 card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
                 if card is None:
-                    problems.append(
-                        Problem(f"play[{i}]", f"{quote(token)} is not a card token (R1)")
-                    )
+                    problems.append(Problem(_C.NOT_A_CARD, {"value": quote(token)}, f"play[{i}]"))
                     cards = None
                 elif cards is not None:
                     cards.append(card)
@@ -383,11 +435,13 @@ def _run(hands: list[int], seat: int, t: int, obligada: bool, cards: list[int]) 
 
     Returns ``(_OK, winners, points, seat, pos, led, win, win_seat)``, ``(_BAD, i, seat)``
     or ``(_ILLEGAL, i, seat, hand, pos, led, win, partner_winning)``.
+
+    A card's legality is :func:`engine.rules.legal_mask` itself, the definition ``Hand`` uses;
+    the leader's card is not asked about, since ``legal_mask`` allows a leader any held card (R7.1).
     """
     beats_t = BEATS[t]
     suit_of = CARD_SUIT
     points_of = CARD_POINTS
-    suit_mask = SUIT_MASK
     pos = led = win = win_seat = trick_pts = 0
     points = [0, 0]
     winners: list[int] = []
@@ -397,19 +451,10 @@ def _run(hands: list[int], seat: int, t: int, obligada: bool, cards: list[int]) 
         if not h & bit:
             return _BAD, i, seat
         if pos:
-            beats = beats_t[win]
             partner = (win_seat ^ seat) == 2
-            follow = h & suit_mask[led]
-            if follow:
-                allowed = follow if partner else (follow & beats or follow)
-            else:
-                allowed = h if partner else (h & beats or h)
-            if obligada and allowed & ~beats:
-                extra = POINT_CARDS_MASK if partner or (pos == 1 and not follow) else 0
-                allowed &= beats | lowest_of_suits(h) | extra
-            if not allowed & bit:
+            if not legal_mask(h, pos, led, win, partner, t, obligada) & bit:
                 return _ILLEGAL, i, seat, h, pos, led, win, partner
-            if beats & bit:
+            if beats_t[win] & bit:
                 win = c
                 win_seat = seat
             trick_pts += points_of[c]
@@ -432,11 +477,18 @@ def _run(hands: list[int], seat: int, t: int, obligada: bool, cards: list[int]) 
     return _OK, winners, points, seat, pos, led, win, win_seat
 
 
-def _not_held_message(cards: list[int], i: int, seat: int) -> str:
+def _not_held(cards: list[int], i: int, seat: int) -> Problem:
+    """The problem at ``play[i]``, a card ``seat`` does not hold: played before, or not dealt
+    to that seat."""
     card = cards[i]
     if card in cards[:i]:
-        return f"{card_token(card)} was already played (play[{cards.index(card)}])"
-    return f"{card_token(card)} is not in {_SEATS[seat].name}'s hand"
+        first = f"play[{cards.index(card)}]"
+        return Problem(
+            _C.CARD_ALREADY_PLAYED, {"card": card_token(card), "first": first}, f"play[{i}]"
+        )
+    return Problem(
+        _C.CARD_NOT_HELD, {"card": card_token(card), "seat": _SEATS[seat].name}, f"play[{i}]"
+    )
 
 
 def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None) -> Verdict:
@@ -445,6 +497,8 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
     ``deal``: the event's board (hands may then be omitted). ``rules``: the event's rules (a
     different ``ruleset`` in the record is a problem at ``ruleset``).
 
+    >>> replay([]).problems
+    (Problem(ProblemCode.RECORD_NOT_OBJECT, {}, ''),)
     >>> replay([]).problems[0].message
     'a play record must be a JSON object'
     """
@@ -460,19 +514,11 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
             list(parsed.hands), leader, TRUMP_INDEX[parsed.trump], parsed.rules.obligada, cards
         )
         if result[0] == _BAD:
-            problems.append(
-                Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2]))
-            )
+            problems.append(_not_held(cards, result[1], result[2]))
         elif result[0] == _OK and len(cards) < 48:
-            problems.append(
-                Problem(
-                    "play",
-                    f"the play stops after {len(cards)} cards without an illegal play;"
-                    " a hand has 48 (R10)",
-                )
-            )
+            problems.append(Problem(_C.PLAY_TOO_SHORT, {"count": len(cards)}, "play"))
     if problems or result is None:
-        return Verdict("invalid", problems=tuple(limit_problems(problems)))
+        return Verdict(Outcome.INVALID, problems=tuple(limit_problems(problems)))
     assert parsed.trump is not None and parsed.cards is not None and parsed.rules is not None
     mult = multiplier(parsed.trump, parsed.calls)
     if result[0] == _ILLEGAL:
@@ -483,7 +529,7 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
         rule = illegal_rule(h, card, pos, led, win, partner, t, obligada)
         legal = legal_mask(h, pos, led, win, partner, t, obligada)
         return Verdict(
-            "illegal",
+            Outcome.ILLEGAL,
             multiplier=mult,
             score=penalty_score(_SEATS[seat].pair, mult),
             trick=i // 4 + 1,  # every trick holds four cards
@@ -497,7 +543,7 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
     tricks = {"NS": sum(1 for w in winners if w & 1 == 0), "EW": sum(1 for w in winners if w & 1)}
     totals = {"NS": points[0], "EW": points[1]}
     return Verdict(
-        "complete",
+        Outcome.COMPLETE,
         multiplier=mult,
         tricks=tricks,
         totals=totals,
@@ -532,8 +578,9 @@ def check_form(record: Any, *, deal: Deal, rules: Rules | None = None) -> tuple[
             if not isinstance(token, str) or token not in _TOKEN_TO_CARD:
                 continue
             if token in first:
+                where = f"play[{first[token]}]"
                 problems.append(
-                    Problem(f"play[{i}]", f"{token} was already played (play[{first[token]}])")
+                    Problem(_C.CARD_ALREADY_PLAYED, {"card": token, "first": where}, f"play[{i}]")
                 )
             else:
                 first[token] = i
@@ -543,7 +590,7 @@ def check_form(record: Any, *, deal: Deal, rules: Rules | None = None) -> tuple[
 def _checked(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:
     parsed = _parse(record, deal, rules)
     if parsed.problems or not parsed.playable:
-        raise InvalidRecord(parsed.problems or [Problem("", "the record cannot be replayed")])
+        raise InvalidRecord(parsed.problems or [Problem(_C.NOT_REPLAYABLE)])
     return parsed
 
 
@@ -568,9 +615,7 @@ def replay_steps(
     for i, card in enumerate(parsed.cards):
         seat = hand.to_move
         if not hand.hands[seat] >> card & 1:
-            raise InvalidRecord(
-                [Problem(f"play[{i}]", _not_held_message(parsed.cards, i, seat.value))]
-            )
+            raise InvalidRecord([_not_held(parsed.cards, i, seat.value)])
         legal = tuple(hand.legal_cards())
         trick, position = hand.trick_number, len(hand.trick) + 1
         rule = hand.why_illegal(card)
@@ -583,11 +628,35 @@ def replay_steps(
     return steps
 
 
-def legal_for_record(
-    record: Any, *, deal: Deal | None = None, rules: Rules | None = None
-) -> dict[str, Any]:
-    """``{"seat": ..., "legal": [...]}`` for the next card of a record whose play is a legal
-    prefix of fewer than 48 cards. Raises :class:`InvalidRecord` otherwise.
+@dataclass(frozen=True, slots=True)
+class NextPlay:
+    """Who plays the next card of a partial record, and the cards the rules allow (R1 order)."""
+
+    seat: Seat
+    legal: tuple[int, ...]
+
+    @property
+    def legal_tokens(self) -> tuple[str, ...]:
+        """The legal cards as tokens."""
+        return tuple(card_token(c) for c in self.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat": "W", "legal": ["1o", ...]}``."""
+        return {"seat": self.seat.name, "legal": list(self.legal_tokens)}
+
+
+def next_play(record: Any, *, deal: Deal | None = None, rules: Rules | None = None) -> NextPlay:
+    """The seat to play next and its legal cards, for a record whose play is a legal prefix of
+    fewer than 48 cards. Raises :class:`InvalidRecord` otherwise (an invalid record, a card not
+    held, an illegal card: ``ILLEGAL_CARD``, a complete hand: ``HAND_COMPLETE``).
+
+    >>> from engine import deal_board
+    >>> d = deal_board("doc", 1)
+    >>> record = {"format": "botifarra-play/1", "deal": {"dealer": d.dealer.name,
+    ...     "hands": d.hands_json()}, "choice": {"delegated": False, "trump": "oros"}, "play": []}
+    >>> nxt = next_play(record)
+    >>> nxt.seat == d.dealer.right, nxt.legal_tokens == tuple(d.hands_json()[nxt.seat.name])
+    (True, True)
     """
     parsed = _checked(record, deal, rules)
     assert parsed.hands is not None and parsed.cards is not None and parsed.rules is not None
@@ -597,21 +666,25 @@ def legal_for_record(
     hands = list(parsed.hands)
     result = _run(hands, (parsed.dealer.value + 3) & 3, t, parsed.rules.obligada, cards)
     if result[0] == _BAD:
-        raise InvalidRecord(
-            [Problem(f"play[{result[1]}]", _not_held_message(cards, result[1], result[2]))]
-        )
+        raise InvalidRecord([_not_held(cards, result[1], result[2])])
     if result[0] == _ILLEGAL:
+        i = result[1]
         raise InvalidRecord(
-            [
-                Problem(
-                    f"play[{result[1]}]", f"{card_token(cards[result[1]])} is an illegal play (R10)"
-                )
-            ]
+            [Problem(_C.ILLEGAL_CARD, {"card": card_token(cards[i])}, f"play[{i}]")]
         )
     if len(cards) == 48:
-        raise InvalidRecord([Problem("play", "the hand is complete: no card is left to play")])
+        raise InvalidRecord([Problem(_C.HAND_COMPLETE, {}, "play")])
     _, _, _, seat, pos, led, win, win_seat = result
     mask = legal_mask(
         hands[seat], pos, led, win, pos > 0 and (win_seat ^ seat) == 2, t, parsed.rules.obligada
     )
-    return {"seat": _SEATS[seat].name, "legal": [card_token(c) for c in mask_to_cards(mask)]}
+    return NextPlay(_SEATS[seat], tuple(mask_to_cards(mask)))
+
+
+def legal_for_record(
+    record: Any, *, deal: Deal | None = None, rules: Rules | None = None
+) -> dict[str, Any]:
+    """:func:`next_play` as JSON values: ``{"seat": ..., "legal": [...]}`` (the command line's
+    ``legal``). Raises :class:`InvalidRecord` as :func:`next_play` does.
+    """
+    return next_play(record, deal=deal, rules=rules).to_json()

@@ -14,6 +14,7 @@ one definition of the rules. ``t`` is a trump index: 0–3 for a suit, 4 for bot
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import CARD_BIT, CARD_STRENGTH, CARD_SUIT, POINT_CARDS_MASK, SUIT_MASK
 
@@ -23,6 +24,7 @@ __all__ = [
     "TRUMPS",
     "TRUMP_INDEX",
     "BOTIFARRA",
+    "Rule",
     "Rules",
     "illegal_rule",
     "legal_mask",
@@ -65,6 +67,66 @@ class Rules:
         if self.sant_vicenc_in_botifarra is None:
             return self.ruleset == "obligada"
         return self.sant_vicenc_in_botifarra
+
+
+class Rule(StrEnum):
+    """The obligation an illegal card broke (play-record.md's ``rule``), in play-record.md's order.
+
+    The value is the verdict's plain string; ``section`` is the rules.md section it applies and
+    ``sentence`` the obligation in English.
+
+    >>> Rule.MUST_BEAT.section, Rule("lowest_card").section
+    ('R7.2', 'R8')
+    >>> Rule.FOLLOW_SUIT == "follow_suit", Rule.FOLLOW_SUIT.value
+    (True, 'follow_suit')
+    >>> Rule.FOLLOW_SUIT.sentence
+    'A player who holds the suit led must play a card of that suit.'
+    """
+
+    FOLLOW_SUIT = "follow_suit"
+    MUST_BEAT = "must_beat"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
+    LOWEST_CARD = "lowest_card"
+
+    @property
+    def section(self) -> str:
+        """The rules.md section: ``R7.2``, ``R7.3`` or ``R8``."""
+        return _RULE_SECTIONS[self]
+
+    @property
+    def sentence(self) -> str:
+        """The obligation as one English sentence."""
+        return _RULE_SENTENCES[self]
+
+
+_RULE_SECTIONS = {
+    Rule.FOLLOW_SUIT: "R7.2",
+    Rule.MUST_BEAT: "R7.2",
+    Rule.MUST_TRUMP: "R7.3",
+    Rule.MUST_OVERTRUMP: "R7.3",
+    Rule.LOWEST_CARD: "R8",
+}
+_RULE_SENTENCES = {
+    Rule.FOLLOW_SUIT: "A player who holds the suit led must play a card of that suit.",
+    Rule.MUST_BEAT: (
+        "When an opponent is winning, a player who holds the suit led must beat the winning card"
+        " with a card of that suit when one does."
+    ),
+    Rule.MUST_TRUMP: (
+        "When an opponent is winning with a card that is not a trump, a player void in the suit"
+        " led must play a trump if they hold one."
+    ),
+    Rule.MUST_OVERTRUMP: (
+        "When an opponent is winning with a trump, a player void in the suit led must play a"
+        " higher trump if they hold one."
+    ),
+    Rule.LOWEST_CARD: (
+        "Under obligada, a card that does not beat the winning card must be the lowest the player"
+        " holds of its suit, or a point card when the partner is winning or the second player is"
+        " void in the suit led."
+    ),
+}
 
 
 def _beats(t: int, w: int) -> int:
@@ -145,24 +207,27 @@ def illegal_rule(
     partner_winning: bool,
     t: int,
     obligada: bool,
-) -> str | None:
+) -> Rule | None:
     """The first obligation (play-record.md order) that playing ``card`` breaks, or None if legal.
 
     >>> from engine.cards import parse_token as p
     >>> hand = sum(1 << p(x) for x in ["1o", "2o", "5e"])
     >>> # Oros trumps, ace of clubs led, an opponent trumped with the 7 of oros (R7.3).
-    >>> illegal_rule(hand, p("2o"), 2, 3, p("7o"), False, 0, False)
-    'must_overtrump'
+    >>> rule = illegal_rule(hand, p("2o"), 2, 3, p("7o"), False, 0, False)
+    >>> rule, rule.section
+    (<Rule.MUST_OVERTRUMP: 'must_overtrump'>, 'R7.3')
     """
     if legal_mask(hand, position, led, win, partner_winning, t, obligada) >> card & 1:
         return None
     follow = hand & SUIT_MASK[led]
     if follow and CARD_SUIT[card] != led:
-        return "follow_suit"
+        return Rule.FOLLOW_SUIT
     beats = BEATS[t][win]
     if not partner_winning and not (CARD_BIT[card] & beats):
         if follow and follow & beats:
-            return "must_beat"
+            return Rule.MUST_BEAT
         if not follow and hand & beats:
-            return "must_overtrump" if t != BOTIFARRA and CARD_SUIT[win] == t else "must_trump"
-    return "lowest_card"
+            if t != BOTIFARRA and CARD_SUIT[win] == t:
+                return Rule.MUST_OVERTRUMP
+            return Rule.MUST_TRUMP
+    return Rule.LOWEST_CARD

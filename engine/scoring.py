@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Seat
-from engine.errors import InvalidRecord, Problem, quote
+from engine.errors import InvalidRecord
 from engine.match import MatchRules, Partida
+from engine.problems import Problem, ProblemCode, clip, quote
 from engine.rules import TRUMPS, Rules
 
 __all__ = [
@@ -41,6 +42,7 @@ CALLS = ("contro", "recontro", "sant_vicenc")
 PAIRS = ("NS", "EW")
 _FACTOR = {"contro": 2, "recontro": 4, "sant_vicenc": 8}
 _OTHER = {"NS": "EW", "EW": "NS"}
+_C = ProblemCode
 
 
 def multiplier(trump: str, calls: Sequence[str]) -> int:
@@ -116,9 +118,11 @@ def check_contract(
     >>> check_contract(dealer=Seat.N, delegated=False, trump="oros",
     ...                doubles=[{"seat": "E", "call": "contro"}], rules=Rules())
     []
-    >>> [p.path for p in check_contract(dealer=Seat.N, delegated=False, trump="oros",
+    >>> [(p.path, p.code) for p in check_contract(dealer=Seat.N, delegated=False, trump="oros",
     ...  doubles=[{"seat": "S", "call": "contro"}, {"seat": "N", "call": "contro"}], rules=Rules())]
-    ['doubles[0].seat', 'doubles[1].call']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('doubles[0].seat', <ProblemCode.CALL_WRONG_PAIR: 'call_wrong_pair'>),
+     ('doubles[1].call', <ProblemCode.CALL_REPEATED: 'call_repeated'>)]
     """
     problems = check_choice(delegated=delegated, trump=trump, path_prefix=path_prefix)
     problems += check_doubles(
@@ -137,20 +141,11 @@ def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[P
     problems: list[Problem] = []
     if not isinstance(delegated, bool):
         problems.append(
-            Problem(
-                f"{pre}choice.delegated",
-                f"delegated must be true or false, not {quote(delegated)} (R4)",
-            )
+            Problem(_C.DELEGATED_NOT_BOOL, {"value": quote(delegated)}, f"{pre}choice.delegated")
         )
     trump_ok = isinstance(trump, str) and trump in TRUMPS
     if not trump_ok:
-        problems.append(
-            Problem(
-                f"{pre}choice.trump",
-                f"{quote(trump)} is not a trump choice: it must be oros, copes, espases, bastos"
-                " or botifarra (R4)",
-            )
-        )
+        problems.append(Problem(_C.NOT_A_TRUMP, {"value": quote(trump)}, f"{pre}choice.trump"))
     return problems
 
 
@@ -161,51 +156,41 @@ def check_doubles(
 
     >>> check_doubles(dealer=Seat.N, trump="botifarra", rules=Rules(), doubles=[
     ...     {"seat": "E", "call": "contro"}, {"seat": "N", "call": "recontro"},
-    ...     {"seat": "W", "call": "sant_vicenc"}])[0].message
-    'sant_vicenc is not allowed in a botifarra hand under these rules (R5, R11)'
+    ...     {"seat": "W", "call": "sant_vicenc"}])[0].code
+    <ProblemCode.SANT_VICENC_NOT_ALLOWED: 'sant_vicenc_not_allowed'>
     """
     pre = path_prefix
     problems: list[Problem] = []
     if doubles is None:
         return problems
     if not isinstance(doubles, list | tuple):
-        problems.append(Problem(f"{pre}doubles", "doubles must be a list of calls (R5)"))
+        problems.append(Problem(_C.DOUBLES_NOT_LIST, {}, f"{pre}doubles"))
         return problems
     chooser = dealer.pair
     level = 0
     for i, entry in enumerate(doubles):
         path = f"{pre}doubles[{i}]"
         if not isinstance(entry, Mapping):
-            problems.append(
-                Problem(path, 'each call must be an object {"seat": ..., "call": ...} (R5)')
-            )
+            problems.append(Problem(_C.CALL_NOT_OBJECT, {}, path))
             continue
         seat: Seat | None = None
         raw_seat = entry.get("seat")
         if isinstance(raw_seat, str) and raw_seat in Seat.__members__:
             seat = Seat[raw_seat]
         else:
-            problems.append(
-                Problem(f"{path}.seat", f"{quote(raw_seat)} is not a seat: N, E, S or W")
-            )
+            problems.append(Problem(_C.NOT_A_SEAT, {"value": quote(raw_seat)}, f"{path}.seat"))
         call = entry.get("call")
         if not (isinstance(call, str) and call in CALLS):
-            problems.append(
-                Problem(
-                    f"{path}.call",
-                    f"{quote(call)} is not a call: contro, recontro or sant_vicenc (R5)",
-                )
-            )
+            problems.append(Problem(_C.NOT_A_CALL, {"value": quote(call)}, f"{path}.call"))
             continue
         index = CALLS.index(call)
         if index < level:
-            problems.append(
-                Problem(f"{path}.call", f"{call} was already called (R5: each call at most once)")
-            )
+            problems.append(Problem(_C.CALL_REPEATED, {"call": call}, f"{path}.call"))
             continue
         if index > level:
+            before = CALLS[index - 1]
             problems.append(
-                Problem(f"{path}.call", f"{call} is only allowed after a {CALLS[index - 1]} (R5)")
+                Problem(_C.CALL_OUT_OF_ORDER, {"call": call, "before": before}, f"{path}.call")
             )
             continue
         level += 1
@@ -214,26 +199,17 @@ def check_doubles(
             and trump == "botifarra"
             and not rules.allows_sant_vicenc_in_botifarra
         ):
-            problems.append(
-                Problem(
-                    f"{path}.call",
-                    "sant_vicenc is not allowed in a botifarra hand under these rules (R5, R11)",
-                )
-            )
+            problems.append(Problem(_C.SANT_VICENC_NOT_ALLOWED, {}, f"{path}.call"))
         if seat is not None:
             entitled = chooser if call == "recontro" else _OTHER[chooser]
             if seat.pair != entitled:
-                who = (
-                    "the choosing pair"
-                    if call == "recontro"
-                    else "the opponents of the choosing pair"
-                )
-                problems.append(
-                    Problem(
-                        f"{path}.seat",
-                        f"{call} must be called by {who} ({entitled}), not by {seat.name} (R5)",
-                    )
-                )
+                where = f"{path}.seat"
+                if call == "recontro":
+                    params: dict[str, str | int] = {"pair": entitled, "seat": seat.name}
+                    problems.append(Problem(_C.RECONTRO_WRONG_PAIR, params, where))
+                else:
+                    params = {"call": call, "pair": entitled, "seat": seat.name}
+                    problems.append(Problem(_C.CALL_WRONG_PAIR, params, where))
     return problems
 
 
@@ -293,14 +269,10 @@ def score_short_result(
         dealer=dealer, delegated=delegated, trump=trump, doubles=doubles, rules=rules
     )
     if (totals is None) == (offending_pair is None):
-        problems.append(
-            Problem(
-                "totals", "give either the hand totals or the offending pair, exactly one of them"
-            )
-        )
+        problems.append(Problem(_C.TOTALS_OR_OFFENDER, {}, "totals"))
     elif totals is not None:
         if not isinstance(totals, Mapping):
-            problems.append(Problem("totals", 'totals must be an object {"NS": n, "EW": m} (R9)'))
+            problems.append(Problem(_C.TOTALS_NOT_OBJECT, {}, "totals"))
         else:
             good = True
             for pair in PAIRS:
@@ -308,25 +280,21 @@ def score_short_result(
                 if not (_is_int(value) and 0 <= value <= 72):  # type: ignore[operator]
                     problems.append(
                         Problem(
+                            _C.TOTAL_NOT_NUMBER,
+                            {"pair": pair, "value": quote(value)},
                             f"totals.{pair}",
-                            f"{pair} total must be a whole number 0–72, not {quote(value)} (R9)",
                         )
                     )
                     good = False
-            extra = sorted(str(k) for k in totals if k not in PAIRS)
+            extra = sorted(clip(k) for k in totals if k not in PAIRS)
             if extra:
-                problems.append(Problem("totals", f"unknown keys in totals: {', '.join(extra)}"))
+                keys = clip(", ".join(extra))
+                problems.append(Problem(_C.TOTALS_UNKNOWN_KEYS, {"keys": keys}, "totals"))
             if good and totals["NS"] + totals["EW"] != 72:
-                problems.append(
-                    Problem(
-                        "totals",
-                        f"the totals must sum to 72, not {totals['NS'] + totals['EW']} (R9)",
-                    )
-                )
+                total = totals["NS"] + totals["EW"]
+                problems.append(Problem(_C.TOTALS_SUM, {"sum": total}, "totals"))
     elif offending_pair not in PAIRS:
-        problems.append(
-            Problem("offending_pair", f"{quote(offending_pair)} is not a pair: NS or EW (R10)")
-        )
+        problems.append(Problem(_C.NOT_A_PAIR, {"value": quote(offending_pair)}, "offending_pair"))
     if problems:
         raise InvalidRecord(problems)
     mult = multiplier(trump, [d["call"] for d in doubles])

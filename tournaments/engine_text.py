@@ -127,4 +127,4 @@ def translate(message: str) -> str:
 
 
 def translate_problems(problems: list[engine.Problem]) -> list[engine.Problem]:
-    return [engine.Problem(p.path, translate(p.message)) for p in problems]
+    return [engine.Problem.other(p.path, translate(p.message)) for p in problems]

@@ -10,12 +10,20 @@ import pytest
 from engine import (
     Deal,
     Hand,
+    IllegalPlay,
     InvalidRecord,
+    NextPlay,
+    Outcome,
+    Problem,
+    ProblemCode,
+    Rule,
     Rules,
     Seat,
     card_token,
     deal_board,
     legal_for_record,
+    next_play,
+    parse_token,
     replay,
     replay_steps,
 )
@@ -286,6 +294,93 @@ def test_legal_for_record_gives_the_next_seat_and_cards_r7() -> None:
     for too_much in [example("00000-complete.json"), example("00010-illegal.json"), {"x": 1}]:
         with pytest.raises(InvalidRecord):
             legal_for_record(too_much)
+
+
+def test_next_play_is_typed_and_legal_for_record_is_its_json_r7() -> None:
+    """R7: the next seat as a Seat and the legal cards as ints; the JSON form is the CLI's."""
+    record = example("00000-complete.json")
+    record["play"] = record["play"][:5]
+    nxt = next_play(record)
+    assert isinstance(nxt, NextPlay) and isinstance(nxt.seat, Seat)
+    assert all(isinstance(c, int) for c in nxt.legal) and nxt.legal
+    assert legal_for_record(record) == nxt.to_json()
+    assert nxt.legal_tokens == tuple(card_token(c) for c in nxt.legal)
+    # R6: the winner of trick 1 led the fifth card, so the sixth is played by the seat on the
+    # winner's right (R2).
+    assert nxt.seat == replay_steps(record)[3].winner.right  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("00000-complete.json", ProblemCode.HAND_COMPLETE),
+        ("00010-illegal.json", ProblemCode.ILLEGAL_CARD),
+    ],
+)
+def test_next_play_says_why_there_is_no_next_card_r10(name: str, code: ProblemCode) -> None:
+    """R10: a complete hand or an illegal card leaves no next card to play."""
+    with pytest.raises(InvalidRecord) as caught:
+        next_play(example(name))
+    assert [p.code for p in caught.value.problems] == [code]
+
+
+def test_rules_carry_the_sections_play_record_md_cites_r7_r8() -> None:
+    """play-record.md: follow_suit and must_beat are R7.2, must_trump and must_overtrump R7.3,
+    lowest_card is removed by R8; listed in the order a card's obligations are read."""
+    assert [(r.value, r.section) for r in Rule] == [
+        ("follow_suit", "R7.2"),
+        ("must_beat", "R7.2"),
+        ("must_trump", "R7.3"),
+        ("must_overtrump", "R7.3"),
+        ("lowest_card", "R8"),
+    ]
+    assert all(r.sentence.endswith(".") for r in Rule)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*-illegal.json")))
+def test_an_illegal_verdict_is_read_typed_without_to_json_r10(name: str) -> None:
+    """R10: every field a caller needs is a typed value; only to_json() writes plain strings."""
+    data = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    expected = data["verdict"]
+    verdict = replay(data["record"])
+    assert verdict.outcome is Outcome.ILLEGAL
+    assert verdict.rule is Rule(expected["rule"]) and verdict.seat is Seat[expected["seat"]]
+    assert isinstance(verdict.card, int) and verdict.card_token == expected["card"]
+    assert verdict.legal_tokens == tuple(expected["legal"])
+    assert verdict.offending_pair == Seat[expected["seat"]].pair
+    out = verdict.to_json()
+    assert type(out["rule"]) is str and type(out["outcome"]) is str
+
+
+def test_complete_and_invalid_verdicts_are_typed() -> None:
+    complete = replay(example("00000-complete.json"))
+    assert complete.outcome is Outcome.COMPLETE and complete.rule is None
+    assert all(isinstance(s, Seat) for s in complete.trick_winners)
+    invalid = replay(example("00003-invalid.json"))
+    assert invalid.outcome is Outcome.INVALID and invalid.problems
+    assert all(isinstance(p, Problem) and isinstance(p.code, ProblemCode) for p in invalid.problems)
+
+
+def test_illegal_steps_and_hand_moves_name_a_rule_r10() -> None:
+    """R10: the referee's steps, Hand.why_illegal, IllegalPlay and Hand.illegal carry the same
+    Rule as the verdict."""
+    record = example("00010-illegal.json")
+    verdict = replay(record)
+    assert verdict.rule is not None and replay_steps(record)[-1].rule is verdict.rule
+    hands = {
+        Seat[s]: sum(1 << parse_token(t) for t in ts) for s, ts in record["deal"]["hands"].items()
+    }
+    cards = [parse_token(t) for t in record["play"]]
+    rules = Rules(record.get("ruleset", "lliure"))
+    dealer, trump = Seat[record["deal"]["dealer"]], record["choice"]["trump"]
+    bad = len(replay_steps(record)) - 1
+    hand = Hand.from_hands(dealer, hands, trump, rules, play=cards[:bad])
+    assert hand.why_illegal(cards[bad]) is verdict.rule
+    with pytest.raises(IllegalPlay) as caught:
+        hand.play(cards[bad])
+    assert caught.value.rule is verdict.rule
+    hand.play(cards[bad], allow_illegal=True)
+    assert hand.illegal is not None and hand.illegal.rule is verdict.rule
 
 
 def test_record_dumps_is_canonical_and_round_trips() -> None:

@@ -3,7 +3,8 @@ on arbitrary JSON-like values and on mutations of the reference records of
 tests/data/examples/. ``replay`` never raises and answers one of its three outcomes; an
 ``invalid`` verdict carries at least one problem, each with a JSON path (empty only when the
 record itself is not an object); ``legal_for_record`` answers a seat and its legal cards or raises
-``InvalidRecord`` with problems, nothing else.
+``InvalidRecord`` with problems, nothing else. Every problem carries an engine code (never the
+transitional ``other``) with plain, bounded params.
 
 Bounded by FUZZ_EXAMPLES (default 300 per test); ``make fuzz`` runs 5000.
 """
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.errors import MAX_PROBLEMS
+from engine.problems import PARAMS, ProblemCode
 
 pytestmark = pytest.mark.fuzz
 
@@ -195,6 +197,16 @@ rules = st.none() | st.builds(
 )
 
 
+def check_codes(problems: tuple[engine.Problem, ...] | list[engine.Problem]) -> None:
+    for problem in problems:
+        assert isinstance(problem.code, ProblemCode) and problem.code is not ProblemCode.OTHER
+        assert set(problem.params) == PARAMS[problem.code]
+        for value in problem.params.values():
+            assert type(value) in (str, int), problem  # plain values, not the record's objects
+            # values are clipped to 100 characters (quoted: 102); 48 missing cards take 155
+            assert not isinstance(value, str) or len(value) <= 200, problem
+
+
 def check_replay(
     record: Any, deal: engine.Deal | None, ruleset: engine.Rules | None, figures
 ) -> None:
@@ -206,10 +218,14 @@ def check_replay(
     if verdict.outcome == "invalid":
         assert out["problems"], record
         assert len(out["problems"]) <= MAX_PROBLEMS
+        check_codes(verdict.problems)
         for problem in out["problems"]:
             assert isinstance(problem["message"], str) and problem["message"]
             assert len(problem["message"]) < 400  # quoted values are cut to 100 characters
-            if problem is out["problems"][-1] and problem["message"].endswith("not listed"):
+            if (
+                verdict.problems[-1].code is ProblemCode.MORE_PROBLEMS
+                and problem is out["problems"][-1]
+            ):
                 assert len(out["problems"]) == MAX_PROBLEMS and problem["path"] == ""
             elif isinstance(record, dict):
                 # a JSON path into the record: its head is a field of the format or of the record
@@ -227,6 +243,7 @@ def check_legal(
     except engine.InvalidRecord as exc:
         assert exc.problems
         assert all(isinstance(p.path, str) for p in exc.problems)
+        check_codes(exc.problems)
         figures("engine.legal_for_record", "invalid")
         return None
     assert answer["seat"] in ("N", "E", "S", "W")

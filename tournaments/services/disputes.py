@@ -144,7 +144,7 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
             verdict = play_record_check(board=board, record=data["play_record"])
             if verdict["outcome"] == "invalid":
                 raise InvalidSubmission(
-                    [engine.Problem(p["path"], p["message"]) for p in verdict["problems"]]
+                    [engine.Problem.other(p["path"], p["message"]) for p in verdict["problems"]]
                 )
             return record_values(verdict, data["play_record"])
         return short_values(event=event, board=board, data=data)

@@ -108,7 +108,7 @@ def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict
     delegated = data.get("delegated", False)
     if trump in (None, ""):
         problems.append(
-            engine.Problem(
+            engine.Problem.other(
                 "trump", _("Choose the trump: oros, copes, espases, bastos or botifarra.")
             )
         )
@@ -116,21 +116,23 @@ def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict
     totals = data.get("totals")
     offending = data.get("offending_pair") or None
     if not isinstance(delegated, bool):
-        problems.append(engine.Problem("delegated", _("delegated must be true or false")))
+        problems.append(engine.Problem.other("delegated", _("delegated must be true or false")))
     if not isinstance(doubles, list):
-        problems.append(engine.Problem("doubles", _("doubles must be a list of calls")))
+        problems.append(engine.Problem.other("doubles", _("doubles must be a list of calls")))
         doubles = []
     if (totals is None) == (offending is None):
         problems.append(
-            engine.Problem(
+            engine.Problem.other(
                 "totals",
                 _("Give either the two hand totals or the pair that played an illegal card."),
             )
         )
     if totals is not None and not isinstance(totals, Mapping):
-        problems.append(engine.Problem("totals", _("totals must hold NS and EW")))
+        problems.append(engine.Problem.other("totals", _("totals must hold NS and EW")))
     if offending is not None and offending not in ("NS", "EW"):
-        problems.append(engine.Problem("offending_pair", _("offending_pair must be NS or EW")))
+        problems.append(
+            engine.Problem.other("offending_pair", _("offending_pair must be NS or EW"))
+        )
     if problems:
         raise InvalidSubmission(problems)
     try:
@@ -421,7 +423,7 @@ def play_record_check(*, board: Board, record: Any) -> dict[str, Any]:
 def refused_record_problem(board_number: int) -> engine.Problem:
     """What a table that may not see the board yet is told of a record that does not fit it:
     the same words whatever the cards, so that trying records teaches nothing."""
-    return engine.Problem(
+    return engine.Problem.other(
         "play",
         _(
             "This record does not fit the cards of board %(n)s. Until your table has entered "
@@ -466,7 +468,7 @@ def result_submit_play_record(
             )
             raise InvalidSubmission([refused_record_problem(board.number)])
         raise InvalidSubmission(
-            [engine.Problem(p["path"], p["message"]) for p in verdict["problems"]]
+            [engine.Problem.other(p["path"], p["message"]) for p in verdict["problems"]]
         )
     values = record_values(verdict, record)
     stored = canonical(record, hands=False)

@@ -34,6 +34,7 @@ from engine.cards import (
 )
 from engine.deals import Deal
 from engine.errors import InvalidRecord
+from engine.hand import Hand
 from engine.problems import Problem, ProblemCode, limit_problems, quote
 from engine.rules import (
     BEATS,
@@ -603,8 +604,6 @@ def replay_steps(
     :class:`InvalidRecord` when the record is invalid (a short play without an illegal card is
     accepted here: the steps stop where the play stops).
     """
-    from engine.hand import Hand
-
     parsed = _checked(record, deal, rules)
     assert parsed.hands is not None and parsed.cards is not None and parsed.rules is not None
     assert parsed.dealer is not None and parsed.trump is not None

@@ -26,8 +26,9 @@ from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.throttles import VerifyThrottle
-from tournaments import policy, ratelimit, table_access
+from tournaments import play, policy, ratelimit, table_access
 from tournaments.actors import Actor
+from tournaments.labels import FieldProblem
 from tournaments.models import (
     Board,
     BoardResult,
@@ -370,7 +371,7 @@ class ResultListView(generics.ListAPIView):
             )
         except results.InvalidSubmission as exc:
             raise results.InvalidSubmission(
-                [engine.Problem.other(_short_field(p.path), p.message) for p in exc.problems]
+                [FieldProblem(_short_field(p.path), p.message) for p in exc.problems]
             ) from None
         return Response(
             s.ResultSerializer(_fresh(outcome.result)).data,
@@ -484,10 +485,7 @@ class TableNewCodesView(ApiView):
 
 def _record_problems(exc: results.InvalidSubmission) -> results.InvalidSubmission:
     return results.InvalidSubmission(
-        [
-            engine.Problem.other(f"record.{p.path}" if p.path else "record", p.message)
-            for p in exc.problems
-        ]
+        [FieldProblem(f"record.{p.path}" if p.path else "record", p.message) for p in exc.problems]
     )
 
 
@@ -524,7 +522,10 @@ class PlayRecordCreateView(ApiView):
         except results.InvalidSubmission as exc:
             raise _record_problems(exc) from None
         return Response(
-            {"result": s.ResultSerializer(_fresh(outcome.result)).data, "verdict": outcome.verdict},
+            {
+                "result": s.ResultSerializer(_fresh(outcome.result)).data,
+                "verdict": outcome.verdict.to_json() if outcome.verdict else None,
+            },
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
         )
 
@@ -578,7 +579,7 @@ class VerifyView(ApiView):
         )
         if not policy.can_see_cards(access.actor_for(request), board):
             raise PermissionDenied(_("You may not see this board's cards yet."))
-        return Response(results.play_record_check(board=board, record=record))
+        return Response(play.replay(board, record).to_json())
 
 
 # ---- disputes -------------------------------------------------------------------------------
@@ -707,7 +708,7 @@ class DisputeRuleView(ApiView):
             # A corrected play record: its problems are inside data.play_record.
             raise results.InvalidSubmission(
                 [
-                    engine.Problem.other(
+                    FieldProblem(
                         f"data.play_record.{p.path}".rstrip(".")
                         if "play_record" in v["data"]
                         else f"data.{_short_field(p.path)}",

@@ -37,12 +37,14 @@ from engine.replay import (
 )
 from engine.rules import Rule, Rules
 from engine.scoring import (
+    HAND_TOTAL,
     Partida,
     ShortScore,
     check_contract,
     choosing_pair,
     hand_score,
     multiplier,
+    other_total,
     penalty_score,
     score_short_result,
 )
@@ -78,7 +80,9 @@ __all__ = [
     "commitment",
     "deal_board",
     "dealer_of_board",
+    "HAND_TOTAL",
     "hand_score",
+    "other_total",
     "legal_for_record",
     "mask_to_cards",
     "multiplier",

@@ -145,9 +145,6 @@ class ProblemCode(StrEnum):
     TOTALS_UNKNOWN_KEYS = "totals_unknown_keys"
     TOTALS_SUM = "totals_sum"
     NOT_A_PAIR = "not_a_pair"
-    # Transitional, for callers outside the engine that still hold a sentence, not a code:
-    # ``Problem.other(path, text)``. No engine function reports it.
-    OTHER = "other"
 
 
 _C = ProblemCode
@@ -218,7 +215,6 @@ MESSAGES: Mapping[ProblemCode, str] = MappingProxyType(
         _C.TOTALS_UNKNOWN_KEYS: "unknown keys in totals: {keys}",
         _C.TOTALS_SUM: "the totals must sum to 72, not {sum} (R9)",
         _C.NOT_A_PAIR: "{value} is not a pair: NS or EW (R10)",
-        _C.OTHER: "{text}",
     }
 )
 
@@ -266,16 +262,6 @@ class Problem:
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "params", MappingProxyType(given))
         object.__setattr__(self, "path", path)
-
-    @classmethod
-    def other(cls, path: str, text: str) -> Problem:
-        """Transitional: a problem that has only a sentence (:attr:`ProblemCode.OTHER`), for
-        callers outside the engine that have not moved to codes yet.
-
-        >>> Problem.other("totals", "totals must hold NS and EW").to_json()
-        {'path': 'totals', 'message': 'totals must hold NS and EW'}
-        """
-        return cls(ProblemCode.OTHER, {"text": text}, path)
 
     @property
     def message(self) -> str:

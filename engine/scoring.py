@@ -24,7 +24,9 @@ from engine.rules import TRUMPS, Rules
 
 __all__ = [
     "CALLS",
+    "HAND_TOTAL",
     "PAIRS",
+    "other_total",
     "MatchRules",
     "Partida",
     "ShortScore",
@@ -40,9 +42,20 @@ __all__ = [
 
 CALLS = ("contro", "recontro", "sant_vicenc")
 PAIRS = ("NS", "EW")
+#: The two pairs' hand totals always sum to this: 60 card points and 12 tricks (R9).
+HAND_TOTAL = 72
 _FACTOR = {"contro": 2, "recontro": 4, "sant_vicenc": 8}
 _OTHER = {"NS": "EW", "EW": "NS"}
 _C = ProblemCode
+
+
+def other_total(total: int) -> int:
+    """The other pair's hand total, given one pair's (R9: they sum to 72).
+
+    >>> other_total(45)
+    27
+    """
+    return HAND_TOTAL - total
 
 
 def multiplier(trump: str, calls: Sequence[str]) -> int:
@@ -74,7 +87,7 @@ def hand_score(totals: Mapping[str, int], multiplier: int) -> dict[str, int]:
     {'NS': 0, 'EW': 12}
     """
     ns, ew = totals["NS"], totals["EW"]
-    if ns + ew != 72 or ns < 0 or ew < 0:
+    if ns + ew != HAND_TOTAL or ns < 0 or ew < 0:
         raise ValueError(f"hand totals must be 0–72 and sum to 72, not {ns} + {ew} (R9)")
     return {"NS": max(0, ns - 36) * multiplier, "EW": max(0, ew - 36) * multiplier}
 

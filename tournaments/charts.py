@@ -14,21 +14,13 @@ from html import escape
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from tournaments.templatetags.cards import SVG_SUIT_FILL, SYMBOLS, trump_name
+from tournaments.labels import TRUMP_LETTER, trump_short
+from tournaments.templatetags.cards import SVG_SUIT_FILL
 
-TRUMP_LETTER = {"oros": "o", "copes": "c", "espases": "e", "bastos": "b"}
 BOTIFARRA_FILL = "#5b4b8a"
 # Presentation attributes, not a style: the Content-Security-Policy allows no inline styles.
 FONT = 'font-family="DejaVu Sans,Arial,sans-serif" font-size="12"'
 _ids = itertools.count(1)
-
-
-def trump_short(trump: str) -> str:
-    """``♥ C copes``; botifarra has no suit symbol: ``BT botifarra``."""
-    letter = TRUMP_LETTER.get(trump)
-    if letter is None:
-        return f"BT {trump_name(trump)}"
-    return f"{SYMBOLS[letter]} {letter.upper()} {trump_name(trump)}"
 
 
 def trump_fill(trump: str) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-import engine
+from tournaments import play
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, Club, Event, Round, Table
 from tournaments.scoring_io import stale_events
@@ -56,23 +56,11 @@ def _user(username: str, *, staff: bool = False) -> Any:
     return user
 
 
-def _record(board: Board, trump: str, play: list[str], rules: engine.Rules) -> dict[str, Any]:
-    return {
-        "format": "botifarra-play/1",
-        "ruleset": rules.ruleset,
-        "deal": {"dealer": board.dealer},
-        "choice": {"delegated": False, "trump": trump},
-        "doubles": [],
-        "play": play,
-    }
-
-
 def play_round(
     rnd: Round, rng: random.Random, *, dispute: bool = False, illegal: bool = False
 ) -> None:
     """Every table enters and confirms its boards; optionally one conflict and one illegal card."""
     event = rnd.event
-    rules = event.rules
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
     for table in tables:
         ns = Actor(table=table, side="NS")
@@ -82,30 +70,26 @@ def play_round(
             if BoardResult.objects.filter(table=table, board=board).exists():
                 continue
             if illegal and table.number == 2 and board.number == rnd.board_numbers[0]:
-                play = engine.random_play(
-                    board.deal(), trump, rules, rng, illegal_at=rng.randint(8, 30)
-                )
+                cards = play.random_play(board, trump, rng, illegal_at=rng.randint(8, 30))
                 results.result_submit_play_record(
                     table=table,
                     board_number=board.number,
                     actor=ns,
-                    record=_record(board, trump, play, rules),
+                    record=play.record(board, trump=trump, cards=cards),
                 )
                 continue
             if table.number == 1 and board.number == rnd.board_numbers[0]:
-                play = engine.random_play(board.deal(), trump, rules, rng)
+                cards = play.random_play(board, trump, rng)
                 out = results.result_submit_play_record(
                     table=table,
                     board_number=board.number,
                     actor=ns,
-                    record=_record(board, trump, play, rules),
+                    record=play.record(board, trump=trump, cards=cards),
                 )
                 results.result_confirm(result=out.result, actor=ew)
                 continue
-            hand = engine.Hand(board.deal(), trump, rules)
-            for card in engine.random_play(board.deal(), trump, rules, rng):
-                hand.play(engine.parse_token(card))
-            totals = hand.totals
+            played = play.record(board, trump=trump, cards=play.random_play(board, trump, rng))
+            totals = play.replay(board, played).totals
             data = {"delegated": False, "trump": trump, "doubles": [], "totals": totals}
             results.result_submit_short(table=table, board_number=board.number, actor=ns, data=data)
             if dispute and table.number == 3 and board.number == rnd.board_numbers[-1]:

@@ -10,6 +10,7 @@ import csv
 import io
 from typing import Any
 
+from tournaments import play
 from tournaments import public_selectors as sel
 
 STANDINGS_COLUMNS = [
@@ -168,7 +169,6 @@ def results_csv(ev: sel.EventView) -> str:
 
 def records_json(ev: sel.EventView) -> dict[str, Any]:
     event = ev.event
-    rules = event.rules
     return {
         "format": RECORDS_FORMAT,
         "event": {
@@ -176,7 +176,7 @@ def records_json(ev: sel.EventView) -> dict[str, Any]:
             "name": event.name,
             "date": event.date.isoformat(),
             "ruleset": event.ruleset,
-            "sant_vicenc_in_botifarra": rules.allows_sant_vicenc_in_botifarra,
+            "sant_vicenc_in_botifarra": play.rules(event).allows_sant_vicenc_in_botifarra,
             "boards_per_round": event.boards_per_round,
             "commitment": event.commitment,
             "seed": event.public_seed,

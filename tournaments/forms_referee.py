@@ -7,8 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import play
 from tournaments.jsonio import JSONRejected, read_json
-from tournaments.models import BoardResult, Ruling, Submission
+from tournaments.models import BoardResult, Dispute, PlayRecord, Ruling, Submission
+from tournaments.services import ServiceError
 
 SEATS = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 PAIRS = [("NS", _("North–South")), ("EW", _("East–West"))]
@@ -173,3 +175,65 @@ FORMS: dict[str, type[RulingForm]] = {
     "corrected_record": CorrectedRecordForm,
     "adjusted": AdjustedForm,
 }
+
+
+def ruling_forms(
+    dispute: Dispute,
+    result: BoardResult,
+    views: list[Any],
+    record: PlayRecord | None,
+    posted: RulingForm | None,
+    posted_key: str | None,
+) -> dict[str, RulingForm]:
+    labels = {
+        v.submission.pk: f"{v.title} · {v.who} · {v.source} · {v.totals} · {v.score}"
+        for v in views
+        if v.submission is not None
+    }
+    offender = result.offending_pair
+    if record is not None and record.outcome == "illegal":
+        offender = play.pair_of(record.verdict["seat"])
+    doubles = {d.get("call"): d.get("seat") for d in (result.doubles or []) if isinstance(d, dict)}
+    initial: dict[str, dict[str, Any]] = {
+        "accept": {},
+        "penalty": {"offending_pair": offender or None},
+        "corrected_short": {
+            "trump": result.trump,
+            "delegated": result.delegated,
+            "totals_ns": result.totals_ns,
+            "totals_ew": result.totals_ew,
+            **doubles,
+        },
+        "corrected_record": {"play_record": record.record if record is not None else ""},
+        "adjusted": {},
+    }
+    forms: dict[str, RulingForm] = {}
+    for key, cls in FORMS.items():
+        if posted is not None and key == posted_key:
+            forms[key] = posted
+            continue
+        kwargs: dict[str, Any] = {"prefix": key, "initial": initial[key]}
+        if key == "accept":
+            kwargs |= {"result": result, "labels": labels}
+        forms[key] = cls(**kwargs)
+    return forms
+
+
+def add_service_error(form: RulingForm, exc: ServiceError) -> None:
+    problems = getattr(exc, "problems", None)
+    aliases = {
+        "score": "score_ns",
+        "totals": "totals_ns",
+        "doubles": "contro",
+        "offending_pair": "offending_pair",
+    }
+    if isinstance(form, CorrectedRecordForm) and exc.field != "explanation":
+        messages_ = [f"{p.path}: {p.message}" for p in problems] if problems else [exc.message]
+        for text in messages_:
+            form.add_error("play_record", text)
+        return
+    name = exc.field or ""
+    name = aliases.get(name.split(".")[0].split("[")[0], name)
+    texts = [p.message for p in problems] if problems else [exc.message]
+    for text in texts:
+        form.add_error(name if name in form.fields else None, text)

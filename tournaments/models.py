@@ -195,12 +195,6 @@ class Event(models.Model):
         return reverse("tournaments:event_dashboard", args=[self.pk])
 
     @property
-    def rules(self) -> engine.Rules:
-        return engine.Rules(
-            ruleset=self.ruleset, sant_vicenc_in_botifarra=self.sant_vicenc_in_botifarra
-        )
-
-    @property
     def total_boards(self) -> int:
         return self.rounds_count * self.boards_per_round
 
@@ -395,25 +389,6 @@ class Board(models.Model):
     @property
     def round_number(self) -> int:
         return (self.number - 1) // self.event.boards_per_round + 1
-
-    def deal(self) -> engine.Deal:
-        return engine.Deal(
-            board=self.number,
-            dealer=engine.Seat.from_str(self.dealer),
-            hands={
-                engine.Seat.from_str(seat): engine.cards_to_mask(
-                    engine.parse_token(t) for t in tokens
-                )
-                for seat, tokens in self.hands.items()
-            },
-        )
-
-    def matches_seed(self) -> bool:
-        return engine.deal_board(self.event.seed, self.number).to_json() == {
-            "board": self.number,
-            "dealer": self.dealer,
-            "hands": self.hands,
-        }
 
 
 class BoardUnlock(models.Model):

@@ -13,13 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import pgettext
-
-import engine
-from engine.record import canonical
 from scoring import types as st
-from tournaments import policy
-from tournaments.charts import TRUMP_LETTER, trump_short
+from tournaments import play, policy
+from tournaments.labels import TRUMP_LETTER, call_name, seat_name, trump_short
 from tournaments.models import (
     Board,
     BoardResult,
@@ -31,7 +27,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.scoring_io import standings_stale
-from tournaments.templatetags.cards import seat_names
 
 
 @dataclass
@@ -169,9 +164,7 @@ class ResultLine:
 
     @property
     def declarer(self) -> str:
-        return engine.choosing_pair(
-            engine.Seat.from_str(self.result.board.dealer), self.result.delegated
-        )
+        return play.choosing_pair(self.result.board.dealer)
 
     @property
     def net_ns(self) -> int:
@@ -180,11 +173,8 @@ class ResultLine:
     @property
     def calls(self) -> str:
         """``W contro, S recontro`` in the active language (empty when nobody called)."""
-        names = call_names()
-        seats = seat_names()
         return ", ".join(
-            f"{seats.get(d.get('seat', ''), d.get('seat', ''))} "
-            f"{names.get(d.get('call', ''), d.get('call', ''))}"
+            f"{seat_name(str(d.get('seat', '')))} {call_name(str(d.get('call', '')))}"
             for d in self.result.doubles or []
             if isinstance(d, dict)
         )
@@ -197,14 +187,6 @@ class ResultLine:
     def trump_class(self) -> str:
         letter = TRUMP_LETTER.get(self.result.trump)
         return f"suit-{letter}" if letter else "suit-botifarra"
-
-
-def call_names() -> dict[str, str]:
-    return {
-        "contro": pgettext("call", "contro"),
-        "recontro": pgettext("call", "recontro"),
-        "sant_vicenc": pgettext("call", "Sant Vicenç"),
-    }
 
 
 def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:
@@ -523,9 +505,7 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
         result = pr.result
         assert result is not None
         # Republished canonically: the keys of play-record.md only, whatever a client sent.
-        record = canonical(pr.record, hands=False)
-        record["ruleset"] = ev.event.ruleset
-        record["deal"]["hands"] = {s: result.board.hands[s] for s in ("N", "E", "S", "W")}
+        record = play.published(result.board, pr.record, ruleset=ev.event.ruleset)
         out.append(
             {
                 "round": result.table.round.number,

@@ -13,6 +13,7 @@ import engine
 from api.authentication import table_token
 from engine import random_play
 from tests.factories import EventFactory, UserFactory
+from tournaments import play as adapter
 from tournaments.models import Board, Event, Table
 
 PRINCIPALS = [
@@ -67,7 +68,11 @@ class World:
     ) -> dict[str, Any]:
         b = self.board(board)
         play = random_play(
-            b.deal(), trump, self.event.rules, random.Random(seed), illegal_at=illegal_at
+            adapter.deal(b),
+            trump,
+            adapter.rules(self.event),
+            random.Random(seed),
+            illegal_at=illegal_at,
         )
         return {
             "format": "botifarra-play/1",
@@ -80,7 +85,7 @@ class World:
 
     def verdict(self, record: dict[str, Any], board: int = 1) -> dict[str, Any]:
         return engine.replay(
-            record, deal=self.board(board).deal(), rules=self.event.rules
+            record, deal=adapter.deal(self.board(board)), rules=adapter.rules(self.event)
         ).to_json()
 
 

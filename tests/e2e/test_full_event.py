@@ -40,6 +40,7 @@ from tests.e2e.journey import (
     short_score,
 )
 from tests.factories import UserFactory
+from tournaments import play as adapter
 from tournaments.models import Board, Event
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -86,7 +87,7 @@ def random_short(rng: random.Random, dealer: str) -> tuple[dict, tuple[int, int]
 
 
 def legal_game(board: Board, trump: str, rng: random.Random) -> list[str]:
-    hand = engine.Hand(board.deal(), trump, board.event.rules)
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(board.event))
     while not hand.is_over:
         hand.play(rng.choice(hand.legal_cards()))
     return [engine.card_token(c) for c in hand.played]
@@ -106,7 +107,11 @@ def record_of(board: Board, trump: str, play: list[str]) -> dict:
 def illegal_record(board: Board) -> dict:
     for seed in range(1, 100):
         play = random_play(
-            board.deal(), "copes", board.event.rules, random.Random(seed), illegal_at=12
+            adapter.deal(board),
+            "copes",
+            adapter.rules(board.event),
+            random.Random(seed),
+            illegal_at=12,
         )
         if len(play) < 48:
             return record_of(board, "copes", play)
@@ -116,7 +121,9 @@ def illegal_record(board: Board) -> dict:
 def legal_count(board: Board, trump: str, played: list[str]) -> int:
     return len(
         engine.legal_for_record(
-            record_of(board, trump, played), deal=board.deal(), rules=board.event.rules
+            record_of(board, trump, played),
+            deal=adapter.deal(board),
+            rules=adapter.rules(board.event),
         )["legal"]
     )
 
@@ -241,7 +248,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
         for b in numbers:
             if b == first and number == 1:
                 verdict = engine.replay(
-                    record_of(boards[b], game_trump, game), deal=boards[b].deal(), rules=event.rules
+                    record_of(boards[b], game_trump, game),
+                    deal=adapter.deal(boards[b]),
+                    rules=adapter.rules(event),
                 ).to_json()
                 totals_ns = verdict["totals"]["NS"]
                 trump = game_trump
@@ -323,7 +332,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
             ledger.record(number, t2["table"], conflict, ew_score)  # the referee accepts it
             # EW pastes a play record with an illegal card from their club's software.
             record = illegal_record(boards[illegal])
-            bad = engine.replay(record, deal=boards[illegal].deal(), rules=event.rules).to_json()
+            bad = engine.replay(
+                record, deal=adapter.deal(boards[illegal]), rules=adapter.rules(event)
+            ).to_json()
             assert bad["outcome"] == "illegal"
             offender = "NS" if bad["seat"] in ("N", "S") else "EW"
             ew.click(f"#board-{illegal} a:has-text('Card by card')")

@@ -9,18 +9,21 @@ from engine import random_play
 from tests.conftest import wait_for
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import UserFactory
+from tournaments import play as adapter
 from tournaments.actors import Actor
+from tournaments.labels import RULE_TEXT
 from tournaments.models import BoardResult, Ruling, StandingsSnapshot, Table
 from tournaments.services import results
 from tournaments.services.standings import standings_recompute
-from tournaments.views.referee import RULE_TEXT
 
 PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 
 
 def illegal_record(board, event):
     for seed in range(1, 80):
-        play = random_play(board.deal(), "copes", event.rules, random.Random(seed), illegal_at=14)
+        play = random_play(
+            adapter.deal(board), "copes", adapter.rules(event), random.Random(seed), illegal_at=14
+        )
         if len(play) < 48:
             return {
                 "format": "botifarra-play/1",

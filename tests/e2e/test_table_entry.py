@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 import engine
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Table
 from tournaments.services import results
@@ -20,7 +21,7 @@ def enter_code(page, code):
 
 
 def legal_game(board, trump):
-    hand = engine.Hand(board.deal(), trump, board.event.rules)
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(board.event))
     while not hand.is_over:
         hand.play(hand.legal_cards()[-1])
     return [engine.card_token(c) for c in hand.played]
@@ -75,8 +76,8 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
             "choice": {"delegated": False, "trump": "copes"},
             "play": game,
         },
-        deal=board.deal(),
-        rules=event.rules,
+        deal=adapter.deal(board),
+        rules=adapter.rules(event),
     ).to_json()
     results.result_submit_short(
         table=table2,
@@ -97,7 +98,11 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
             "choice": {"delegated": False, "trump": "copes"},
             "play": game[:k],
         }
-        return len(engine.legal_for_record(record, deal=board.deal(), rules=event.rules)["legal"])
+        return len(
+            engine.legal_for_record(record, deal=adapter.deal(board), rules=adapter.rules(event))[
+                "legal"
+            ]
+        )
 
     undone = False
     k = 0

@@ -227,11 +227,6 @@ def test_problem_repr_is_valid_python() -> None:
     assert eval(repr(problem), {"Problem": Problem, "ProblemCode": ProblemCode}) == problem
 
 
-def test_the_transitional_other_code_holds_a_sentence() -> None:
-    problem = Problem.other("totals", "totals must hold NS and EW")
-    assert problem.code is C.OTHER and problem.message == "totals must hold NS and EW"
-
-
 def _doc_rows() -> dict[str, tuple[str, str, str]]:
     text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     rows = {}

@@ -20,6 +20,7 @@ from django.db import connection
 
 from engine import random_play
 from tests.faults.conftest import ROOT
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
     AuditEntry,
@@ -103,7 +104,7 @@ def _play_event(event) -> None:
         "deal": {"dealer": played.dealer},
         "choice": {"delegated": False, "trump": "copes"},
         "doubles": [],
-        "play": random_play(played.deal(), "copes", event.rules, random.Random(3)),
+        "play": random_play(adapter.deal(played), "copes", adapter.rules(event), random.Random(3)),
     }
     for side in ("NS", "EW"):
         results.result_submit_play_record(

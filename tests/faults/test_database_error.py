@@ -15,6 +15,7 @@ from django.forms.models import model_to_dict
 from django.urls import reverse
 
 from engine import random_play
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
     AuditEntry,
@@ -84,7 +85,7 @@ def record_for(table, number: int) -> dict:
         "deal": {"dealer": board.dealer},
         "choice": {"delegated": False, "trump": "copes"},
         "doubles": [],
-        "play": random_play(board.deal(), "copes", event.rules, random.Random(7)),
+        "play": random_play(adapter.deal(board), "copes", adapter.rules(event), random.Random(7)),
     }
 
 

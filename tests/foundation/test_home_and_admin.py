@@ -1,6 +1,7 @@
 import pytest
 
 from tests.factories import EventFactory, UserFactory
+from tournaments import play as adapter
 
 
 @pytest.mark.django_db
@@ -50,7 +51,7 @@ def test_demo_shows_everything_a_newcomer_should_see(client):
     event = Event.objects.get(name=DEMO_EVENT)
     assert event.entries.count() == 16 and event.referees.exists()
     assert event.boards.count() == event.total_boards
-    assert all(board.matches_seed() for board in event.boards.all())
+    assert all(adapter.matches_seed(board) for board in event.boards.all())
     assert list(event.rounds.values_list("status", flat=True)) == ["closed", "open"]
     assert Dispute.objects.filter(
         result__table__round__event=event, status="open", reason="illegal_play"

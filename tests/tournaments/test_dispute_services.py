@@ -8,6 +8,7 @@ import pytest
 import engine
 from engine import random_play
 from tests.factories import UserFactory
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
     AuditEntry,
@@ -35,20 +36,22 @@ def record_for(board, trump, play, event):
 
 
 def legal_play(board, event, trump="copes", seed=1):
-    return random_play(board.deal(), trump, event.rules, random.Random(seed))
+    return random_play(adapter.deal(board), trump, adapter.rules(event), random.Random(seed))
 
 
 def illegal_play(board, event, trump="copes", seed=1):
     """A play list whose last card is illegal (retries seeds until one has a forbidden card)."""
     for s in range(seed, seed + 50):
-        play = random_play(board.deal(), trump, event.rules, random.Random(s), illegal_at=8)
+        play = random_play(
+            adapter.deal(board), trump, adapter.rules(event), random.Random(s), illegal_at=8
+        )
         if len(play) < 48:
             return play
     raise AssertionError("no illegal play found")
 
 
 def totals_of(board, event, play, trump="copes"):
-    hand = engine.Hand(board.deal(), trump, event.rules)
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(event))
     for token in play:
         hand.play(engine.parse_token(token))
     return dict(hand.totals)

@@ -4,6 +4,7 @@ a referee's own review, records stored canonically, retries that store nothing n
 import pytest
 
 from tests.factories import UserFactory
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, BoardResult, Dispute, PlayRecord
 from tournaments.services import Conflict, NotAllowed, ServiceError, disputes, events, results
@@ -138,7 +139,7 @@ def test_records_are_stored_canonically_and_a_retry_stores_nothing_new(running_e
     from engine import random_play
 
     board = running_event.boards.get(number=1)
-    play = random_play(board.deal(), "copes", running_event.rules, random.Random(3))
+    play = random_play(adapter.deal(board), "copes", adapter.rules(running_event), random.Random(3))
     record = {
         "format": "botifarra-play/1",
         "deal": {"dealer": board.dealer, "comment": "x" * 50},

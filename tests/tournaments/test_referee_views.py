@@ -11,10 +11,11 @@ from django.urls import reverse
 import engine
 from engine import random_play
 from tests.factories import UserFactory
+from tournaments import play as adapter
 from tournaments.actors import Actor
+from tournaments.labels import RULE_TEXT, rule_sentence
 from tournaments.models import BoardResult, Dispute, Ruling
 from tournaments.services import disputes, results
-from tournaments.views.referee import RULE_TEXT, rule_sentence
 
 pytestmark = pytest.mark.django_db
 
@@ -32,18 +33,20 @@ def record_for(board, trump, play, event):
 
 def illegal_play(board, event, trump="copes"):
     for s in range(1, 60):
-        play = random_play(board.deal(), trump, event.rules, random.Random(s), illegal_at=8)
+        play = random_play(
+            adapter.deal(board), trump, adapter.rules(event), random.Random(s), illegal_at=8
+        )
         if len(play) < 48:
             return play
     raise AssertionError("no illegal play found")
 
 
 def legal_play(board, event, trump="copes", seed=3):
-    return random_play(board.deal(), trump, event.rules, random.Random(seed))
+    return random_play(adapter.deal(board), trump, adapter.rules(event), random.Random(seed))
 
 
 def totals_of(board, event, play, trump="copes"):
-    hand = engine.Hand(board.deal(), trump, event.rules)
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(event))
     for token in play:
         hand.play(engine.parse_token(token))
     return dict(hand.totals)

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 import engine
+from tournaments import play as adapter
 from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Submission, Table
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def holder(table, side):
 
 def legal_game(board, trump="copes", pick=-1):
     """A whole hand where every player plays a legal card (the ``pick``-th legal one)."""
-    hand = engine.Hand(board.deal(), trump, board.event.rules)
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(board.event))
     while not hand.is_over:
         legal = hand.legal_cards()
         hand.play(legal[pick % len(legal)])
@@ -40,7 +41,7 @@ def legal_game(board, trump="copes", pick=-1):
 
 def totals_of(board, play, trump="copes"):
     return engine.replay(
-        record(board, play, trump), deal=board.deal(), rules=board.event.rules
+        record(board, play, trump), deal=adapter.deal(board), rules=adapter.rules(board.event)
     ).to_json()
 
 
@@ -140,7 +141,7 @@ def test_legal_endpoint_returns_the_engines_answer(table, board):
         assert response.status_code == 200
         data = response.json()
         expected = engine.legal_for_record(
-            record(board, game[:k]), deal=board.deal(), rules=board.event.rules
+            record(board, game[:k]), deal=adapter.deal(board), rules=adapter.rules(board.event)
         )
         assert {"seat": data["seat"], "legal": data["legal"]} == expected
         state = data["state"]
@@ -152,7 +153,9 @@ def test_legal_state_follows_the_tricks(table, board):
     client = holder(table, "NS")
     game = legal_game(board)
     enter_short(client, table, board, game)
-    steps = engine.replay_steps(record(board, game[:8]), deal=board.deal(), rules=board.event.rules)
+    steps = engine.replay_steps(
+        record(board, game[:8]), deal=adapter.deal(board), rules=adapter.rules(board.event)
+    )
     data = legal(client, table, game[:8]).json()
     state = data["state"]
     assert [p["card"] for p in state["trick"]] == game[4:8]
@@ -234,7 +237,7 @@ def test_submit_illegal_record(table, board):
     game = legal_game(board)
     enter_short(ns, table, board, game)
     # Find a position where an illegal card exists, and play it.
-    hand = engine.Hand(board.deal(), "copes", board.event.rules)
+    hand = engine.Hand(adapter.deal(board), "copes", adapter.rules(board.event))
     play = []
     while True:
         allowed = set(hand.legal_cards())
@@ -264,9 +267,9 @@ def test_submit_invalid_record_shows_every_problem_and_changes_nothing(table, bo
     paths = [p["path"] for p in response.json()["problems"]]
     expected = [
         p["path"]
-        for p in engine.replay(bad, deal=board.deal(), rules=board.event.rules).to_json()[
-            "problems"
-        ]
+        for p in engine.replay(
+            bad, deal=adapter.deal(board), rules=adapter.rules(board.event)
+        ).to_json()["problems"]
     ]
     assert paths == expected and len(paths) >= 2
     result.refresh_from_db()
@@ -300,9 +303,9 @@ def test_pasted_invalid_record_lists_every_problem(table, board):
     assert response.status_code == 400
     page = response.content.decode()
     assert "nothing was stored" in page
-    for problem in engine.replay(bad, deal=board.deal(), rules=board.event.rules).to_json()[
-        "problems"
-    ]:
+    for problem in engine.replay(
+        bad, deal=adapter.deal(board), rules=adapter.rules(board.event)
+    ).to_json()["problems"]:
         assert f"<code>{problem['path']}</code>" in page
     response = ns.post(play_url(table), {"record": "{not json"})
     assert response.status_code == 400 and "This is not valid JSON" in response.content.decode()

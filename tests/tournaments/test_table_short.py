@@ -5,6 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 import engine
+from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, Dispute, Table
 from tournaments.services import disputes, results
@@ -83,7 +84,7 @@ def test_short_entry_happy_path_scores_with_the_engine(table):
         delegated=False,
         trump="oros",
         doubles=[{"seat": opp[0], "call": "contro"}],
-        rules=table.round.event.rules,
+        rules=adapter.rules(table.round.event),
         totals={"NS": 45, "EW": 27},
     )
     assert (result.score_ns, result.score_ew) == (expected.score["NS"], expected.score["EW"])
@@ -161,7 +162,7 @@ def test_call_errors_are_shown_on_the_call_they_concern(table):
 
 
 def test_problem_paths_map_to_fields():
-    from tournaments.views.table import problem_field
+    from tournaments.forms_results import problem_field
 
     calls = ["contro", "recontro"]
     assert problem_field("choice.trump", calls) == "trump"
@@ -319,7 +320,6 @@ def test_preview_returns_the_engines_score(table):
     client = holder(table, "NS")
     data = preview(client, table, trump="botifarra", contro=opp[1], totals_ns="50").json()
     values = results.short_values(
-        event=table.round.event,
         board=board,
         data={
             "delegated": False,

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from tournaments import queue
+from tournaments import play, queue
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
 from tournaments.services import Conflict, NotAllowed, ServiceError
@@ -16,8 +16,6 @@ from tournaments.services.results import (
     InvalidSubmission,
     _snapshot,
     open_dispute,
-    play_record_check,
-    record_values,
     save_audited,
     short_values,
 )
@@ -110,8 +108,15 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
     return dispute
 
 
+def _record_values(board: Any, raw: Any) -> dict[str, Any]:
+    """The values of a complete or illegal record (an invalid one is refused)."""
+    verdict = play.replay(board, raw)
+    if verdict.outcome == engine.Outcome.INVALID:
+        raise InvalidSubmission.of(verdict.problems)
+    return play.stored_values(verdict, raw)
+
+
 def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    event = result.table.round.event
     board = result.board
     if kind == Ruling.Kind.ACCEPT:
         try:
@@ -120,16 +125,13 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
             raise ServiceError(_("Choose one of the submissions."), field="submission") from None
         record = PlayRecord.objects.filter(submission=submission).first()
         if record is not None:
-            return record_values(record.verdict, record.record) | {"source": submission.source}
-        return short_values(event=event, board=board, data=submission.data) | {
-            "source": submission.source
-        }
+            return _record_values(board, record.record) | {"source": submission.source}
+        return short_values(board=board, data=submission.data) | {"source": submission.source}
     if kind == Ruling.Kind.PENALTY:
         offender = data.get("offending_pair") or result.offending_pair
         if offender not in ("NS", "EW"):
             raise ServiceError(_("Say which pair played the illegal card."), field="offending_pair")
         values = short_values(
-            event=event,
             board=board,
             data={
                 "delegated": result.delegated,
@@ -141,13 +143,8 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
         return values
     if kind == Ruling.Kind.CORRECTED:
         if "play_record" in data:
-            verdict = play_record_check(board=board, record=data["play_record"])
-            if verdict["outcome"] == "invalid":
-                raise InvalidSubmission(
-                    [engine.Problem.other(p["path"], p["message"]) for p in verdict["problems"]]
-                )
-            return record_values(verdict, data["play_record"])
-        return short_values(event=event, board=board, data=data)
+            return _record_values(board, data["play_record"])
+        return short_values(board=board, data=data)
     if kind == Ruling.Kind.ADJUSTED:
         ns, ew = data.get("adjusted_ns", ""), data.get("adjusted_ew", "")
         ns = ns if isinstance(ns, str) else ""

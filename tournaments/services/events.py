@@ -10,9 +10,8 @@ from django.db.models import Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import engine
 from engine.errors import clip
-from tournaments import queue
+from tournaments import play, queue
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -303,8 +302,7 @@ def boards_generate(*, event: Event, progress_every: int = 8) -> int:
     for number in range(1, event.total_boards + 1):
         if number in existing:
             continue
-        deal = engine.deal_board(event.seed, number).to_json()
-        batch.append(Board(event=event, number=number, dealer=deal["dealer"], hands=deal["hands"]))
+        batch.append(play.seeded(event, number))
         if len(batch) >= progress_every:
             created += _flush_boards(event, batch)
             batch = []

@@ -8,15 +8,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import engine
-from engine.record import canonical
-from tournaments import engine_text, policy, queue
+from tournaments import play, policy, queue
 from tournaments.actors import Actor
+from tournaments.labels import FieldProblem, field_problems
 from tournaments.models import (
     Board,
     BoardResult,
     BoardUnlock,
     Dispute,
-    Event,
     PlayRecord,
     Round,
     Submission,
@@ -27,20 +26,25 @@ from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
 
 class InvalidSubmission(ServiceError):
-    """Bad input: every problem with the path of the field it concerns (HTTP 400)."""
+    """Bad input: every problem, in the reader's language, with the path of the field it
+    concerns (HTTP 400)."""
 
-    def __init__(self, problems: Sequence[engine.Problem]) -> None:
-        problems = engine_text.translate_problems(list(problems))
+    def __init__(self, problems: Sequence[FieldProblem]) -> None:
         first = problems[0]
         super().__init__(first.message, field=first.path)
-        self.problems = problems
+        self.problems = list(problems)
+
+    @classmethod
+    def of(cls, problems: Sequence[engine.Problem]) -> "InvalidSubmission":
+        """The engine's problems, translated by their codes."""
+        return cls(field_problems(problems))
 
 
 @dataclass(frozen=True)
 class Outcome:
     result: BoardResult
     created: bool
-    verdict: dict[str, Any] | None = None
+    verdict: engine.Verdict | None = None
 
 
 def board_for_table(table: Table, board_number: int) -> Board:
@@ -101,52 +105,47 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
         )
 
 
-def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict[str, Any]:
+def short_values(*, board: Board, data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate a short result and compute its score with the engine (never typed by people)."""
-    problems: list[engine.Problem] = []
+    problems: list[FieldProblem] = []
     trump = data.get("trump")
     delegated = data.get("delegated", False)
     if trump in (None, ""):
         problems.append(
-            engine.Problem.other(
-                "trump", _("Choose the trump: oros, copes, espases, bastos or botifarra.")
-            )
+            FieldProblem("trump", _("Choose the trump: oros, copes, espases, bastos or botifarra."))
         )
     doubles = data.get("doubles") or []
     totals = data.get("totals")
     offending = data.get("offending_pair") or None
     if not isinstance(delegated, bool):
-        problems.append(engine.Problem.other("delegated", _("delegated must be true or false")))
+        problems.append(FieldProblem("delegated", _("delegated must be true or false")))
     if not isinstance(doubles, list):
-        problems.append(engine.Problem.other("doubles", _("doubles must be a list of calls")))
+        problems.append(FieldProblem("doubles", _("doubles must be a list of calls")))
         doubles = []
     if (totals is None) == (offending is None):
         problems.append(
-            engine.Problem.other(
+            FieldProblem(
                 "totals",
                 _("Give either the two hand totals or the pair that played an illegal card."),
             )
         )
     if totals is not None and not isinstance(totals, Mapping):
-        problems.append(engine.Problem.other("totals", _("totals must hold NS and EW")))
+        problems.append(FieldProblem("totals", _("totals must hold NS and EW")))
     if offending is not None and offending not in ("NS", "EW"):
-        problems.append(
-            engine.Problem.other("offending_pair", _("offending_pair must be NS or EW"))
-        )
+        problems.append(FieldProblem("offending_pair", _("offending_pair must be NS or EW")))
     if problems:
         raise InvalidSubmission(problems)
     try:
-        short = engine.score_short_result(
-            dealer=engine.Seat.from_str(board.dealer),
+        short = play.short_score(
+            board,
             delegated=delegated,
             trump=str(trump),
             doubles=doubles,
-            rules=event.rules,
             totals=totals,
             offending_pair=offending,
         )
     except engine.InvalidRecord as exc:
-        raise InvalidSubmission(exc.problems) from None
+        raise InvalidSubmission.of(exc.problems) from None
     return {
         "delegated": delegated,
         "trump": trump,
@@ -159,29 +158,6 @@ def short_values(*, event: Event, board: Board, data: Mapping[str, Any]) -> dict
         "score_ew": short.score["EW"],
         "capot": short.capot,
     }
-
-
-def record_values(verdict: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
-    choice = record["choice"]
-    values: dict[str, Any] = {
-        "delegated": bool(choice["delegated"]),
-        "trump": choice["trump"],
-        "doubles": [{"seat": d["seat"], "call": d["call"]} for d in record.get("doubles") or []],
-        "multiplier": verdict["multiplier"],
-        "score_ns": verdict["score"]["NS"],
-        "score_ew": verdict["score"]["EW"],
-    }
-    if verdict["outcome"] == "complete":
-        values |= {
-            "totals_ns": verdict["totals"]["NS"],
-            "totals_ew": verdict["totals"]["EW"],
-            "offending_pair": "",
-            "capot": bool(verdict["capot"]),
-        }
-    else:
-        offender = engine.Seat.from_str(verdict["seat"]).pair
-        values |= {"totals_ns": None, "totals_ew": None, "offending_pair": offender, "capot": False}
-    return values
 
 
 AGREED_FIELDS = ("delegated", "trump", "doubles", "totals_ns", "offending_pair")
@@ -271,7 +247,7 @@ def _repeats_last(
     side: str,
     source: str,
     data: dict[str, Any],
-    record: tuple[Any, dict[str, Any]] | None,
+    record: tuple[dict[str, Any], engine.Verdict] | None,
 ) -> bool:
     """Is this the same thing the same side last sent? (A retry must not store a new version.)"""
     last = result.submissions.filter(side=side).order_by("-pk").first()
@@ -314,7 +290,7 @@ def _store(
     values: dict[str, Any],
     submission_data: dict[str, Any],
     expected_version: int | None,
-    record: tuple[Any, dict[str, Any]] | None = None,
+    record: tuple[dict[str, Any], engine.Verdict] | None = None,
 ) -> Outcome:
     """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
@@ -378,8 +354,8 @@ def _store(
                 result=result,
                 submission=submission,
                 record=stored_record,
-                verdict=verdict,
-                outcome=verdict["outcome"],
+                verdict=verdict.to_json(),
+                outcome=verdict.outcome.value,
             )
     if decision.dispute is not None:
         open_dispute(result, decision.dispute, actor)
@@ -400,7 +376,7 @@ def result_submit_short(
     """Enter (or, from the other pair, confirm by entering the same) a short result."""
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
-    values = short_values(event=table.round.event, board=board, data=data)
+    values = short_values(board=board, data=data)
     with transaction.atomic():
         return _store(
             table=table,
@@ -414,16 +390,10 @@ def result_submit_short(
         )
 
 
-def play_record_check(*, board: Board, record: Any) -> dict[str, Any]:
-    """Replay a record against the board's seeded deal under the event's rules."""
-    event = board.event
-    return engine.replay(record, deal=board.deal(), rules=event.rules).to_json()
-
-
-def refused_record_problem(board_number: int) -> engine.Problem:
+def refused_record_problem(board_number: int) -> FieldProblem:
     """What a table that may not see the board yet is told of a record that does not fit it:
     the same words whatever the cards, so that trying records teaches nothing."""
-    return engine.Problem.other(
+    return FieldProblem(
         "play",
         _(
             "This record does not fit the cards of board %(n)s. Until your table has entered "
@@ -451,14 +421,13 @@ def result_submit_play_record(
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
     event = table.round.event
-    deal = board.deal()
     may_see = policy.can_see_cards(actor, board, table=table)
     if not may_see:
-        form = engine.check_form(record, deal=deal, rules=event.rules)
+        form = play.check_form(board, record)
         if form:
-            raise InvalidSubmission(list(form))
-    verdict = engine.replay(record, deal=deal, rules=event.rules).to_json()
-    if verdict["outcome"] == "invalid":
+            raise InvalidSubmission.of(form)
+    verdict = play.replay(board, record)
+    if verdict.outcome == engine.Outcome.INVALID:
         if not may_see:
             audit.record(
                 event=event,
@@ -467,11 +436,9 @@ def result_submit_play_record(
                 changes={"board": [None, board.number], "table": [None, table.number]},
             )
             raise InvalidSubmission([refused_record_problem(board.number)])
-        raise InvalidSubmission(
-            [engine.Problem.other(p["path"], p["message"]) for p in verdict["problems"]]
-        )
-    values = record_values(verdict, record)
-    stored = canonical(record, hands=False)
+        raise InvalidSubmission.of(verdict.problems)
+    values = play.stored_values(verdict, record)
+    stored = play.canonical(record)
     with transaction.atomic():
         return _store(
             table=table,

@@ -9,41 +9,12 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 import engine
 from tournaments.actors import label_for_display
+from tournaments.labels import SEAT_ORDER, SYMBOLS, seat_names, suit_names, trump_name
 
 register = template.Library()
-
-SEAT_ORDER = ("N", "E", "S", "W")
-SYMBOLS = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
-RANK_LABEL = {1: "1", 10: "10", 11: "11", 12: "12"}
-
-
-def suit_names() -> dict[str, str]:
-    """Translated suit names: oros/copes/espases/bastos in Catalan."""
-    return {
-        "o": pgettext("suit", "oros"),
-        "c": pgettext("suit", "copes"),
-        "e": pgettext("suit", "espases"),
-        "b": pgettext("suit", "bastos"),
-    }
-
-
-def trump_name(trump: str) -> str:
-    names = {
-        "oros": pgettext("suit", "oros"),
-        "copes": pgettext("suit", "copes"),
-        "espases": pgettext("suit", "espases"),
-        "bastos": pgettext("suit", "bastos"),
-        "botifarra": _("botifarra (no trumps)"),
-    }
-    return names.get(trump, trump)
-
-
-def seat_names() -> dict[str, str]:
-    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
 
 
 def _token(card: str | int) -> str:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments.views import table as views
+from tournaments.views import table_play
 
 app_name = "table"
 urlpatterns = [
@@ -13,8 +14,8 @@ urlpatterns = [
     path("<str:code>/board/<int:number>/preview/", views.short_preview, name="short_preview"),
     path("<str:code>/board/<int:number>/confirm/", views.board_confirm, name="board_confirm"),
     path("<str:code>/board/<int:number>/referee/", views.board_referee, name="board_referee"),
-    path("<str:code>/board/<int:number>/play/", views.board_play, name="board_play"),
-    path("<str:code>/board/<int:number>/played/", views.board_played, name="board_played"),
-    path("<str:code>/board/<int:number>/play/legal/", views.play_legal, name="play_legal"),
-    path("<str:code>/board/<int:number>/play/submit/", views.play_submit, name="play_submit"),
+    path("<str:code>/board/<int:number>/play/", table_play.board_play, name="board_play"),
+    path("<str:code>/board/<int:number>/played/", table_play.board_played, name="board_played"),
+    path("<str:code>/board/<int:number>/play/legal/", table_play.play_legal, name="play_legal"),
+    path("<str:code>/board/<int:number>/play/submit/", table_play.play_submit, name="play_submit"),
 ]

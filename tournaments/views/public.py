@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from tournaments import pdf, policy
+from tournaments import pdf, play, policy
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.models import Event, Round
@@ -45,12 +45,13 @@ def refused(
 
 def ruleset_words(event: Event) -> str:
     """``Obligada (eastern rules), game to 101, Sant Vicenç allowed in botifarra``."""
-    parts = [_("Obligada (eastern rules)") if event.rules.obligada else _("Lliure (western rules)")]
+    rules = play.rules(event)
+    parts = [_("Obligada (eastern rules)") if rules.obligada else _("Lliure (western rules)")]
     if event.match_mode == Event.MatchMode.GAME:
         parts.append(_("game to %(n)s") % {"n": event.game_target})
     else:
         parts.append(_("every board counts"))
-    if event.rules.allows_sant_vicenc_in_botifarra:
+    if rules.allows_sant_vicenc_in_botifarra:
         parts.append(_("Sant Vicenç allowed in botifarra"))
     else:
         parts.append(_("no Sant Vicenç in botifarra"))

@@ -3,7 +3,7 @@
 import pytest
 from django.db import transaction
 
-from tournaments import tasks
+from tournaments import queue, tasks
 
 
 @pytest.mark.django_db(transaction=True)
@@ -14,7 +14,7 @@ def test_one_transaction_storing_many_results_queues_one_recomputation(running_e
     )
     with transaction.atomic():
         for _ in range(50):
-            tasks.request_standings(running_event)
+            queue.request_standings(running_event)
     assert runs == [(running_event.pk,)]
 
 
@@ -27,10 +27,10 @@ def test_a_rolled_back_request_does_not_block_the_next_one(running_event, monkey
         tasks.recompute_standings, "apply_async", lambda args, **kw: runs.append(args)
     )
     with pytest.raises(RuntimeError), transaction.atomic():
-        tasks.request_standings(running_event)
+        queue.request_standings(running_event)
         raise RuntimeError("the submission failed")
     assert runs == []
     cache.clear()
     with transaction.atomic():
-        tasks.request_standings(running_event)
+        queue.request_standings(running_event)
     assert runs == [(running_event.pk,)]

@@ -1,0 +1,268 @@
+"""Every word of the game in the reader's language: suits, trumps, seats, calls, the rules an
+illegal card breaks, and the engine's problems (translated by their code, never by their
+English words).
+
+The pages, the PDFs, the API's messages and the exports all take their words from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
+import engine
+from engine import ProblemCode, Rule
+
+SEAT_ORDER = ("N", "E", "S", "W")
+SUIT_LETTERS = ("o", "c", "e", "b")
+TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
+CALLS = ("contro", "recontro", "sant_vicenc")
+SYMBOLS = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
+TRUMP_LETTER = {"oros": "o", "copes": "c", "espases": "e", "bastos": "b"}
+NO_TRUMP_SYMBOL = "∅"
+
+
+# --- suits, trumps, seats, calls -----------------------------------------------------------
+
+
+def suit_names() -> dict[str, str]:
+    """Suit names by letter: oros, copes, espases, bastos (the Catalan names in every language
+    that has no others)."""
+    return {
+        "o": pgettext("suit", "oros"),
+        "c": pgettext("suit", "copes"),
+        "e": pgettext("suit", "espases"),
+        "b": pgettext("suit", "bastos"),
+    }
+
+
+def trump_name(trump: str) -> str:
+    if trump == "botifarra":
+        return _("botifarra (no trumps)")
+    letter = TRUMP_LETTER.get(trump)
+    return suit_names()[letter] if letter else trump
+
+
+def trump_symbol(trump: str) -> str:
+    letter = TRUMP_LETTER.get(trump)
+    return SYMBOLS[letter] if letter else NO_TRUMP_SYMBOL
+
+
+def trump_short(trump: str) -> str:
+    """``♥ C copes``; botifarra has no suit symbol: ``BT botifarra``."""
+    letter = TRUMP_LETTER.get(trump)
+    if letter is None:
+        return f"BT {trump_name(trump)}"
+    return f"{SYMBOLS[letter]} {letter.upper()} {trump_name(trump)}"
+
+
+def trump_choices() -> list[dict[str, str]]:
+    return [{"value": t, "label": trump_name(t), "symbol": trump_symbol(t)} for t in TRUMPS]
+
+
+def seat_names() -> dict[str, str]:
+    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
+
+
+def seat_name(seat: str) -> str:
+    return seat_names().get(seat, seat)
+
+
+CALL_NAMES: dict[str, Promise] = {
+    "contro": pgettext_lazy("call", "contro"),
+    "recontro": pgettext_lazy("call", "recontro"),
+    "sant_vicenc": pgettext_lazy("call", "Sant Vicenç"),
+}
+
+
+def call_name(call: str) -> str:
+    name = CALL_NAMES.get(call)
+    return str(name) if name is not None else call
+
+
+def calls_text(doubles: Any) -> str:
+    """``contro (W), recontro (S)``, or "none"."""
+    if not doubles:
+        return _("none")
+    if not isinstance(doubles, list):
+        return str(doubles)
+    parts = []
+    for call in doubles:
+        if isinstance(call, Mapping):
+            parts.append(f"{call_name(str(call.get('call')))} ({call.get('seat', '?')})")
+        else:
+            parts.append(str(call))
+    return ", ".join(parts)
+
+
+def card_text(token: Any) -> str:
+    """``11o`` → ``11♦`` for plain-text sentences (the pages use the {% card %} tag)."""
+    text = str(token)
+    return f"{text[:-1]}{SYMBOLS[text[-1]]}" if text[-1:] in SYMBOLS else text
+
+
+# --- the rules an illegal card breaks ------------------------------------------------------
+
+RULE_TEXT: dict[str, Promise] = {
+    Rule.FOLLOW_SUIT: gettext_lazy("had to follow suit"),
+    Rule.MUST_BEAT: gettext_lazy("had to beat the winning card with a card of the suit led"),
+    Rule.MUST_TRUMP: gettext_lazy("was void in the suit led and had to trump, an opponent winning"),
+    Rule.MUST_OVERTRUMP: gettext_lazy(
+        "was void in the suit led and had to overtrump the opponent's trump"
+    ),
+    Rule.LOWEST_CARD: gettext_lazy("had to play the lowest card of that suit (obligada)"),
+}
+
+
+def rule_text(rule: str) -> str:
+    """What the player had to do: ``had to follow suit``."""
+    text = RULE_TEXT.get(rule)
+    return str(text) if text is not None else rule
+
+
+def rule_sentence(rule: str | None, seat: str) -> str:
+    """``West had to follow suit (R7.2).``: the broken rule in words, with its rules.md
+    section (the engine's :class:`engine.Rule` carries it)."""
+    if not rule:
+        return ""
+    return _("%(seat)s %(rule)s (%(section)s).") % {
+        "seat": seat_name(seat),
+        "rule": rule_text(rule),
+        "section": Rule(rule).section,
+    }
+
+
+# --- the engine's problems, by code --------------------------------------------------------
+
+PROBLEM_TEXT: dict[ProblemCode, Promise] = {
+    ProblemCode.RECORD_NOT_OBJECT: gettext_lazy("A play record must be a JSON object."),
+    ProblemCode.NOT_REPLAYABLE: gettext_lazy("The record cannot be replayed."),
+    ProblemCode.MORE_PROBLEMS: gettext_lazy(
+        "%(count)s more problems were found and are not listed."
+    ),
+    ProblemCode.FORMAT_MISSING: gettext_lazy("The format is missing: it is %(format)s."),
+    ProblemCode.FORMAT_UNSUPPORTED: gettext_lazy(
+        "%(value)s is not a format this site reads: %(format)s."
+    ),
+    ProblemCode.RULESET_UNKNOWN: gettext_lazy(
+        "%(value)s is not a ruleset: lliure or obligada (R11)."
+    ),
+    ProblemCode.RULESET_MISMATCH: gettext_lazy(
+        "The record says %(ruleset)s but the event plays %(event_ruleset)s (R11)."
+    ),
+    ProblemCode.DEAL_MISSING: gettext_lazy("The deal is missing: its dealer and hands (R3)."),
+    ProblemCode.DEALER_NOT_A_SEAT: gettext_lazy("%(value)s is not a seat: N, E, S or W (R3)."),
+    ProblemCode.DEALER_MISMATCH: gettext_lazy(
+        "The dealer of board %(board)s is %(dealer)s, not %(seat)s (R3)."
+    ),
+    ProblemCode.HANDS_REQUIRED: gettext_lazy("The hands are needed outside an event (R3)."),
+    ProblemCode.HANDS_NOT_OBJECT: gettext_lazy("The hands must be given seat by seat (R3)."),
+    ProblemCode.HAND_NOT_LIST: gettext_lazy("A hand must be a list of 12 cards (R3)."),
+    ProblemCode.HAND_SIZE: gettext_lazy("%(seat)s holds %(count)s cards; a hand has 12 (R3)."),
+    ProblemCode.HAND_MISSING: gettext_lazy("The hand of %(seat)s is missing (R3)."),
+    ProblemCode.HAND_MISMATCH: gettext_lazy(
+        "The hand of %(seat)s is not the hand of board %(board)s (R3)."
+    ),
+    ProblemCode.CARD_DEALT_TWICE: gettext_lazy(
+        "%(card)s is dealt twice: it is also at %(first)s (R1: 48 different cards)."
+    ),
+    ProblemCode.CARDS_MISSING: gettext_lazy(
+        "Cards missing from the deal: %(cards)s (R1: the deal holds all 48 cards)."
+    ),
+    ProblemCode.NOT_A_CARD: gettext_lazy(
+        "%(value)s is not a card (R1): write the rank then the suit letter, like 9o."
+    ),
+    ProblemCode.NOT_A_SEAT: gettext_lazy("%(value)s is not a seat: N, E, S or W."),
+    ProblemCode.CHOICE_MISSING: gettext_lazy("Say who chose the trump and which trump (R4)."),
+    ProblemCode.DELEGATED_MISSING: gettext_lazy("Say whether the dealer delegated (R4)."),
+    ProblemCode.DELEGATED_NOT_BOOL: gettext_lazy(
+        "“Delegated” must be yes or no, not %(value)s (R4)."
+    ),
+    ProblemCode.NOT_A_TRUMP: gettext_lazy(
+        "%(value)s is not a trump: choose oros, copes, espases, bastos or botifarra (R4)."
+    ),
+    ProblemCode.DOUBLES_NOT_LIST: gettext_lazy("The calls must be a list (R5)."),
+    ProblemCode.CALL_NOT_OBJECT: gettext_lazy("Each call needs a seat and a call (R5)."),
+    ProblemCode.NOT_A_CALL: gettext_lazy(
+        "%(value)s is not a call: contro, recontro or Sant Vicenç (R5)."
+    ),
+    ProblemCode.CALL_REPEATED: gettext_lazy(
+        "%(call)s was already called: each call is made at most once (R5)."
+    ),
+    ProblemCode.CALL_OUT_OF_ORDER: gettext_lazy(
+        "%(call)s is only allowed after a %(before)s (R5)."
+    ),
+    ProblemCode.SANT_VICENC_NOT_ALLOWED: gettext_lazy(
+        "Sant Vicenç is not allowed in a botifarra hand under this event's rules (R5, R11)."
+    ),
+    ProblemCode.RECONTRO_WRONG_PAIR: gettext_lazy(
+        "Recontro is called by the pair that chose (%(pair)s), not by %(seat)s (R5)."
+    ),
+    ProblemCode.CALL_WRONG_PAIR: gettext_lazy(
+        "%(call)s is called by the opponents of the pair that chose (%(pair)s), not by "
+        "%(seat)s (R5)."
+    ),
+    ProblemCode.PLAY_MISSING: gettext_lazy("The cards played are missing (R10)."),
+    ProblemCode.PLAY_TOO_LONG: gettext_lazy(
+        "The play holds %(count)s cards; a whole hand has 48 (R10)."
+    ),
+    ProblemCode.PLAY_TOO_SHORT: gettext_lazy(
+        "The play stops after %(count)s cards without an illegal card; a whole hand has 48 (R10)."
+    ),
+    ProblemCode.CARD_NOT_HELD: gettext_lazy("%(card)s is not in %(seat)s's hand."),
+    ProblemCode.CARD_ALREADY_PLAYED: gettext_lazy("%(card)s was already played (%(first)s)."),
+    ProblemCode.ILLEGAL_CARD: gettext_lazy("%(card)s is an illegal card (R10)."),
+    ProblemCode.HAND_COMPLETE: gettext_lazy("The hand is complete: no card is left to play."),
+    ProblemCode.TOTALS_OR_OFFENDER: gettext_lazy(
+        "Give either the two hand totals or the pair that played an illegal card."
+    ),
+    ProblemCode.TOTALS_NOT_OBJECT: gettext_lazy(
+        "The totals need a number for NS and one for EW (R9)."
+    ),
+    ProblemCode.TOTAL_NOT_NUMBER: gettext_lazy(
+        "The %(pair)s total must be a whole number from 0 to 72, not %(value)s (R9)."
+    ),
+    ProblemCode.TOTALS_UNKNOWN_KEYS: gettext_lazy("Unknown keys in the totals: %(keys)s."),
+    ProblemCode.TOTALS_SUM: gettext_lazy("The two totals must add up to 72, not %(sum)s (R9)."),
+    ProblemCode.NOT_A_PAIR: gettext_lazy("%(value)s is not a pair: NS or EW (R10)."),
+}
+# Params shown as people say them: a seat by its name.
+_SEAT_PARAMS = ("seat", "dealer")
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """A problem in the reader's language, with the path of the value it is about: what pages
+    and the API show (``InvalidSubmission`` carries them)."""
+
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "message": self.message}
+
+
+def problem_text(problem: engine.Problem) -> str:
+    template = PROBLEM_TEXT.get(problem.code)
+    if template is None:
+        return problem.message
+    params = {
+        k: seat_name(v) if k in _SEAT_PARAMS and isinstance(v, str) else v
+        for k, v in problem.params.items()
+    }
+    return str(template) % params
+
+
+def field_problems(problems: Iterable[engine.Problem], prefix: str = "") -> list[FieldProblem]:
+    """The engine's problems in the reader's language; ``prefix`` is put before their paths
+    (``record.`` for a record inside an API body)."""
+    out = []
+    for p in problems:
+        path = f"{prefix}{p.path}" if p.path else prefix.rstrip(".")
+        out.append(FieldProblem(path, problem_text(p)))
+    return out

@@ -1,0 +1,331 @@
+"""Reads for the players' table pages: each board's status and what this side may do, the short
+form's context, the card-by-card page's context, and what a submission said.
+
+The views (``views/table.py``, ``views/table_play.py``) only parse and render; the rules come
+from the engine (through ``play``) and the words from ``labels``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tournaments import labels, play, policy
+from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
+from tournaments.models import Board, BoardResult, Dispute, Ruling, Table
+from tournaments.services import results
+from tournaments.table_access import Access
+
+
+def table_result(table: Table, board: Board) -> BoardResult | None:
+    return BoardResult.objects.filter(table=table, board=board).first()
+
+
+def pair_name(access: Access, side: str) -> str:
+    entry = access.table.ns if side == "NS" else access.table.ew
+    return entry.pair.name
+
+
+def describe(result: BoardResult) -> dict[str, Any]:
+    """A short result as people read it (no cards)."""
+    seats = seat_names()
+    return {
+        "trump": trump_name(result.trump),
+        "trump_symbol": trump_symbol(result.trump),
+        "delegated": result.delegated,
+        "calls": [
+            {
+                "call": call_name(str(d.get("call"))),
+                "seat": seats.get(d.get("seat"), d.get("seat")),
+            }
+            for d in result.doubles
+        ],
+        "totals_ns": result.totals_ns,
+        "totals_ew": result.totals_ew,
+        "offending_pair": result.offending_pair,
+        "multiplier": result.multiplier,
+        "score_ns": result.score_ns,
+        "score_ew": result.score_ew,
+        "capot": result.capot,
+        "adjusted_ns": result.get_adjusted_ns_display() if result.adjusted_ns else "",
+        "adjusted_ew": result.get_adjusted_ew_display() if result.adjusted_ew else "",
+    }
+
+
+@dataclass
+class BoardRow:
+    number: int
+    board: Board | None
+    result: BoardResult | None
+    status: str
+    label: str
+    shown: dict[str, Any] | None = None
+    explanation: str = ""
+    open_dispute: Dispute | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+def status_label(result: BoardResult | None, side: str) -> str:
+    if result is None:
+        return _("Not entered")
+    if result.status == BoardResult.Status.ENTERED:
+        by = result.entered_side
+        if by in ("NS", "EW"):
+            other = "EW" if by == "NS" else "NS"
+            return _("Entered by %(by)s, waiting for %(other)s") % {"by": by, "other": other}
+        return _("Entered by the organiser, waiting for confirmation")
+    if result.status == BoardResult.Status.CONFIRMED:
+        return _("Confirmed")
+    if result.status == BoardResult.Status.DISPUTED:
+        return _("Disputed: a referee will decide")
+    return _("Ruled by the referee")
+
+
+def board_rows(access: Access) -> list[BoardRow]:
+    """Every board of the table's round with its status and the actions open to this side."""
+    table = access.table
+    event = table.round.event
+    numbers = list(table.round.board_numbers)
+    boards = {
+        b.number: b
+        for b in Board.objects.filter(event=event, number__in=numbers).only(
+            "id", "number", "dealer", "event_id"
+        )
+    }
+    found = (
+        BoardResult.objects.filter(table=table)
+        .select_related("board")
+        .prefetch_related(
+            Prefetch(
+                "disputes",
+                queryset=Dispute.objects.prefetch_related(
+                    Prefetch("rulings", queryset=Ruling.objects.order_by("created_at", "pk"))
+                ),
+            )
+        )
+    )
+    by_number = {r.board.number: r for r in found}
+    rows = []
+    for n in numbers:
+        result = by_number.get(n)
+        row = BoardRow(
+            number=n,
+            board=boards.get(n),
+            result=result,
+            status=result.status if result else "none",
+            label=status_label(result, access.side),
+        )
+        if result is not None:
+            row.shown = describe(result)
+            disputes = list(result.disputes.all())
+            row.open_dispute = next((d for d in disputes if d.status == Dispute.Status.OPEN), None)
+            rulings = [r for d in disputes for r in d.rulings.all()]
+            if rulings:
+                latest = max(rulings, key=lambda r: (r.created_at, r.pk))
+                row.explanation = latest.explanation
+        row.actions = actions(access, row)
+        rows.append(row)
+    return rows
+
+
+def actions(access: Access, row: BoardRow) -> list[str]:
+    if row.board is None:
+        return []
+    result = row.result
+    if result is None:
+        return ["enter", "play"]
+    actions: list[str] = []
+    if result.status == BoardResult.Status.ENTERED:
+        if access.side and result.entered_side == access.side:
+            actions += ["correct", "confirm_here"]
+        elif access.side or access.organiser:
+            actions += ["confirm", "differ"]
+    actions.append("play")
+    if row.open_dispute is None:
+        actions.append("referee")
+    return actions
+
+
+def stamp(rows: list[BoardRow]) -> str:
+    raw = "|".join(
+        f"{r.number}:{r.status}:{r.result.version if r.result else 0}:{r.explanation}" for r in rows
+    )
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def home_context(access: Access) -> dict[str, Any]:
+    rows = board_rows(access)
+    table = access.table
+    seats = seat_names()
+    return {
+        "access": access,
+        "table": table,
+        "event": table.round.event,
+        "round": table.round,
+        "rows": rows,
+        "stamp": stamp(rows),
+        "seats": seats,
+        "my_pair": pair_name(access, access.side) if access.side else "",
+        "other_side": access.other_side,
+    }
+
+
+def short_context(
+    access: Access,
+    board: Board,
+    result: BoardResult | None,
+    values: dict[str, str],
+    errors: dict[str, list[str]],
+    mode: str,
+) -> dict:
+    event = access.table.round.event
+    seats = seat_names()
+    dealer = board.dealer
+    partner = play.partner(dealer)
+    allowed = play.call_seats(board)
+    return {
+        "access": access,
+        "table": access.table,
+        "board": board,
+        "result": result,
+        "shown": describe(result) if result is not None else None,
+        "values": values,
+        "errors": errors,
+        "general_errors": errors.get("__all__", []),
+        "mode": mode,
+        "dealer_label": seats[dealer],
+        "partner_label": seats[partner],
+        "trumps": labels.trump_choices(),
+        "calls": [
+            {
+                "name": c,
+                "label": call_name(c),
+                "selected": values.get(c, ""),
+                "options": [{"seat": s, "label": seats[s]} for s in allowed[c]],
+                "errors": errors.get(c, []),
+            }
+            for c in CALLS
+        ],
+        "sv_in_botifarra": play.rules(event).allows_sant_vicenc_in_botifarra,
+        "ns_name": access.table.ns.pair.name,
+        "ew_name": access.table.ew.pair.name,
+        "version": result.version if result is not None else "",
+    }
+
+
+def submitted_message(outcome: results.Outcome, number: int, side: str) -> tuple[str, str]:
+    result = outcome.result
+    score = {"n": number, "ns": result.score_ns, "ew": result.score_ew}
+    if result.status == BoardResult.Status.CONFIRMED:
+        return "success", _("Board %(n)s confirmed: NS %(ns)s, EW %(ew)s.") % score
+    if result.status == BoardResult.Status.DISPUTED:
+        return "warning", _(
+            "Board %(n)s: the two entries differ. A referee has been called and will decide."
+        ) % score
+    if result.status == BoardResult.Status.RULED:
+        return "info", _("Board %(n)s has been ruled by the referee.") % score
+    waiting = {"NS": "EW", "EW": "NS"}.get(side, "")
+    if waiting:
+        return "success", _(
+            "Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for %(w)s to confirm."
+        ) % (score | {"w": waiting})
+    return "success", _("Board %(n)s entered: NS %(ns)s, EW %(ew)s.") % score
+
+
+def play_gate(access: Access, board: Board) -> tuple[BoardResult | None, bool, bool]:
+    """(the table's result, whether it may see the cards, whether card by card is open: that
+    needs the contract of its short result)."""
+    result = table_result(access.table, board)
+    can_see = policy.can_see_cards(access.actor, board, table=access.table)
+    return result, can_see, can_see and result is not None
+
+
+def play_context(
+    access: Access,
+    board: Board,
+    result: BoardResult | None,
+    can_see: bool,
+    visible: bool,
+    **extra: Any,
+) -> dict[str, Any]:
+    context = {
+        "access": access,
+        "table": access.table,
+        "board": board,
+        "result": result,
+        "can_see": can_see,
+        "visible": visible,
+        "shown": describe(result) if result is not None else None,
+        "seats": seat_names(),
+    }
+    if visible and result is not None:
+        code = access.code
+        context["config"] = {
+            "board": board.number,
+            "dealer": board.dealer,
+            "hands": board.hands,
+            "trump": result.trump,
+            "delegated": result.delegated,
+            "doubles": result.doubles,
+            "ruleset": board.event.ruleset,
+            "format": play.FORMAT,
+            "seats": seat_names(),
+            "suits": labels.suit_names(),
+            "symbols": labels.SYMBOLS,
+            "pairs": {"NS": access.table.ns.pair.name, "EW": access.table.ew.pair.name},
+            "legal_url": reverse("table:play_legal", args=[code, board.number]),
+            "submit_url": reverse("table:play_submit", args=[code, board.number]),
+            "home_url": reverse("table:table_home", args=[code]),
+            "storage_key": f"botifarra-play:{access.table.pk}:{board.number}",
+        }
+    return context | extra
+
+
+def verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, Any]:
+    seats = seat_names()
+    summary: dict[str, Any] = {
+        "verdict": verdict,
+        "status": result.status,
+        "status_label": result.get_status_display(),
+    }
+    if verdict["outcome"] == "complete":
+        text = _(
+            "Complete hand: NS %(tns)s, EW %(tew)s (tricks %(kns)s–%(kew)s); score NS "
+            "%(sns)s, EW %(sew)s."
+        ) % {
+            "tns": verdict["totals"]["NS"],
+            "tew": verdict["totals"]["EW"],
+            "kns": verdict["tricks"]["NS"],
+            "kew": verdict["tricks"]["EW"],
+            "sns": verdict["score"]["NS"],
+            "sew": verdict["score"]["EW"],
+        }
+    else:
+        text = _(
+            "Illegal play at trick %(t)s by %(seat)s: %(card)s (%(rule)s). The legal cards "
+            "were %(legal)s. Penalty: NS %(sns)s, EW %(sew)s."
+        ) % {
+            "t": verdict["trick"],
+            "seat": seats.get(verdict["seat"], verdict["seat"]),
+            "card": verdict["card"],
+            "rule": labels.rule_text(verdict["rule"]),
+            "legal": " ".join(verdict["legal"]) or "—",
+            "sns": verdict["score"]["NS"],
+            "sew": verdict["score"]["EW"],
+        }
+    summary["text"] = text
+    if result.status == BoardResult.Status.DISPUTED:
+        summary["after"] = _(
+            "This does not agree with the result already entered, or has an "
+            "illegal card: the board is disputed and a referee will decide."
+        )
+    elif result.status == BoardResult.Status.CONFIRMED:
+        summary["after"] = _("It agrees with the result entered: the board is confirmed.")
+    else:
+        summary["after"] = _("The result is stored; the other pair confirms it.")
+    return summary

@@ -20,7 +20,11 @@ STANDINGS_QUEUED = "standings:queued:{}"
 
 
 def _task(name: str):  # noqa: ANN202 - a Celery task
-    return current_app.tasks[f"tournaments.tasks.{name}"]
+    full = f"tournaments.tasks.{name}"
+    if full not in current_app.tasks:
+        # A web process imports no task module itself: let Celery's autodiscovery load them.
+        current_app.loader.import_default_modules()
+    return current_app.tasks[full]
 
 
 def generate_boards(event: Event) -> None:

@@ -120,17 +120,17 @@ def test_the_whole_worker_killed_mid_task_and_a_new_worker_finishes_it(workers, 
 
 def test_a_lock_that_expired_under_a_run_is_flagged(monkeypatch):
     """The one way two runs can overlap (a run longer than the lock timeout) is recorded."""
-    from tournaments.services import standings as bridge
+    from tournaments import tasks
 
     event = build_big_event(pairs=8, rounds=1, boards=2)
-    real = bridge.standings_recompute
+    real = tasks.standings_recompute
 
     def slow_run(event_id):
         cache.delete(STANDINGS_LOCK.format(event_id))  # as if the lock timed out meanwhile
         cache.add(STANDINGS_LOCK.format(event_id), "another run", timeout=30)
         return real(event_id)
 
-    monkeypatch.setattr(bridge, "standings_recompute", slow_run)
+    monkeypatch.setattr(tasks, "standings_recompute", slow_run)
     recompute_standings.apply((event.pk,))
     assert cache.get(STANDINGS_OVERLAP.format(event.pk)) == 1
     assert cache.get(STANDINGS_LOCK.format(event.pk)) == "another run"  # not ours to delete

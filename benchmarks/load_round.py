@@ -36,6 +36,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchmarks.stack import celery_worker_argv
+
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE_URL = os.environ.get(
     "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/botifarra_load"
@@ -169,20 +171,7 @@ def start_stack(port: int) -> list[subprocess.Popen]:
         start_new_session=True,
     )
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-c",
-            "2",
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
+        celery_worker_argv(concurrency=2, loglevel="warning"),
         cwd=ROOT,
         env=ENV,
         stdout=(logs / "load-worker.log").open("w"),

@@ -5,13 +5,14 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
+
+from benchmarks.stack import celery_worker_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -135,23 +136,11 @@ def _start_worker(concurrency: int, index: int):
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo" if concurrency == 1 else "--pool=prefork",
-            f"--concurrency={concurrency}",
-            "-n",
-            f"test{index}@{socket.gethostname()}",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-            "-l",
-            "info",
-        ],
+        celery_worker_argv(
+            name=f"test{index}@{socket.gethostname()}",
+            concurrency=concurrency,
+            pool="solo" if concurrency == 1 else "prefork",
+        ),
         cwd=ROOT,
         env=env,
         stdout=handle,

@@ -1,7 +1,34 @@
+"""A factory for every model (a test builds what it needs and nothing more)."""
+
+import random
+from datetime import timedelta
+
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
-from tournaments.models import Club, Entry, Event, Pair, Player, Round, Table
+from tournaments import play as adapter
+from tournaments.models import (
+    AttemptCounter,
+    AuditEntry,
+    Board,
+    BoardResult,
+    BoardUnlock,
+    Club,
+    Dispute,
+    Entry,
+    Event,
+    IdempotentResponse,
+    Pair,
+    Player,
+    PlayRecord,
+    Round,
+    Ruling,
+    StandingsSnapshot,
+    Submission,
+    Table,
+    TableToken,
+)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -84,3 +111,155 @@ class TableFactory(factory.django.DjangoModelFactory):
     number = factory.Sequence(lambda n: n + 1)
     ns = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..round.event"))
     ew = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..round.event"))
+
+
+class BoardFactory(factory.django.DjangoModelFactory):
+    """A board dealt from its event's seed (the engine's public algorithm), like the real ones."""
+
+    class Meta:
+        model = Board
+        django_get_or_create = ("event", "number")
+
+    event = factory.SubFactory(EventFactory)
+    number = 1
+    dealer = factory.LazyAttribute(lambda o: adapter.seeded(o.event, o.number).dealer)
+    hands = factory.LazyAttribute(lambda o: adapter.seeded(o.event, o.number).hands)
+
+
+class BoardResultFactory(factory.django.DjangoModelFactory):
+    """An entered short result: oros, no calls, NS 44 – EW 28 (NS scores 8)."""
+
+    class Meta:
+        model = BoardResult
+
+    table = factory.SubFactory(TableFactory)
+    board = factory.SubFactory(BoardFactory, event=factory.SelfAttribute("..table.round.event"))
+    status = BoardResult.Status.ENTERED
+    source = BoardResult.Source.SHORT
+    trump = "oros"
+    totals_ns = 44
+    totals_ew = 28
+    multiplier = 1
+    score_ns = 8
+    score_ew = 0
+    entered_by = factory.LazyAttribute(lambda o: f"table {o.table.number} NS")
+    entered_side = "NS"
+
+
+class SubmissionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Submission
+
+    result = factory.SubFactory(BoardResultFactory)
+    source = BoardResult.Source.SHORT
+    side = "NS"
+    submitted_by = "table 1 NS"
+    data = factory.LazyFunction(lambda: {"trump": "oros", "totals": {"NS": 44, "EW": 28}})
+
+
+class PlayRecordFactory(factory.django.DjangoModelFactory):
+    """A complete record of the result's board, played by the rules, with its real verdict."""
+
+    class Meta:
+        model = PlayRecord
+
+    result = factory.SubFactory(BoardResultFactory, source=BoardResult.Source.PLAY_RECORD)
+    submission = factory.SubFactory(
+        SubmissionFactory, result=factory.SelfAttribute("..result"), data={"play_record": True}
+    )
+    record = factory.LazyAttribute(
+        lambda o: adapter.record(
+            o.result.board,
+            trump="copes",
+            cards=adapter.random_play(
+                o.result.board, "copes", random.Random(o.result.board.number)
+            ),
+        )
+    )
+    verdict = factory.LazyAttribute(lambda o: adapter.replay(o.result.board, o.record).to_json())
+    outcome = factory.LazyAttribute(lambda o: o.verdict["outcome"])
+
+
+class DisputeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Dispute
+
+    result = factory.SubFactory(BoardResultFactory, status=BoardResult.Status.DISPUTED)
+    reason = Dispute.Reason.PLAYER_REQUEST
+    details = "We are not sure of the last trick."
+    opened_by = "table 1 EW"
+    previous_status = BoardResult.Status.ENTERED
+
+
+class RulingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Ruling
+
+    dispute = factory.SubFactory(DisputeFactory, status=Dispute.Status.RULED)
+    kind = Ruling.Kind.ADJUSTED
+    data = factory.LazyFunction(lambda: {"adjusted_ns": "avg", "adjusted_ew": "avg"})
+    explanation = "Fouled board."
+    referee = factory.SubFactory(UserFactory)
+
+
+class AuditEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = AuditEntry
+
+    event = factory.SubFactory(EventFactory)
+    actor = "organiser"
+    action = "round_opened"
+    changes = factory.LazyFunction(lambda: {"round": [None, 1]})
+
+
+class BoardUnlockFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = BoardUnlock
+
+    table = factory.SubFactory(TableFactory)
+    board = factory.SubFactory(BoardFactory, event=factory.SelfAttribute("..table.round.event"))
+    reason = BoardUnlock.Reason.DECLARED
+    actor = "table 1 NS"
+
+
+class TableTokenFactory(factory.django.DjangoModelFactory):
+    """A token row (the client's token is random and not kept: use ``api.authentication``'s
+    ``table_token`` to have one to send)."""
+
+    class Meta:
+        model = TableToken
+
+    table = factory.SubFactory(TableFactory)
+    side = "NS"
+    digest = factory.Sequence(lambda n: f"{n:064x}")
+
+
+class StandingsSnapshotFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = StandingsSnapshot
+        django_get_or_create = ("event", "after_round")
+
+    event = factory.SubFactory(EventFactory)
+    after_round = 1
+    rows = factory.LazyFunction(lambda: [{"entry": 1, "rank": 1, "match_points": 2.0}])
+    matches = factory.LazyFunction(lambda: [{"round": 1, "table": 1, "final": True}])
+    travellers = factory.LazyFunction(lambda: {"1": {"board": 1, "top": 0, "lines": []}})
+
+
+class IdempotentResponseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = IdempotentResponse
+
+    scope = "table:1:NS"
+    key = factory.Sequence(lambda n: f"key-{n}")
+    status_code = 201
+    body = factory.LazyFunction(lambda: {"id": 1})
+
+
+class AttemptCounterFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = AttemptCounter
+
+    key = factory.Sequence(lambda n: f"test:{n}")
+    hits = 1
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=1))

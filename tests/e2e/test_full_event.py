@@ -94,14 +94,7 @@ def legal_game(board: Board, trump: str, rng: random.Random) -> list[str]:
 
 
 def record_of(board: Board, trump: str, play: list[str]) -> dict:
-    return {
-        "format": "botifarra-play/1",
-        "ruleset": board.event.ruleset,
-        "deal": {"dealer": board.dealer},
-        "choice": {"delegated": False, "trump": trump},
-        "doubles": [],
-        "play": play,
-    }
+    return adapter.record(board, trump=trump, cards=play)
 
 
 def illegal_record(board: Board) -> dict:

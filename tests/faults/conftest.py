@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 import pytest
 from django.conf import settings
 
+from benchmarks.stack import celery_worker_argv
 from tests.conftest import ROOT, wait_for
 
 LOGS = ROOT / "test-artifacts" / "faults"
@@ -152,23 +153,7 @@ class Workers:
         name = f"faults{self.count}@{socket.gethostname()}"
         spawned = self.processes.start(
             f"worker-{self.count}",
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                f"--pool={pool}",
-                f"--concurrency={concurrency}",
-                "-n",
-                name,
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
-                "-l",
-                "info",
-            ],
+            celery_worker_argv(name=name, concurrency=concurrency, pool=pool),
             app_env(redis_url=redis_url, **(env or {})),
         )
         pinger = Celery(broker=redis_url, set_as_current=False)  # never the tasks' app

@@ -14,7 +14,6 @@ from django.db import DatabaseError, connection
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
-from engine import random_play
 from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -78,15 +77,9 @@ def stale_mark(event) -> object:
 
 def record_for(table, number: int) -> dict:
     board = table.round.event.boards.get(number=number)
-    event = table.round.event
-    return {
-        "format": "botifarra-play/1",
-        "ruleset": event.ruleset,
-        "deal": {"dealer": board.dealer},
-        "choice": {"delegated": False, "trump": "copes"},
-        "doubles": [],
-        "play": random_play(adapter.deal(board), "copes", adapter.rules(event), random.Random(7)),
-    }
+    return adapter.record(
+        board, trump="copes", cards=adapter.random_play(board, "copes", random.Random(7))
+    )
 
 
 def ns(table):

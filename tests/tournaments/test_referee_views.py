@@ -21,14 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def record_for(board, trump, play, event):
-    return {
-        "format": "botifarra-play/1",
-        "ruleset": event.ruleset,
-        "deal": {"dealer": board.dealer},
-        "choice": {"delegated": False, "trump": trump},
-        "doubles": [],
-        "play": play,
-    }
+    return adapter.record(board, trump=trump, cards=play)
 
 
 def illegal_play(board, event, trump="copes"):

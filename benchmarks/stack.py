@@ -1,0 +1,31 @@
+"""Starting the real stack's processes, for the benchmarks and the tests that need them: one
+command line for a Celery worker (a test's worker and a benchmark's are the same program)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def celery_worker_argv(
+    *, name: str | None = None, concurrency: int = 1, pool: str = "prefork", loglevel: str = "info"
+) -> list[str]:
+    """``python -m celery -A config worker …`` without gossip, mingle or heartbeats (fast to start
+    and to stop; a test pings it by ``name``)."""
+    argv = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        f"--pool={pool}",
+        f"--concurrency={concurrency}",
+        "--without-heartbeat",
+        "--without-gossip",
+        "--without-mingle",
+        "-l",
+        loglevel,
+    ]
+    if name is not None:
+        argv += ["-n", name]
+    return argv

@@ -26,6 +26,7 @@ from tournaments.models import (
     Submission,
     Table,
 )
+from tournaments.services.events import EVENT_DETAILS, EVENT_OPTIONS
 
 MAX_ID = 2**31 - 1
 SIDES = [("NS", "NS"), ("EW", "EW")]
@@ -120,23 +121,10 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "id",
-            "name",
-            "club",
-            "date",
-            "venue",
+            *EVENT_DETAILS,
             "status",
             "published",
-            "ruleset",
-            "sant_vicenc_in_botifarra",
-            "game_target",
-            "game_cap",
-            "deal_limit",
-            "format",
-            "match_mode",
-            "rounds_count",
-            "boards_per_round",
-            "ranking_method",
-            "bye_points",
+            *EVENT_OPTIONS,
             "commitment",
             "seed",
             "finished_at",

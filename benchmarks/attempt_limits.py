@@ -32,27 +32,24 @@ from pathlib import Path
 from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.stack import production_env  # noqa: E402
+
 DATABASE_URL = os.environ.get(
     "ATTEMPTS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/botifarra_attempts"
 )
 REDIS_URL = os.environ.get("ATTEMPTS_REDIS_URL", "redis://127.0.0.1:6379/12")
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens there: the counter falls back
 PASSWORD = "right-pass-word-4321"
-ENV = dict(
-    os.environ,
-    DATABASE_URL=DATABASE_URL,
-    REDIS_URL=REDIS_URL,
-    DEBUG="0",
-    SECRET_KEY="attempts-benchmark-" + "k" * 40,
-    ALLOWED_HOSTS="127.0.0.1,localhost",
-    SECURE_SSL_REDIRECT="0",
+ENV = production_env(
+    database_url=DATABASE_URL,
+    redis_url=REDIS_URL,
+    secret="attempts-benchmark",
     TRUSTED_PROXIES="1",
     LOG_LEVEL="ERROR",
-    DJANGO_SETTINGS_MODULE="config.settings",
 )
 os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")})
 os.environ.update({k: ENV[k] for k in ("ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE")})
-sys.path.insert(0, str(ROOT))
 
 
 def manage(*args: str) -> None:

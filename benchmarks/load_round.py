@@ -36,9 +36,10 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlparse
 
-from benchmarks.stack import celery_worker_argv
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.stack import celery_worker_argv, production_env  # noqa: E402
+
 DATABASE_URL = os.environ.get(
     "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/botifarra_load"
 )
@@ -50,16 +51,8 @@ PAIRS, BOARDS = 400, 6
 RETRY_SHARE, CONFLICT_SHARE = 0.05, 0.02
 DEADLINE_S = 300  # the whole submission phase is bounded in time
 
-ENV = dict(
-    os.environ,
-    DATABASE_URL=DATABASE_URL,
-    REDIS_URL=REDIS_URL,
-    DEBUG="0",
-    SECRET_KEY="load-benchmark-" + "k" * 40,
-    ALLOWED_HOSTS="127.0.0.1,localhost",
-    SECURE_SSL_REDIRECT="0",
-    LOG_LEVEL="WARNING",
-    DJANGO_SETTINGS_MODULE="config.settings",
+ENV = production_env(
+    database_url=DATABASE_URL, redis_url=REDIS_URL, secret="load-benchmark", LOG_LEVEL="WARNING"
 )
 os.environ.update(
     {
@@ -76,7 +69,6 @@ os.environ.update(
         )
     }
 )
-sys.path.insert(0, str(ROOT))
 
 
 def fresh_services() -> None:

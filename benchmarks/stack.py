@@ -3,6 +3,7 @@ command line for a Celery worker (a test's worker and a benchmark's are the same
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -29,3 +30,20 @@ def celery_worker_argv(
     if name is not None:
         argv += ["-n", name]
     return argv
+
+
+def production_env(
+    *, database_url: str, redis_url: str, secret: str, **extra: str
+) -> dict[str, str]:
+    """The environment of a production-like run on this machine (DEBUG off, loopback hosts)."""
+    return dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        DEBUG="0",
+        SECRET_KEY=secret + "-" + "k" * 40,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        **extra,
+    )

@@ -79,8 +79,7 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:round_swap": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_open": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_close": Rule("web", ORGANISER, ORGANISER, pk="event"),
-    "tournaments:round_reopen_ruling": Rule("web", None, ORGANISER, pk="event"),
-    "tournaments:round_end_ruling": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:round_rulings": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:table_new_codes": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:result_correct": Rule("web", ORGANISER, ORGANISER, pk="event"),
     # table pages (table 1's code, board 1)

@@ -57,10 +57,10 @@ def test_no_ruling_once_the_round_is_closed_until_it_is_reopened(confirmed, refe
         penalty(dispute, referee)
     assert BoardResult.objects.get(pk=confirmed.pk).status == BoardResult.Status.DISPUTED
     with pytest.raises(ServiceError):
-        events.round_reopen_for_ruling(rnd=rnd, actor=Actor(user=organiser), reason="")
+        events.round_rulings(rnd=rnd, actor=Actor(user=organiser), reopen=True, reason="")
     with pytest.raises(NotAllowed):
-        events.round_reopen_for_ruling(rnd=rnd, actor=Actor(user=referee), reason="late")
-    events.round_reopen_for_ruling(rnd=rnd, actor=Actor(user=organiser), reason="Late revoke.")
+        events.round_rulings(rnd=rnd, actor=Actor(user=referee), reopen=True, reason="late")
+    events.round_rulings(rnd=rnd, actor=Actor(user=organiser), reopen=True, reason="Late revoke.")
     assert AuditEntry.objects.filter(action="round_reopened_for_ruling").exists()
     assert disputes.may_rule(dispute=dispute, actor=Actor(user=referee))
     penalty(dispute, referee)
@@ -73,7 +73,7 @@ def test_no_ruling_once_the_round_is_closed_until_it_is_reopened(confirmed, refe
             actor=Actor(table=confirmed.table, side="NS"),
             data=SHORT,
         )
-    events.round_end_ruling(rnd=rnd, actor=Actor(user=organiser))
+    events.round_rulings(rnd=rnd, actor=Actor(user=organiser), reopen=False)
     with pytest.raises(Conflict):
         penalty(dispute, referee, offender="EW")
 
@@ -90,7 +90,7 @@ def test_a_finished_event_changes_only_through_the_organisers_correction(
     with pytest.raises(ServiceError):
         disputes.dispute_request(result=confirmed, actor=Actor(user=referee), reason="late")
     with pytest.raises(ServiceError):
-        events.round_reopen_for_ruling(rnd=rnd, actor=org, reason="late")
+        events.round_rulings(rnd=rnd, actor=org, reopen=True, reason="late")
     with pytest.raises(NotAllowed):
         disputes.correction_open(result=confirmed, actor=Actor(user=referee), reason="x")
     with pytest.raises(ServiceError):

@@ -415,49 +415,31 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     return table
 
 
-def round_reopen_for_ruling(*, rnd: Round, actor: Actor, reason: str) -> Round:
-    """Let referees rule on a closed round again (results stay shut), while the event runs."""
+def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -> Round:
+    """Reopen a closed round for rulings (results from the tables stay shut), or end them again
+    (the standings are recomputed with what was ruled). Only while the event runs."""
     event = rnd.event
     _require_organiser(event, actor)
     _require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
-    if not reason.strip():
+    if reopen and not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-        if rnd.status != Round.Status.CLOSED:
+        if reopen and rnd.status != Round.Status.CLOSED:
             raise ServiceError(_("Only a closed round is reopened for rulings."), field="round")
-        if rnd.ruling_open:
+        if rnd.ruling_open == reopen:
             return rnd
-        rnd.ruling_open = True
+        rnd.ruling_open = reopen
         rnd.save(update_fields=["ruling_open"])
         audit.record(
             event=event,
             actor=actor.label,
-            action="round_reopened_for_ruling",
+            action="round_reopened_for_ruling" if reopen else "round_ruling_closed",
             changes={"round": [None, rnd.number]},
             note=reason.strip(),
         )
-    return rnd
-
-
-def round_end_ruling(*, rnd: Round, actor: Actor) -> Round:
-    """Close a round's rulings again (the standings are recomputed with what was ruled)."""
-
-    event = rnd.event
-    _require_organiser(event, actor)
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-        if not rnd.ruling_open:
-            return rnd
-        rnd.ruling_open = False
-        rnd.save(update_fields=["ruling_open"])
-        audit.record(
-            event=event,
-            actor=actor.label,
-            action="round_ruling_closed",
-            changes={"round": [None, rnd.number]},
-        )
-        queue.request_standings(event)
+        if not reopen:
+            queue.request_standings(event)
     return rnd
 
 

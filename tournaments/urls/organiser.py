@@ -28,14 +28,7 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
     path("<int:pk>/rounds/<int:number>/open/", views.round_open, name="round_open"),
     path("<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
-    path(
-        "<int:pk>/rounds/<int:number>/reopen-ruling/",
-        views.round_reopen_ruling,
-        name="round_reopen_ruling",
-    ),
-    path(
-        "<int:pk>/rounds/<int:number>/end-ruling/", views.round_end_ruling, name="round_end_ruling"
-    ),
+    path("<int:pk>/rounds/<int:number>/rulings/", views.round_rulings, name="round_rulings"),
     path(
         "<int:pk>/rounds/<int:number>/tables/<int:table>/new-codes/",
         views.table_new_codes,

@@ -708,28 +708,20 @@ def table_new_codes(request: HttpRequest, pk: int, number: int, table: int) -> H
 
 @login_required
 @require_POST
-def round_reopen_ruling(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def round_rulings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """POST ``reopen=1`` with a reason reopens a closed round for rulings; ``reopen=0`` ends."""
     event = _event(request, pk, change=True)
     rnd = _round(event, number)
+    reopen = request.POST.get("reopen") == "1"
     _attempt(
         request,
-        lambda: svc.round_reopen_for_ruling(
-            rnd=rnd, actor=_actor(request), reason=request.POST.get("reason", "")[:500]
+        lambda: svc.round_rulings(
+            rnd=rnd, actor=_actor(request), reopen=reopen, reason=request.POST.get("reason", "")
         ),
-        _("Round %(n)s is reopened for rulings.") % {"n": number},
-    )
-    return _round_page(event, number)
-
-
-@login_required
-@require_POST
-def round_end_ruling(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = _event(request, pk, change=True)
-    rnd = _round(event, number)
-    _attempt(
-        request,
-        lambda: svc.round_end_ruling(rnd=rnd, actor=_actor(request)),
-        _("Rulings on round %(n)s are closed; the standings are being updated.") % {"n": number},
+        _("Round %(n)s is reopened for rulings.") % {"n": number}
+        if reopen
+        else _("Rulings on round %(n)s are closed; the standings are being updated.")
+        % {"n": number},
     )
     return _round_page(event, number)
 

@@ -15,9 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import segno
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments import charts
@@ -149,14 +150,15 @@ def table_url(code: str) -> str:
     return f"{settings.SITE_URL.rstrip('/')}/table/{code}/"
 
 
-def table_qr(code: str) -> str:
-    import segno
+def qr_svg(url: str, *, title: str, scale: int = 4) -> SafeString:
+    """A QR code of ``url`` as inline SVG (segno's own markup)."""
+    qr = segno.make(url, error="m")
+    return mark_safe(qr.svg_inline(scale=scale, title=title, svgclass="qr"))  # noqa: S308
 
-    qr = segno.make(table_url(code), error="m")
-    return qr.svg_inline(
-        scale=4,
-        title=_("QR code of the table page %(url)s") % {"url": table_url(code)},
-        svgclass="qr",
+
+def table_qr(code: str) -> str:
+    return qr_svg(
+        table_url(code), title=_("QR code of the table page %(url)s") % {"url": table_url(code)}
     )
 
 

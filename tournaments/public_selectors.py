@@ -8,10 +8,13 @@ records) are only for the event's organisers and referees.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils import timezone
 
 from scoring import types as st
 from tournaments import play, policy
@@ -518,3 +521,53 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# The room's screen -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player of the open round: where to sit ("find your table")."""
+
+    player: str
+    pair_number: int
+    table: int
+    direction: str  # "NS" or "EW"
+    opponents: str
+
+
+def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
+    """The open round and every player in it, alphabetically, with table and direction (the
+    pairings are public once the round is open; no score is shown)."""
+    rnd = next((r for r in ev.rounds.values() if r.status == Round.Status.OPEN), None)
+    if rnd is None:
+        return None, []
+    lines = []
+    for table in rnd.tables.select_related(
+        "ns__pair__player1", "ns__pair__player2", "ew__pair__player1", "ew__pair__player2"
+    ):
+        for side, entry, other in (("NS", table.ns, table.ew), ("EW", table.ew, table.ns)):
+            for player in (entry.pair.player1, entry.pair.player2):
+                lines.append(
+                    SeatLine(
+                        player.name,
+                        entry.number,
+                        table.number,
+                        side,
+                        f"{other.number}. {other.pair.name}",
+                    )
+                )
+    return rnd, sorted(lines, key=lambda line: line.player.casefold())
+
+
+def screen_version(ev: EventView) -> str:
+    """Changes when the screen would show something else (rounds, standings), and each
+    minute."""
+    snapshot = StandingsSnapshot.objects.filter(event=ev.event).order_by("-computed_at").first()
+    parts = (
+        sorted((n, r.status, r.pk) for n, r in ev.rounds.items()),
+        snapshot.computed_at.isoformat() if snapshot else "",
+        timezone.now().replace(second=0, microsecond=0).isoformat(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]

@@ -1,12 +1,14 @@
 """Reads for the organiser's pages: each page's data in a fixed, small number of queries."""
 
 import datetime
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
 
-from tournaments.models import BoardResult, BoardUnlock, Entry, Event, Round, Table
+from tournaments.models import BoardResult, BoardUnlock, Dispute, Entry, Event, Round, Table
 
 MISSING = "missing"
 
@@ -85,21 +87,29 @@ class Cell:
 class TableRow:
     table: Table
     cells: list[Cell] = field(default_factory=list)
+    last_activity: datetime.datetime | None = None  # the table's latest result change
+    behind: bool = False  # two boards or more behind the middle of the room
 
     @property
     def complete(self) -> bool:
         return all(c.status in BoardResult.COUNTED for c in self.cells)
 
+    @property
+    def done(self) -> int:
+        """Boards with a result entered (whatever its state)."""
+        return sum(1 for c in self.cells if c.status != MISSING)
+
 
 def round_tables(rnd: Round) -> list[TableRow]:
     """Every table of the round with each board's status and unlock (three queries)."""
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
-    found: dict[tuple[int, int], tuple[str, datetime.datetime, int]] = {
-        (table_id, board): (st, created, pk)
-        for table_id, board, st, created, pk in BoardResult.objects.filter(
-            table__round=rnd
-        ).values_list("table_id", "board__number", "status", "created_at", "pk")
-    }
+    found: dict[tuple[int, int], tuple[str, datetime.datetime, int]] = {}
+    activity: dict[int, datetime.datetime] = {}
+    for table_id, board, st, created, pk, updated in BoardResult.objects.filter(
+        table__round=rnd
+    ).values_list("table_id", "board__number", "status", "created_at", "pk", "updated_at"):
+        found[(table_id, board)] = (st, created, pk)
+        activity[table_id] = max(updated, activity.get(table_id, updated))
     unlocks: dict[tuple[int, int], tuple[datetime.datetime, str]] = {
         (table_id, board): (created, reason)
         for table_id, board, created, reason in BoardUnlock.objects.filter(
@@ -114,8 +124,46 @@ def round_tables(rnd: Round) -> list[TableRow]:
             status, result_at, result_id = found.get((t.pk, b), (MISSING, None, None))
             unlocked_at, reason = unlocks.get((t.pk, b), (None, ""))
             cells.append(Cell(b, status, result_at, unlocked_at, reason, result_id))
-        rows.append(TableRow(table=t, cells=cells))
+        rows.append(TableRow(table=t, cells=cells, last_activity=activity.get(t.pk)))
+    if rnd.status == Round.Status.OPEN and rows:
+        done = sorted(r.done for r in rows)
+        middle = done[len(done) // 2]
+        for row in rows:
+            row.behind = not row.complete and row.done <= middle - 2
     return rows
+
+
+def round_disputes(rnd: Round) -> list[Dispute]:
+    """The round's open disputes, oldest first, with what the console shows of them."""
+    return list(
+        Dispute.objects.filter(result__table__round=rnd, status=Dispute.Status.OPEN)
+        .select_related("result__table", "result__board")
+        .order_by("created_at", "pk")
+    )
+
+
+def round_version(rnd: Round) -> str:
+    """Changes whenever the round's console would show something else (results, disputes,
+    unlocks, its status), and each minute (the "minutes since" of the tables)."""
+    results = BoardResult.objects.filter(table__round=rnd).aggregate(
+        n=Count("id"), t=Max("updated_at")
+    )
+    disputes = Dispute.objects.filter(result__table__round=rnd).aggregate(
+        n=Count("id"), t=Max("created_at"), c=Max("closed_at")
+    )
+    unlocks = BoardUnlock.objects.filter(table__round=rnd).count()
+    minute = timezone.now().replace(second=0, microsecond=0)
+    parts = (rnd.status, rnd.ruling_open, results, disputes, unlocks, minute.isoformat())
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
+def event_disputes_version(event: Event) -> str:
+    """Changes whenever the event's referee queue would show something else."""
+    found = Dispute.objects.filter(result__table__round__event=event).aggregate(
+        n=Count("id"), t=Max("created_at"), c=Max("closed_at"), r=Count("rulings")
+    )
+    minute = timezone.now().replace(second=0, microsecond=0)
+    return hashlib.sha256(repr((found, minute.isoformat())).encode()).hexdigest()[:20]
 
 
 def round_entries(rnd: Round) -> list[Entry]:

@@ -75,6 +75,7 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:entries_import_confirm": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:entry_withdraw": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:round_detail": Rule("web", EVENT_STAFF, pk="event"),
+    "tournaments:round_console": Rule("web", EVENT_STAFF, pk="event"),
     "tournaments:round_propose": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_swap": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:round_open": Rule("web", None, ORGANISER, pk="event"),
@@ -96,10 +97,12 @@ EXPECTED: dict[str, Rule] = {
     "table:board_played": Rule("web", None, AT_TABLE_1, number="board"),
     # referee desk
     "referee:queue": Rule("web", EVENT_STAFF, pk="event"),
+    "referee:queue_fragment": Rule("web", EVENT_STAFF, pk="event"),
     "referee:dispute": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="dispute"),
     # public pages of a published event (their cards are checked in test_card_leaks.py)
     "public:event": Rule("web", ALL, ALL, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
+    "public:screen": Rule("web", ALL, ALL, pk="event"),
     "public:round_results": Rule("web", ALL, ALL, pk="event"),
     # table cards carry the side codes: the event's organisers only
     "public:table_cards": Rule("web", ORGANISER, ORGANISER, pk="event"),

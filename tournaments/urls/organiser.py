@@ -24,6 +24,7 @@ urlpatterns = [
     ),
     path("<int:pk>/pairs/<int:entry_pk>/withdraw/", views.entry_withdraw, name="entry_withdraw"),
     path("<int:pk>/rounds/<int:number>/", views.round_detail, name="round_detail"),
+    path("<int:pk>/rounds/<int:number>/console/", views.round_console, name="round_console"),
     path("<int:pk>/rounds/<int:number>/propose/", views.round_propose, name="round_propose"),
     path("<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
     path("<int:pk>/rounds/<int:number>/open/", views.round_open, name="round_open"),

@@ -34,6 +34,7 @@ from tournaments.models import BoardResult, Club, Entry, Event, Round
 from tournaments.services import ServiceError, clubs, pairings
 from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
+from tournaments.views.live import live_response
 
 EDITABLE_STATUSES = (Event.Status.DRAFT, Event.Status.REGISTRATION)
 
@@ -567,13 +568,10 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(
         request,
         "tournaments/round_detail.html",
-        {
-            "event": event,
-            "rnd": rnd,
+        _console_context(event, rnd, rows, can_change)
+        | {
             "number": number,
-            "rows": rows,
             "boards": list(event.board_numbers(number)),
-            "can_change": can_change,
             "gate_message": gate_message,
             "swap_form": swap_form,
             "counts": counts,
@@ -587,6 +585,41 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             },
             "rounds": selectors.event_rounds(event),
         },
+    )
+
+
+def _console_context(
+    event: Event, rnd: Round | None, rows: list[selectors.TableRow], can_change: bool
+) -> dict[str, Any]:
+    live = rnd is not None and rnd.status == Round.Status.OPEN
+    return {
+        "event": event,
+        "rnd": rnd,
+        "rows": rows,
+        "boards": list(rnd.board_numbers) if rnd else [],
+        "can_change": can_change,
+        "disputes": selectors.round_disputes(rnd) if rnd else [],
+        "live_url": _url("tournaments:round_console", event.pk, rnd.number) if live else None,
+    }
+
+
+@login_required
+@require_GET
+def round_console(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The round's tables and open disputes, for the round page to refresh itself (ETag)."""
+    event = _event(request, pk)
+    rnd = _round(event, number)
+    return live_response(
+        request,
+        selectors.round_version(rnd),
+        lambda: render(
+            request,
+            "tournaments/_console.html",
+            _console_context(
+                event, rnd, selectors.round_tables(rnd), event.is_organiser(request.user)
+            )
+            | {"number": number},
+        ),
     )
 
 

@@ -12,12 +12,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments import pdf, play, policy
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.models import Event, Round
+from tournaments.views.live import live_response
 
 STANDINGS_REFRESH_SECONDS = 15
 
@@ -199,4 +201,40 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         request,
         "public/table_cards.html",
         _base(ev, round=rnd, pages=pdf.groups(cards, pdf.CARDS_PER_PAGE)),
+    )
+
+
+SCREEN_NAMES_PER_SLIDE = 24
+SCREEN_ROWS_PER_SLIDE = 16
+
+
+def screen(request: HttpRequest, pk: int) -> HttpResponse:
+    """The room's screen (a projector or a TV): large type, rotating between "find your table",
+    the standings of closed rounds and a QR code to the public pages; refreshes itself."""
+    ev = public_event(request, pk)
+    context = _screen_context(request, ev)
+    if request.GET.get("fragment"):
+        return live_response(
+            request,
+            sel.screen_version(ev),
+            lambda: render(request, "public/_screen_slides.html", context),
+        )
+    return render(request, "public/screen.html", context)
+
+
+def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
+    rnd, seats = sel.find_your_table(ev)
+    view = sel.standings(ev)
+    rows = view.rows
+    public_url = request.build_absolute_uri(reverse("public:event", args=[ev.event.pk]))
+    return _base(
+        ev,
+        round=rnd,
+        seat_pages=pdf.groups(seats, SCREEN_NAMES_PER_SLIDE),
+        standing_pages=pdf.groups(rows, SCREEN_ROWS_PER_SLIDE),
+        view=view,
+        public_url=public_url,
+        qr=pdf.qr_svg(
+            public_url, title=_("QR code of the results page %(url)s") % {"url": public_url}
+        ),
     )

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import policy
+from tournaments import policy, selectors
 from tournaments import referee_desk as desk
 from tournaments.actors import Actor
 from tournaments.forms_referee import FORMS, RulingForm, add_service_error, ruling_forms
@@ -24,6 +24,7 @@ from tournaments.labels import SEAT_ORDER
 from tournaments.models import Dispute, Event
 from tournaments.services import NotAllowed, ServiceError, disputes
 from tournaments.services.results import InvalidSubmission
+from tournaments.views.live import live_response
 
 
 def _referee_event(request: HttpRequest, event: Event) -> None:
@@ -39,12 +40,25 @@ def _referee_event(request: HttpRequest, event: Event) -> None:
 def queue(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     _referee_event(request, event)
-    open_, closed = desk.disputes_for_event(event)
-    return render(
+    return render(request, "referee/queue.html", _queue_context(event))
+
+
+@login_required
+@require_http_methods(["GET"])
+def queue_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The queue's lists, for the page to refresh itself (ETag: a 304 while nothing changed)."""
+    event = get_object_or_404(Event, pk=pk)
+    _referee_event(request, event)
+    return live_response(
         request,
-        "referee/queue.html",
-        {"event": event, "open_disputes": open_, "closed_disputes": closed},
+        selectors.event_disputes_version(event),
+        lambda: render(request, "referee/_queue.html", _queue_context(event)),
     )
+
+
+def _queue_context(event: Event) -> dict:
+    open_, closed = desk.disputes_for_event(event)
+    return {"event": event, "open_disputes": open_, "closed_disputes": closed}
 
 
 @login_required

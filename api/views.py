@@ -26,7 +26,7 @@ from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.throttles import VerifyThrottle
-from tournaments import play, policy, ratelimit, table_access
+from tournaments import play, policy, queue, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.labels import FieldProblem
 from tournaments.models import (
@@ -37,7 +37,6 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.scoring_io import standings_stale
 from tournaments.services import ServiceError, disputes, events, results
 
 
@@ -261,7 +260,7 @@ class StandingsView(ApiView):
                 {
                     "event": event,
                     "snapshot": snapshot,
-                    "stale": standings_stale(event),
+                    "stale": queue.standings_state(event) != queue.FRESH,
                     "updated_at": updated,
                 }
             ).data

@@ -401,7 +401,7 @@ def apply_swap(pairing: Pairing, a: int, b: int) -> Pairing:
 
 
 # The warnings' wording, %-style so the Django side can pass translated texts (this module
-# stays free of Django): see tournaments.scoring_io.pairing_swap_warnings.
+# stays free of Django): see tournaments.scoring_io.pairing_warnings.
 SWAP_MESSAGES: Mapping[str, str] = {
     "met": "table %(table)s: %(ns)s and %(ew)s have already met",
     "too_often": "table %(table)s: %(entry)s would sit %(seat)s too often",
@@ -423,10 +423,26 @@ def swap_warnings(
 
     ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id.
     """
-    swapped = apply_swap(pairing, a, b)
+    return pairing_warnings(
+        apply_swap(pairing, a, b), history, only={a, b}, messages=messages, label=label
+    )
+
+
+def pairing_warnings(
+    pairing: Pairing,
+    history: Mapping[int, PairHistory],
+    *,
+    only: Collection[int] | None = None,
+    messages: Mapping[str, str] = SWAP_MESSAGES,
+    label: Callable[[int], object] = str,
+) -> list[str]:
+    """Warnings for a pairing made by hand: rematches, the direction rule, a second bye.
+
+    ``only``: warn only about the tables (and bye) of these entries (all when None).
+    """
     warnings: list[str] = []
-    for table, (ns, ew) in enumerate(swapped.tables, start=1):
-        if a not in (ns, ew) and b not in (ns, ew):
+    for table, (ns, ew) in enumerate(pairing.tables, start=1):
+        if only is not None and ns not in only and ew not in only:
             continue
         if ew in history.get(ns, _EMPTY).opponents or ns in history.get(ew, _EMPTY).opponents:
             warnings.append(messages["met"] % {"table": table, "ns": label(ns), "ew": label(ew)})
@@ -437,6 +453,7 @@ def swap_warnings(
                 warnings.append(messages["too_often"] % values)
             elif dirs[-3:] == (seat,) * 3:
                 warnings.append(messages["in_a_row"] % values)
-    if swapped.bye in (a, b) and history.get(swapped.bye, _EMPTY).byes:
-        warnings.append(messages["bye"] % {"entry": label(swapped.bye)})
+    bye = pairing.bye
+    if bye is not None and (only is None or bye in only) and history.get(bye, _EMPTY).byes:
+        warnings.append(messages["bye"] % {"entry": label(bye)})
     return warnings

@@ -13,6 +13,10 @@ Pairs equal on every criterion share a rank (1, 2, 2, 4); the lot drawn from the
 
 A bye counts as a win (2 match points) scored ``bye_points`` to 0 (default 36), with no boards and
 no Buchholz contribution. A withdrawn pair keeps its results and stays in the standings, flagged.
+A match forfeited by a pair that withdrew during its round (``TableRound.forfeited_by``) is won by
+the opponents like a bye (2 match points, ``bye_points`` to 0, no Buchholz between the two) and
+lost 0 to ``bye_points`` by the withdrawing pair; the boards they played before stay on the
+travellers.
 A rest (round robin sit-out, knockout bye) scores nothing. A requested bye scores the match points
 the event gave it, from its round on; a late entry's starting match points count from the round
 before it joins (so that it is paired on them).
@@ -118,12 +122,22 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
             m, played = match_under(t, mode=event.match_mode, rules=rules, boards=len(rnd.boards))
-            if rnd.closed and m.boards_played and not m.final:
+            if t.forfeited_by is not None:
+                m = forfeit(m, t.forfeited_by, event.bye_points)
+            elif rnd.closed and m.boards_played and not m.final:
                 m = replace(m, final=True)
             matches.append(m)
             for r in played:
                 per_board.setdefault(r.board, []).append(r)
             if not m.final:
+                continue
+            if m.forfeited_by is not None:
+                winner, loser = (b, a) if m.forfeited_by == "NS" else (a, b)
+                mp[winner] += 2
+                wins[winner] += 1
+                losses[loser] += 1
+                pf[winner] += event.bye_points
+                pa[loser] += event.bye_points
                 continue
             mp[a] += m.mp_ns
             mp[b] += m.mp_ew
@@ -204,6 +218,29 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
     standings = rank_standings(unranked, event.ranking_method)
     return StandingsResult(
         after_round=after_round, standings=standings, matches=matches, travellers=travellers
+    )
+
+
+def forfeit(match: MatchResult, side: str, bye_points: int) -> MatchResult:
+    """The match as forfeited by ``side`` ("NS" or "EW"): the other side wins ``bye_points`` to 0.
+
+    >>> m = MatchResult(round=2, table=1, ns=7, ew=8, total_ns=40, total_ew=30, boards_played=3,
+    ...                 mp_ns=2, mp_ew=0, final=False)
+    >>> f = forfeit(m, "NS", 36)
+    >>> (f.total_ns, f.total_ew, f.mp_ns, f.mp_ew, f.final, f.boards_played)
+    (0, 36, 0, 2, True, 3)
+    """
+    if side not in ("NS", "EW"):
+        raise ValueError(f"a match is forfeited by NS or EW, not {side!r}")
+    ns_wins = side == "EW"
+    return replace(
+        match,
+        total_ns=bye_points if ns_wins else 0,
+        total_ew=0 if ns_wins else bye_points,
+        mp_ns=2 if ns_wins else 0,
+        mp_ew=0 if ns_wins else 2,
+        final=True,
+        forfeited_by=side,
     )
 
 

@@ -46,6 +46,8 @@ class TableRound:
     ew: int
     results: list[BoardResult] = field(default_factory=list)
     time_after: int | None = None
+    # "NS" or "EW": that side's pair withdrew during the round and forfeited the match.
+    forfeited_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +227,7 @@ class MatchResult:
     # the game won, time called) or its round is closed. Nobody is credited with a match not
     # played, nor with a win after one board of four.
     final: bool = True
+    forfeited_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from tournaments import play
 from tournaments.actors import Actor
-from tournaments.models import Board, BoardResult, Club, Event, Round, Table
+from tournaments.models import Board, BoardResult, BoardUnlock, Club, Event, Round, Table
 from tournaments.scoring_io import stale_events
 from tournaments.services import events, results
 from tournaments.services.pairings import pairings_propose
@@ -56,18 +56,52 @@ def _user(username: str, *, staff: bool = False) -> Any:
     return user
 
 
+# A round in progress (the console's every state): table -> (boards played, how the last of
+# them stands). Table 4 is behind, 5 has a result waiting for confirmation, 6 has not started,
+# 7 declared its first board played and owes the result; the others have finished.
+IN_PROGRESS = {4: (1, "confirmed"), 5: (2, "entered"), 6: (0, ""), 7: (0, "declared")}
+
+
 def play_round(
-    rnd: Round, rng: random.Random, *, dispute: bool = False, illegal: bool = False
+    rnd: Round,
+    rng: random.Random,
+    *,
+    dispute: bool = False,
+    illegal: bool = False,
+    in_progress: bool = False,
 ) -> None:
-    """Every table enters and confirms its boards; optionally one conflict and one illegal card."""
+    """Every table enters and confirms its boards; optionally one conflict and one illegal card,
+    and (``in_progress``) tables at every stage of the round (``IN_PROGRESS``)."""
     event = rnd.event
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
     for table in tables:
         ns = Actor(table=table, side="NS")
         ew = Actor(table=table, side="EW")
-        for board in Board.objects.filter(event=event, number__in=rnd.board_numbers):
+        stop, last = IN_PROGRESS.get(table.number, (None, "")) if in_progress else (None, "")
+        boards = list(Board.objects.filter(event=event, number__in=rnd.board_numbers))
+        for index, board in enumerate(boards):
             trump = rng.choice(["oros", "copes", "espases", "bastos", "botifarra"])
             if BoardResult.objects.filter(table=table, board=board).exists():
+                continue
+            if stop is not None and index >= stop:
+                if last == "declared" and index == stop:
+                    results.unlock_board(
+                        table=table, board=board, actor=ns, reason=BoardUnlock.Reason.DECLARED
+                    )
+                break
+            if last == "entered" and stop is not None and index == stop - 1:
+                played_record = play.record(
+                    board, trump=trump, cards=play.random_play(board, trump, rng)
+                )
+                data = {
+                    "delegated": False,
+                    "trump": trump,
+                    "doubles": [],
+                    "totals": play.replay(board, played_record).totals,
+                }
+                results.result_submit_short(
+                    table=table, board_number=board.number, actor=ns, data=data
+                )
                 continue
             if illegal and table.number == 2 and board.number == rnd.board_numbers[0]:
                 cards = play.random_play(board, trump, rng, illegal_at=rng.randint(8, 30))
@@ -129,13 +163,14 @@ def build_demo() -> DemoReport:
     actor = Actor(user=organiser)
     rng = random.Random(2026)
 
-    # The championship: two rounds played, round 2 still open with a dispute for the referee.
+    # The championship: round 1 played, round 2 in progress (tables at every stage, a dispute
+    # and an illegal card for the referee): the console and the room's screen to open.
     event = _running_event(actor, referee, club, DEMO_EVENT, PAIR_NAMES, rounds=4, boards=4)
     for number in (1, 2):
         pairings_propose(event.pk, number, actor=actor)
         rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
         last = number == 2
-        play_round(rnd, rng, dispute=last, illegal=last)
+        play_round(rnd, rng, dispute=last, illegal=last, in_progress=last)
         if not last:
             events.round_close(rnd=rnd, actor=actor)
     standings_recompute(event.pk)

@@ -255,6 +255,36 @@ class Entry(models.Model):
         return self.withdrawn_after_round is not None
 
 
+class Substitution(models.Model):
+    """A player replaced in a pair from a round on: the entry plays on (same number, same
+    score) with a new pair of players; the old pair stays as history."""
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("pair"), on_delete=models.CASCADE, related_name="substitutions"
+    )
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    player_out = models.ForeignKey(
+        Player, verbose_name=_("player out"), on_delete=models.PROTECT, related_name="+"
+    )
+    player_in = models.ForeignKey(
+        Player, verbose_name=_("player in"), on_delete=models.PROTECT, related_name="+"
+    )
+    previous_pair = models.ForeignKey(
+        Pair, verbose_name=_("previous pair"), on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "from_round", "pk"]
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.player_in} for {self.player_out} (round {self.from_round})"
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -315,6 +345,15 @@ class Table(models.Model):
     code_ew = models.CharField(_("EW code"), max_length=6, default=new_table_code, db_index=True)
     # Bumped when the organiser issues new codes: every token and session of the old ones dies.
     codes_version = models.PositiveIntegerField(default=1, editable=False)
+    # The side whose pair withdrew while the round was open: the match is forfeited (its
+    # opponents score the bye, see docs/organisers.md), the table takes no more results.
+    forfeited_by = models.CharField(
+        _("forfeited by"),
+        max_length=2,
+        blank=True,
+        default="",
+        choices=[("NS", "NS"), ("EW", "EW")],
+    )
 
     class Meta:
         ordering = ["round", "number"]

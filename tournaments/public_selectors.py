@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from scoring import types as st
-from tournaments import play, policy
+from tournaments import play, policy, queue
 from tournaments.labels import TRUMP_LETTER, call_name, seat_name, trump_short
 from tournaments.models import (
     Board,
@@ -29,7 +29,6 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
-from tournaments.scoring_io import standings_stale
 
 
 @dataclass
@@ -108,7 +107,7 @@ class StandingsView:
     snapshot: StandingsSnapshot | None
     rows: list[StandingRow]
     after_rounds: list[int]  # every round a snapshot exists for
-    stale: bool
+    state: str  # queue.FRESH, UPDATING or OUT_OF_DATE
 
     @property
     def after_round(self) -> int | None:
@@ -132,7 +131,7 @@ def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView
         snapshot=snapshot,
         rows=standing_rows(ev, snapshot),
         after_rounds=sorted(snapshots),
-        stale=standings_stale(ev.event),
+        state=queue.standings_state(ev.event),
     )
 
 

@@ -13,10 +13,12 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event
+from tournaments.scoring_io import stale_events
 
 log = logging.getLogger(__name__)
 
 STANDINGS_QUEUED = "standings:queued:{}"
+STANDINGS_LOCK = "standings:lock:{}"  # held by the task while it recomputes
 
 
 def _task(name: str):  # noqa: ANN202 - a Celery task
@@ -53,26 +55,62 @@ def request_standings(event: Event) -> None:
     def enqueue() -> None:
         # After commit, not inside the result's transaction: every table of the event writes
         # this one row, and holding its lock until commit would serialise all submissions.
-        now = timezone.now()
         try:
-            Event.objects.filter(pk=event_id).update(standings_requested_at=now)
+            Event.objects.filter(pk=event_id).update(standings_requested_at=timezone.now())
         except DatabaseError:
             # The result is committed; the standings still see it as a change (stale_events).
             log.error("could not mark standings stale for event %s", event_id, exc_info=True)
-        key = STANDINGS_QUEUED.format(event_id)
-        try:
-            if cache.add(key, now.isoformat(), timeout=60):
-                _task("recompute_standings").apply_async(
-                    (event_id,), countdown=settings.STANDINGS_COALESCE_SECONDS
-                )
-        except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
-            log.warning(
-                "could not queue standings for event %s; they stay stale", event_id, exc_info=True
-            )
-            try:
-                cache.delete(key)
-            except Exception:  # noqa: BLE001
-                pass
+        _queue_recompute(event_id, countdown=settings.STANDINGS_COALESCE_SECONDS)
 
     enqueue.standings_event = event_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
+
+
+def _queue_recompute(event_id: int, *, countdown: float) -> bool:
+    """Queue one recomputation unless one is queued and not started; False if it could not."""
+    key = STANDINGS_QUEUED.format(event_id)
+    try:
+        if cache.add(key, timezone.now().isoformat(), timeout=60):
+            _task("recompute_standings").apply_async((event_id,), countdown=countdown)
+    except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
+        log.warning(
+            "could not queue standings for event %s; they stay stale", event_id, exc_info=True
+        )
+        try:
+            cache.delete(key)
+        except Exception:  # noqa: BLE001
+            pass
+        return False
+    return True
+
+
+def _in_flight(event_id: int) -> bool:
+    try:
+        return bool(
+            cache.get_many([STANDINGS_QUEUED.format(event_id), STANDINGS_LOCK.format(event_id)])
+        )
+    except Exception:  # noqa: BLE001 - the cache is down: nothing can be known to be queued
+        return False
+
+
+FRESH, UPDATING, OUT_OF_DATE = "fresh", "updating", "out_of_date"
+
+
+def standings_state(event: Event) -> str:
+    """What the pages say of the standings: FRESH, UPDATING or OUT_OF_DATE.
+
+    UPDATING only while a recomputation is queued or running. Stale standings with none in
+    flight (a request lost while the broker was down, a worker killed, a set-up without beat)
+    get one queued here and now, so that "being recomputed" never sticks; with in-process
+    tasks it runs before this returns. OUT_OF_DATE: stale, and nothing could be queued (the
+    broker is down): the page says so instead of promising a recomputation.
+    """
+    if not stale_events().filter(pk=event.pk).exists():
+        return FRESH
+    if _in_flight(event.pk):
+        return UPDATING
+    queued = _queue_recompute(event.pk, countdown=0)
+    if not stale_events().filter(pk=event.pk).exists():
+        event.refresh_from_db(fields=["standings_updated_at"])  # what the page shows
+        return FRESH
+    return UPDATING if queued and _in_flight(event.pk) else OUT_OF_DATE

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from scoring import types as st
 from scoring.pairing import history_from, swap_warnings
+from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.models import BoardResult, Event, Round, Table
 from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
@@ -51,7 +52,12 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
         table_results = sorted(results.get(table.pk, []), key=lambda r: r.board)
         by_round.setdefault(table.round_id, []).append(
             st.TableRound(
-                round=0, table=table.number, ns=table.ns_id, ew=table.ew_id, results=table_results
+                round=0,
+                table=table.number,
+                ns=table.ns_id,
+                ew=table.ew_id,
+                results=table_results,
+                forfeited_by=table.forfeited_by or None,
             )
         )
     entries = list(event.entries.values_list("pk", "number", "withdrawn_after_round"))
@@ -65,7 +71,12 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                 boards=list(r.board_numbers),
                 tables=[
                     st.TableRound(
-                        round=r.number, table=t.table, ns=t.ns, ew=t.ew, results=t.results
+                        round=r.number,
+                        table=t.table,
+                        ns=t.ns,
+                        ew=t.ew,
+                        results=t.results,
+                        forfeited_by=t.forfeited_by,
                     )
                     for t in by_round.get(r.pk, [])
                 ],
@@ -99,27 +110,40 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
     return [table for table, _boards in round_missing(previous)]
 
 
-def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
+def _pairing_messages() -> dict[str, str]:
+    return {
+        "met": _("Table %(table)s: %(ns)s and %(ew)s have already met."),
+        "too_often": _("Table %(table)s: %(entry)s would sit %(seat)s too often."),
+        "in_a_row": _("Table %(table)s: %(entry)s would sit %(seat)s three times in a row."),
+        "bye": _("%(entry)s has already had a bye."),
+    }
+
+
+def pairing_warnings(
+    rnd: Round,
+    *,
+    tables: list[tuple[int, int]] | None = None,
+    bye: int | None = None,
+    swap: tuple[int, int] | None = None,
+) -> list[str]:
+    """Rematches, direction rule and second byes of a round's pairing made by hand.
+
+    ``tables`` (entry ids, NS first) and ``bye``: a pairing to check instead of the stored one;
+    ``swap``: the stored pairing with these two entries exchanged (warnings about their tables).
+    """
     event = rnd.event
     played = list(event.rounds.filter(number__lt=rnd.number).order_by("number"))
-    data = event_input(event, rounds=played)
-    pairing = st.Pairing(
-        tables=[(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")], bye=rnd.bye_id
-    )
+    if tables is None:
+        tables = [(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")]
+        bye = rnd.bye_id
+    pairing = st.Pairing(tables=tables, bye=bye)
     entries = {e.pk: str(e) for e in event.entries.select_related("pair")}
-    return swap_warnings(
-        pairing,
-        entry_a,
-        entry_b,
-        history_from(data),
-        messages={
-            "met": _("Table %(table)s: %(ns)s and %(ew)s have already met."),
-            "too_often": _("Table %(table)s: %(entry)s would sit %(seat)s too often."),
-            "in_a_row": _("Table %(table)s: %(entry)s would sit %(seat)s three times in a row."),
-            "bye": _("%(entry)s has already had a bye."),
-        },
-        label=lambda pk: entries.get(pk, pk),
-    )
+    history = history_from(event_input(event, rounds=played))
+    messages = _pairing_messages()
+    label = lambda pk: entries.get(pk, pk)  # noqa: E731
+    if swap is not None:
+        return swap_warnings(pairing, *swap, history, messages=messages, label=label)
+    return scoring_pairing_warnings(pairing, history, messages=messages, label=label)
 
 
 def stale_events() -> models.QuerySet[Event]:

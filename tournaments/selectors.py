@@ -5,12 +5,14 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
 from tournaments.models import BoardResult, BoardUnlock, Dispute, Entry, Event, Round, Table
 
 MISSING = "missing"
+NOT_STARTED = "not_started"
+FORFEITED = "forfeited"
 
 
 def events_for_user(user: Any) -> QuerySet[Event]:
@@ -76,6 +78,10 @@ class Cell:
     unlocked_at: datetime.datetime | None = None
     unlock_reason: str = ""  # BoardUnlock.Reason
     result_id: int | None = None
+    # What the console shows: the status, or NOT_STARTED (no result, and the table has not
+    # gone past the board), MISSING (no result while it should have one) or FORFEITED.
+    state: str = MISSING
+    dispute_id: int | None = None  # the result's open dispute
 
     @property
     def declared_without_result(self) -> bool:
@@ -100,9 +106,23 @@ class TableRow:
         return sum(1 for c in self.cells if c.status != MISSING)
 
 
+def _state(status: str, *, overdue: bool, forfeited: bool) -> str:
+    if status != MISSING:
+        return status
+    if forfeited:
+        return FORFEITED
+    return MISSING if overdue else NOT_STARTED
+
+
 def round_tables(rnd: Round) -> list[TableRow]:
-    """Every table of the round with each board's status and unlock (three queries)."""
+    """Every table of the round with each board's status, unlock and open dispute (four
+    queries)."""
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
+    disputes = dict(
+        Dispute.objects.filter(result__table__round=rnd, status=Dispute.Status.OPEN).values_list(
+            "result_id", "pk"
+        )
+    )
     found: dict[tuple[int, int], tuple[str, datetime.datetime, int]] = {}
     activity: dict[int, datetime.datetime] = {}
     for table_id, board, st, created, pk, updated in BoardResult.objects.filter(
@@ -118,12 +138,26 @@ def round_tables(rnd: Round) -> list[TableRow]:
     }
     boards = list(rnd.board_numbers)
     rows = []
+    closed = rnd.status == Round.Status.CLOSED
     for t in tables:
         cells = []
+        last_played = max((b for b in boards if (t.pk, b) in found), default=0)
         for b in boards:
             status, result_at, result_id = found.get((t.pk, b), (MISSING, None, None))
             unlocked_at, reason = unlocks.get((t.pk, b), (None, ""))
-            cells.append(Cell(b, status, result_at, unlocked_at, reason, result_id))
+            overdue = closed or b < last_played or reason == BoardUnlock.Reason.DECLARED
+            cells.append(
+                Cell(
+                    b,
+                    status,
+                    result_at,
+                    unlocked_at,
+                    reason,
+                    result_id,
+                    state=_state(status, overdue=overdue, forfeited=bool(t.forfeited_by)),
+                    dispute_id=disputes.get(result_id) if result_id else None,
+                )
+            )
         rows.append(TableRow(table=t, cells=cells, last_activity=activity.get(t.pk)))
     if rnd.status == Round.Status.OPEN and rows:
         done = sorted(r.done for r in rows)
@@ -152,8 +186,11 @@ def round_version(rnd: Round) -> str:
         n=Count("id"), t=Max("created_at"), c=Max("closed_at")
     )
     unlocks = BoardUnlock.objects.filter(table__round=rnd).count()
+    tables = Table.objects.filter(round=rnd).aggregate(
+        n=Count("id"), codes=Sum("codes_version"), forfeits=Count("id", filter=~Q(forfeited_by=""))
+    )
     minute = timezone.now().replace(second=0, microsecond=0)
-    parts = (rnd.status, rnd.ruling_open, results, disputes, unlocks, minute.isoformat())
+    parts = (rnd.status, rnd.ruling_open, results, disputes, unlocks, tables, minute.isoformat())
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
 
 
@@ -177,14 +214,15 @@ def round_entries(rnd: Round) -> list[Entry]:
 
 
 def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
-    """Tables with boards that have no counted result yet, and which boards."""
+    """Tables with boards that have no counted result yet, and which boards (a forfeited
+    table owes none)."""
     counted: dict[int, set[int]] = {}
     for table_id, board_no in BoardResult.objects.filter(
         table__round=rnd, status__in=BoardResult.COUNTED
     ).values_list("table_id", "board__number"):
         counted.setdefault(table_id, set()).add(board_no)
     missing = []
-    for table in rnd.tables.select_related("ns__pair", "ew__pair"):
+    for table in rnd.tables.filter(forfeited_by="").select_related("ns__pair", "ew__pair"):
         boards = [n for n in rnd.board_numbers if n not in counted.get(table.pk, set())]
         if boards:
             missing.append((table, boards))

@@ -10,14 +10,13 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tournaments.models import Event
-from tournaments.queue import STANDINGS_QUEUED
+from tournaments.queue import STANDINGS_LOCK, STANDINGS_QUEUED
 from tournaments.scoring_io import stale_events
 from tournaments.services.events import boards_generate
 from tournaments.services.standings import standings_recompute
 
 log = logging.getLogger(__name__)
 
-STANDINGS_LOCK = "standings:lock:{}"
 STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
 STANDINGS_OVERLAP = "standings:overlap:{}"
 # How long a standings lock lives. A run killed with the lock held (worker lost, OOM, SIGKILL)

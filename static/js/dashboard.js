@@ -19,12 +19,12 @@
           document.querySelectorAll("[data-boards-wait]").forEach(function (p) { p.hidden = true; });
         }
         var state = document.getElementById("standings-state");
-        if (!data.standings_stale && data.standings_updated_at && state.querySelector(".badge")) {
+        if (data.standings_state !== "updating" && data.standings_updated_at && state.querySelector(".badge")) {
           var when = new Date(data.standings_updated_at);
           state.textContent = state.dataset.updatedLabel + " " +
             when.toLocaleTimeString(document.documentElement.lang, {hour: "2-digit", minute: "2-digit"});
         }
-        if (data.boards_done && !data.standings_stale) clearInterval(timer);
+        if (data.boards_done && data.standings_state !== "updating") clearInterval(timer);
       })
       .catch(function () {});
   }

@@ -1,12 +1,14 @@
 """Events, rounds, tables, boards and standings: what each reader may see."""
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from tests.api.conftest import errors_of
 from tests.factories import EventFactory
 from tournaments.actors import Actor
 from tournaments.models import Event
+from tournaments.queue import STANDINGS_QUEUED
 from tournaments.services import events
 
 
@@ -95,9 +97,13 @@ def test_standings_snapshot_stale_flag(world, django_capture_on_commit_callbacks
     url = f"/api/v1/events/{world.event.pk}/standings"
     empty = world.client().get(url).json()
     assert empty["rows"] == [] and empty["after_round"] is None and empty["stale"] is False
-    # A recomputation requested and not done yet (as while a worker is busy): stale.
+    # A recomputation requested and queued, not done yet (as while a worker is busy): stale.
     Event.objects.filter(pk=world.event.pk).update(standings_requested_at=timezone.now())
+    cache.set(STANDINGS_QUEUED.format(world.event.pk), "now", timeout=60)
     assert world.client().get(url).json()["stale"] is True
+    # None in flight (the request was lost): the read queues one, here run in-process.
+    cache.delete(STANDINGS_QUEUED.format(world.event.pk))
+    assert world.client().get(url).json()["stale"] is False
     with django_capture_on_commit_callbacks(execute=True):
         world.client("table").post("/api/v1/results", world.short(board=1), format="json")
         world.client("table_ew").post("/api/v1/results", world.short(board=1), format="json")

@@ -64,3 +64,28 @@ def test_demo_shows_everything_a_newcomer_should_see(client):
     assert client.login(username="organiser", password="botifarra-demo")
     page = client.get(f"/manage/{evening.pk}/rounds/2/")
     assert page.status_code == 200
+
+
+@pytest.mark.django_db
+def test_demo_round_in_progress_shows_every_console_state(client, capsys):
+    """Issue 14: a round in progress with tables in every state, a console and a projector
+    view to open (their addresses printed)."""
+    from django.core.management import call_command
+
+    from tournaments import selectors
+    from tournaments.demo import DEMO_EVENT
+    from tournaments.models import Event
+
+    call_command("demo")
+    printed = capsys.readouterr().out
+    event = Event.objects.get(name=DEMO_EVENT)
+    assert f"/manage/{event.pk}/rounds/2/" in printed and f"/e/{event.pk}/screen/" in printed
+    rows = selectors.round_tables(event.rounds.get(number=2))
+    states = {cell.state for row in rows for cell in row.cells}
+    assert {"not_started", "entered", "confirmed", "disputed", "missing"} <= states
+    assert any(row.behind for row in rows)
+    assert any(cell.declared_without_result for row in rows for cell in row.cells)
+    assert client.login(username="organiser", password="botifarra-demo")
+    console = client.get(f"/manage/{event.pk}/rounds/2/console/")
+    assert console.status_code == 200 and 'data-state="not_started"' in console.content.decode()
+    assert client.get(f"/e/{event.pk}/screen/").status_code == 200

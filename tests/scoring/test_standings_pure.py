@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring.lots import lot_order
@@ -300,3 +302,49 @@ def test_the_open_rounds_boards_still_reach_the_live_travellers():
     event = _two_boards(False, (1, 2, [(11, 20)]), (3, 4, [(11, 5), (12, -3)]))
     result = compute_standings(event)
     assert len(result.travellers[11].lines) == 2
+
+
+# --- a pair withdrawing during its round forfeits the match (issue 14) ----------------------
+
+
+def _forfeited(side: str, *, closed: bool = False, bye_points: int = 36) -> EventInput:
+    """Table 1 (pairs 1 v 2) played board 11 (NS +20) before ``side`` withdrew; table 2 played
+    both boards."""
+    event = _two_boards(closed, (1, 2, [(11, 20)]), (3, 4, [(11, 5), (12, -3)]))
+    first, second = event.rounds[0].tables
+    return replace(
+        event,
+        bye_points=bye_points,
+        rounds=[replace(event.rounds[0], tables=[replace(first, forfeited_by=side), second])],
+    )
+
+
+@pytest.mark.parametrize(("side", "winner", "loser"), [("NS", 2, 1), ("EW", 1, 2)])
+def test_a_forfeited_match_is_won_by_the_opponents_like_a_bye(side, winner, loser):
+    result = compute_standings(_forfeited(side, bye_points=30))
+    won, lost = _row(result, winner), _row(result, loser)
+    assert (won.wins, won.match_points, won.points_for, won.points_against) == (1, 2.0, 30, 0)
+    assert (lost.losses, lost.match_points, lost.points_for, lost.points_against) == (
+        1,
+        0.0,
+        0,
+        30,
+    )
+    # Counted at once, open round or not: the withdrawal decided it.
+    match = result.matches[0]
+    assert match.final and match.forfeited_by == side
+    # Nobody gets Buchholz from a match that was not played out.
+    assert won.buchholz == 0.0 and lost.buchholz == 0.0
+
+
+def test_boards_played_before_a_forfeit_stay_on_the_travellers():
+    result = compute_standings(_forfeited("EW"))
+    assert {(line.ns, line.ew) for line in result.travellers[11].lines} == {(1, 2), (3, 4)}
+    assert _row(result, 1).boards_played == 1
+
+
+def test_a_forfeit_by_an_unknown_side_is_refused():
+    from scoring.standings import forfeit
+
+    with pytest.raises(ValueError, match="NS or EW"):
+        forfeit(compute_standings(_forfeited("NS")).matches[0], "N", 36)

@@ -12,7 +12,7 @@ from tournaments import play as adapter
 from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, Board, Entry, Event, Round, Table
-from tournaments.services import NotAllowed, ServiceError, clubs, events
+from tournaments.services import NotAllowed, ServiceError, changes, clubs, events
 from tournaments.services.results import result_submit_short
 
 pytestmark = pytest.mark.django_db
@@ -252,7 +252,7 @@ def test_csv_import_registers_nothing_when_a_line_is_wrong(organiser, actor):
 def test_withdraw_before_the_start_removes_the_pair(organiser, actor):
     event = EventFactory(organisers=[organiser], status="registration")
     entry = events.entry_register(event=event, actor=actor, player1="A", player2="B")
-    events.entry_withdraw(entry=entry, actor=actor)
+    changes.entry_withdraw(entry=entry, actor=actor)
     assert not event.entries.exists()
 
 
@@ -260,11 +260,11 @@ def test_withdraw_while_running_keeps_the_pair_after_the_last_closed_round(runni
     rnd = running_event.rounds.get(number=1)
     events.round_close(rnd=rnd, actor=actor, accept_missing=True)
     entry = running_event.entries.get(number=4)
-    events.entry_withdraw(entry=entry, actor=actor)
+    changes.entry_withdraw(entry=entry, actor=actor)
     entry.refresh_from_db()
     assert entry.withdrawn_after_round == 1
     with pytest.raises(ServiceError, match="already withdrawn"):
-        events.entry_withdraw(entry=entry, actor=actor)
+        changes.entry_withdraw(entry=entry, actor=actor)
 
 
 # --- rounds --------------------------------------------------------------------------------------

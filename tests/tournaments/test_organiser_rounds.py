@@ -154,17 +154,21 @@ def test_withdraw_confirms_first_then_removes(logged_in, open_event, organiser):
     assert "Remove pair 1" in page and '<form method="post"' in page
     assert open_event.entries.exists()
     response = logged_in.post(url, follow=True)
-    assert "Pair 1 withdrawn." in _messages(response)
+    assert "Pair 1 removed." in _messages(response)
     assert not open_event.entries.exists()
 
 
-def test_withdraw_while_running_explains_and_refuses_twice(logged_in, running_event):
+def test_withdraw_while_running_explains_the_forfeit_and_refuses_twice(logged_in, running_event):
     entry = running_event.entries.get(number=2)
     url = reverse("tournaments:entry_withdraw", args=[running_event.pk, entry.pk])
-    assert "keeps the results it played" in logged_in.get(url).content.decode()
+    page = logged_in.get(url).content.decode()
+    assert "keeps the results it played" in page
+    assert "Its match at table 1 of round 1 is forfeited" in page
     logged_in.post(url)
     entry.refresh_from_db()
-    assert entry.withdrawn_after_round == 0
+    # It sits at table 1 of the open round 1: it withdraws after round 1, forfeiting it.
+    assert entry.withdrawn_after_round == 1
+    assert running_event.rounds.get(number=1).tables.get(number=1).forfeited_by == "EW"
     response = logged_in.post(url, follow=True)
     assert "This pair has already withdrawn." in _messages(response)
 
@@ -333,10 +337,25 @@ def test_open_round_2_and_codes_appear(logged_in, running_event, organiser):
     assert "This round is already open." in _messages(response)
 
 
-def test_round_page_shows_standings_being_recomputed(logged_in, running_event):
+def test_round_page_says_being_recomputed_only_while_one_is_in_flight(logged_in, running_event):
+    from django.core.cache import cache
+
+    from tournaments.queue import STANDINGS_QUEUED
+
     Event.objects.filter(pk=running_event.pk).update(standings_requested_at=timezone.now())
+    cache.set(STANDINGS_QUEUED.format(running_event.pk), "now", timeout=60)
     html = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
     assert "being recomputed" in html.content.decode()
+
+
+def test_stale_standings_with_nothing_in_flight_are_recomputed_not_shown_stuck(
+    logged_in, running_event
+):
+    # A request that was lost (no task queued): in-process tasks recompute on the spot.
+    Event.objects.filter(pk=running_event.pk).update(standings_requested_at=timezone.now())
+    html = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    assert "being recomputed" not in html.content.decode()
+    assert "updated at" in html.content.decode()
 
 
 def test_round_number_out_of_range_goes_to_the_dashboard(logged_in, running_event):

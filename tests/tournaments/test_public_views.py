@@ -2,6 +2,7 @@
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,6 +13,7 @@ from tests.tournaments.public_event import (
 )
 from tournaments.actors import Actor
 from tournaments.models import Board, Entry, Event
+from tournaments.queue import STANDINGS_QUEUED
 from tournaments.services import events
 from tournaments.templatetags.cards import hand_lines
 
@@ -131,6 +133,7 @@ def test_standings_show_ranks_shared_ranks_withdrawn_and_stale_note(client, play
         standings_requested_at=timezone.now(),
         standings_updated_at=timezone.now() - timezone.timedelta(minutes=1),
     )
+    cache.set(STANDINGS_QUEUED.format(played_event.pk), "now", timeout=60)  # one is queued
     content = get(client, "public:standings", played_event.pk).content.decode()
     assert content.count("(shared rank)") == 2
     assert 'class="withdrawn"' in content

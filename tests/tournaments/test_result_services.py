@@ -76,7 +76,7 @@ def test_table_codes_are_unique_across_open_rounds_of_all_events(
     monkeypatch.setattr(events, "new_table_code", lambda: next(codes))
     Table.objects.filter(pk=_tables(running_event)[0].pk).update(code_ns="AAAAAA")
     Table.objects.filter(pk=_tables(running_event)[1].pk).update(code_ew="DDDDDD")
-    fresh = events._fresh_codes(2)
+    fresh = events.fresh_codes(2)
     assert fresh == ["BBBBBB", "CCCCCC"]
     assert Round.objects.filter(status=Round.Status.OPEN).exists()
 

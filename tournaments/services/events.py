@@ -29,12 +29,12 @@ from tournaments.selectors import round_missing
 from tournaments.services import NotAllowed, ServiceError, audit, clubs
 
 
-def _require_organiser(event: Event, actor: Actor) -> None:
+def require_organiser(event: Event, actor: Actor) -> None:
     if not actor.is_organiser(event):
         raise NotAllowed(_("Only the organisers of this event can do that."))
 
 
-def _require_status(event: Event, *allowed: str, doing: str) -> None:
+def require_status(event: Event, *allowed: str, doing: str) -> None:
     if event.status not in allowed:
         raise ServiceError(
             _("Cannot %(doing)s: the event is %(status)s.")
@@ -180,8 +180,8 @@ def _next_number(event: Event) -> int:
 def entry_register(
     *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
 ) -> Entry:
-    _require_organiser(event, actor)
-    _require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
+    require_organiser(event, actor)
+    require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
     too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]
@@ -227,41 +227,9 @@ def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
         ]
 
 
-def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
-    event = entry.event
-    _require_organiser(event, actor)
-    if entry.withdrawn:
-        raise ServiceError(_("This pair has already withdrawn."))
-    with transaction.atomic():
-        if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
-            audit.record(
-                event=event,
-                actor=actor.label,
-                action="entry_deleted",
-                changes={"entry": [str(entry), None]},
-            )
-            pair = entry.pair
-            entry.delete()
-            pair.delete()
-            return entry
-        last_closed = (
-            event.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"] or 0
-        )
-        entry.withdrawn_after_round = last_closed
-        entry.save(update_fields=["withdrawn_after_round"])
-        audit.record(
-            event=event,
-            actor=actor.label,
-            action="entry_withdrawn",
-            changes={"withdrawn_after_round": [None, last_closed]},
-        )
-        queue.request_standings(event)  # the standings mark the pair withdrawn
-    return entry
-
-
 def registration_open(*, event: Event, actor: Actor) -> Event:
-    _require_organiser(event, actor)
-    _require_status(event, Event.Status.DRAFT, doing=_("open registration"))
+    require_organiser(event, actor)
+    require_status(event, Event.Status.DRAFT, doing=_("open registration"))
     return _set_status(event, actor, Event.Status.REGISTRATION)
 
 
@@ -280,10 +248,8 @@ def _set_status(event: Event, actor: Actor, status: str) -> Event:
 def event_start(*, event: Event, actor: Actor) -> Event:
     """Close registration, generate every board (in a task) and propose round 1."""
 
-    _require_organiser(event, actor)
-    _require_status(
-        event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event")
-    )
+    require_organiser(event, actor)
+    require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
     active = event.entries.filter(withdrawn_after_round__isnull=True).count()
     if active < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
@@ -330,8 +296,8 @@ def round_propose(
 ) -> Round:
     """Store the pairings of a round that is not open yet (replacing an earlier proposal)."""
     if actor is not None:
-        _require_organiser(event, actor)
-    _require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
+        require_organiser(event, actor)
+    require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
     if number < 1 or number > event.rounds_count:
         raise ServiceError(
             _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
@@ -350,7 +316,7 @@ def round_propose(
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise ServiceError(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
         rnd.tables.all().delete()
-        codes = _fresh_codes(2 * len(tables))
+        codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
             [
                 Table(
@@ -376,7 +342,7 @@ def round_propose(
     return rnd
 
 
-def _fresh_codes(count: int) -> list[str]:
+def fresh_codes(count: int) -> list[str]:
     """Side codes unused by any round still in play, of any event: a code names one side of
     one table."""
     in_play = Table.objects.exclude(round__status=Round.Status.CLOSED)
@@ -396,12 +362,12 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     """Give a table new codes (a code leaked, a card was lost): every token and phone session
     of the old ones stops working at once; the pairs get the new codes from the organiser."""
     event = table.round.event
-    _require_organiser(event, actor)
+    require_organiser(event, actor)
     if table.round.status == Round.Status.CLOSED:
         raise ServiceError(_("This round is closed: its codes no longer work anyway."))
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
-        table.code_ns, table.code_ew = _fresh_codes(2)
+        table.code_ns, table.code_ew = fresh_codes(2)
         table.codes_version += 1
         table.save(update_fields=["code_ns", "code_ew", "codes_version"])
         revoked = TableToken.objects.filter(table=table).delete()[0]
@@ -419,8 +385,8 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     """Reopen a closed round for rulings (results from the tables stay shut), or end them again
     (the standings are recomputed with what was ruled). Only while the event runs."""
     event = rnd.event
-    _require_organiser(event, actor)
-    _require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
+    require_organiser(event, actor)
+    require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
     if reopen and not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
@@ -446,7 +412,7 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
     """Exchange two pairs in a proposed round (keeping their seats)."""
     event = rnd.event
-    _require_organiser(event, actor)
+    require_organiser(event, actor)
     if rnd.status != Round.Status.PENDING:
         raise ServiceError(_("Only a round that is not open yet can be changed."))
     with transaction.atomic():
@@ -486,8 +452,8 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
 
 def round_open(*, rnd: Round, actor: Actor) -> Round:
     event = rnd.event
-    _require_organiser(event, actor)
-    _require_status(event, Event.Status.RUNNING, doing=_("open a round"))
+    require_organiser(event, actor)
+    require_status(event, Event.Status.RUNNING, doing=_("open a round"))
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PENDING:
@@ -514,7 +480,7 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
     """Close a round; refused while results are missing unless the organiser accepts that."""
 
     event = rnd.event
-    _require_organiser(event, actor)
+    require_organiser(event, actor)
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
@@ -546,8 +512,8 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
 
 def event_finish(*, event: Event, actor: Actor) -> Event:
     """Finish the event and so reveal its seed."""
-    _require_organiser(event, actor)
-    _require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
+    require_organiser(event, actor)
+    require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
     if event.rounds.filter(status=Round.Status.OPEN).exists():
         raise ServiceError(_("Close the open round first."))
     with transaction.atomic():
@@ -557,7 +523,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
 
 
 def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Event:
-    _require_organiser(event, actor)
+    require_organiser(event, actor)
     event.published = published
     event.save(update_fields=["published"])
     audit.record(
@@ -588,7 +554,7 @@ EVENT_DETAILS = ("name", "club", "date", "venue")
 
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
     """Change an event's details, and its options while it has not started."""
-    _require_organiser(event, actor)
+    require_organiser(event, actor)
     unknown = set(fields) - set(EVENT_OPTIONS) - set(EVENT_DETAILS)
     if unknown:
         raise ServiceError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})

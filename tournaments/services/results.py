@@ -206,7 +206,7 @@ def _locked_result(table: Table, board: Board) -> BoardResult | None:
     # The race: two devices of one table post the same board at the same moment. Locking the
     # table row serialises them, so the second sees the first's result and confirms or
     # disputes it instead of creating a second one (the unique constraint is the backstop).
-    Table.objects.select_for_update().get(pk=table.pk)
+    locked = Table.objects.select_for_update().only("forfeited_by").get(pk=table.pk)
     # The round may have closed since the table was read: closing locks every table of the
     # round first, so what we read now, holding this table's lock, is final.
     if Round.objects.filter(pk=table.round_id).values_list("status", flat=True).get() != (
@@ -214,6 +214,11 @@ def _locked_result(table: Table, board: Board) -> BoardResult | None:
     ):
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
+        )
+    if locked.forfeited_by:
+        raise ServiceError(
+            _("A pair of this table withdrew: its match is forfeited and takes no more results."),
+            field="table",
         )
     return BoardResult.objects.select_for_update().filter(table=table, board=board).first()
 

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.views import changes
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -22,13 +23,24 @@ urlpatterns = [
         views.entries_import_confirm,
         name="entries_import_confirm",
     ),
-    path("<int:pk>/pairs/<int:entry_pk>/withdraw/", views.entry_withdraw, name="entry_withdraw"),
+    path("<int:pk>/pairs/<int:entry_pk>/withdraw/", changes.entry_withdraw, name="entry_withdraw"),
+    path(
+        "<int:pk>/pairs/<int:entry_pk>/reinstate/", changes.entry_reinstate, name="entry_reinstate"
+    ),
+    path(
+        "<int:pk>/pairs/<int:entry_pk>/substitute/",
+        changes.entry_substitute,
+        name="entry_substitute",
+    ),
     path("<int:pk>/rounds/<int:number>/", views.round_detail, name="round_detail"),
     path("<int:pk>/rounds/<int:number>/console/", views.round_console, name="round_console"),
     path("<int:pk>/rounds/<int:number>/propose/", views.round_propose, name="round_propose"),
     path("<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
     path("<int:pk>/rounds/<int:number>/open/", views.round_open, name="round_open"),
     path("<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
+    path("<int:pk>/rounds/<int:number>/reopen/", changes.round_reopen, name="round_reopen"),
+    path("<int:pk>/rounds/<int:number>/unopen/", changes.round_unopen, name="round_unopen"),
+    path("<int:pk>/rounds/<int:number>/pairing/", changes.round_pairing, name="round_pairing"),
     path("<int:pk>/rounds/<int:number>/rulings/", views.round_rulings, name="round_rulings"),
     path(
         "<int:pk>/rounds/<int:number>/tables/<int:table>/new-codes/",

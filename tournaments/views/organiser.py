@@ -18,7 +18,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import scoring_io, selectors
+from tournaments import queue, scoring_io, selectors
 from tournaments.actors import Actor
 from tournaments.forms import (
     PRESET_LABELS,
@@ -30,8 +30,8 @@ from tournaments.forms import (
     SwapForm,
     apply_preset,
 )
-from tournaments.models import BoardResult, Club, Entry, Event, Round
-from tournaments.services import ServiceError, clubs, pairings
+from tournaments.models import BoardResult, Club, Event, Round
+from tournaments.services import ServiceError, changes, clubs, pairings
 from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
 from tournaments.views.live import live_response
@@ -300,7 +300,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "counts": counts,
             "step": step,
-            "standings_stale": scoring_io.standings_stale(event),
+            "standings_state": queue.standings_state(event),
             "links": {
                 "referee": _url("referee:queue", pk),
                 "public": _url("public:event", pk),
@@ -326,7 +326,7 @@ def event_progress(request: HttpRequest, pk: int) -> JsonResponse:
             "boards_ready": counts.boards_ready,
             "total_boards": counts.total_boards,
             "boards_done": event.status != Event.Status.RUNNING or counts.boards_done,
-            "standings_stale": scoring_io.standings_stale(event),
+            "standings_state": queue.standings_state(event),
             "standings_updated_at": (
                 event.standings_updated_at.isoformat() if event.standings_updated_at else None
             ),
@@ -493,32 +493,6 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("tournaments:entries", event.pk)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    event = _event(request, pk, change=True)
-    entry = get_object_or_404(Entry.objects.select_related("pair"), pk=entry_pk, event=event)
-    if request.method == "POST" and _attempt(
-        request,
-        lambda: svc.entry_withdraw(entry=entry, actor=_actor(request)),
-        _("Pair %(n)s withdrawn.") % {"n": entry.number},
-    ):
-        return redirect("tournaments:entries", event.pk)
-    last_closed = max(
-        (r.number for r in event.rounds.filter(status=Round.Status.CLOSED)), default=0
-    )
-    return render(
-        request,
-        "tournaments/confirm_withdraw.html",
-        {
-            "event": event,
-            "entry": entry,
-            "deletes": event.status in EDITABLE_STATUSES,
-            "last_closed": last_closed,
-        },
-    )
-
-
 # --- rounds --------------------------------------------------------------------------------------
 
 
@@ -543,6 +517,17 @@ def _pairing_gate_message(event: Event, number: int) -> str:
             "%(t)s. Then close round %(p)s."
         ) % {"p": number - 1, "t": ", ".join(str(t.number) for t in missing)}
     return _("Close round %(p)s first.") % {"p": number - 1}
+
+
+def _possible(check: Callable[[Round], object], rnd: Round | None, status: str) -> bool:
+    """Whether a change of ``rnd`` is allowed now (its service's own check says so)."""
+    if rnd is None or rnd.status != status:
+        return False
+    try:
+        check(rnd)
+    except ServiceError:
+        return False
+    return True
 
 
 def _propose(event: Event, actor: Actor, number: int) -> int:
@@ -575,7 +560,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "gate_message": gate_message,
             "swap_form": swap_form,
             "counts": counts,
-            "standings_stale": scoring_io.standings_stale(event),
+            "standings_state": queue.standings_state(event),
+            "can_reopen": can_change and _possible(changes.reopen_plan, rnd, Round.Status.CLOSED),
+            "can_unopen": can_change and _possible(changes.unopen_check, rnd, Round.Status.OPEN),
             "links": {
                 "table_cards": _url("public:table_cards", pk, number),
                 "hand_records": _url("public:hand_records", pk, query=f"?round={number}"),
@@ -609,17 +596,17 @@ def round_console(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The round's tables and open disputes, for the round page to refresh itself (ETag)."""
     event = _event(request, pk)
     rnd = _round(event, number)
+    organiser = event.is_organiser(request.user)
     return live_response(
         request,
         selectors.round_version(rnd),
         lambda: render(
             request,
             "tournaments/_console.html",
-            _console_context(
-                event, rnd, selectors.round_tables(rnd), event.is_organiser(request.user)
-            )
+            _console_context(event, rnd, selectors.round_tables(rnd), organiser)
             | {"number": number},
         ),
+        shared=f"console:{rnd.pk}:{int(organiser)}",
     )
 
 
@@ -649,7 +636,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     a, b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
     if not form.cleaned_data["confirm"]:
         try:
-            warnings = scoring_io.pairing_swap_warnings(rnd, a, b)
+            warnings = scoring_io.pairing_warnings(rnd, swap=(a, b))
         except ServiceError as exc:
             messages.error(request, exc.message)
             return _round_page(event, number)

@@ -22,6 +22,11 @@ class Command(BaseCommand):
             base = settings.SITE_URL.rstrip("/")
             out.write(f"\nEvent: {event.name}  {base}{event.get_absolute_url()}")
             out.write(f"Public page: {base}/e/{event.pk}/")
+            out.write(
+                "Director's console (round 2 in progress, live): "
+                f"{base}{reverse('tournaments:round_detail', args=[event.pk, 2])}"
+            )
+            out.write(f"Room screen (projector): {base}{reverse('public:screen', args=[event.pk])}")
             if report.evening is not None:
                 out.write(
                     f"Club evening (round 2's pairings wait for the organiser): "

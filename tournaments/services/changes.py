@@ -1,0 +1,475 @@
+"""Undo and late changes during an evening: reopen or un-open a round, set a proposed pairing by
+hand, withdraw a pair (also from an open round) or reinstate it, substitute a player.
+
+Each change has a *plan*: a plain read of what it will do, shown on its confirmation page, so
+that what the organiser confirms is what the service then does. Every change is audited and asks
+for the standings when it can move them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+
+from tournaments import queue
+from tournaments.actors import Actor
+from tournaments.models import (
+    BoardResult,
+    BoardUnlock,
+    Entry,
+    Event,
+    Pair,
+    Player,
+    Round,
+    Substitution,
+    Table,
+    TableToken,
+)
+from tournaments.selectors import round_missing
+from tournaments.services import ServiceError, audit
+from tournaments.services.events import (
+    fresh_codes,
+    max_length,
+    pair_display_name,
+    require_organiser,
+    require_status,
+    round_propose,
+)
+
+# --- reopening a closed round ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReopenPlan:
+    """What reopening ``rnd`` does: ``dropped``, the number of the next round whose proposal is
+    dropped (None: there is none); ``new_codes``: tables whose codes another open round now uses
+    (they get new codes and need new cards)."""
+
+    rnd: Round
+    dropped: int | None
+    new_codes: list[int] = field(default_factory=list)
+
+
+def _codes_in_use_elsewhere(rnd: Round) -> set[str]:
+    others = Table.objects.filter(round__status=Round.Status.OPEN).exclude(round=rnd)
+    return set(others.values_list("code_ns", flat=True)) | set(
+        others.values_list("code_ew", flat=True)
+    )
+
+
+def reopen_plan(rnd: Round) -> ReopenPlan:
+    """Refused (ServiceError) unless ``rnd`` is closed, its event runs and the next round is
+    not open or played."""
+    event = rnd.event
+    require_status(event, Event.Status.RUNNING, doing=_("reopen a round"))
+    if rnd.status != Round.Status.CLOSED:
+        raise ServiceError(_("Only a closed round can be reopened."), field="round")
+    following = event.rounds.filter(number__gt=rnd.number)
+    if following.exclude(status=Round.Status.PENDING).exists():
+        raise ServiceError(
+            _("Round %(n)s has been opened: round %(m)s can no longer be reopened.")
+            % {"n": rnd.number + 1, "m": rnd.number},
+            field="round",
+        )
+    in_use = _codes_in_use_elsewhere(rnd)
+    return ReopenPlan(
+        rnd=rnd,
+        dropped=following.order_by("number").values_list("number", flat=True).first(),
+        new_codes=[
+            t.number
+            for t in rnd.tables.order_by("number")
+            if t.code_ns in in_use or t.code_ew in in_use
+        ],
+    )
+
+
+def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
+    """Reopen a closed round for results (closed too early): the tables' codes work again, the
+    next round's proposal (if any) is dropped, and the standings no longer count it as closed."""
+    event = rnd.event
+    require_organiser(event, actor)
+    if not reason.strip():
+        raise ServiceError(_("Say why the round is reopened."), field="reason")
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        plan = reopen_plan(rnd)
+        if plan.dropped is not None:
+            event.rounds.filter(number__gt=rnd.number, status=Round.Status.PENDING).delete()
+        if plan.new_codes:
+            tables = list(rnd.tables.filter(number__in=plan.new_codes).order_by("number"))
+            codes = fresh_codes(2 * len(tables))
+            for i, table in enumerate(tables):
+                table.code_ns, table.code_ew = codes[2 * i], codes[2 * i + 1]
+                table.codes_version += 1
+                table.save(update_fields=["code_ns", "code_ew", "codes_version"])
+        rnd.status = Round.Status.OPEN
+        rnd.closed_at = None
+        rnd.ruling_open = False
+        rnd.save(update_fields=["status", "closed_at", "ruling_open"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_reopened",
+            changes={
+                "round": [None, rnd.number],
+                "status": [Round.Status.CLOSED, Round.Status.OPEN],
+                "dropped_proposal": [plan.dropped, None],
+                "new_codes_tables": [None, plan.new_codes],
+            },
+            note=reason.strip(),
+        )
+        queue.request_standings(event)
+    return plan
+
+
+# --- un-opening a round ----------------------------------------------------------------------
+
+
+def unopen_check(rnd: Round) -> None:
+    """Refused unless ``rnd`` is open and no table has stored a result or seen a board."""
+    if rnd.status != Round.Status.OPEN:
+        raise ServiceError(_("Only an open round can be un-opened."), field="round")
+    if BoardResult.objects.filter(table__round=rnd).exists():
+        raise ServiceError(
+            _("A table has already stored a result: close the round or correct the result."),
+            field="round",
+        )
+    if BoardUnlock.objects.filter(table__round=rnd).exists():
+        raise ServiceError(
+            _("A table has already played a board of this round: it cannot be un-opened."),
+            field="round",
+        )
+
+
+def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
+    """Put an open round without any result back to proposed (opened by mistake, or to change
+    its pairing): its codes stop working until it is opened again."""
+    event = rnd.event
+    require_organiser(event, actor)
+    if not reason.strip():
+        raise ServiceError(_("Say why the round is un-opened."), field="reason")
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        # Tables' locks: a store in flight finishes first, and is then seen by the check.
+        list(Table.objects.select_for_update().filter(round=rnd).values_list("pk", flat=True))
+        unopen_check(rnd)
+        revoked = TableToken.objects.filter(table__round=rnd).delete()[0]
+        Table.objects.filter(round=rnd).update(forfeited_by="")
+        rnd.status = Round.Status.PENDING
+        rnd.opened_at = None
+        rnd.save(update_fields=["status", "opened_at"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_unopened",
+            changes={
+                "round": [None, rnd.number],
+                "status": [Round.Status.OPEN, Round.Status.PENDING],
+            },
+            note=f"{reason.strip()} ({revoked} token(s) revoked)",
+        )
+        queue.request_standings(event)
+    return rnd
+
+
+# --- a pairing set by hand -------------------------------------------------------------------
+
+
+def pairing_set(
+    *,
+    rnd: Round,
+    actor: Actor,
+    tables: Sequence[tuple[int, int]],
+    bye: int | None = None,
+) -> Round:
+    """Replace a proposed round's pairing with one made by hand: ``tables`` are (NS, EW) pair
+    numbers, table 1 first; ``bye`` a pair number. Every active pair plays or has the bye once
+    (see ``round_propose``); the warnings are shown before (``scoring_io.pairing_warnings``)."""
+    event = rnd.event
+    require_organiser(event, actor)
+    if rnd.status != Round.Status.PENDING:
+        raise ServiceError(_("Only a round that is not open yet can be changed."), field="round")
+    ids = dict(event.entries.values_list("number", "pk"))
+    unknown = sorted({n for t in tables for n in t} - set(ids) | ({bye} - set(ids) - {None}))
+    if unknown:
+        raise ServiceError(
+            _("No pair has the number %(n)s.") % {"n": ", ".join(map(str, unknown))},
+            field="tables",
+        )
+    if any(ns == ew for ns, ew in tables):
+        raise ServiceError(_("A pair cannot play against itself."), field="tables")
+    with transaction.atomic():
+        before = [(t.ns.number, t.ew.number) for t in rnd.tables.select_related("ns", "ew")]
+        before_bye = rnd.bye.number if rnd.bye_id else None
+        round_propose(
+            event=event,
+            actor=None,
+            number=rnd.number,
+            tables=[(ids[ns], ids[ew]) for ns, ew in tables],
+            bye=ids[bye] if bye is not None else None,
+        )
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="round_pairing_set",
+            changes={
+                "round": [None, rnd.number],
+                "tables": [before, [list(t) for t in tables]],
+                "bye": [before_bye, bye],
+            },
+        )
+    rnd.refresh_from_db()
+    return rnd
+
+
+# --- withdrawing and reinstating a pair ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WithdrawalPlan:
+    """What withdrawing ``entry`` does.
+
+    ``deletes``: the event has not started, the pair is simply removed. Otherwise the pair is
+    withdrawn after round ``after_round``; ``forfeit``: the table of the open round where it
+    sits with boards still to play (its opponents win the match like a bye); ``dropped``: the
+    round whose proposal includes the pair and is dropped (to be proposed again).
+    """
+
+    entry: Entry
+    deletes: bool
+    after_round: int = 0
+    forfeit: Table | None = None
+    forfeit_side: str = ""
+    dropped: int | None = None
+
+
+def _open_round(event: Event) -> Round | None:
+    return event.rounds.filter(status=Round.Status.OPEN).first()
+
+
+def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
+    event = entry.event
+    if entry.withdrawn:
+        raise ServiceError(_("This pair has already withdrawn."))
+    if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        return WithdrawalPlan(entry=entry, deletes=True)
+    if event.status != Event.Status.RUNNING:
+        raise ServiceError(_("The event is over: its pairs can no longer withdraw."))
+    after = event.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"] or 0
+    forfeit, side = None, ""
+    current = _open_round(event)
+    if current is not None:
+        table = current.tables.filter(Q(ns=entry) | Q(ew=entry)).first()
+        plays_in_it = table is not None or current.bye_id == entry.pk
+        if plays_in_it:
+            after = current.number
+        if table is not None and any(t.pk == table.pk for t, _b in round_missing(current)):
+            forfeit, side = table, table.side_of(entry) or ""
+    proposal = (
+        event.rounds.filter(status=Round.Status.PENDING)
+        .filter(Q(tables__ns=entry) | Q(tables__ew=entry) | Q(bye=entry))
+        .values_list("number", flat=True)
+        .first()
+    )
+    return WithdrawalPlan(
+        entry=entry,
+        deletes=False,
+        after_round=after,
+        forfeit=forfeit,
+        forfeit_side=side,
+        dropped=proposal,
+    )
+
+
+def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> WithdrawalPlan:
+    """Withdraw a pair (before the start: remove it). During an open round where it still has
+    boards to play, its match is forfeited; a proposal that includes it is dropped."""
+    event = entry.event
+    require_organiser(event, actor)
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        entry = Entry.objects.select_for_update().select_related("pair", "event").get(pk=entry.pk)
+        if (current := _open_round(event)) is not None:
+            # The table's lock: a result in flight is stored before the plan is read.
+            list(current.tables.select_for_update().values_list("pk", flat=True))
+        plan = withdrawal_plan(entry)
+        if plan.deletes:
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="entry_deleted",
+                changes={"entry": [str(entry), None]},
+            )
+            pair = entry.pair
+            entry.delete()
+            pair.delete()
+            return plan
+        entry.withdrawn_after_round = plan.after_round
+        entry.save(update_fields=["withdrawn_after_round"])
+        if plan.forfeit is not None:
+            Table.objects.filter(pk=plan.forfeit.pk).update(forfeited_by=plan.forfeit_side)
+        if plan.dropped is not None:
+            event.rounds.filter(number=plan.dropped, status=Round.Status.PENDING).delete()
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="entry_withdrawn",
+            changes={
+                "entry": [None, entry.number],
+                "withdrawn_after_round": [None, plan.after_round],
+                "forfeited_table": [None, plan.forfeit.number if plan.forfeit else None],
+                "dropped_proposal": [plan.dropped, None],
+            },
+            note=reason.strip(),
+        )
+        queue.request_standings(event)
+    return plan
+
+
+@dataclass(frozen=True)
+class ReinstatePlan:
+    """What reinstating ``entry`` does: ``unforfeit``, the open round's table whose forfeit is
+    taken back; ``dropped``: a proposal without the pair that is dropped (proposed again)."""
+
+    entry: Entry
+    unforfeit: Table | None
+    dropped: int | None
+
+
+def reinstate_plan(entry: Entry) -> ReinstatePlan:
+    event = entry.event
+    if not entry.withdrawn:
+        raise ServiceError(_("This pair has not withdrawn."))
+    require_status(event, Event.Status.RUNNING, doing=_("reinstate a pair"))
+    current = _open_round(event)
+    unforfeit = None
+    if current is not None:
+        unforfeit = (
+            current.tables.filter(Q(ns=entry) | Q(ew=entry)).exclude(forfeited_by="").first()
+        )
+    return ReinstatePlan(
+        entry=entry,
+        unforfeit=unforfeit,
+        dropped=event.rounds.filter(status=Round.Status.PENDING)
+        .values_list("number", flat=True)
+        .first(),
+    )
+
+
+def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> ReinstatePlan:
+    """Take a withdrawal back: the pair is paired again from the next proposal on; a forfeit in
+    the still open round is taken back (its table takes results again)."""
+    event = entry.event
+    require_organiser(event, actor)
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+        plan = reinstate_plan(entry)
+        before = entry.withdrawn_after_round
+        entry.withdrawn_after_round = None
+        entry.save(update_fields=["withdrawn_after_round"])
+        if plan.unforfeit is not None:
+            Table.objects.filter(pk=plan.unforfeit.pk).update(forfeited_by="")
+        if plan.dropped is not None:
+            event.rounds.filter(number=plan.dropped, status=Round.Status.PENDING).delete()
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="entry_reinstated",
+            changes={
+                "entry": [None, entry.number],
+                "withdrawn_after_round": [before, None],
+                "forfeited_table": [plan.unforfeit.number if plan.unforfeit else None, None],
+                "dropped_proposal": [plan.dropped, None],
+            },
+            note=reason.strip(),
+        )
+        queue.request_standings(event)
+    return plan
+
+
+# --- substituting a player -------------------------------------------------------------------
+
+
+def substitution_round(event: Event) -> int:
+    """The first round a substitute plays: the open round if there is one (the new player
+    takes the seat now), else the next one."""
+    current = _open_round(event)
+    if current is not None:
+        return current.number
+    last = event.rounds.exclude(status=Round.Status.PENDING).aggregate(m=Max("number"))["m"]
+    return (last or 0) + 1
+
+
+def player_substitute(
+    *, entry: Entry, actor: Actor, seat: int, name: str, reason: str = ""
+) -> Substitution:
+    """Replace player ``seat`` (1 or 2) of a pair by a new player called ``name``: the pair
+    keeps its number and its score; the substitution is kept on the pair's history."""
+    event = entry.event
+    require_organiser(event, actor)
+    require_status(
+        event,
+        Event.Status.DRAFT,
+        Event.Status.REGISTRATION,
+        Event.Status.RUNNING,
+        doing=_("substitute a player"),
+    )
+    name = " ".join(name.split())
+    if seat not in (1, 2):
+        raise ServiceError(_("Choose which player is replaced."), field="seat")
+    if not name:
+        raise ServiceError(_("Give the new player's name."), field="name")
+    if len(name) > max_length(Player):
+        raise ServiceError(_("At most %(n)s characters.") % {"n": max_length(Player)}, field="name")
+    if entry.withdrawn:
+        raise ServiceError(_("This pair has withdrawn."), field="seat")
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("pair__player1", "pair__player2", "pair__club")
+            .get(pk=entry.pk)
+        )
+        old = entry.pair
+        out = old.player1 if seat == 1 else old.player2
+        stays = old.player2 if seat == 1 else old.player1
+        if name.casefold() == stays.name.casefold() or name.casefold() == out.name.casefold():
+            raise ServiceError(_("That player is already in the pair."), field="name")
+        new_player = Player.objects.create(name=name, club=out.club)
+        p1, p2 = (new_player, stays) if seat == 1 else (stays, new_player)
+        automatic = old.name == pair_display_name(old.player1.name, old.player2.name)
+        pair = Pair.objects.create(
+            name=pair_display_name(p1.name, p2.name) if automatic else old.name,
+            player1=p1,
+            player2=p2,
+            club=old.club,
+        )
+        entry.pair = pair
+        entry.save(update_fields=["pair"])
+        substitution = Substitution.objects.create(
+            entry=entry,
+            from_round=substitution_round(event),
+            player_out=out,
+            player_in=new_player,
+            previous_pair=old,
+            reason=reason.strip()[:300],
+            created_by=actor.label,
+        )
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="player_substituted",
+            changes={
+                "entry": [None, entry.number],
+                "player": [out.name, new_player.name],
+                "from_round": [None, substitution.from_round],
+            },
+            note=reason.strip(),
+        )
+        queue.request_standings(event)
+    return substitution

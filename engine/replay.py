@@ -34,6 +34,7 @@ from engine.cards import (
 )
 from engine.deals import Deal
 from engine.errors import InvalidRecord, Problem
+from engine.hand import Hand
 from engine.rules import (
     BEATS,
     RULESETS,
@@ -45,7 +46,15 @@ from engine.rules import (
 )
 from engine.scoring import check_choice, check_doubles, hand_score, multiplier, penalty_score
 
-__all__ = ["FORMAT", "Step", "Verdict", "legal_for_record", "replay", "replay_steps"]
+__all__ = [
+    "FORMAT",
+    "Step",
+    "Verdict",
+    "legal_for_record",
+    "recorded_hand",
+    "replay",
+    "replay_steps",
+]
 
 FORMAT = "botifarra-play/1"
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -506,8 +515,6 @@ def replay_steps(
     :class:`InvalidRecord` when the record is invalid (a short play without an illegal card is
     accepted here: the steps stop where the play stops).
     """
-    from engine.hand import Hand
-
     parsed = _checked(record, deal, rules)
     assert parsed.hands is not None and parsed.cards is not None and parsed.rules is not None
     assert parsed.dealer is not None and parsed.trump is not None
@@ -565,3 +572,35 @@ def legal_for_record(
         hands[seat], pos, led, win, pos > 0 and (win_seat ^ seat) == 2, t, parsed.rules.obligada
     )
     return {"seat": _SEATS[seat].name, "legal": [card_token(c) for c in mask_to_cards(mask)]}
+
+
+def recorded_hand(record: Any, *, deal: Deal | None = None, rules: Rules | None = None) -> Hand:
+    """The :class:`Hand` of a record with its legal cards played: all 48 for a complete record,
+    those before the first illegal card otherwise (that card is not played).
+
+    Raises :class:`InvalidRecord` when the record is invalid (a short play without an illegal
+    card is accepted: the hand stops where the play stops).
+
+    >>> from engine.deals import deal_board
+    >>> d = deal_board("doc", 2)
+    >>> hand = recorded_hand({"format": FORMAT, "deal": {"dealer": "W", "hands": d.hands_json()},
+    ...                       "choice": {"delegated": False, "trump": "bastos"}, "play": []})
+    >>> hand.trump, hand.to_move, hand.deal.hands == d.hands
+    ('bastos', Seat.S, True)
+    """
+    parsed = _checked(record, deal, rules)
+    assert parsed.hands is not None and parsed.cards is not None and parsed.rules is not None
+    assert parsed.dealer is not None and parsed.trump is not None
+    if deal is None:  # outside an event: the record's own hands
+        deal = Deal.from_hands(parsed.dealer, dict(zip(_SEATS, parsed.hands, strict=True)))
+    hand = Hand(deal, parsed.trump, parsed.rules)
+    for i, card in enumerate(parsed.cards):
+        seat = hand.to_move
+        if not hand.hands[seat] >> card & 1:
+            raise InvalidRecord(
+                [Problem(f"play[{i}]", _not_held_message(parsed.cards, i, seat.value))]
+            )
+        if not hand.is_legal(card):
+            break
+        hand.play(card)
+    return hand

@@ -181,58 +181,90 @@ static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
     key[1] = code[2] | code[3] << 30;
 }
 
-#define WAYS 3
+/* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
+   scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
+   keeps the other bits, so the key stays exact in 102 bits, with room for the bounds, the best
+   card and the number of tricks left. */
+#define WAYS 4
+#define MASK42 ((((u64)1) << 42) - 1)
+#define MASK60 ((((u64)1) << 60) - 1)
+#define MASK62 ((((u64)1) << 62) - 1)
 
 typedef struct {
-    u64 key0[WAYS], key1[WAYS];
-    uint8_t lower[WAYS], upper[WAYS], best[WAYS], depth[WAYS]; /* depth 0: empty */
-    uint32_t spare;
-} Bucket; /* 64 bytes: one cache line */
+    u64 w0; /* key bits (42) | lower << 42 | upper << 49 | best << 56 */
+    u64 w1; /* key bits (60) | tricks left << 60 (0: empty) */
+} Slot;
 
-static inline u64 bucket_hash(const u64 key[2]) {
-    u64 h = (key[0] ^ (key[1] * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
+typedef struct {
+    Slot slot[WAYS];
+} Bucket;
+
+typedef struct {
+    u64 index, rest0, rest1;
+} TableKey;
+
+static inline u64 mix64(u64 x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
 }
 
 typedef struct {
     PyObject_HEAD
-    int trump, obligada;
+    int trump, obligada, bits;
     Bucket *table;
     void *table_memory;
-    u64 buckets; /* a power of two */
+    u64 buckets; /* 1 << bits */
     u64 hand[4];
     int points_in_hands;
     long long nodes;
 } Search;
 
-static inline Bucket *bucket_of(const Search *S, const u64 key[2]) {
-    return S->table + (bucket_hash(key) & (S->buckets - 1));
+static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
+    u64 a = key[0], b = key[1];
+    b ^= mix64(a ^ 0x9E3779B97F4A7C15ULL) & MASK60;
+    a ^= mix64(b ^ 0xD1B54A32D192ED03ULL) & MASK62;
+    b ^= mix64(a ^ 0x8CB92BA72F3D8DD7ULL) & MASK60;
+    k->index = a & (S->buckets - 1);
+    k->rest0 = a >> S->bits;
+    k->rest1 = b;
 }
 
-/* The slot of `key` in its bucket, or -1. */
-static inline int find(const Bucket *b, const u64 key[2]) {
-    for (int i = 0; i < WAYS; i++)
-        if (b->depth[i] && b->key0[i] == key[0] && b->key1[i] == key[1]) return i;
+static inline Bucket *bucket_at(const Search *S, const TableKey *k) { return S->table + k->index; }
+
+/* The slot of the key in its bucket, or -1. */
+static inline int find(const Bucket *b, const TableKey *k) {
+    for (int i = 0; i < WAYS; i++) {
+        const Slot *s = &b->slot[i];
+        if ((s->w1 & MASK60) == k->rest1 && (s->w1 >> 60) && (s->w0 & MASK42) == k->rest0)
+            return i;
+    }
     return -1;
 }
 
-static void store(Search *S, const u64 key[2], int lower, int upper, int best, int depth) {
-    Bucket *b = bucket_of(S, key);
-    int slot = find(b, key);
-    if (slot < 0) {
+static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 42 & 127); }
+static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 49 & 127); }
+static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 56 & 63); }
+static inline int slot_depth(const Slot *s) { return (int)(s->w1 >> 60); }
+
+static void store(Search *S, const TableKey *k, int lower, int upper, int best, int depth) {
+    Bucket *b = bucket_at(S, k);
+    int i = find(b, k);
+    if (i < 0) {
         /* An empty slot, else the one with the fewest tricks left (the cheapest to redo). */
-        slot = 0;
-        for (int i = 0; i < WAYS; i++) {
-            if (!b->depth[i]) { slot = i; break; }
-            if (b->depth[i] < b->depth[slot]) slot = i;
+        i = 0;
+        for (int j = 0; j < WAYS; j++) {
+            if (!slot_depth(&b->slot[j])) {
+                i = j;
+                break;
+            }
+            if (slot_depth(&b->slot[j]) < slot_depth(&b->slot[i])) i = j;
         }
-        b->key0[slot] = key[0];
-        b->key1[slot] = key[1];
     }
-    b->lower[slot] = (uint8_t)lower;
-    b->upper[slot] = (uint8_t)upper;
-    b->best[slot] = (uint8_t)best;
-    b->depth[slot] = (uint8_t)depth;
+    b->slot[i].w0 = k->rest0 | (u64)lower << 42 | (u64)upper << 49 | (u64)best << 56;
+    b->slot[i].w1 = k->rest1 | (u64)depth << 60;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -457,28 +489,29 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
    value in *v when one does. */
 static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts,
                        const int *list, int n, int alpha, int beta, int *v) {
-    u64 keys[12][2];
+    TableKey keys[12];
     int gains[12];
-    Bucket *buckets[12];
     for (int i = 0; i < n; i++) {
         int c = list[i], ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
         gains[i] = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
+        u64 key[2];
         S->hand[seat] ^= (u64)1 << c;
-        position_key(S->hand, ws, keys[i]);
+        position_key(S->hand, ws, key);
         S->hand[seat] ^= (u64)1 << c;
-        buckets[i] = bucket_of(S, keys[i]);
-        __builtin_prefetch(buckets[i]);
+        table_key(S, key, &keys[i]);
+        __builtin_prefetch(bucket_at(S, &keys[i]));
     }
     for (int i = 0; i < n; i++) {
-        int slot = find(buckets[i], keys[i]);
+        const Bucket *b = bucket_at(S, &keys[i]);
+        int slot = find(b, &keys[i]);
         if (slot < 0) continue;
-        if ((seat & 1) == 0 && buckets[i]->lower[slot] + gains[i] >= beta) {
-            *v = buckets[i]->lower[slot] + gains[i];
+        if ((seat & 1) == 0 && slot_lower(&b->slot[slot]) + gains[i] >= beta) {
+            *v = slot_lower(&b->slot[slot]) + gains[i];
             return 1;
         }
-        if ((seat & 1) == 1 && buckets[i]->upper[slot] + gains[i] <= alpha) {
-            *v = buckets[i]->upper[slot] + gains[i];
+        if ((seat & 1) == 1 && slot_upper(&b->slot[slot]) + gains[i] <= alpha) {
+            *v = slot_upper(&b->slot[slot]) + gains[i];
             return 1;
         }
     }
@@ -501,18 +534,20 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     if (most <= alpha) return most;
     if (beta <= 0) return 0;
 
-    u64 key[2];
+    TableKey tkey = {0, 0, 0};
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
+        u64 key[2];
         position_key(S->hand, seat, key);
-        Bucket *b = bucket_of(S, key);
-        int slot = find(b, key);
+        table_key(S, key, &tkey);
+        const Bucket *b = bucket_at(S, &tkey);
+        int slot = find(b, &tkey);
         if (slot >= 0) {
-            lower = b->lower[slot];
-            upper = b->upper[slot];
+            lower = slot_lower(&b->slot[slot]);
+            upper = slot_upper(&b->slot[slot]);
             if (lower >= beta) return lower;
             if (upper <= alpha) return upper;
-            best_first = real_card(S, b->best[slot]);
+            best_first = real_card(S, slot_best(&b->slot[slot]));
         }
         /* The leader's side cashes its sure tricks; the other side keeps its top trumps. */
         int quick = quick_points(S, seat);
@@ -558,7 +593,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
         best_first = below ? highbit_index(below) : -1;
     }
-    int list[12];
+    int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (pos == 3 && tricks_left >= 3) {
         int v;
@@ -585,7 +620,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         if (best <= alpha0) upper = best < upper ? best : upper;
         else if (best >= beta0) lower = best > lower ? best : lower;
         else lower = upper = best;
-        store(S, key, lower, upper, canonical_card(S, best_card), tricks_left);
+        store(S, &tkey, lower, upper, canonical_card(S, best_card), tricks_left);
     }
     return best;
 }
@@ -738,13 +773,14 @@ static PyObject *Search_get_nodes(Search *S, void *Py_UNUSED(closure)) {
 
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"t", "obligada", "table_bits", NULL};
-    int t, obligada, bits = 20;
+    int t, obligada, bits = 21;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ip|i", kwlist, &t, &obligada, &bits))
         return -1;
     if (t < 0 || t > 4) return value_error("t is a trump index 0-4");
-    if (bits < 4 || bits > 26) return value_error("table_bits is 4-26");
+    if (bits < 20 || bits > 28) return value_error("table_bits is 20-28");
     S->trump = t;
     S->obligada = obligada;
+    S->bits = bits;
     S->buckets = (u64)1 << bits;
     free(S->table_memory);
     /* calloc leaves the pages to the system until they are touched; align by hand. */
@@ -782,7 +818,7 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._solver.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(t, obligada, table_bits=20): the perfect-play search of one trump choice",
+    .tp_doc = "Search(t, obligada, table_bits=21): the perfect-play search of one trump choice",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

@@ -805,7 +805,6 @@ static PyObject *Search_future(Search *S, PyObject *args) {
         int beta = first ? (guess == lower ? guess + 1 : guess) : (lower + upper + 1) / 2;
         first = 0;
         int v = zero_window(S, &st, beta);
-        if (getenv("DDDEBUG")) fprintf(stderr, "beta %d -> %d nodes %lld\n", beta, v, S->nodes);
         if (v < beta) upper = v;
         else lower = v;
     }

@@ -152,6 +152,8 @@ def card_costs(
     cards (their positions are the hardest to solve). Raises :class:`engine.InvalidRecord` for an
     invalid record. ``reference=True`` uses the pure-Python search.
     """
+    if not 0 <= from_card <= 48:
+        raise ValueError(f"from_card is a card index 0–48, not {from_card}")
     played = recorded_hand(record, deal=deal, rules=rules)
     solver = Solver(played.deal, trump=played.trump, rules=played.rules, reference=reference)
     hand = Hand(played.deal, played.trump, played.rules)

@@ -8,8 +8,8 @@
                        record has no next card: invalid, illegal or complete)
 ``solve --seed S --board N [--ruleset R]``   the perfect-play totals of the five trumps and the
                        par of a seeded board, one JSON line (docs/analysis.md)
-``solve [FILE]``       the same for the deal of each record; ``--from-play``: what each card of
-                       each record cost (exit 1 if a record is invalid)
+``solve [FILE]``       the same for the deal of each record; ``--from-play [--from-card K]``:
+                       what each card of each record cost (exit 1 if a record is invalid)
 
 A FILE holds one record or a JSON list of records; ``-`` or no FILE reads standard input.
 """
@@ -116,6 +116,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--from-play", action="store_true", help="what each card of each record cost its side"
     )
+    p.add_argument(
+        "--from-card",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --from-play: skip the first K cards (the slowest to judge)",
+    )
     return parser
 
 
@@ -139,7 +146,7 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser, out: TextI
         if not args.from_play:
             out.write(_line(analyse_deal(hand.deal, rules=hand.rules).to_json()) + "\n")
             continue
-        costs = card_costs(record, deal=deal, rules=event_rules)
+        costs = card_costs(record, deal=deal, rules=event_rules, from_card=args.from_card)
         total = {"NS": 0, "EW": 0}
         for cost in costs:
             total[cost.side] += cost.cost

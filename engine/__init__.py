@@ -22,7 +22,7 @@ from engine.cards import (
 from engine.deals import Deal, commitment, deal_board, dealer_of_board
 from engine.errors import IllegalPlay, InvalidRecord, Problem
 from engine.hand import Hand, IllegalCard
-from engine.replay import Step, Verdict, legal_for_record, replay, replay_steps
+from engine.replay import Step, Verdict, legal_for_record, recorded_hand, replay, replay_steps
 from engine.rules import Rules
 from engine.scoring import (
     Partida,
@@ -64,6 +64,7 @@ __all__ = [
     "parse_card",
     "parse_token",
     "penalty_score",
+    "recorded_hand",
     "replay",
     "replay_steps",
     "score_short_result",

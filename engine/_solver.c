@@ -230,6 +230,7 @@ typedef struct {
     u64 hand[4];
     int points_in_hands;
     long long nodes;
+    int busy;
 } Search;
 
 static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
@@ -791,13 +792,29 @@ static int zero_window(Search *S, const Start *st, int beta) {
                   st->on_table, beta - 1, beta);
 }
 
+/* A search runs without the GIL (other Python threads go on meanwhile); one Search object
+   serves one question at a time. */
+static int claim(Search *S) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is busy in another thread");
+        return -1;
+    }
+    S->busy = 1;
+    return 0;
+}
+
 static PyObject *Search_future(Search *S, PyObject *args) {
     PyObject *hands, *trick;
     int to_move, guess = -1;
     if (!PyArg_ParseTuple(args, "OiO|i", &hands, &to_move, &trick, &guess)) return NULL;
+    if (claim(S) < 0) return NULL;
     Start st;
-    if (parse_position(S, hands, to_move, trick, &st) < 0) return NULL;
+    if (parse_position(S, hands, to_move, trick, &st) < 0) {
+        S->busy = 0;
+        return NULL;
+    }
     int lower = 0, upper = st.trick_pts + S->points_in_hands + popcount64(S->hand[st.seat]);
+    Py_BEGIN_ALLOW_THREADS
     /* Zero-window searches, each moving a bound, until the bounds meet: the first at the guess
        (MTD(f)), then halving what is left. */
     int first = guess >= lower && guess <= upper;
@@ -808,22 +825,38 @@ static PyObject *Search_future(Search *S, PyObject *args) {
         if (v < beta) upper = v;
         else lower = v;
     }
+    Py_END_ALLOW_THREADS
+    S->busy = 0;
     return PyLong_FromLong(lower);
 }
 
 static PyObject *Search_at_least(Search *S, PyObject *args) {
     PyObject *hands, *trick;
-    int to_move, target;
+    int to_move, target, answer;
     if (!PyArg_ParseTuple(args, "OiOi", &hands, &to_move, &trick, &target)) return NULL;
+    if (claim(S) < 0) return NULL;
     Start st;
-    if (parse_position(S, hands, to_move, trick, &st) < 0) return NULL;
-    if (target <= 0) Py_RETURN_TRUE;
-    if (target > 72) Py_RETURN_FALSE;
-    return PyBool_FromLong(zero_window(S, &st, target) >= target);
+    if (parse_position(S, hands, to_move, trick, &st) < 0) {
+        S->busy = 0;
+        return NULL;
+    }
+    if (target <= 0) {
+        answer = 1;
+    } else if (target > 72) {
+        answer = 0;
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        answer = zero_window(S, &st, target) >= target;
+        Py_END_ALLOW_THREADS
+    }
+    S->busy = 0;
+    return PyBool_FromLong(answer);
 }
 
 static PyObject *Search_clear(Search *S, PyObject *Py_UNUSED(ignored)) {
+    if (claim(S) < 0) return NULL;
     memset(S->table, 0, sizeof(Bucket) * S->buckets);
+    S->busy = 0;
     Py_RETURN_NONE;
 }
 
@@ -870,6 +903,10 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     int t, obligada, bits = 21;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ip|i", kwlist, &t, &obligada, &bits))
         return -1;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is busy in another thread");
+        return -1;
+    }
     if (t < 0 || t > 4) return value_error("t is a trump index 0-4");
     if (bits < 20 || bits > 28) return value_error("table_bits is 20-28");
     S->trump = t;

@@ -129,3 +129,19 @@ def test_illegal_record_is_judged_up_to_the_illegal_card_r10() -> None:
 def test_invalid_record_raises() -> None:
     with pytest.raises(InvalidRecord):
         card_costs({"format": "botifarra-play/1"})
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+def test_costs_add_up_to_the_final_total_r9(ruleset: str) -> None:
+    """NS's value before the first judged card, minus what NS's cards cost, plus what EW's cost,
+    is NS's final total (R9), as the replay counts it."""
+    deal, trump, hand = opening(11, ruleset, 28)
+    rng = random.Random(11)
+    while not hand.is_over:
+        hand.play(rng.choice(hand.legal_cards()))
+    costs = card_costs(record_of(deal, trump, ruleset, hand.played), from_card=28)
+    first = costs[0]
+    start = first.value_before if first.side == "NS" else 72 - first.value_before
+    ns_cost = sum(c.cost for c in costs if c.side == "NS")
+    ew_cost = sum(c.cost for c in costs if c.side == "EW")
+    assert start - ns_cost + ew_cost == hand.totals["NS"]

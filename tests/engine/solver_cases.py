@@ -16,9 +16,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Deal, Hand, Rules, Seat, parse_token
+from engine.solver import BACKEND
 
 TRUMPS = ("oros", "copes", "espases", "bastos", "botifarra")
+
+#: For tests that solve whole deals (or many long endings) through engine.solver: with the
+#: pure-Python fallback they would take minutes, so they run only where the C search is built.
+needs_c_solver = pytest.mark.skipif(
+    BACKEND != "c", reason="whole deals need the C solver (the reference would take minutes)"
+)
 _HIGH = ("9 12 10", "1 11 8")
 _LOW = ("7 5 3", "6 4 2")
 

@@ -14,7 +14,7 @@ from engine.analysis import card_costs
 from engine.solver import Solver, solve_reference
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_cases import top_six_deal  # noqa: E402
+from solver_cases import needs_c_solver, top_six_deal  # noqa: E402
 
 
 def record_of(deal: Deal, trump: str, ruleset: str, played: list[int]) -> dict[str, Any]:
@@ -48,6 +48,7 @@ def opening(seed: int, ruleset: str, cards: int) -> tuple[Deal, str, Hand]:
     return deal, trump, hand
 
 
+@needs_c_solver
 @pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
 def test_best_play_costs_nothing(ruleset: str) -> None:
     deal, trump, hand = opening(1, ruleset, 24)

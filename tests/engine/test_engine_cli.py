@@ -89,7 +89,7 @@ def test_legal_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
 # -- solve (issue 19, docs/analysis.md) ------------------------------------------------------
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_cases import top_six_deal  # noqa: E402
+from solver_cases import needs_c_solver, top_six_deal  # noqa: E402
 
 
 def top_six_record(trump: str = "espases") -> dict[str, object]:
@@ -105,6 +105,7 @@ def top_six_record(trump: str = "espases") -> dict[str, object]:
     }
 
 
+@needs_c_solver
 def test_solve_a_seeded_board_prints_the_five_trumps_and_par(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -11,7 +11,7 @@ from engine.analysis import analyse_deal
 from engine.par import par, par_calls
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_cases import TRUMPS, split_deal, top_six_deal  # noqa: E402
+from solver_cases import TRUMPS, needs_c_solver, split_deal, top_six_deal  # noqa: E402
 
 
 def values(**ns: int) -> dict[str, int]:
@@ -73,6 +73,7 @@ def test_par_of_a_deal_where_one_pair_holds_every_point_card() -> None:
     assert east.par.best_trumps == ("oros", "copes", "espases", "bastos")
 
 
+@needs_c_solver
 @pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
 def test_par_of_a_level_deal_is_nothing_r9(ruleset: str) -> None:
     """split_deal: 36-36 whatever the trump: nobody scores, nobody calls."""

@@ -19,7 +19,13 @@ from engine.rules import TRUMP_INDEX, legal_mask
 from engine.solver import BACKEND, ReferenceSearch, Solver, solve, solve_reference
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_cases import TRUMPS, random_position, split_deal, top_six_deal  # noqa: E402
+from solver_cases import (  # noqa: E402
+    TRUMPS,
+    needs_c_solver,
+    random_position,
+    split_deal,
+    top_six_deal,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,6 +91,7 @@ def test_top_six_of_every_suit_take_all_72_r6_r9(trump: str, ruleset: str) -> No
         assert solve_reference(deal, trump=trump, rules=rules) == 72
 
 
+@needs_c_solver
 @pytest.mark.parametrize("trump", TRUMPS)
 def test_each_pair_takes_its_two_suits_36_each_r6_r9(trump: str) -> None:
     """R6, R9: each pair holds the six highest cards of two suits: 36-36 from the start."""
@@ -139,6 +146,7 @@ def test_values_of_deals_in_play_are_consistent_one_card_deeper(ruleset: str) ->
     assert solver.value_of(hand) == hand.totals["NS"]
 
 
+@needs_c_solver
 def test_full_deal_value_is_the_best_opening_lead() -> None:
     """From the very start of a seeded deal: the value is the best over the opening leads."""
     deal = deal_board("consistency", 8)

@@ -99,6 +99,7 @@ def test_costs_from_the_reference_search_are_the_same() -> None:
     assert card_costs(record, from_card=32) == card_costs(record, from_card=32, reference=True)
 
 
+@needs_c_solver
 def test_a_whole_record_of_the_top_six_deal() -> None:
     """top_six_deal: NS take 72 whatever is played, so no card costs anything."""
     deal = top_six_deal()

@@ -135,6 +135,7 @@ def test_solve_a_record_file_analyses_its_deal(
     assert line["par"]["capot"] is True
 
 
+@needs_c_solver
 def test_solve_from_play_gives_every_card_its_cost(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps(top_six_record()))

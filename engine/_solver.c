@@ -338,10 +338,19 @@ static int quick_points(const Search *S, int leader) {
         pts += 1 + PTS[lc];
         if (pc < 0) {
             /* The partner follows with its lowest card of the suit, or lets go of the lowest
-               card of one of its suits: both are legal when the partner is winning (R7, R8). */
+               card of one of its suits, not a trump if it can: both are legal when the partner
+               is winning (R7, R8). A partner left with trumps only takes the trick with one,
+               and leads the next. */
             u64 ps = h[P] & SUIT[s];
-            u64 m = ps ? ps : lowest_of_suits(h[P]);
-            if (m) pc = lowbit_index(m);
+            u64 m = ps;
+            if (!m) {
+                m = lowest_of_suits(h[P]);
+                if (t < 4 && (m & ~SUIT[t])) m &= ~SUIT[t];
+            }
+            if (m) {
+                pc = lowbit_index(m);
+                if (BEATS[t][lc] >> pc & 1) holder = P;
+            }
         }
         if (pc >= 0) {
             h[P] &= ~((u64)1 << pc);

@@ -1,6 +1,7 @@
 """Botifarra rules engine: cards, seeded deals, legal plays, replay of play records, scores.
 
-Pure Python, standard library only; never imports Django. See docs/engine.md.
+Pure Python, standard library only; never imports Django. See docs/engine.md. The perfect-play
+search of engine.solver has an optional C twin, engine/_solver.c (docs/analysis.md).
 
 >>> from engine import deal_board, Hand, Seat
 >>> h = Hand(deal_board("seed", 3), "botifarra")

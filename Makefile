@@ -12,11 +12,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# setup.py builds the C extension engine._solver (optional: without a compiler the pure-Python
+# solver is used); editing its source must rebuild it.
+$(VENV)/.installed: pyproject.toml setup.py engine/_solver.c | $(BIN)/python
 	$(PY) -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml setup.py engine/_solver.c | $(BIN)/python
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 
@@ -53,4 +55,4 @@ worker: install
 	$(BIN)/celery -A config worker -l info
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache build engine/_solver.*.so

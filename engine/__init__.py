@@ -1,6 +1,7 @@
 """Botifarra rules engine: cards, seeded deals, legal plays, replay of play records, scores.
 
-Pure Python, standard library only; never imports Django. See docs/engine.md.
+Pure Python, standard library only; never imports Django. See docs/engine.md. The perfect-play
+search of engine.solver has an optional C twin, engine/_solver.c (docs/analysis.md).
 
 >>> from engine import deal_board, Hand, Seat
 >>> h = Hand(deal_board("seed", 3), "botifarra")
@@ -32,6 +33,7 @@ from engine.replay import (
     check_form,
     legal_for_record,
     next_play,
+    recorded_hand,
     replay,
     replay_steps,
 )
@@ -91,6 +93,7 @@ __all__ = [
     "parse_token",
     "penalty_score",
     "random_play",
+    "recorded_hand",
     "replay",
     "replay_steps",
     "score_short_result",

@@ -6,6 +6,10 @@
 ``commit --seed S``    the SHA-256 commitment of the seed
 ``legal [FILE]``       ``{"seat": ..., "legal": [...]}`` for each partial record (exit 1 if any
                        record has no next card: invalid, illegal or complete)
+``solve --seed S --board N [--ruleset R]``   the perfect-play totals of the five trumps and the
+                       par of a seeded board, one JSON line (docs/analysis.md)
+``solve [FILE]``       the same for the deal of each record; ``--from-play [--from-card K]``:
+                       what each card of each record cost (exit 1 if a record is invalid)
 
 A FILE holds one record or a JSON list of records; ``-`` or no FILE reads standard input.
 """
@@ -18,9 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from engine.analysis import analyse_deal, card_costs
 from engine.deals import Deal, commitment, deal_board
 from engine.errors import InvalidRecord
-from engine.replay import legal_for_record, replay
+from engine.replay import legal_for_record, recorded_hand, replay
 from engine.rules import RULESETS, Rules
 
 __all__ = ["main"]
@@ -100,7 +105,61 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("legal", help="print the legal cards for the next play of each record")
     p.add_argument("file", nargs="?", default="-", metavar="FILE")
+
+    p = sub.add_parser(
+        "solve", help="perfect-play totals of the five trumps and the par, or card costs"
+    )
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--seed", help="event seed: the board's seeded deal")
+    p.add_argument("--board", type=_positive, help="board number (with --seed)")
+    p.add_argument("--ruleset", choices=RULESETS, help="the event's ruleset (default lliure)")
+    p.add_argument(
+        "--from-play", action="store_true", help="what each card of each record cost its side"
+    )
+    p.add_argument(
+        "--from-card",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --from-play: skip the first K cards (the slowest to judge)",
+    )
     return parser
+
+
+def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser, out: TextIO) -> int:
+    if (args.seed is None) != (args.board is None):
+        parser.error("--seed and --board go together")
+    deal = deal_board(args.seed, args.board) if args.seed is not None else None
+    if deal is not None and not args.files and not args.from_play:
+        rules = Rules(args.ruleset or "lliure")
+        out.write(_line(analyse_deal(deal, rules=rules).to_json()) + "\n")
+        return 0
+    event_rules = Rules(args.ruleset) if args.ruleset else None
+    status = 0
+    for record in _read_records(args.files, sys.stdin):
+        try:
+            hand = recorded_hand(record, deal=deal, rules=event_rules)
+        except InvalidRecord as exc:
+            out.write(_line({"problems": [p.to_json() for p in exc.problems]}) + "\n")
+            status = 1
+            continue
+        if not args.from_play:
+            out.write(_line(analyse_deal(hand.deal, rules=hand.rules).to_json()) + "\n")
+            continue
+        costs = card_costs(record, deal=deal, rules=event_rules, from_card=args.from_card)
+        total = {"NS": 0, "EW": 0}
+        for cost in costs:
+            total[cost.side] += cost.cost
+        result = {
+            "board": hand.deal.board or None,
+            "dealer": hand.dealer.name,
+            "ruleset": hand.rules.ruleset,
+            "trump": hand.trump,
+            "cards": [c.to_json() for c in costs],
+            "cost": total,
+        }
+        out.write(_line(result) + "\n")
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -133,6 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for record in _read_records(args.files, sys.stdin):
                 out.write(_line(replay(record, deal=deal, rules=rules).to_json()) + "\n")
             return 0
+        if args.command == "solve":
+            return _solve(args, parser, out)
         status = 0
         for record in _read_records([args.file], sys.stdin):
             try:

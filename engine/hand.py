@@ -62,6 +62,7 @@ class Hand:
     def __init__(self, deal: Deal, trump: str, rules: Rules = DEFAULT_RULES) -> None:
         if trump not in TRUMP_INDEX:
             raise ValueError(f"unknown trump choice {trump!r} (R4)")
+        self.deal: Deal = deal
         self.dealer: Seat = deal.dealer
         self.trump: str = trump
         self.rules: Rules = rules

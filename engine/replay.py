@@ -56,6 +56,7 @@ __all__ = [
     "check_form",
     "legal_for_record",
     "next_play",
+    "recorded_hand",
     "replay",
     "replay_steps",
 ]
@@ -687,3 +688,33 @@ def legal_for_record(
     ``legal``). Raises :class:`InvalidRecord` as :func:`next_play` does.
     """
     return next_play(record, deal=deal, rules=rules).to_json()
+
+
+def recorded_hand(record: Any, *, deal: Deal | None = None, rules: Rules | None = None) -> Hand:
+    """The :class:`Hand` of a record with its legal cards played: all 48 for a complete record,
+    those before the first illegal card otherwise (that card is not played).
+
+    Raises :class:`InvalidRecord` when the record is invalid (a short play without an illegal
+    card is accepted: the hand stops where the play stops).
+
+    >>> from engine.deals import deal_board
+    >>> d = deal_board("doc", 2)
+    >>> hand = recorded_hand({"format": FORMAT, "deal": {"dealer": "W", "hands": d.hands_json()},
+    ...                       "choice": {"delegated": False, "trump": "bastos"}, "play": []})
+    >>> hand.trump, hand.to_move, hand.deal.hands == d.hands
+    ('bastos', Seat.S, True)
+    """
+    parsed = _checked(record, deal, rules)
+    assert parsed.hands is not None and parsed.cards is not None and parsed.rules is not None
+    assert parsed.dealer is not None and parsed.trump is not None
+    if deal is None:  # outside an event: the record's own hands
+        deal = Deal.from_hands(parsed.dealer, dict(zip(_SEATS, parsed.hands, strict=True)))
+    hand = Hand(deal, parsed.trump, parsed.rules)
+    for i, card in enumerate(parsed.cards):
+        seat = hand.to_move
+        if not hand.hands[seat] >> card & 1:
+            raise InvalidRecord([_not_held(parsed.cards, i, seat.value)])
+        if not hand.is_legal(card):
+            break
+        hand.play(card)
+    return hand

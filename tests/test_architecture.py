@@ -59,6 +59,11 @@ def _imports(module: str) -> list[tuple[str, int, bool]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     top = {id(node) for node in tree.body}
+    # An optional import (``try: from engine import _solver / except ImportError``) at module
+    # level is still at module level.
+    for node in tree.body:
+        if isinstance(node, ast.Try):
+            top |= {id(inner) for inner in node.body}
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import commitment, deal_board
+from engine import Hand, Rules, Seat, card_token, commitment, deal_board
+from engine.analysis import card_costs
 from engine.cli import main
+from engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data" / "examples"
@@ -82,3 +84,93 @@ def test_legal_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     first, second = capsys.readouterr().out.splitlines()
     assert json.loads(first)["seat"] == "N"  # dealer N: W, S, E played
     assert "problems" in json.loads(second)
+
+
+# -- solve (issue 19, docs/analysis.md) ------------------------------------------------------
+
+sys.path.insert(0, str(Path(__file__).parent))
+from solver_cases import needs_c_solver, top_six_deal  # noqa: E402
+
+
+def top_six_record(trump: str = "espases") -> dict[str, object]:
+    deal = top_six_deal(Seat.S)
+    hand = Hand(deal, trump)
+    while not hand.is_over:
+        hand.play(hand.legal_cards()[0])
+    return {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": "S", "hands": deal.hands_json()},
+        "choice": {"delegated": False, "trump": trump},
+        "play": [card_token(c) for c in hand.played],
+    }
+
+
+@needs_c_solver
+def test_solve_a_seeded_board_prints_the_five_trumps_and_par(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", "--seed", "cli", "--board", "1", "--ruleset", "obligada"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert list(line) == ["board", "dealer", "ruleset", "points", "par"]
+    assert (line["board"], line["dealer"], line["ruleset"]) == (1, "N", "obligada")
+    assert list(line["points"]) == ["oros", "copes", "espases", "bastos", "botifarra"]
+    assert all(p["NS"] + p["EW"] == 72 for p in line["points"].values())
+    deal = deal_board("cli", 1)
+    assert line["points"]["copes"]["NS"] == solve(deal, trump="copes", rules=Rules("obligada"))
+    assert line["par"]["choosing_pair"] == "NS"
+    assert line["par"]["totals"] == line["points"][line["par"]["trump"]]
+
+
+def test_solve_a_record_file_analyses_its_deal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(top_six_record()))
+    assert main(["solve", str(path)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["board"] is None and line["dealer"] == "S"
+    assert {t: p["NS"] for t, p in line["points"].items()} == dict.fromkeys(
+        ["oros", "copes", "espases", "bastos", "botifarra"], 72
+    )
+    assert line["par"]["capot"] is True
+
+
+@needs_c_solver
+def test_solve_from_play_gives_every_card_its_cost(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(top_six_record()))
+    result = run("solve", "--from-play", str(path))
+    assert result.returncode == 0
+    line = json.loads(result.stdout)
+    assert line["trump"] == "espases" and len(line["cards"]) == 48
+    assert line["cost"] == {"NS": 0, "EW": 0}
+    assert line["cards"][0] == {
+        **line["cards"][0],
+        "index": 0,
+        "trick": 1,
+        "position": 1,
+        "seat": "E",  # the dealer's right (R6)
+        "cost": 0,
+    }
+
+
+def test_solve_from_card_matches_card_costs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = records("00000-complete.json")[0]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    assert main(["solve", "--from-play", "--from-card", "36", str(path)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["cards"] == [c.to_json() for c in card_costs(record, from_card=36)]
+
+
+def test_solve_reports_invalid_records_and_bad_arguments(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps([{"format": "botifarra-play/1"}, top_six_record()]))
+    assert main(["solve", str(path)]) == 1
+    first, second = capsys.readouterr().out.splitlines()
+    assert "problems" in json.loads(first) and "points" in json.loads(second)
+    assert main(["solve", "--seed", "x"]) == 2

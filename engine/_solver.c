@@ -1,0 +1,1013 @@
+/*
+ * engine._solver: the fast perfect-play (double-dummy) search behind engine.solver.
+ *
+ * It computes what engine.solver.ReferenceSearch computes (the tests compare them on many
+ * positions); docs/analysis.md explains the method. The value of a position is the number of
+ * points (card points plus one per trick, rules.md R9) that North-South take from the cards
+ * still on the table and in the hands, when all four play perfectly and legally (R7, R8).
+ *
+ * Cards arrive and leave in the engine's layout (suit * 12 + rank - 1). Inside, a card is
+ * suit * 12 + strength (0 = the 2 ... 11 = the 9, R1): inside a suit, bit order is strength
+ * order, so "the cards above w" is a mask, "the lowest card of a suit" is the lowest bit, and the
+ * seven cards without points (8 down to 2) are the low seven bits of their suit.
+ *
+ * Seats are N=0, E=1, S=2, W=3; play moves right: the next seat is (seat + 3) & 3.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+typedef uint64_t u64;
+
+#define BOTIFARRA 4
+#define NEXT(seat) (((seat) + 3) & 3)
+#define LOW7 0x7FULL
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tables, built once at import.                                                             */
+
+static int TO_INTERNAL[48];
+static int TO_ENGINE[48];
+static int PTS[48];            /* card points by internal index (R1) */
+static u64 SUIT[4];            /* the twelve cards of each suit */
+static u64 POINT_CARDS;        /* strengths 7..11 of every suit: 10, 11, 12, 1, 9 */
+static u64 BEATS[5][48];       /* the cards that would take the trick from winning card w (R6) */
+static uint8_t PACK[128][128]; /* PACK[r][h]: the bits of h (a subset of r) renumbered in r */
+static uint8_t NTH[128][8];    /* NTH[r][k]: the k-th lowest set bit of r */
+static uint8_t REPR[128][128]; /* REPR[own][others]: the lowest of each run of own cards with
+                                  no card of others between them */
+static uint8_t SUITPTS[4096];  /* the points of a set of cards of one suit */
+static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
+static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
+static uint16_t BASE4[8];      /* 1 + 4 + ... + 4^(k-1) */
+
+static void init_tables(void) {
+    /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
+    static const int order[12] = {9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2};
+    for (int c = 0; c < 48; c++) {
+        int rank = c % 12 + 1, strength = 0;
+        for (int i = 0; i < 12; i++)
+            if (order[i] == rank) strength = 11 - i;
+        int internal = (c / 12) * 12 + strength;
+        TO_INTERNAL[c] = internal;
+        TO_ENGINE[internal] = c;
+    }
+    POINT_CARDS = 0;
+    for (int s = 0; s < 4; s++) {
+        SUIT[s] = (u64)0xFFF << (12 * s);
+        POINT_CARDS |= (u64)0xF80 << (12 * s);
+    }
+    for (int i = 0; i < 48; i++) PTS[i] = i % 12 >= 7 ? i % 12 - 6 : 0; /* 10=1 ... 9=5 */
+    for (int t = 0; t < 5; t++)
+        for (int w = 0; w < 48; w++) {
+            int ws = w / 12;
+            u64 higher = SUIT[ws] & ~((((u64)2) << w) - 1);
+            BEATS[t][w] = (t == BOTIFARRA || ws == t) ? higher : (higher | SUIT[t]);
+        }
+    for (int r = 0; r < 128; r++) {
+        int k = 0;
+        memset(NTH[r], 0, sizeof NTH[r]);
+        for (int b = 0; b < 7; b++)
+            if (r >> b & 1) NTH[r][k++] = (uint8_t)b;
+        for (int h = 0; h < 128; h++) {
+            int packed = 0, j = 0;
+            for (int b = 0; b < 7; b++)
+                if (r >> b & 1) {
+                    if (h >> b & 1) packed |= 1 << j;
+                    j++;
+                }
+            PACK[r][h] = (uint8_t)packed;
+        }
+    }
+    for (int own = 0; own < 128; own++)
+        for (int others = 0; others < 128; others++) {
+            int keep = 0, open = 1;
+            for (int b = 0; b < 7; b++) {
+                if (others >> b & 1) open = 1;
+                if (own >> b & 1) {
+                    if (open) keep |= 1 << b;
+                    open = 0;
+                }
+            }
+            REPR[own][others] = (uint8_t)keep;
+        }
+    for (int m = 0; m < 4096; m++) {
+        int p = 0;
+        for (int b = 7; b < 12; b++)
+            if (m >> b & 1) p += b - 6;
+        SUITPTS[m] = (uint8_t)p;
+    }
+    for (int m = 0; m < 128; m++) {
+        int x = 0;
+        for (int b = 0; b < 7; b++)
+            if (m >> b & 1) x |= 1 << (2 * b);
+        SPREAD2[m] = (uint16_t)x;
+    }
+    for (int m = 0; m < 32; m++) {
+        int x = 0;
+        for (int b = 0; b < 5; b++)
+            if (m >> b & 1) x |= 1 << (3 * b);
+        SPREAD3[m] = (uint16_t)x;
+    }
+    BASE4[0] = 0;
+    for (int k = 1; k < 8; k++) BASE4[k] = (uint16_t)(BASE4[k - 1] + (1 << (2 * (k - 1))));
+}
+
+/* (Portable: without -mpopcnt, __builtin_popcountll is a library call.) */
+static inline int popcount64(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static inline int lowbit_index(u64 x) { return __builtin_ctzll(x); }
+static inline int highbit_index(u64 x) { return 63 - __builtin_clzll(x); }
+
+static inline u64 lowest_of_suits(u64 h) {
+    u64 r = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 m = h & SUIT[s];
+        r |= m & (~m + 1);
+    }
+    return r;
+}
+
+/* rules.md R7 and R8: the same expression as engine.rules.legal_mask. */
+static inline u64 legal(u64 hand, int pos, int led, int win, int partner, int t, int obligada) {
+    if (pos == 0) return hand;
+    u64 beats = BEATS[t][win];
+    u64 follow = hand & SUIT[led];
+    u64 allowed;
+    if (follow)
+        allowed = partner ? follow : ((follow & beats) ? (follow & beats) : follow);
+    else
+        allowed = partner ? hand : ((hand & beats) ? (hand & beats) : hand);
+    if (obligada && (allowed & ~beats)) {
+        u64 extra = (partner || (pos == 1 && !follow)) ? POINT_CARDS : 0;
+        allowed &= beats | lowest_of_suits(hand) | extra;
+    }
+    return allowed;
+}
+
+/* Whether a seat holding `hand` has a legal card that takes the trick from `win` (R7, R8: a
+   card that beats the winning card is always allowed). */
+static inline int can_beat(u64 hand, int led, int win, int t) {
+    u64 follow = hand & SUIT[led];
+    return ((follow ? follow : hand) & BEATS[t][win]) != 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The table of positions at the start of a trick.                                           */
+
+/* A position at the start of a trick is the leader and the owner of every card left. Cards
+   without points only ever compare with each other, so only their order among those left in
+   their suit matters, not which of them are gone: positions that differ only in that play alike
+   and share an entry. The key below is exact (no two different positions share it): per suit,
+   the owners of the cards without points, in strength order, as a base-4 number after an offset
+   for how many there are (15 bits), and for each of the five point cards 0 when gone or
+   1 + its owner (15 bits); four suits in two words, and the leader. */
+static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
+    u64 all = hand[0] | hand[1] | hand[2] | hand[3];
+    u64 code[4];
+    for (int s = 0; s < 4; s++) {
+        int sh = 12 * s;
+        int r = (int)(all >> sh & LOW7);
+        int p1 = PACK[r][hand[1] >> sh & LOW7];
+        int p2 = PACK[r][hand[2] >> sh & LOW7];
+        int p3 = PACK[r][hand[3] >> sh & LOW7];
+        u64 low = BASE4[popcount64((u64)r)] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
+        int m0 = (int)(hand[0] >> (sh + 7) & 31), m1 = (int)(hand[1] >> (sh + 7) & 31);
+        int m2 = (int)(hand[2] >> (sh + 7) & 31), m3 = (int)(hand[3] >> (sh + 7) & 31);
+        u64 high = SPREAD3[m0 | m2] | (SPREAD3[m1 | m2] << 1) | (SPREAD3[m3] << 2);
+        code[s] = low | high << 15;
+    }
+    key[0] = code[0] | code[1] << 30 | (u64)leader << 60;
+    key[1] = code[2] | code[3] << 30;
+}
+
+/* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
+   scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
+   keeps the other bits, so the key stays exact in 102 bits, with room for the bounds, the best
+   card and the number of tricks left. */
+#define WAYS 4
+#define MASK42 ((((u64)1) << 42) - 1)
+#define MASK60 ((((u64)1) << 60) - 1)
+#define MASK62 ((((u64)1) << 62) - 1)
+
+typedef struct {
+    u64 w0; /* key bits (42) | lower << 42 | upper << 49 | best << 56 */
+    u64 w1; /* key bits (60) | tricks left << 60 (0: empty) */
+} Slot;
+
+typedef struct {
+    Slot slot[WAYS];
+} Bucket;
+
+typedef struct {
+    u64 index, rest0, rest1;
+} TableKey;
+
+static inline u64 mix64(u64 x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+typedef struct {
+    PyObject_HEAD
+    int trump, obligada, bits;
+    Bucket *table;
+    void *table_base;
+    size_t table_bytes;
+    u64 buckets; /* 1 << bits */
+    u64 hand[4];
+    int points_in_hands;
+    long long nodes;
+    int busy;
+} Search;
+
+static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
+    u64 a = key[0], b = key[1];
+    b ^= mix64(a ^ 0x9E3779B97F4A7C15ULL) & MASK60;
+    a ^= mix64(b ^ 0xD1B54A32D192ED03ULL) & MASK62;
+    b ^= mix64(a ^ 0x8CB92BA72F3D8DD7ULL) & MASK60;
+    k->index = a & (S->buckets - 1);
+    k->rest0 = a >> S->bits;
+    k->rest1 = b;
+}
+
+static inline Bucket *bucket_at(const Search *S, const TableKey *k) { return S->table + k->index; }
+
+/* The slot of the key in its bucket, or -1. */
+static inline int find(const Bucket *b, const TableKey *k) {
+    for (int i = 0; i < WAYS; i++) {
+        const Slot *s = &b->slot[i];
+        if ((s->w1 & MASK60) == k->rest1 && (s->w1 >> 60) && (s->w0 & MASK42) == k->rest0)
+            return i;
+    }
+    return -1;
+}
+
+static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 42 & 127); }
+static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 49 & 127); }
+static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 56 & 63); }
+static inline int slot_depth(const Slot *s) { return (int)(s->w1 >> 60); }
+
+static void store(Search *S, const TableKey *k, int lower, int upper, int best, int depth) {
+    Bucket *b = bucket_at(S, k);
+    int i = find(b, k);
+    if (i < 0) {
+        /* An empty slot, else the one with the fewest tricks left (the cheapest to redo). */
+        i = 0;
+        for (int j = 0; j < WAYS; j++) {
+            if (!slot_depth(&b->slot[j])) {
+                i = j;
+                break;
+            }
+            if (slot_depth(&b->slot[j]) < slot_depth(&b->slot[i])) i = j;
+        }
+    }
+    b->slot[i].w0 = k->rest0 | (u64)lower << 42 | (u64)upper << 49 | (u64)best << 56;
+    b->slot[i].w1 = k->rest1 | (u64)depth << 60;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Bounds that need no search.                                                               */
+
+/* The value of the last trick: every card is forced. */
+static int last_trick(const Search *S, int leader) {
+    int t = S->trump, seat = leader;
+    int win = lowbit_index(S->hand[seat]), win_seat = seat, pts = PTS[win] + 1;
+    for (int i = 1; i < 4; i++) {
+        seat = NEXT(seat);
+        int c = lowbit_index(S->hand[seat]);
+        pts += PTS[c];
+        if (BEATS[t][win] >> c & 1) { win = c; win_seat = seat; }
+    }
+    return (win_seat & 1) ? 0 : pts;
+}
+
+/* A lower bound on the points the leader's side takes by cashing, trick after trick, a card
+   that nobody can beat (the top card left in its suit, held by the leader, or by the partner
+   whom the leader reaches with a low card of that suit) while no opponent can trump it (each
+   still holds the suit, or holds no trump). The opponents are taken to play their lowest card
+   of the suit, the worst case both for the points and for which cards stay on top; a void
+   opponent's card is not guessed (keeping its cards only makes later tricks look harder). */
+static int quick_points(const Search *S, int leader) {
+    int t = S->trump;
+    u64 h[4] = {S->hand[0], S->hand[1], S->hand[2], S->hand[3]};
+    int L = leader, pts = 0;
+    while (h[L]) {
+        int P = L ^ 2, o1 = NEXT(L), o2 = NEXT(P);
+        u64 all = h[0] | h[1] | h[2] | h[3];
+        int lc = -1, pc = -1, s = -1, holder = -1;
+        for (int k = 0; k < 4; k++) {
+            /* Trumps first: drawing them makes the other suits safe. */
+            int su = t < 4 ? (k == 0 ? t : (k <= t ? k - 1 : k)) : k;
+            u64 rem = all & SUIT[su];
+            if (!rem) continue;
+            int top = highbit_index(rem);
+            if (t < 4 && su != t) {
+                if (!(h[o1] & SUIT[su]) && (h[o1] & SUIT[t])) continue;
+                if (!(h[o2] & SUIT[su]) && (h[o2] & SUIT[t])) continue;
+            }
+            if (h[L] >> top & 1) {
+                lc = top;
+                holder = L;
+            } else if (h[P] >> top & 1) {
+                u64 ls = h[L] & SUIT[su];
+                if (!ls) continue;
+                lc = lowbit_index(ls);
+                pc = top;
+                holder = P;
+            } else {
+                continue;
+            }
+            s = su;
+            break;
+        }
+        if (s < 0) break;
+        h[L] &= ~((u64)1 << lc);
+        pts += 1 + PTS[lc];
+        if (pc < 0) {
+            /* The partner follows with its lowest card of the suit, or lets go of the lowest
+               card of one of its suits, not a trump if it can: both are legal when the partner
+               is winning (R7, R8). A partner left with trumps only takes the trick with one,
+               and leads the next. */
+            u64 ps = h[P] & SUIT[s];
+            u64 m = ps;
+            if (!m) {
+                m = lowest_of_suits(h[P]);
+                if (t < 4 && (m & ~SUIT[t])) m &= ~SUIT[t];
+            }
+            if (m) {
+                pc = lowbit_index(m);
+                if (BEATS[t][lc] >> pc & 1) holder = P;
+            }
+        }
+        if (pc >= 0) {
+            h[P] &= ~((u64)1 << pc);
+            pts += PTS[pc];
+        }
+        for (int k = 0; k < 2; k++) {
+            int o = k ? o2 : o1;
+            u64 os = h[o] & SUIT[s];
+            if (os) {
+                int oc = lowbit_index(os);
+                h[o] &= ~((u64)1 << oc);
+                pts += PTS[oc];
+            }
+        }
+        L = holder;
+    }
+    return pts;
+}
+
+/* A trump higher than every trump of the other side wins whatever trick it falls in: its
+   points, and a trick for every two such cards at least, are its side's. Returns the points
+   this guarantees to the side of `seat`. */
+static inline int master_trump_points(const Search *S, int seat) {
+    int t = S->trump;
+    if (t == BOTIFARRA) return 0;
+    u64 mine = ((S->hand[seat] | S->hand[seat ^ 2]) >> (12 * t)) & 0xFFF;
+    u64 theirs = ((S->hand[NEXT(seat)] | S->hand[NEXT(seat) ^ 2]) >> (12 * t)) & 0xFFF;
+    u64 top = theirs ? mine & ~((((u64)2) << highbit_index(theirs)) - 1) : mine;
+    return SUITPTS[top] + (popcount64(top) + 1) / 2;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Moves.                                                                                    */
+
+/* Cards with no card of another hand (or on the table) between them play alike: keep the
+   lowest of each such run (cards without points only: the others differ by their points). */
+static inline u64 distinct_moves(u64 moves, u64 others) {
+    u64 out = moves & POINT_CARDS;
+    for (int s = 0; s < 4; s++) {
+        int own = (int)(moves >> (12 * s) & LOW7);
+        if (own) out |= (u64)REPR[own][others >> (12 * s) & LOW7] << (12 * s);
+    }
+    return out;
+}
+
+/* Put the likely best cards first: the one the table remembers, then cards that win the trick
+   for sure (the most points first), then a lead towards the partner's top card, then cards
+   that beat the winning card for now (the cheapest first), then the rest (the cheapest first). */
+static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, int win,
+                       int win_seat, int best_first, int *out) {
+    int n = 0, score[12];
+    int t = S->trump;
+    int partner_winning = pos > 0 && ((win_seat ^ seat) == 2);
+    u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    while (moves) {
+        int c = lowbit_index(moves);
+        moves &= moves - 1;
+        int strength = c % 12, sc;
+        if (c == best_first) {
+            sc = 1 << 28;
+        } else if (pos == 0) {
+            int sure = 1;
+            for (int k = 1; k < 4 && sure; k++)
+                if (can_beat(S->hand[(seat + k) & 3], c / 12, c, t)) sure = 0;
+            int top = highbit_index(all & SUIT[c / 12]);
+            if (sure)
+                sc = 1000000 + PTS[c] * 1000;
+            else if (S->hand[seat ^ 2] >> top & 1)
+                sc = 500000 - PTS[c] * 1000 - strength * 10;
+            else
+                sc = -PTS[c] * 1000 - strength * 10;
+        } else {
+            int beats_now = (int)(BEATS[t][win] >> c & 1);
+            int sure = 0;
+            if (beats_now || partner_winning) {
+                /* Ours for sure after this card: no opponent still to play can beat it. */
+                int w = beats_now ? c : win, other = seat;
+                sure = 1;
+                for (int k = pos + 1; k < 4 && sure; k++) {
+                    other = NEXT(other);
+                    if (((other ^ seat) & 1) && can_beat(S->hand[other], led, w, t)) sure = 0;
+                }
+            }
+            if (sure)
+                sc = 1000000 + PTS[c] * 1000 - (beats_now && !partner_winning ? strength * 10 : 0);
+            else if (beats_now && !partner_winning)
+                sc = 500000 - strength * 10 - PTS[c] * 100;
+            else
+                sc = -PTS[c] * 1000 - strength * 10;
+        }
+        int i = n++;
+        while (i > 0 && score[i - 1] < sc) {
+            score[i] = score[i - 1];
+            out[i] = out[i - 1];
+            i--;
+        }
+        score[i] = sc;
+        out[i] = c;
+    }
+    return n;
+}
+
+/* The canonical form of a card of the leader at the start of a trick (see position_key), and
+   back: a card without points is stored as its rank among those left in its suit. */
+static inline int canonical_card(const Search *S, int c) {
+    int s = c / 12, st = c % 12;
+    if (st >= 7) return c;
+    u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    int r = (int)(all >> (12 * s) & LOW7);
+    return s * 12 + lowbit_index(PACK[r][1 << st]);
+}
+
+static inline int real_card(const Search *S, int cb) {
+    int s = cb / 12, st = cb % 12;
+    if (st >= 7) return cb;
+    u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    int r = (int)(all >> (12 * s) & LOW7);
+    return s * 12 + NTH[r][st];
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The search.                                                                               */
+
+/* The last two tricks (the seat to move holds at most two cards): plain alpha-beta over the
+   legal cards, cheaper than the table would be. Same contract as search(). */
+static int endgame(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
+                   int alpha, int beta) {
+    S->nodes++;
+    u64 hand = S->hand[seat];
+    if (pos == 0) {
+        if (!hand) return 0;
+        if (!(hand & (hand - 1))) return last_trick(S, seat);
+    }
+    int t = S->trump;
+    int partner = pos > 0 && ((win_seat ^ seat) == 2);
+    u64 moves = legal(hand, pos, led, win, partner, t, S->obligada);
+    int maximise = (seat & 1) == 0;
+    int best = maximise ? -1 : 73;
+    while (moves) {
+        int c = lowbit_index(moves);
+        u64 bit = moves & (~moves + 1);
+        moves ^= bit;
+        int v;
+        S->hand[seat] ^= bit;
+        if (pos == 0) {
+            v = endgame(S, NEXT(seat), 1, c / 12, c, seat, PTS[c], alpha, beta);
+        } else {
+            int w = win, ws = win_seat;
+            if (BEATS[t][win] & bit) {
+                w = c;
+                ws = seat;
+            }
+            if (pos < 3) {
+                v = endgame(S, NEXT(seat), pos + 1, led, w, ws, trick_pts + PTS[c], alpha, beta);
+            } else {
+                v = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
+                if (S->hand[ws]) v += last_trick(S, ws);
+            }
+        }
+        S->hand[seat] ^= bit;
+        if (maximise) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
+                  u64 on_table, int alpha, int beta);
+
+/* Play card c for seat, search on, take it back: the value of the position after it. */
+static inline int after(Search *S, int seat, int pos, int led, int win, int win_seat,
+                        int trick_pts, u64 on_table, int c, int alpha, int beta) {
+    u64 bit = (u64)1 << c;
+    int v;
+    S->hand[seat] ^= bit;
+    S->points_in_hands -= PTS[c];
+    if (pos == 0) {
+        v = search(S, NEXT(seat), 1, c / 12, c, seat, PTS[c], bit, alpha, beta);
+    } else {
+        if (BEATS[S->trump][win] >> c & 1) {
+            win = c;
+            win_seat = seat;
+        }
+        if (pos < 3) {
+            v = search(S, NEXT(seat), pos + 1, led, win, win_seat, trick_pts + PTS[c],
+                       on_table | bit, alpha, beta);
+        } else {
+            int gain = (win_seat & 1) ? 0 : trick_pts + PTS[c] + 1;
+            v = gain + search(S, win_seat, 0, 0, 0, 0, 0, 0, alpha - gain, beta - gain);
+        }
+    }
+    S->hand[seat] ^= bit;
+    S->points_in_hands += PTS[c];
+    return v;
+}
+
+/* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
+   a position the table may already know well enough to decide the question. Returns 1 and the
+   value in *v when one does. */
+static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts,
+                       const int *list, int n, int alpha, int beta, int *v) {
+    TableKey keys[12];
+    int gains[12];
+    for (int i = 0; i < n; i++) {
+        int c = list[i], ws = win_seat;
+        if (BEATS[S->trump][win] >> c & 1) ws = seat;
+        gains[i] = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
+        u64 key[2];
+        S->hand[seat] ^= (u64)1 << c;
+        position_key(S->hand, ws, key);
+        S->hand[seat] ^= (u64)1 << c;
+        table_key(S, key, &keys[i]);
+        __builtin_prefetch(bucket_at(S, &keys[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        const Bucket *b = bucket_at(S, &keys[i]);
+        int slot = find(b, &keys[i]);
+        if (slot < 0) continue;
+        if ((seat & 1) == 0 && slot_lower(&b->slot[slot]) + gains[i] >= beta) {
+            *v = slot_lower(&b->slot[slot]) + gains[i];
+            return 1;
+        }
+        if ((seat & 1) == 1 && slot_upper(&b->slot[slot]) + gains[i] <= alpha) {
+            *v = slot_upper(&b->slot[slot]) + gains[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* North-South's points from here on (the cards on the table and in the hands, one per trick).
+   Fail-soft alpha-beta: the exact value when it lies strictly between alpha and beta, otherwise
+   a bound on the same side (an upper bound <= alpha, a lower bound >= beta). */
+static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
+                  u64 on_table, int alpha, int beta) {
+    u64 hand = S->hand[seat];
+    int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
+    if (tricks_left <= 2)
+        return endgame(S, seat, pos, led, win, win_seat, trick_pts, alpha, beta);
+    S->nodes++;
+    if (pos == 0) {
+        if (tricks_left == 0) return 0;
+        if (tricks_left == 1) return last_trick(S, seat);
+    }
+    int most = trick_pts + S->points_in_hands + tricks_left;
+    if (most <= alpha) return most;
+    if (beta <= 0) return 0;
+
+    TableKey tkey = {0, 0, 0};
+    int best_first = -1, lower = 0, upper = most;
+    if (pos == 0) {
+        u64 key[2];
+        position_key(S->hand, seat, key);
+        table_key(S, key, &tkey);
+        const Bucket *b = bucket_at(S, &tkey);
+        int slot = find(b, &tkey);
+        if (slot >= 0) {
+            lower = slot_lower(&b->slot[slot]);
+            upper = slot_upper(&b->slot[slot]);
+            if (lower >= beta) return lower;
+            if (upper <= alpha) return upper;
+            best_first = real_card(S, slot_best(&b->slot[slot]));
+        }
+        /* The leader's side cashes its sure tricks; the other side keeps its top trumps. */
+        int quick = quick_points(S, seat);
+        int kept = master_trump_points(S, NEXT(seat));
+        int ns_low = (seat & 1) ? kept : quick;
+        int ns_high = most - ((seat & 1) ? quick : kept);
+        if (ns_low > lower) lower = ns_low;
+        if (ns_high < upper) upper = ns_high;
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+        if (lower == upper) return lower;
+        /* Now lower < upper, alpha < upper and lower < beta: the window stays open. */
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+    } else {
+        /* When nobody left to play can take the trick, its cards are the winner's side's. */
+        int decided = 1, other = seat;
+        for (int k = pos; k < 4 && decided; k++) {
+            if (((other ^ win_seat) & 1) && can_beat(S->hand[other], led, win, S->trump))
+                decided = 0;
+            other = NEXT(other);
+        }
+        if (decided) {
+            if ((win_seat & 1) == 0) {
+                int low = trick_pts + 1;
+                if (low >= beta) return low;
+                if (low > alpha) alpha = low;
+            } else {
+                int high = most - trick_pts - 1;
+                if (high <= alpha) return high;
+                if (high < beta) beta = high;
+            }
+        }
+    }
+    int alpha0 = alpha, beta0 = beta;
+
+    int partner = pos > 0 && ((win_seat ^ seat) == 2);
+    u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
+    u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
+    moves = distinct_moves(moves, others);
+    if (best_first >= 0 && !(moves >> best_first & 1)) {
+        /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
+        u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
+        best_first = below ? highbit_index(below) : -1;
+    }
+    int list[12] = {0};
+    int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
+    if (pos == 3 && tricks_left >= 4) { /* (the children with two tricks left are not kept) */
+        int v;
+        if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v)) return v;
+    }
+
+    int maximise = (seat & 1) == 0;
+    int best = maximise ? -1 : 73, best_card = list[0];
+    for (int i = 0; i < n; i++) {
+        int c = list[i];
+        int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
+        if (maximise ? v > best : v < best) {
+            best = v;
+            best_card = c;
+        }
+        if (maximise) {
+            if (best > alpha) alpha = best;
+        } else if (best < beta) {
+            beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    if (pos == 0) {
+        if (best <= alpha0) upper = best < upper ? best : upper;
+        else if (best >= beta0) lower = best > lower ? best : lower;
+        else lower = upper = best;
+        store(S, &tkey, lower, upper, canonical_card(S, best_card), tricks_left);
+    }
+    return best;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Python interface.                                                                         */
+
+typedef struct {
+    int seat, pos, led, win, win_seat, trick_pts;
+    u64 on_table;
+} Start;
+
+static int value_error(const char *message) {
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
+/* Read (hands, to_move, trick) into S->hand and *st; -1 with a ValueError when they cannot be
+   a position (the Python side only passes positions of real hands). */
+static int parse_position(Search *S, PyObject *hands, int to_move, PyObject *trick, Start *st) {
+    PyObject *hs = PySequence_Fast(hands, "hands must be a sequence of four masks");
+    if (!hs) return -1;
+    if (PySequence_Fast_GET_SIZE(hs) != 4) {
+        Py_DECREF(hs);
+        return value_error("hands must hold four masks (N, E, S, W)");
+    }
+    u64 all = 0;
+    for (int p = 0; p < 4; p++) {
+        unsigned long long m = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hs, p));
+        if (PyErr_Occurred()) {
+            Py_DECREF(hs);
+            return -1;
+        }
+        if (m >> 48) {
+            Py_DECREF(hs);
+            return value_error("a hand mask holds bits 0-47 only");
+        }
+        u64 h = 0;
+        for (int c = 0; c < 48; c++)
+            if (m >> c & 1) h |= (u64)1 << TO_INTERNAL[c];
+        if (h & all) {
+            Py_DECREF(hs);
+            return value_error("a card is in two hands");
+        }
+        all |= h;
+        S->hand[p] = h;
+    }
+    Py_DECREF(hs);
+    if (to_move < 0 || to_move > 3) return value_error("to_move is a seat index 0-3");
+    PyObject *ts = PySequence_Fast(trick, "trick must be a sequence of cards");
+    if (!ts) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(ts);
+    if (k > 3) {
+        Py_DECREF(ts);
+        return value_error("a trick in progress holds 0-3 cards");
+    }
+    int leader = (to_move + (int)k) & 3;
+    st->seat = to_move;
+    st->pos = (int)k;
+    st->led = st->win = st->trick_pts = 0;
+    st->win_seat = leader;
+    st->on_table = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(ts, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(ts);
+            return -1;
+        }
+        if (c < 0 || c > 47) {
+            Py_DECREF(ts);
+            return value_error("a card is 0-47");
+        }
+        int ic = TO_INTERNAL[c];
+        if ((all | st->on_table) >> ic & 1) {
+            Py_DECREF(ts);
+            return value_error("a card on the table is also in a hand");
+        }
+        int seat = (leader + 3 * (int)i) & 3;
+        if (i == 0) {
+            st->led = ic / 12;
+            st->win = ic;
+            st->win_seat = seat;
+        } else if (BEATS[S->trump][st->win] >> ic & 1) {
+            st->win = ic;
+            st->win_seat = seat;
+        }
+        st->trick_pts += PTS[ic];
+        st->on_table |= (u64)1 << ic;
+    }
+    Py_DECREF(ts);
+    /* Everyone still to play to this trick holds one card more than those who have played. */
+    int n = popcount64(S->hand[to_move]);
+    for (int i = 0; i < 4; i++) {
+        int seat = (leader + 3 * i) & 3;
+        if (popcount64(S->hand[seat]) != (i < k ? n - 1 : n))
+            return value_error("the hands do not hold the same number of cards");
+    }
+    if (n == 0) return value_error("no card left to play");
+    S->points_in_hands = 0;
+    for (int p = 0; p < 4; p++)
+        for (u64 m = S->hand[p]; m; m &= m - 1) S->points_in_hands += PTS[lowbit_index(m)];
+    return 0;
+}
+
+static int zero_window(Search *S, const Start *st, int beta) {
+    return search(S, st->seat, st->pos, st->led, st->win, st->win_seat, st->trick_pts,
+                  st->on_table, beta - 1, beta);
+}
+
+/* A search runs without the GIL (other Python threads go on meanwhile); one Search object
+   serves one question at a time. */
+static int claim(Search *S) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is busy in another thread");
+        return -1;
+    }
+    S->busy = 1;
+    return 0;
+}
+
+static PyObject *Search_future(Search *S, PyObject *args) {
+    PyObject *hands, *trick;
+    int to_move, guess = -1;
+    if (!PyArg_ParseTuple(args, "OiO|i", &hands, &to_move, &trick, &guess)) return NULL;
+    if (claim(S) < 0) return NULL;
+    Start st;
+    if (parse_position(S, hands, to_move, trick, &st) < 0) {
+        S->busy = 0;
+        return NULL;
+    }
+    int lower = 0, upper = st.trick_pts + S->points_in_hands + popcount64(S->hand[st.seat]);
+    Py_BEGIN_ALLOW_THREADS
+    /* Zero-window searches, each moving a bound, until the bounds meet: the first at the guess
+       (MTD(f)), then halving what is left. */
+    int first = guess >= lower && guess <= upper;
+    while (lower < upper) {
+        int beta = first ? (guess == lower ? guess + 1 : guess) : (lower + upper + 1) / 2;
+        first = 0;
+        int v = zero_window(S, &st, beta);
+        if (v < beta) upper = v;
+        else lower = v;
+    }
+    Py_END_ALLOW_THREADS
+    S->busy = 0;
+    return PyLong_FromLong(lower);
+}
+
+static PyObject *Search_at_least(Search *S, PyObject *args) {
+    PyObject *hands, *trick;
+    int to_move, target, answer;
+    if (!PyArg_ParseTuple(args, "OiOi", &hands, &to_move, &trick, &target)) return NULL;
+    if (claim(S) < 0) return NULL;
+    Start st;
+    if (parse_position(S, hands, to_move, trick, &st) < 0) {
+        S->busy = 0;
+        return NULL;
+    }
+    if (target <= 0) {
+        answer = 1;
+    } else if (target > 72) {
+        answer = 0;
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        answer = zero_window(S, &st, target) >= target;
+        Py_END_ALLOW_THREADS
+    }
+    S->busy = 0;
+    return PyBool_FromLong(answer);
+}
+
+static PyObject *Search_clear(Search *S, PyObject *Py_UNUSED(ignored)) {
+    if (claim(S) < 0) return NULL;
+    memset(S->table, 0, sizeof(Bucket) * S->buckets);
+    S->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_nodes(Search *S, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(S->nodes);
+}
+
+/* The table is zeroed memory that the system hands out page by page as it is touched. On
+   Linux, 2 MB pages make its random accesses much cheaper (fewer TLB misses). */
+static Bucket *allocate_table(Search *S) {
+    size_t size = (size_t)S->buckets * sizeof(Bucket);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t huge = (size_t)2 << 20, total = size + huge;
+    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    uintptr_t aligned = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+    madvise((void *)aligned, size, MADV_HUGEPAGE);
+    S->table_base = p;
+    S->table_bytes = total;
+    return (Bucket *)aligned;
+#else
+    void *p = NULL;
+    if (posix_memalign(&p, 64, size)) return NULL;
+    memset(p, 0, size);
+    S->table_base = p;
+    S->table_bytes = size;
+    return (Bucket *)p;
+#endif
+}
+
+static void free_table(Search *S) {
+    if (!S->table_base) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(S->table_base, S->table_bytes);
+#else
+    free(S->table_base);
+#endif
+    S->table_base = NULL;
+    S->table = NULL;
+}
+
+static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"t", "obligada", "table_bits", NULL};
+    int t, obligada, bits = 21;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ip|i", kwlist, &t, &obligada, &bits))
+        return -1;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is busy in another thread");
+        return -1;
+    }
+    if (t < 0 || t > 4) return value_error("t is a trump index 0-4");
+    if (bits < 20 || bits > 28) return value_error("table_bits is 20-28");
+    S->trump = t;
+    S->obligada = obligada;
+    S->bits = bits;
+    S->buckets = (u64)1 << bits;
+    free_table(S);
+    S->table = allocate_table(S);
+    if (!S->table) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->nodes = 0;
+    return 0;
+}
+
+static void Search_dealloc(Search *S) {
+    free_table(S);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"future", (PyCFunction)Search_future, METH_VARARGS,
+     "future(hands, to_move, trick, guess=-1) -> NS points from here on, perfect play"},
+    {"at_least", (PyCFunction)Search_at_least, METH_VARARGS,
+     "at_least(hands, to_move, trick, target) -> whether future(...) >= target"},
+    {"clear", (PyCFunction)Search_clear, METH_NOARGS, "forget the table of positions"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._solver.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(t, obligada, table_bits=21): the perfect-play search of one trump choice",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+/* legal_mask(hand, position, led, win, partner_winning, t, obligada) in the engine's layout,
+   for the tests that prove it equals engine.rules.legal_mask. */
+static PyObject *py_legal_mask(PyObject *self, PyObject *args) {
+    unsigned long long hand;
+    int pos, led, win, partner, t, obligada;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Kiiipip", &hand, &pos, &led, &win, &partner, &t, &obligada))
+        return NULL;
+    if (t < 0 || t > 4 || win < 0 || win > 47 || led < 0 || led > 3 || pos < 0 || pos > 3 ||
+        hand >> 48) {
+        value_error("argument out of range");
+        return NULL;
+    }
+    u64 h = 0;
+    for (int c = 0; c < 48; c++)
+        if (hand >> c & 1) h |= (u64)1 << TO_INTERNAL[c];
+    u64 m = legal(h, pos, led, TO_INTERNAL[win], partner, t, obligada);
+    unsigned long long out = 0;
+    for (int i = 0; i < 48; i++)
+        if (m >> i & 1) out |= 1ULL << TO_ENGINE[i];
+    return PyLong_FromUnsignedLongLong(out);
+}
+
+static PyMethodDef module_methods[] = {
+    {"legal_mask", py_legal_mask, METH_VARARGS,
+     "legal_mask(hand, position, led, win, partner_winning, t, obligada): R7/R8 legal cards"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._solver",
+    "The fast perfect-play search behind engine.solver (see docs/analysis.md).", -1,
+    module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    init_tables();
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

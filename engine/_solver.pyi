@@ -1,0 +1,28 @@
+"""Types of the C extension engine._solver (engine/_solver.c)."""
+
+from collections.abc import Sequence
+
+class Search:
+    """The perfect-play search of one trump choice (``t`` 0–4) under one ruleset."""
+
+    def __init__(self, t: int, obligada: bool, table_bits: int = 21) -> None: ...
+    def future(
+        self, hands: Sequence[int], to_move: int, trick: Sequence[int], guess: int = -1, /
+    ) -> int: ...
+    def at_least(
+        self, hands: Sequence[int], to_move: int, trick: Sequence[int], target: int, /
+    ) -> bool: ...
+    def clear(self) -> None: ...
+    @property
+    def nodes(self) -> int: ...
+
+def legal_mask(
+    hand: int,
+    position: int,
+    led: int,
+    win: int,
+    partner_winning: bool,
+    t: int,
+    obligada: bool,
+    /,
+) -> int: ...

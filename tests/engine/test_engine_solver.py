@@ -1,0 +1,237 @@
+"""The perfect-play solver (issue 19): the C search against the pure-Python reference, values
+known by hand, consistency of values one card deeper, the backend switch and bad input.
+
+The reference (engine.solver.ReferenceSearch) applies engine.rules.legal_mask (R7, R8) and the
+trick rule R6 to every card; the C search shares no code with it.
+"""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from engine import Hand, IllegalPlay, Rules, Seat, card_token, deal_board, parse_token, replay
+from engine.rules import TRUMP_INDEX, legal_mask
+from engine.solver import BACKEND, ReferenceSearch, Solver, solve, solve_reference
+
+sys.path.insert(0, str(Path(__file__).parent))
+from solver_cases import (  # noqa: E402
+    TRUMPS,
+    needs_c_solver,
+    random_position,
+    split_deal,
+    top_six_deal,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def c_solver() -> ModuleType:
+    """The C extension, or a skip with its reason where it could not be built."""
+    return pytest.importorskip("engine._solver", reason="the C extension is not built here")
+
+
+def test_c_legal_cards_are_the_engine_rule_r7_r8() -> None:
+    """R7, R8: the C search's legal cards equal engine.rules.legal_mask on random situations."""
+    c = c_solver()
+    rng = random.Random(19)
+    for _ in range(20000):
+        hand = sum(1 << x for x in rng.sample(range(48), rng.randint(1, 12)))
+        args = (
+            hand,
+            rng.randrange(4),
+            rng.randrange(4),
+            rng.randrange(48),
+            rng.random() < 0.5,
+            rng.randrange(5),
+            rng.random() < 0.5,
+        )
+        assert c.legal_mask(*args) == legal_mask(*args), args
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+def test_fast_and_reference_agree_on_random_endings(ruleset: str) -> None:
+    """R6–R9: the same value from 1 to 5 tricks before the end, in the middle of tricks too."""
+    c_solver()
+    rng = random.Random(f"endings-{ruleset}")
+    for i in range(150):
+        deal, trump, rules, played = random_position(rng, tricks_left=1 + i % 5, ruleset=ruleset)
+        fast_value = Solver(deal, trump=trump, rules=rules).value(played)
+        assert fast_value == solve_reference(deal, trump=trump, rules=rules, played=played), (
+            deal.hands,
+            trump,
+            played,
+        )
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+def test_fast_and_reference_agree_six_tricks_before_the_end(ruleset: str) -> None:
+    c_solver()
+    rng = random.Random(f"six-{ruleset}")
+    for _ in range(8):
+        deal, trump, rules, played = random_position(rng, tricks_left=6, ruleset=ruleset)
+        assert Solver(deal, trump=trump, rules=rules).value(played) == solve_reference(
+            deal, trump=trump, rules=rules, played=played
+        )
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_top_six_of_every_suit_take_all_72_r6_r9(trump: str, ruleset: str) -> None:
+    """R6, R9: holding the six highest cards of every suit, with three cards of each suit in every
+    hand, NS win every trick (see solver_cases): 72, from the start, by both solvers."""
+    rules = Rules(ruleset)
+    for dealer in Seat:
+        deal = top_six_deal(dealer)
+        assert solve(deal, trump=trump, rules=rules) == 72
+        assert solve_reference(deal, trump=trump, rules=rules) == 72
+
+
+@needs_c_solver
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_each_pair_takes_its_two_suits_36_each_r6_r9(trump: str) -> None:
+    """R6, R9: each pair holds the six highest cards of two suits: 36-36 from the start."""
+    for ruleset in ("lliure", "obligada"):
+        assert solve(split_deal(Seat.E), trump=trump, rules=Rules(ruleset)) == 36
+
+
+def test_reference_agrees_on_a_full_deal_with_36_each() -> None:
+    """A full deal (12 tricks) solved by the pure-Python reference too (about 3 s)."""
+    assert solve_reference(split_deal(Seat.W), trump="espases", rules=Rules("obligada")) == 36
+
+
+@pytest.mark.slow
+def test_reference_agrees_on_a_full_deal_with_36_each_lliure() -> None:
+    assert solve_reference(split_deal(Seat.S), trump="botifarra") == 36
+
+
+def check_one_card_deeper(solver: Solver, hand: Hand) -> int:
+    """The value of the position equals the best, for the side to move, of the values after each
+    legal card (North–South maximise, East–West minimise); returns it."""
+    value = solver.value_of(hand)
+    children = []
+    for card in hand.legal_cards():
+        hand.play(card)
+        children.append(solver.value_of(hand))
+        hand.undo()
+    best = max(children) if hand.to_move.pair == "NS" else min(children)
+    assert value == best
+    return value
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+def test_values_of_deals_in_play_are_consistent_one_card_deeper(ruleset: str) -> None:
+    """Along a random line from two tricks into a seeded deal to the end: each value is the best
+    of the values one card deeper, lies in 0..72, and the reference gives the same value once
+    five tricks are left; the last value is the replayed total."""
+    c_solver()
+    rng = random.Random(f"line-{ruleset}")
+    deal = deal_board("consistency", 7)
+    trump = "bastos"
+    rules = Rules(ruleset)
+    solver = Solver(deal, trump=trump, rules=rules)
+    hand = Hand(deal, trump, rules)
+    while len(hand.played) < 8:
+        hand.play(rng.choice(hand.legal_cards()))
+    while not hand.is_over:
+        value = check_one_card_deeper(solver, hand)
+        assert 0 <= value <= 72
+        if len(hand.played) >= 28:
+            assert value == solve_reference(deal, trump=trump, rules=rules, played=hand.played)
+        hand.play(rng.choice(hand.legal_cards()))
+    assert solver.value_of(hand) == hand.totals["NS"]
+
+
+@needs_c_solver
+def test_full_deal_value_is_the_best_opening_lead() -> None:
+    """From the very start of a seeded deal: the value is the best over the opening leads."""
+    deal = deal_board("consistency", 8)
+    solver = Solver(deal, trump="oros", rules=Rules("obligada"))
+    check_one_card_deeper(solver, Hand(deal, "oros", Rules("obligada")))
+
+
+def test_value_of_a_complete_hand_is_its_total_r9() -> None:
+    deal = deal_board("complete", 3)
+    hand = Hand(deal, "copes")
+    while not hand.is_over:
+        hand.play(hand.legal_cards()[-1])
+    record = {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": deal.dealer.name, "hands": deal.hands_json()},
+        "choice": {"delegated": False, "trump": "copes"},
+        "play": [card_token(c) for c in hand.played],
+    }
+    totals = replay(record).totals
+    assert totals is not None
+    assert solve(deal, trump="copes", played=hand.played) == totals["NS"]
+
+
+def test_at_least_answers_like_the_value() -> None:
+    rng = random.Random(5)
+    deal, trump, rules, played = random_position(rng, tricks_left=4, ruleset="lliure")
+    solver = Solver(deal, trump=trump, rules=rules)
+    value = solver.value(played)
+    assert solver.at_least(played, value) and not solver.at_least(played, value + 1)
+    assert solver.at_least(played, 0) and not solver.at_least(played, 73)
+
+
+def test_the_reference_search_is_the_fallback_and_can_be_forced() -> None:
+    """BOTIFARRA_SOLVER=python makes engine.solver use the reference, with the same values."""
+    code = (
+        "import sys; sys.path.insert(0, 'tests/engine')\n"
+        "from engine.solver import BACKEND, solve\n"
+        "from solver_cases import top_six_deal\n"
+        "print(BACKEND, solve(top_six_deal(), trump='oros'))\n"
+    )
+    env = dict(os.environ, BOTIFARRA_SOLVER="python")
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True
+    )
+    assert out.stdout.split() == ["python", "72"]
+
+
+def test_reference_search_directly() -> None:
+    """The reference on its own (the fallback path): a last trick worked out by hand (R6, R9)."""
+    p = parse_token
+    # Oros trumps, W leads 1c, S plays 2c, E trumps with 3o, N plays 9c: EW take 4 + 5 + 1.
+    hands = [1 << p("9c"), 1 << p("3o"), 1 << p("2c"), 1 << p("1c")]
+    search = ReferenceSearch(TRUMP_INDEX["oros"], False)
+    assert search.future(hands, Seat.W.value, (), -1) == 0
+    # The same cards in botifarra: 9c takes the trick for NS.
+    search = ReferenceSearch(TRUMP_INDEX["botifarra"], False)
+    assert search.future(hands, Seat.W.value, (), -1) == 10
+
+
+def test_illegal_or_unknown_input_is_refused() -> None:
+    deal = deal_board("bad", 1)
+    hand = Hand(deal, "oros")
+    leader_cards = hand.legal_cards()
+    hand.play(leader_cards[0])
+    illegal = [c for c in range(48) if hand.hands[hand.to_move] >> c & 1 and not hand.is_legal(c)]
+    if illegal:
+        with pytest.raises(IllegalPlay):
+            solve(deal, trump="oros", played=[leader_cards[0], illegal[0]])
+    with pytest.raises(ValueError, match="unknown trump"):
+        solve(deal, trump="trumfo")
+    with pytest.raises(ValueError):
+        solve(deal, trump="oros", played=[leader_cards[0], leader_cards[0]])
+
+
+def test_c_search_refuses_positions_that_cannot_be() -> None:
+    c = c_solver()
+    search = c.Search(0, False)
+    with pytest.raises(ValueError):
+        search.future([1, 1, 0, 0], 0, [])  # a card in two hands
+    with pytest.raises(ValueError):
+        search.future([1, 2, 4, 0], 0, [])  # hands of different sizes
+    with pytest.raises(ValueError):
+        search.future([1, 2, 4, 8], 0, [1, 2, 3, 4])  # four cards on the table
+    assert search.future([1, 2, 4, 8], 0, []) in range(0, 10)
+
+
+def test_backend_is_reported() -> None:
+    assert BACKEND in ("c", "python")

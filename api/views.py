@@ -253,6 +253,7 @@ class StandingsView(ApiView):
         event = _event(request, pk)
         staff = policy.is_event_staff(access.actor_for(request), event)
         limit = policy.last_scored_round(staff=staff, rounds=event.rounds.all())
+        state = queue.standings_state(event)  # first: it may recompute them on the spot
         snapshot = event.snapshots.filter(after_round__lte=limit).order_by("-after_round").first()
         updated = snapshot.computed_at if snapshot else None
         return Response(
@@ -260,7 +261,7 @@ class StandingsView(ApiView):
                 {
                     "event": event,
                     "snapshot": snapshot,
-                    "stale": queue.standings_state(event) != queue.FRESH,
+                    "stale": state != queue.FRESH,
                     "updated_at": updated,
                 }
             ).data

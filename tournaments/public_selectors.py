@@ -118,6 +118,7 @@ def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView
     """The standings after a round this viewer may see the scores of (``policy``): the public
     and the tables see closed rounds only; organisers and referees the open one live."""
     limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    state = queue.standings_state(ev.event)  # first: it may recompute them on the spot
     snapshots = {
         s.after_round: s
         for s in StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit).defer(
@@ -131,7 +132,7 @@ def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView
         snapshot=snapshot,
         rows=standing_rows(ev, snapshot),
         after_rounds=sorted(snapshots),
-        state=queue.standings_state(ev.event),
+        state=state,
     )
 
 

@@ -1,5 +1,6 @@
-/* The room's screen: show one slide at a time, the next every 12 s; the slides themselves are
-   refreshed by live.js. "Pause" stops the rotation (and shows every slide). */
+/* The room's screen: show one slide at a time, the next every data-rotate-every ms (12 s by
+   default, ?every=N in the address); the slides themselves are refreshed by live.js. "Pause"
+   stops the rotation (and shows every slide). */
 (function () {
   "use strict";
   var index = 0;
@@ -37,7 +38,9 @@
       });
     }
     show();
-    window.setInterval(next, 12000);
+    var box = document.getElementById("screen-slides");
+    var every = box ? parseInt(box.getAttribute("data-rotate-every"), 10) : 0;
+    window.setInterval(next, every > 0 ? every : 12000);
   });
   document.addEventListener("live:updated", show);
 })();

@@ -210,20 +210,37 @@ SCREEN_ROWS_PER_SLIDE = 16
 
 def screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The room's screen (a projector or a TV): large type, rotating between "find your table",
-    the standings of closed rounds and a QR code to the public pages; refreshes itself."""
+    the standings of closed rounds and a QR code to the public pages; refreshes itself.
+
+    Whoever opens it, it shows what the room may see: an organiser's laptop on the projector
+    must not show the open round's live scores."""
     ev = public_event(request, pk)
-    context = _screen_context(request, ev)
+    ev = sel.event_view(ev.event, staff=False)
     if request.GET.get("fragment"):
         return live_response(
             request,
             sel.screen_version(ev),
-            lambda: render(request, "public/_screen_slides.html", context),
+            lambda: render(request, "public/_screen_slides.html", _screen_context(request, ev)),
         )
-    return render(request, "public/screen.html", context)
+    return render(request, "public/screen.html", _screen_context(request, ev))
+
+
+SCREEN_ROTATE_SECONDS = (2, 12, 120)  # the least, the default, the most
+
+
+def _rotate_seconds(request: HttpRequest) -> int:
+    """``?every=N``: seconds per slide, within bounds (a wrong value gives the default)."""
+    least, default, most = SCREEN_ROTATE_SECONDS
+    try:
+        value = int(request.GET.get("every", default))
+    except ValueError:
+        return default
+    return min(most, max(least, value))
 
 
 def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
     rnd, seats = sel.find_your_table(ev)
+    rotate = _rotate_seconds(request)
     view = sel.standings(ev)
     rows = view.rows
     public_url = request.build_absolute_uri(reverse("public:event", args=[ev.event.pk]))
@@ -234,6 +251,10 @@ def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
         standing_pages=pdf.groups(rows, SCREEN_ROWS_PER_SLIDE),
         view=view,
         public_url=public_url,
+        rotate_s=rotate,
+        rotate_ms=rotate * 1000,
+        # Fresh data at least every 20 s, and before a slide comes round twice.
+        refresh_ms=min(20, 2 * rotate) * 1000,
         qr=pdf.qr_svg(
             public_url, title=_("QR code of the results page %(url)s") % {"url": public_url}
         ),

@@ -418,10 +418,12 @@ def swap_warnings(
     *,
     messages: Mapping[str, str] = SWAP_MESSAGES,
     label: Callable[[int], object] = str,
+    side_label: Callable[[str], object] = str,
 ) -> list[str]:
     """Warnings for a manual swap of ``a`` and ``b``: rematches, direction rule, second bye.
 
-    ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id.
+    ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id and
+    ``side_label`` a direction (``NS``, ``EW``) as the reader writes it.
     """
     swapped = apply_swap(pairing, a, b)
     warnings: list[str] = []
@@ -432,7 +434,7 @@ def swap_warnings(
             warnings.append(messages["met"] % {"table": table, "ns": label(ns), "ew": label(ew)})
         for entry, seat in ((ns, NS), (ew, EW)):
             dirs = history.get(entry, _EMPTY).directions + (seat,)
-            values = {"table": table, "entry": label(entry), "seat": seat}
+            values = {"table": table, "entry": label(entry), "seat": side_label(seat)}
             if abs(dirs.count(NS) - dirs.count(EW)) > 2:
                 warnings.append(messages["too_often"] % values)
             elif dirs[-3:] == (seat,) * 3:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from scoring import types as st
 from scoring.pairing import history_from, swap_warnings
+from tournaments.labels import side_label
 from tournaments.models import BoardResult, Event, Round, Table
 from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
@@ -119,6 +120,7 @@ def pairing_swap_warnings(rnd: Round, entry_a: int, entry_b: int) -> list[str]:
             "bye": _("%(entry)s has already had a bye."),
         },
         label=lambda pk: entries.get(pk, pk),
+        side_label=side_label,
     )
 
 

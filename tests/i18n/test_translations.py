@@ -288,8 +288,8 @@ def test_organiser_dashboard_in_each_language(client, running_event, organiser, 
 @pytest.mark.parametrize(
     ("lang", "texts"),
     [
-        ("ca", ("Taula 1", "Introdueixes els resultats per a NS", "Taulell 1")),
-        ("es", ("Mesa 1", "Introduces los resultados por NS", "Tablero 1")),
+        ("ca", ("Taula 1", "Introdueixes els resultats com a NS", "Taulell 1")),
+        ("es", ("Mesa 1", "Introduces los resultados como NS", "Tablero 1")),
         ("en", ("Table 1", "You enter for NS", "Board 1")),
     ],
 )

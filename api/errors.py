@@ -10,7 +10,9 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError
+from django.http import Http404
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -102,6 +104,17 @@ def _flatten(data: Any, prefix: str = "") -> list[dict[str, str]]:
     return [{"field": prefix or NON_FIELD, "message": str(data)}]
 
 
+def _throttled_message(wait: float | None) -> str:
+    if wait is None:
+        return str(_("Too many attempts: wait a moment and try again."))
+    seconds = max(1, round(wait))
+    return ngettext(
+        "Too many attempts: try again in %(n)s second.",
+        "Too many attempts: try again in %(n)s seconds.",
+        seconds,
+    ) % {"n": seconds}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
@@ -124,10 +137,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
         response["Retry-After"] = "5"
         return response
+    if isinstance(exc, Http404):
+        # Django's get_object_or_404 says "No Event matches the given query.", in English and
+        # with a class name: the client is told in its own language.
+        exc = exceptions.NotFound(
+            _("Not found: nothing here has this number, or you may not see it.")
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     data = response.data
+    if isinstance(exc, exceptions.Throttled):
+        # DRF's own sentence is half translated ("… Expected available in 42 seconds.").
+        data = {"detail": _throttled_message(exc.wait)}
     if isinstance(data, dict) and set(data) == {"detail"}:
         field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
         field = getattr(exc, "field", None) or field  # a refused body names the value

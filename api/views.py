@@ -28,7 +28,7 @@ from api.parsers import StorableJSONParser
 from api.throttles import VerifyThrottle
 from tournaments import play, policy, queue, ratelimit, table_access
 from tournaments.actors import Actor
-from tournaments.labels import FieldProblem
+from tournaments.labels import FieldProblem, side_label
 from tournaments.models import (
     Board,
     BoardResult,
@@ -134,7 +134,7 @@ class TableTokenView(ApiView):
                 {
                     "side": [
                         _("This code is %(side)s's, not %(other)s's.")
-                        % {"side": side, "other": expected}
+                        % {"side": side_label(side), "other": side_label(expected)}
                     ]
                 }
             )

@@ -418,13 +418,20 @@ def swap_warnings(
     *,
     messages: Mapping[str, str] = SWAP_MESSAGES,
     label: Callable[[int], object] = str,
+    side_label: Callable[[str], object] = str,
 ) -> list[str]:
     """Warnings for a manual swap of ``a`` and ``b``: rematches, direction rule, second bye.
 
-    ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id.
+    ``messages`` holds the texts (keys of ``SWAP_MESSAGES``), ``label`` names an entry id and
+    ``side_label`` a direction (``NS``, ``EW``) as the reader writes it.
     """
     return pairing_warnings(
-        apply_swap(pairing, a, b), history, only={a, b}, messages=messages, label=label
+        apply_swap(pairing, a, b),
+        history,
+        only={a, b},
+        messages=messages,
+        label=label,
+        side_label=side_label,
     )
 
 
@@ -435,10 +442,12 @@ def pairing_warnings(
     only: Collection[int] | None = None,
     messages: Mapping[str, str] = SWAP_MESSAGES,
     label: Callable[[int], object] = str,
+    side_label: Callable[[str], object] = str,
 ) -> list[str]:
     """Warnings for a pairing made by hand: rematches, the direction rule, a second bye.
 
-    ``only``: warn only about the tables (and bye) of these entries (all when None).
+    ``only``: warn only about the tables (and bye) of these entries (all when None); the other
+    arguments as :func:`swap_warnings`.
     """
     warnings: list[str] = []
     for table, (ns, ew) in enumerate(pairing.tables, start=1):
@@ -448,7 +457,7 @@ def pairing_warnings(
             warnings.append(messages["met"] % {"table": table, "ns": label(ns), "ew": label(ew)})
         for entry, seat in ((ns, NS), (ew, EW)):
             dirs = history.get(entry, _EMPTY).directions + (seat,)
-            values = {"table": table, "entry": label(entry), "seat": seat}
+            values = {"table": table, "entry": label(entry), "seat": side_label(seat)}
             if abs(dirs.count(NS) - dirs.count(EW)) > 2:
                 warnings.append(messages["too_often"] % values)
             elif dirs[-3:] == (seat,) * 3:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
+from tournaments.labels import side_label
 from tournaments.models import AuditEntry, Event, Table
 
 LABEL_MAX = AuditEntry._meta.get_field("actor").max_length or 120
@@ -64,5 +65,7 @@ def label_for_display(label: str) -> str:
     if match is None:
         return label
     if match["side"]:
-        return _("table %(table)s, round %(round)s, %(side)s") % match.groupdict()
+        return _("table %(table)s, round %(round)s, %(side)s") % (
+            match.groupdict() | {"side": side_label(match["side"])}
+        )
     return _("table %(table)s, round %(round)s") % match.groupdict()

@@ -63,10 +63,12 @@ def traveller_chart(board: int, bars: Sequence[Bar]) -> str:
     extent = max([abs(b.net_ns) for b in bars] + [1])
     zero = (plot_x0 + plot_x1) / 2
     scale = (plot_x1 - plot_x0) / 2 / extent
+    # Words are looked up outside the f-strings: xgettext does not see a call inside one.
+    ew_ahead, ns_ahead, table_word = _("EW ahead"), _("NS ahead"), _("Table")
     out = _open(width, height, title, desc)
-    out.append(f'<text x="{plot_x0}" y="16" fill="#444">{escape(_("EW ahead"))}</text>')
+    out.append(f'<text x="{plot_x0}" y="16" fill="#444">{escape(ew_ahead)}</text>')
     out.append(
-        f'<text x="{plot_x1}" y="16" text-anchor="end" fill="#444">{escape(_("NS ahead"))}</text>'
+        f'<text x="{plot_x1}" y="16" text-anchor="end" fill="#444">{escape(ns_ahead)}</text>'
     )
     out.append(
         f'<line x1="{zero}" y1="{top - 8}" x2="{zero}" y2="{height - 22}" '
@@ -76,7 +78,7 @@ def traveller_chart(board: int, bars: Sequence[Bar]) -> str:
         y = top + i * row_h
         w = abs(b.net_ns) * scale
         x = zero if b.net_ns >= 0 else zero - w
-        out.append(f'<text x="4" y="{y + 15}">{escape(_("Table"))} {b.table}</text>')
+        out.append(f'<text x="4" y="{y + 15}">{escape(table_word)} {b.table}</text>')
         out.append(
             f'<rect x="{x:.1f}" y="{y + 3}" width="{max(w, 1.5):.1f}" height="{row_h - 8}" '
             f'fill="{trump_fill(b.trump)}"><title>{escape(trump_short(b.trump))}: '
@@ -129,18 +131,19 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
             f'<text x="{px(r):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
             f'fill="#444">{r}</text>'
         )
+    after_round = _("After round")
     out.append(
         f'<text x="{(left + width - right) / 2}" y="{height - 4}" text-anchor="middle" '
-        f'fill="#444">{escape(_("After round"))}</text>'
+        f'fill="#444">{escape(after_round)}</text>'
     )
     if history:
         points = " ".join(f"{px(r):.1f},{py(rank):.1f}" for r, rank in history)
         out.append(f'<polyline points="{points}" fill="none" stroke="#a4161a" stroke-width="2"/>')
         for r, rank in history:
+            point = _("after round %(r)s: rank %(rank)s") % {"r": r, "rank": rank}
             out.append(
                 f'<circle cx="{px(r):.1f}" cy="{py(rank):.1f}" r="4" fill="#a4161a">'
-                f"<title>{escape(_('after round %(r)s: rank %(rank)s') % {'r': r, 'rank': rank})}"
-                "</title></circle>"
+                f"<title>{escape(point)}</title></circle>"
             )
             out.append(f'<text x="{px(r) + 6:.1f}" y="{py(rank) - 6:.1f}">{rank}</text>')
     out.append("</svg>")

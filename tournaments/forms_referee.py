@@ -8,11 +8,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import play
+from tournaments.actors import label_for_display
+from tournaments.forms_results import call_choices, read_totals
 from tournaments.jsonio import JSONRejected, read_json
-from tournaments.models import BoardResult, Dispute, PlayRecord, Ruling, Submission
+from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Ruling, Submission
 from tournaments.services import ServiceError
 
-SEATS = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 PAIRS = [("NS", _("North–South")), ("EW", _("East–West"))]
 CALLS = ("contro", "recontro", "sant_vicenc")
 
@@ -65,29 +66,58 @@ class PenaltyForm(RulingForm):
         return {"offending_pair": self.cleaned_data["offending_pair"]}
 
 
+def _call_field(label: Any) -> forms.ChoiceField:
+    # The seats are set per board in __init__ (call_choices): only those who may make the call.
+    return forms.ChoiceField(
+        label=label, required=False, choices=[("", _("no call"))], widget=forms.RadioSelect
+    )
+
+
+def _total_field(label: Any, side: str) -> forms.CharField:
+    # Text as typed (kept on a refusal), read by forms_results.read_totals like the players'
+    # form: one total may stay empty (72 minus the other).
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=12,
+        widget=forms.NumberInput(
+            attrs={"min": 0, "max": 72, "inputmode": "numeric", "data-total": side}
+        ),
+    )
+
+
 class CorrectedShortForm(RulingForm):
+    """The corrected short result: the players' form in the referee's hands (the same seats for
+    each call, the same hand totals with 72 − x, the same live score: ``forms_results``)."""
+
     kind = Ruling.Kind.CORRECTED
-    trump = forms.ChoiceField(label=_("Trump"), choices=BoardResult.Trump.choices)
+    trump = forms.ChoiceField(
+        label=_("Trump"), choices=BoardResult.Trump.choices, widget=forms.RadioSelect
+    )
     delegated = forms.BooleanField(label=_("Delegated to the dealer's partner"), required=False)
-    contro = forms.ChoiceField(
-        label=_("Contro by"), required=False, choices=[("", _("no call"))] + SEATS
-    )
-    recontro = forms.ChoiceField(
-        label=_("Recontro by"), required=False, choices=[("", _("no call"))] + SEATS
-    )
-    sant_vicenc = forms.ChoiceField(
-        label=_("Sant Vicenç by"), required=False, choices=[("", _("no call"))] + SEATS
-    )
-    totals_ns = forms.IntegerField(label=_("NS hand total"), min_value=0, max_value=72)
-    totals_ew = forms.IntegerField(label=_("EW hand total"), min_value=0, max_value=72)
+    contro = _call_field(_("Contro by"))
+    recontro = _call_field(_("Recontro by"))
+    sant_vicenc = _call_field(_("Sant Vicenç by"))
+    totals_ns = _total_field(_("NS hand total"), "NS")
+    totals_ew = _total_field(_("EW hand total"), "EW")
+
+    def __init__(self, *args: Any, board: Board, preview: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for call, seats in call_choices(board).items():
+            field = self.fields[call]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [("", _("no call")), *seats]
+        if preview:
+            # The live score is only a look: it needs no explanation.
+            self.fields["explanation"].required = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        ns, ew = data.get("totals_ns"), data.get("totals_ew")
-        if ns is not None and ew is not None and ns + ew != 72:
-            self.add_error(
-                "totals_ew", _("The two hand totals add up to 72 (now %(n)s).") % {"n": ns + ew}
-            )
+        totals, errors = read_totals(data.get("totals_ns") or "", data.get("totals_ew") or "")
+        for name, messages_ in errors.items():
+            for message in messages_:
+                self.add_error(name if name in self.fields else "totals_ew", message)
+        data["totals"] = totals
         made = [call for call in CALLS if data.get(call)]
         if made and made != list(CALLS[: len(made)]):
             self.add_error("contro", _("A recontro needs a contro, and Sant Vicenç a recontro."))
@@ -99,8 +129,11 @@ class CorrectedShortForm(RulingForm):
             "trump": data["trump"],
             "delegated": bool(data["delegated"]),
             "doubles": [{"seat": data[call], "call": call} for call in CALLS if data.get(call)],
-            "totals": {"NS": data["totals_ns"], "EW": data["totals_ew"]},
+            "totals": data["totals"],
         }
+
+    def call_fields(self) -> list[str]:
+        return [call for call in CALLS if self.cleaned_data.get(call)]
 
 
 class PlayRecordField(forms.CharField):
@@ -186,7 +219,7 @@ def ruling_forms(
     posted_key: str | None,
 ) -> dict[str, RulingForm]:
     labels = {
-        v.submission.pk: f"{v.title} · {v.who} · {v.source} · {v.totals} · {v.score}"
+        v.submission.pk: f"{v.title} · {label_for_display(v.who)} · {v.source} · {v.totals} · {v.score}"
         for v in views
         if v.submission is not None
     }
@@ -215,6 +248,8 @@ def ruling_forms(
         kwargs: dict[str, Any] = {"prefix": key, "initial": initial[key]}
         if key == "accept":
             kwargs |= {"result": result, "labels": labels}
+        if key == "corrected_short":
+            kwargs["board"] = result.board
         forms[key] = cls(**kwargs)
     return forms
 
@@ -233,7 +268,11 @@ def add_service_error(form: RulingForm, exc: ServiceError) -> None:
             form.add_error("play_record", text)
         return
     name = exc.field or ""
+    name = {"totals.NS": "totals_ns", "totals.EW": "totals_ew"}.get(name, name)
     name = aliases.get(name.split(".")[0].split("[")[0], name)
-    texts = [p.message for p in problems] if problems else [exc.message]
-    for text in texts:
-        form.add_error(name if name in form.fields else None, text)
+    if problems:
+        for p in problems:
+            field = {"totals.NS": "totals_ns", "totals.EW": "totals_ew"}.get(p.path, name)
+            form.add_error(field if field in form.fields else None, p.message)
+        return
+    form.add_error(name if name in form.fields else None, exc.message)

@@ -65,12 +65,73 @@ def trump_choices() -> list[dict[str, str]]:
     return [{"value": t, "label": trump_name(t), "symbol": trump_symbol(t)} for t in TRUMPS]
 
 
+# Seats and sides as people read them. The data (play records, the API, the exports for
+# programs, the database) keeps the codes N, E, S, W and NS, EW; what people read is in their
+# language: in Catalan and Spanish West is Oest / Oeste, so the letters are N, E, S, O and the
+# sides NS, EO (docs/players.md). Every page, PDF and export takes them from here.
+SIDES = ("NS", "EW")
+
+
 def seat_names() -> dict[str, str]:
     return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
 
 
 def seat_name(seat: str) -> str:
     return seat_names().get(seat, seat)
+
+
+def seat_letters() -> dict[str, str]:
+    """``{"N": "N", "E": "E", "S": "S", "W": "O"}`` in Catalan and Spanish."""
+    return {
+        "N": pgettext("seat letter", "N"),
+        "E": pgettext("seat letter", "E"),
+        "S": pgettext("seat letter", "S"),
+        "W": pgettext("seat letter", "W"),
+    }
+
+
+def seat_letter(seat: str) -> str:
+    return seat_letters().get(seat, seat)
+
+
+def seat_of(seat: str) -> str:
+    """The seat after "of", as the language joins them: ``d'Oest``, ``de Nord`` in Catalan."""
+    forms = {
+        "N": pgettext("of seat", "of North"),
+        "E": pgettext("of seat", "of East"),
+        "S": pgettext("of seat", "of South"),
+        "W": pgettext("of seat", "of West"),
+    }
+    return forms.get(seat, seat)
+
+
+def side_labels() -> dict[str, str]:
+    """``{"NS": "NS", "EW": "EO"}`` in Catalan and Spanish."""
+    return {"NS": pgettext("side", "NS"), "EW": pgettext("side", "EW")}
+
+
+def side_label(side: str) -> str:
+    return side_labels().get(side, side)
+
+
+def side_name(side: str) -> str:
+    """``North–South``, ``East–West`` (Est–Oest, Este–Oeste)."""
+    return {"NS": _("North–South"), "EW": _("East–West")}.get(side, side)
+
+
+def side_of(side: str) -> str:
+    """The side after "of", as the language joins them: ``d'EO``, ``de NS`` in Catalan."""
+    return {"NS": pgettext("of side", "of NS"), "EW": pgettext("of side", "of EW")}.get(side, side)
+
+
+def other_side(side: str) -> str:
+    return {"NS": "EW", "EW": "NS"}.get(side, "")
+
+
+def sides_text(ns: object, ew: object, *, sep: str = " · ") -> str:
+    """``NS 12 · EO 60``: a pair of numbers by side, with the reader's side letters."""
+    labels = side_labels()
+    return f"{labels['NS']} {ns}{sep}{labels['EW']} {ew}"
 
 
 CALL_NAMES: dict[str, Promise] = {
@@ -86,7 +147,7 @@ def call_name(call: str) -> str:
 
 
 def calls_text(doubles: Any) -> str:
-    """``contro (W), recontro (S)``, or "none"."""
+    """``contro (O), recontro (S)`` (the reader's seat letters), or "none"."""
     if not doubles:
         return _("none")
     if not isinstance(doubles, list):
@@ -94,7 +155,8 @@ def calls_text(doubles: Any) -> str:
     parts = []
     for call in doubles:
         if isinstance(call, Mapping):
-            parts.append(f"{call_name(str(call.get('call')))} ({call.get('seat', '?')})")
+            seat = seat_letter(str(call.get("seat", "?")))
+            parts.append(f"{call_name(str(call.get('call')))} ({seat})")
         else:
             parts.append(str(call))
     return ", ".join(parts)
@@ -164,9 +226,9 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
     ProblemCode.HANDS_NOT_OBJECT: gettext_lazy("The hands must be given seat by seat (R3)."),
     ProblemCode.HAND_NOT_LIST: gettext_lazy("A hand must be a list of 12 cards (R3)."),
     ProblemCode.HAND_SIZE: gettext_lazy("%(seat)s holds %(count)s cards; a hand has 12 (R3)."),
-    ProblemCode.HAND_MISSING: gettext_lazy("The hand of %(seat)s is missing (R3)."),
+    ProblemCode.HAND_MISSING: gettext_lazy("The hand %(of_seat)s is missing (R3)."),
     ProblemCode.HAND_MISMATCH: gettext_lazy(
-        "The hand of %(seat)s is not the hand of board %(board)s (R3)."
+        "The hand %(of_seat)s is not the hand of board %(board)s (R3)."
     ),
     ProblemCode.CARD_DEALT_TWICE: gettext_lazy(
         "%(card)s is dealt twice: it is also at %(first)s (R1: 48 different cards)."
@@ -214,7 +276,7 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
     ProblemCode.PLAY_TOO_SHORT: gettext_lazy(
         "The play stops after %(count)s cards without an illegal card; a whole hand has 48 (R10)."
     ),
-    ProblemCode.CARD_NOT_HELD: gettext_lazy("%(card)s is not in %(seat)s's hand."),
+    ProblemCode.CARD_NOT_HELD: gettext_lazy("%(card)s is not in the hand %(of_seat)s."),
     ProblemCode.CARD_ALREADY_PLAYED: gettext_lazy("%(card)s was already played (%(first)s)."),
     ProblemCode.ILLEGAL_CARD: gettext_lazy("%(card)s is an illegal card (R10)."),
     ProblemCode.HAND_COMPLETE: gettext_lazy("The hand is complete: no card is left to play."),
@@ -225,14 +287,17 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
         "The totals need a number for NS and one for EW (R9)."
     ),
     ProblemCode.TOTAL_NOT_NUMBER: gettext_lazy(
-        "The %(pair)s total must be a whole number from 0 to 72, not %(value)s (R9)."
+        "The total %(of_pair)s must be a whole number from 0 to 72, not %(value)s (R9)."
     ),
     ProblemCode.TOTALS_UNKNOWN_KEYS: gettext_lazy("Unknown keys in the totals: %(keys)s."),
     ProblemCode.TOTALS_SUM: gettext_lazy("The two totals must add up to 72, not %(sum)s (R9)."),
     ProblemCode.NOT_A_PAIR: gettext_lazy("%(value)s is not a pair: NS or EW (R10)."),
 }
-# Params shown as people say them: a seat by its name.
+# Params shown as people say them: a seat by its name, a pair by its side letters; the
+# messages that put a seat or a pair after "of" take it joined as the language does (``of_seat``,
+# ``of_pair``: "d'Oest", "d'EO" in Catalan).
 _SEAT_PARAMS = ("seat", "dealer")
+_PAIR_PARAMS = ("pair",)
 
 
 @dataclass(frozen=True)
@@ -251,10 +316,16 @@ def problem_text(problem: engine.Problem) -> str:
     template = PROBLEM_TEXT.get(problem.code)
     if template is None:
         return problem.message
-    params = {
-        k: seat_name(v) if k in _SEAT_PARAMS and isinstance(v, str) else v
-        for k, v in problem.params.items()
-    }
+    params: dict[str, Any] = {}
+    for key, value in problem.params.items():
+        if key in _SEAT_PARAMS and isinstance(value, str):
+            params[key] = seat_name(value)
+            params[f"of_{key}"] = seat_of(value)
+        elif key in _PAIR_PARAMS and isinstance(value, str):
+            params[key] = side_label(value)
+            params[f"of_{key}"] = side_of(value)
+        else:
+            params[key] = value
     return str(template) % params
 
 

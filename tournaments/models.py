@@ -320,7 +320,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event} · {_('round')} {self.number}"
+        return _("%(event)s · round %(n)s") % {"event": self.event, "n": self.number}
 
     @property
     def board_numbers(self) -> range:
@@ -370,7 +370,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{_('Table')} {self.number} ({_('round')} {self.round.number})"
+        return _("Table %(t)s (round %(r)s)") % {"t": self.number, "r": self.round.number}
 
     def side_of(self, entry: Entry) -> str | None:
         if entry.pk == self.ns_id:
@@ -423,7 +423,7 @@ class Board(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{_('Board')} {self.number}"
+        return _("Board %(n)s") % {"n": self.number}
 
     @property
     def round_number(self) -> int:

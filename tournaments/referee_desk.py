@@ -23,6 +23,8 @@ from tournaments.labels import (
     rule_sentence,
     seat_name,
     seat_names,
+    side_label,
+    sides_text,
     suit_names,
     trump_name,
 )
@@ -127,6 +129,8 @@ def value_text(key: str, value: Any) -> str:
         return str(dict(Dispute.Reason.choices).get(value, value))
     if key in ("adjusted_ns", "adjusted_ew"):
         return str(dict(BoardResult.Adjusted.choices).get(value, value))
+    if key in ("offending_pair", "entered_side", "side"):
+        return side_label(str(value))
     if isinstance(value, bool):
         return _yes_no(value)
     return str(value)
@@ -195,7 +199,7 @@ class SubmissionView:
 
 
 def _score_text(ns: Any, ew: Any) -> str:
-    return f"NS {ns} · EW {ew}"
+    return sides_text(ns, ew)
 
 
 def _stored_view(result: BoardResult) -> SubmissionView:
@@ -209,7 +213,7 @@ def _stored_view(result: BoardResult) -> SubmissionView:
         trump=trump_name(result.trump),
         delegated=_yes_no(result.delegated),
         calls=calls_text(result.doubles),
-        offending=result.offending_pair or "—",
+        offending=side_label(result.offending_pair) or "—",
         score=_score_text(result.score_ns, result.score_ew),
     )
     if result.totals_ns is not None:
@@ -263,7 +267,7 @@ def _submission_view(sub: Submission, number: int, event: Event, board: Board) -
         if verdict.get("totals"):
             view.totals = _score_text(verdict["totals"].get("NS"), verdict["totals"].get("EW"))
         if verdict.get("outcome") == "illegal":
-            view.offending = play.pair_of(verdict["seat"])
+            view.offending = side_label(play.pair_of(verdict["seat"]))
         if verdict.get("score"):
             view.score = _score_text(verdict["score"].get("NS"), verdict["score"].get("EW"))
         view.verdict = verdict_text(verdict)
@@ -274,7 +278,7 @@ def _submission_view(sub: Submission, number: int, event: Event, board: Board) -
     totals = data.get("totals")
     if isinstance(totals, dict):
         view.totals = _score_text(totals.get("NS"), totals.get("EW"))
-    view.offending = data.get("offending_pair") or "—"
+    view.offending = side_label(str(data.get("offending_pair") or "")) or "—"
     try:
         values = short_values(board=board, data=data)
     except InvalidSubmission:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from scoring import types as st
 from scoring.pairing import history_from, swap_warnings
 from scoring.pairing import pairing_warnings as scoring_pairing_warnings
+from tournaments.labels import side_label
 from tournaments.models import BoardResult, Event, Round, Table
 from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
@@ -142,8 +143,12 @@ def pairing_warnings(
     messages = _pairing_messages()
     label = lambda pk: entries.get(pk, pk)  # noqa: E731
     if swap is not None:
-        return swap_warnings(pairing, *swap, history, messages=messages, label=label)
-    return scoring_pairing_warnings(pairing, history, messages=messages, label=label)
+        return swap_warnings(
+            pairing, *swap, history, messages=messages, label=label, side_label=side_label
+        )
+    return scoring_pairing_warnings(
+        pairing, history, messages=messages, label=label, side_label=side_label
+    )
 
 
 def stale_events() -> models.QuerySet[Event]:

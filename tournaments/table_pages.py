@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments import labels, play, policy
+from tournaments.forms_results import call_choices
+from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
 from tournaments.models import Board, BoardResult, Dispute, Ruling, Table
 from tournaments.services import results
@@ -74,10 +76,12 @@ def status_label(result: BoardResult | None, side: str) -> str:
     if result is None:
         return _("Not entered")
     if result.status == BoardResult.Status.ENTERED:
-        by = result.entered_side
-        if by in ("NS", "EW"):
-            other = "EW" if by == "NS" else "NS"
-            return _("Entered by %(by)s, waiting for %(other)s") % {"by": by, "other": other}
+        # One sentence per side: "waiting for" joins the other side as each language does
+        # (Catalan "pendent d'EO").
+        if result.entered_side == "NS":
+            return _("Entered by NS, waiting for EW")
+        if result.entered_side == "EW":
+            return _("Entered by EW, waiting for NS")
         return _("Entered by the organiser, waiting for confirmation")
     if result.status == BoardResult.Status.CONFIRMED:
         return _("Confirmed")
@@ -187,7 +191,7 @@ def short_context(
     seats = seat_names()
     dealer = board.dealer
     partner = play.partner(dealer)
-    allowed = play.call_seats(board)
+    allowed = call_choices(board)
     return {
         "access": access,
         "table": access.table,
@@ -206,7 +210,7 @@ def short_context(
                 "name": c,
                 "label": call_name(c),
                 "selected": values.get(c, ""),
-                "options": [{"seat": s, "label": seats[s]} for s in allowed[c]],
+                "options": [{"seat": s, "label": name} for s, name in allowed[c]],
                 "errors": errors.get(c, []),
             }
             for c in CALLS
@@ -229,12 +233,35 @@ def submitted_message(outcome: results.Outcome, number: int, side: str) -> tuple
         ) % score
     if result.status == BoardResult.Status.RULED:
         return "info", _("Board %(n)s has been ruled by the referee.") % score
-    waiting = {"NS": "EW", "EW": "NS"}.get(side, "")
-    if waiting:
+    if side == "NS":
         return "success", _(
-            "Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for %(w)s to confirm."
-        ) % (score | {"w": waiting})
+            "Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for EW to confirm."
+        ) % score
+    if side == "EW":
+        return "success", _(
+            "Board %(n)s entered: NS %(ns)s, EW %(ew)s. Waiting for NS to confirm."
+        ) % score
     return "success", _("Board %(n)s entered: NS %(ns)s, EW %(ew)s.") % score
+
+
+def paste_problem(exc: JSONRejected) -> dict[str, str]:
+    """What players read when the text they pasted is not JSON: a sentence in their language
+    that says what to do, no parser words (the referee's desk and the API keep the details)."""
+    if exc.code == "empty":
+        message = _("Nothing was pasted: paste the play record your club's software wrote.")
+    elif exc.code == "syntax":
+        message = _(
+            "This is not a play record: copy the whole text your club's software wrote (it "
+            "starts with { and ends with }) and paste it again. Something is wrong on line "
+            "%(line)s."
+        ) % {"line": exc.line}
+    elif exc.code == "encoding":
+        message = _(
+            "This text cannot be read: copy the play record again from your club's software."
+        )
+    else:
+        message = exc.message
+    return {"path": "", "message": message}
 
 
 def play_gate(access: Access, board: Board) -> tuple[BoardResult | None, bool, bool]:
@@ -275,6 +302,7 @@ def play_context(
             "ruleset": board.event.ruleset,
             "format": play.FORMAT,
             "seats": seat_names(),
+            "sides": labels.side_labels(),
             "suits": labels.suit_names(),
             "symbols": labels.SYMBOLS,
             "pairs": {"NS": access.table.ns.pair.name, "EW": access.table.ew.pair.name},

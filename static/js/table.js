@@ -1,4 +1,4 @@
-/* The players' table pages: status refresh, live score of the short form, card-by-card entry.
+/* The players' table pages: status refresh and card-by-card entry (the short form: short_form.js).
    Vanilla JS, no build step. Every rule (legal cards, scores) comes from the server's engine. */
 (function () {
   "use strict";
@@ -75,88 +75,8 @@
     window.setInterval(tick, 10000);
   }
 
-  /* ---- short form: totals 72 − x, calls in order, live score from the server ---- */
-  function initShortForm() {
-    var form = document.getElementById("short-form");
-    if (!form) { return; }
-    var output = document.getElementById("live-score");
-    var ns = form.querySelector("[name=totals_ns]");
-    var ew = form.querySelector("[name=totals_ew]");
-    var timer = null;
-    var seq = 0;
-
-    function checked(name) {
-      var input = form.querySelector("input[name=" + name + "]:checked");
-      return input ? input.value : "";
-    }
-    function other(value) {
-      var n = Number(value);
-      if (value === "" || !Number.isInteger(n) || n < 0 || n > 72) { return ""; }
-      return String(72 - n);
-    }
-    function setGroup(name, enabled) {
-      form.querySelectorAll("input[name=" + name + "]").forEach(function (input) {
-        if (input.value === "") { return; }
-        input.disabled = !enabled;
-        if (!enabled && input.checked) {
-          input.checked = false;
-          form.querySelector("input[name=" + name + "][value='']").checked = true;
-        }
-      });
-      var row = form.querySelector("[data-call=" + name + "]");
-      if (row) { row.classList.toggle("inactive", !enabled); }
-    }
-    function sync() {
-      var svAllowed = form.dataset.svBotifarra === "1" || checked("trump") !== "botifarra";
-      setGroup("recontro", checked("contro") !== "");
-      setGroup("sant_vicenc", checked("recontro") !== "" && svAllowed);
-      var played = checked("outcome") === "played";
-      ns.disabled = !played;
-      ew.disabled = !played;
-      var box = document.getElementById("field-totals");
-      if (box) { box.classList.toggle("inactive", !played); }
-    }
-    function show(data) {
-      output.textContent = "";
-      output.classList.remove("ok", "problem");
-      if (data.ok) {
-        output.classList.add("ok");
-        output.appendChild(el("span", {"class": "label", text: t("score") + ": "}));
-        output.appendChild(el("strong", {text: "NS " + data.score.NS + " · EW " + data.score.EW}));
-        output.appendChild(el("span", {"class": "muted",
-          text: " ×" + data.multiplier + (data.capot ? " · " + t("capot") : "")}));
-      } else if (data.complete) {
-        output.classList.add("problem");
-        var first = Object.keys(data.errors || {})[0];
-        output.textContent = first ? data.errors[first][0] : t("hint");
-      } else {
-        output.textContent = t("hint");
-      }
-    }
-    function preview() {
-      var params = new URLSearchParams(new FormData(form));
-      params.delete("csrfmiddlewaretoken");
-      var mine = ++seq;
-      fetch(form.dataset.previewUrl + "?" + params.toString(),
-            {credentials: "same-origin", headers: {"Accept": "application/json"}})
-        .then(function (res) { return res.json(); })
-        .then(function (data) { if (mine === seq) { show(data); } })
-        .catch(function () { if (mine === seq) { output.textContent = t("failed"); } });
-    }
-    function changed(event) {
-      if (event && event.target === ns) { ew.value = other(ns.value); }
-      if (event && event.target === ew) { ns.value = other(ew.value); }
-      sync();
-      window.clearTimeout(timer);
-      timer = window.setTimeout(preview, 200);
-    }
-    form.addEventListener("input", changed);
-    form.addEventListener("change", changed);
-    // Pressing Send blurs the last field ("change"): no preview may start as the page leaves.
-    form.addEventListener("submit", function () { window.clearTimeout(timer); });
-    sync();
-    preview();
-  }
+  /* The short form (72 − x, calls in order, live score) is in short_form.js, shared with the
+     referee's corrected result. */
 
   /* ---- card by card: the server says who plays and which cards are legal ---- */
   var SEATS = ["N", "W", "S", "E"];
@@ -230,8 +150,9 @@
       var first = t("trick") + " " + Math.min(state.trick_number, 12) + " · " +
         (answer.seat ? cfg.seats[answer.seat] + " " + t("toPlay") : t("allIn"));
       if (state.trick_winner) { first += " · " + cfg.seats[state.trick_winner] + " " + t("wins"); }
-      var second = t("tricks") + ": NS " + state.tricks.NS + " · EW " + state.tricks.EW +
-        " — " + t("totals") + ": NS " + state.totals.NS + " · EW " + state.totals.EW +
+      var ns = cfg.sides.NS + " ", ew = " · " + cfg.sides.EW + " ";
+      var second = t("tricks") + ": " + ns + state.tricks.NS + ew + state.tricks.EW +
+        " — " + t("totals") + ": " + ns + state.totals.NS + ew + state.totals.EW +
         " — " + state.count + "/48 " + t("played");
       var statusNode = role("status");
       statusNode.textContent = "";
@@ -332,7 +253,6 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     initRefresh();
-    initShortForm();
     initPlay();
   });
 })();

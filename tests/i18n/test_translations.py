@@ -15,29 +15,14 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from tests.i18n.conftest import LANGS, MSGFMT, ROOT, msgfmt, po_path
 from tournaments.models import Event, Table
 from tournaments.templatetags.cards import suit_names, trump_name
 
-ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("ca", "es")
-MSGFMT = shutil.which("msgfmt")
 needs_gettext = pytest.mark.skipif(MSGFMT is None, reason="needs GNU gettext (msgfmt)")
 
 # A translated text each page must show, per language: (ca, es, en).
 STANDINGS = ("Classificació", "Clasificación", "Standings")
-
-
-def po_path(lang: str) -> Path:
-    return ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"
-
-
-def msgfmt(po: Path, out: Path | str = os.devnull) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [MSGFMT, "--check", "--statistics", "-o", str(out), str(po)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def untranslated_and_fuzzy(stats: str) -> tuple[int, int, int]:
@@ -48,27 +33,6 @@ def untranslated_and_fuzzy(stats: str) -> tuple[int, int, int]:
         return int(found.group(1)) if found else 0
 
     return count("translated message"), count("fuzzy translation"), count("untranslated message")
-
-
-@pytest.fixture(scope="module")
-def compiled_locale(tmp_path_factory) -> Path:
-    """The committed .po files compiled (``msgfmt --check``) into a temporary LOCALE_PATHS."""
-    if MSGFMT is None:
-        pytest.skip("needs GNU gettext (msgfmt)")
-    root = tmp_path_factory.mktemp("locale")
-    for lang in LANGS:
-        target = root / lang / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        result = msgfmt(po_path(lang), target / "django.mo")
-        assert result.returncode == 0, result.stderr
-    return root
-
-
-@pytest.fixture
-def site_in_catalan(settings, compiled_locale):
-    """The site as deployed: Catalan by default (tests/conftest.py pins English elsewhere)."""
-    settings.LOCALE_PATHS = [compiled_locale]
-    settings.LANGUAGE_CODE = "ca"
 
 
 def lang_of(response) -> str:
@@ -288,8 +252,8 @@ def test_organiser_dashboard_in_each_language(client, running_event, organiser, 
 @pytest.mark.parametrize(
     ("lang", "texts"),
     [
-        ("ca", ("Taula 1", "Introdueixes els resultats per a NS", "Taulell 1")),
-        ("es", ("Mesa 1", "Introduces los resultados por NS", "Tablero 1")),
+        ("ca", ("Taula 1", "Introdueixes els resultats com a NS", "Taulell 1")),
+        ("es", ("Mesa 1", "Introduces los resultados como NS", "Tablero 1")),
         ("en", ("Table 1", "You enter for NS", "Board 1")),
     ],
 )

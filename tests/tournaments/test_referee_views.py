@@ -188,7 +188,7 @@ def test_dispute_page_shows_deal_submissions_and_replay(client, referee, illegal
     html = response.content.decode()
     assert 'class="deal' in html
     assert "Every submission, side by side" in html
-    assert "table 1 round 1 NS" in html
+    assert "table 1, round 1, NS" in html
     record = illegal_dispute.result.play_records.get()
     data = replay_data(response)
     assert data["illegal"]["card"] == record.verdict["card"]
@@ -370,8 +370,9 @@ def test_corrected_short_result_through_the_page(client, referee, conflict_dispu
     "change, message",
     [
         ({"corrected_short-totals_ew": "30"}, "add up to 72"),
-        ({"corrected_short-recontro": "N"}, "A recontro needs a contro"),
-        ({"corrected_short-totals_ns": "abc"}, "Enter a whole number"),
+        ({"corrected_short-recontro": "CHOOSER"}, "A recontro needs a contro"),
+        ({"corrected_short-totals_ns": "abc"}, "whole number from 0 to 72, not abc"),
+        ({"corrected_short-totals_ns": "-10", "corrected_short-totals_ew": ""}, "not -10"),
         ({"corrected_short-trump": "hearts"}, "Select a valid choice"),
     ],
 )
@@ -385,9 +386,76 @@ def test_corrected_short_result_bad_input(client, referee, conflict_dispute, cha
         "corrected_short-totals_ew": "32",
         "corrected_short-explanation": "x",
     } | change
+    if post.get("corrected_short-recontro") == "CHOOSER":  # a seat of the pair that chose
+        post["corrected_short-recontro"] = conflict_dispute.result.board.dealer
     response = client.post(url, post)
     assert response.status_code == 400
-    assert message in response.content.decode()
+    page = response.content.decode()
+    assert page.count(message) == 1
+    assert "82" not in page.split('id="rule-corrected_short"')[1].split("</details>")[0]
+    assert not Ruling.objects.exists()
+
+
+def test_the_corrected_result_offers_only_the_seats_that_may_make_each_call(
+    client, referee, conflict_dispute
+):
+    """R5: contro and Sant Vicenç by the opponents of the pair that chose, recontro by that pair
+    (the players' form offers the same seats)."""
+    client.force_login(referee)
+    board = conflict_dispute.result.board
+    page = client.get(reverse("referee:dispute", args=[conflict_dispute.pk])).content.decode()
+    choosers = {board.dealer, {"N": "S", "S": "N", "E": "W", "W": "E"}[board.dealer]}
+    for seat in "NESW":
+        mine = seat in choosers
+        assert (f'name="corrected_short-contro" value="{seat}"' in page) is not mine
+        assert (f'name="corrected_short-sant_vicenc" value="{seat}"' in page) is not mine
+        assert (f'name="corrected_short-recontro" value="{seat}"' in page) is mine
+    assert 'data-short-form data-prefix="corrected_short-"' in page
+    assert reverse("referee:short_preview", args=[conflict_dispute.pk]) in page
+
+
+def test_the_corrected_result_takes_one_total_and_fills_the_other(
+    client, referee, conflict_dispute
+):
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[conflict_dispute.pk])
+    post = {
+        "form": "corrected_short",
+        "corrected_short-trump": "oros",
+        "corrected_short-totals_ns": "",
+        "corrected_short-totals_ew": "30",
+        "corrected_short-explanation": "Oros, 42-30.",
+    }
+    assert client.post(url, post).status_code == 302
+    result = BoardResult.objects.get(pk=conflict_dispute.result_id)
+    assert (result.totals_ns, result.totals_ew) == (42, 30)
+
+
+def test_the_referees_live_score_comes_from_the_engine(client, referee, conflict_dispute):
+    client.force_login(referee)
+    board = conflict_dispute.result.board
+    url = reverse("referee:short_preview", args=[conflict_dispute.pk])
+    opponent = {"N": "E", "S": "E", "E": "N", "W": "N"}[board.dealer]
+    params = {
+        "corrected_short-trump": "botifarra",
+        "corrected_short-contro": opponent,
+        "corrected_short-totals_ns": "50",
+    }
+    data = client.get(url, params).json()
+    values = results.short_values(
+        board=board,
+        data={
+            "delegated": False,
+            "trump": "botifarra",
+            "doubles": [{"seat": opponent, "call": "contro"}],
+            "totals": {"NS": 50, "EW": 22},
+        },
+    )
+    assert data["ok"] is True
+    assert data["score"] == {"NS": values["score_ns"], "EW": values["score_ew"]}
+    assert data["totals"] == {"NS": 50, "EW": 22}
+    wrong = client.get(url, params | {"corrected_short-totals_ns": "-10"}).json()
+    assert wrong["ok"] is False and list(wrong["errors"]) == ["totals_ns"]
     assert not Ruling.objects.exists()
 
 

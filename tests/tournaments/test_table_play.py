@@ -308,5 +308,8 @@ def test_pasted_invalid_record_lists_every_problem(table, board):
     ).to_json()["problems"]:
         assert f"<code>{problem['path']}</code>" in page
     response = ns.post(play_url(table), {"record": "{not json"})
-    assert response.status_code == 400 and "This is not valid JSON" in response.content.decode()
+    # Players are told what to do, without the parser's words (line and column, "value").
+    page = response.content.decode()
+    assert response.status_code == 400 and "This is not a play record: copy the whole" in page
+    assert "Expecting" not in page and "column" not in page
     assert BoardResult.objects.get(table=table, board=board).status == "entered"

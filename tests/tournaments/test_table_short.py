@@ -138,6 +138,36 @@ def test_errors_come_back_per_field(table, overrides, field_id, text):
     assert result_of(table) is None
 
 
+@pytest.mark.parametrize("typed", ["-10", "−10", "73", "100", "4.5"])
+def test_a_total_out_of_range_is_refused_on_its_own_field_and_kept_as_typed(table, typed):
+    """-10 for NS once became EW 82, then "not 82" on an empty EW field and the NS error twice:
+    now one sentence on the NS field, the NS field keeps -10, EW stays as typed (empty)."""
+    client = holder(table, "NS")
+    response = client.post(short_url(table), form(totals_ns=typed, totals_ew=""))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f'id="id_totals_ns" min="0" max="72" inputmode="numeric" value="{typed}"' in page
+    assert 'id="id_totals_ew" min="0" max="72" inputmode="numeric" value=""' in page
+    sentence = f"The NS hand total is a whole number from 0 to 72, not {typed}."
+    assert page.count(sentence) == 1
+    ns_field = page[page.index('id="field-totals_ns"') : page.index('id="field-totals_ew"')]
+    assert sentence in ns_field and 'aria-invalid="true"' in ns_field
+    ew_field = page[page.index('id="field-totals_ew"') : page.index("</fieldset>")]
+    assert 'class="error"' not in ew_field and "has-error" not in ew_field
+    assert str(72 - int(typed.replace("−", "-").split(".")[0])) not in ew_field
+    assert result_of(table) is None
+    data = preview(client, table, totals_ns=typed, totals_ew="").json()
+    assert data == {"ok": False, "complete": False, "errors": {"totals_ns": [sentence]}}
+
+
+def test_two_totals_that_do_not_add_up_get_one_sentence(table):
+    client = holder(table, "NS")
+    response = client.post(short_url(table), form(totals_ns="40", totals_ew="40"))
+    page = response.content.decode()
+    assert page.count("The two hand totals add up to 72, not 80") == 1
+    assert 'value="40"' in page
+
+
 def test_call_errors_are_shown_on_the_call_they_concern(table):
     board = Board.objects.get(event=table.round.event, number=1)
     opp = opponents_of_dealer(board)
@@ -170,7 +200,8 @@ def test_problem_paths_map_to_fields():
     assert problem_field("doubles[1].seat", calls) == "recontro"
     assert problem_field("doubles[0].call", calls) == "contro"
     assert problem_field("doubles[5].call", calls) == "calls"
-    assert problem_field("totals.NS", calls) == "totals"
+    assert problem_field("totals.NS", calls) == "totals_ns"
+    assert problem_field("totals.EW", calls) == "totals_ew"
     assert problem_field("totals", calls) == "totals"
     assert problem_field("offending_pair", calls) == "outcome"
     assert problem_field("round", calls) == "__all__"
@@ -339,7 +370,11 @@ def test_preview_reports_incomplete_and_wrong_input(table):
     data = preview(client, table, trump="").json()
     assert data == {"ok": False, "complete": False, "errors": {"trump": ["Choose the trump."]}}
     data = preview(client, table, totals_ns="40", totals_ew="40").json()
-    assert data["ok"] is False and data["complete"] is True and "totals" in data["errors"]
+    assert data["ok"] is False and "totals" in data["errors"]
+    # Complete as typed, refused by the engine: a contro by the choosing pair.
+    board = Board.objects.get(event=table.round.event, number=1)
+    data = preview(client, table, contro=board.dealer).json()
+    assert data["ok"] is False and data["complete"] is True and "contro" in data["errors"]
     assert result_of(table) is None  # the preview never stores anything
 
 

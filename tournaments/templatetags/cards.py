@@ -12,7 +12,16 @@ from django.utils.translation import gettext as _
 
 import engine
 from tournaments.actors import label_for_display
-from tournaments.labels import SEAT_ORDER, SYMBOLS, seat_names, suit_names, trump_name
+from tournaments.labels import (
+    SEAT_ORDER,
+    SYMBOLS,
+    seat_letter,
+    seat_names,
+    side_label,
+    side_name,
+    suit_names,
+    trump_name,
+)
 
 register = template.Library()
 
@@ -52,6 +61,24 @@ def trump_label(trump: str) -> str:
 @register.filter
 def seat_label(seat: str) -> str:
     return seat_names().get(seat, seat)
+
+
+@register.filter(name="seat_letter")
+def seat_letter_filter(seat: str) -> str:
+    """``W`` → ``O`` in Catalan and Spanish (labels.seat_letter)."""
+    return seat_letter(str(seat))
+
+
+@register.filter
+def side(code: str) -> str:
+    """``EW`` → ``EO`` in Catalan and Spanish (labels.side_label); anything else unchanged."""
+    return side_label(str(code)) if code else code
+
+
+@register.filter(name="side_name")
+def side_name_filter(code: str) -> str:
+    """``EW`` → ``East–West`` in the reader's language."""
+    return side_name(str(code))
 
 
 def _by_suit(tokens: Iterable[str]) -> dict[str, list[str]]:

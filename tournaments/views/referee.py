@@ -10,16 +10,23 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import policy, selectors
+from tournaments import play, policy, selectors
 from tournaments import referee_desk as desk
 from tournaments.actors import Actor
-from tournaments.forms_referee import FORMS, RulingForm, add_service_error, ruling_forms
+from tournaments.forms_referee import (
+    FORMS,
+    CorrectedShortForm,
+    RulingForm,
+    add_service_error,
+    ruling_forms,
+)
+from tournaments.forms_results import preview_answer
 from tournaments.labels import SEAT_ORDER
 from tournaments.models import Dispute, Event
 from tournaments.services import NotAllowed, ServiceError, disputes
@@ -54,6 +61,23 @@ def queue_fragment(request: HttpRequest, pk: int) -> HttpResponse:
         selectors.event_disputes_version(event),
         lambda: render(request, "referee/_queue.html", _queue_context(event)),
     )
+
+
+@login_required
+@require_http_methods(["GET"])
+def short_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """The live score of the corrected short result as the referee types it (the players' form
+    has the same): computed by the engine, stores nothing."""
+    dispute_ = desk.dispute_for_page(pk)
+    _referee_event(request, dispute_.result.table.round.event)
+    board = dispute_.result.board
+    form = CorrectedShortForm(data=request.GET, prefix="corrected_short", board=board, preview=True)
+    if form.is_valid():
+        answer = preview_answer(board, form.ruling_data(), {}, form.call_fields())
+    else:
+        errors = {name: [str(m) for m in found] for name, found in form.errors.items()}
+        answer = preview_answer(board, None, errors, [])
+    return JsonResponse(answer)
 
 
 def _queue_context(event: Event) -> dict:
@@ -97,6 +121,8 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         kwargs: dict[str, Any] = {"data": request.POST, "prefix": posted_key}
         if posted_key == "accept":
             kwargs |= {"result": result, "labels": {}}
+        if posted_key == "corrected_short":
+            kwargs["board"] = board
         if is_preview:
             kwargs["preview"] = True
         posted = cls(**kwargs)
@@ -175,6 +201,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         and dispute_.reason == Dispute.Reason.PLAYER_REQUEST,
         "other_open": list(other_open),
         "seat_order": SEAT_ORDER,
+        "sv_in_botifarra": play.rules(event).allows_sant_vicenc_in_botifarra,
     }
     # A ruling form sent back with errors (a refused paste included) is a 400, as on the table.
     status = 400 if posted is not None and posted.errors else 200

@@ -27,6 +27,7 @@ from tournaments.forms_results import (
     FORM_FIELDS,
     parse_short,
     prefill,
+    preview_answer,
     problem_field,
     problems_to_errors,
 )
@@ -303,25 +304,5 @@ def short_preview(request: HttpRequest, access: Access, number: int) -> JsonResp
     if board is None:
         return _not_found(request, access, number)  # type: ignore[return-value]
     form = parse_short(request.GET)
-    if not form.complete:
-        return JsonResponse({"ok": False, "complete": False, "errors": form.errors})
-    try:
-        values = results.short_values(board=board, data=form.data)
-    except results.InvalidSubmission as exc:
-        return JsonResponse(
-            {
-                "ok": False,
-                "complete": True,
-                "errors": problems_to_errors(exc.problems, form.call_fields),
-            }
-        )
-    return JsonResponse(
-        {
-            "ok": True,
-            "multiplier": values["multiplier"],
-            "totals": {"NS": values["totals_ns"], "EW": values["totals_ew"]},
-            "offending_pair": values["offending_pair"],
-            "score": {"NS": values["score_ns"], "EW": values["score_ew"]},
-            "capot": values["capot"],
-        }
-    )
+    data = form.data if form.complete else None
+    return JsonResponse(preview_answer(board, data, form.errors, form.call_fields))

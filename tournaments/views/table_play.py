@@ -46,7 +46,7 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
     try:
         record = read_json(raw)
     except JSONRejected as exc:
-        problems = [exc.to_problem()]
+        problems = [pages.paste_problem(exc)]
         status = 400
     else:
         try:

@@ -1,0 +1,139 @@
+"""Every table page and every public page of the demo on a 360 × 740 phone: no sideways
+scrolling, neither of the page (``document.scrollingElement.scrollWidth <= innerWidth``) nor of a
+box inside it (a table that scrolls sideways in its own frame); nothing a player taps is hidden
+under a sticky bar; the header leaves the page its room. A screenshot of each page is kept in
+``test-artifacts/screenshots/phone-360/`` (git-ignored; the test prints the folder).
+
+Left out: the card-by-card play page (redone elsewhere), the room's screen (a projector, not a
+phone), the table cards and the PDFs (print).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SCREENSHOTS
+from tournaments.demo import build_demo
+from tournaments.demo import table_codes as open_tables
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTH, HEIGHT = 360, 740
+HEADER_MAX = 110  # px of the 740: the header once took 200 of 844
+
+# Every box wider than its frame that scrolls sideways, and the page itself.
+SIDEWAYS = """() => {
+  const out = [];
+  const root = document.scrollingElement;
+  if (root.scrollWidth > window.innerWidth) {
+    out.push("page " + root.scrollWidth + " > " + window.innerWidth);
+  }
+  for (const el of document.querySelectorAll("body *")) {
+    const style = getComputedStyle(el);
+    if (!["auto", "scroll"].includes(style.overflowX)) continue;
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+      out.push((el.className || el.tagName) + ":" + ((el.querySelector("table")||{}).className||"") + " " + el.scrollWidth + " > " + el.clientWidth);
+    }
+  }
+  return out;
+}"""
+
+# Each control, brought to the middle of the screen as far as the page scrolls, must be the
+# element found at its centre: otherwise a sticky or fixed bar lies on it.
+COVERED = """() => {
+  const bars = [...document.querySelectorAll("body *")].filter(el => {
+    const p = getComputedStyle(el).position;
+    return p === "sticky" || p === "fixed";
+  });
+  const controls = [...document.querySelectorAll("main a, main button, main input, main select, main summary, main textarea")]
+    .filter(el => el.offsetParent !== null && !bars.some(b => b.contains(el))).slice(0, 60);
+  const out = [];
+  for (const el of controls) {
+    el.scrollIntoView({block: "center", inline: "nearest"});
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+    const y = Math.min(Math.max(r.top + r.height / 2, 0), window.innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    if (hit && !el.contains(hit) && !hit.contains(el) && bars.some(b => b.contains(hit))) {
+      out.push((el.outerHTML || "").slice(0, 80));
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
+def _pages(report) -> list[tuple[str, str, str | None]]:
+    """(name, url, table code to enter first) of every page checked."""
+    event, evening = report.event, report.evening
+    public = [
+        ("home", "/", None),
+        ("event", f"/e/{event.pk}/", None),
+        ("standings", f"/e/{event.pk}/standings/", None),
+        ("standings-after-1", f"/e/{event.pk}/standings/?after=1", None),
+        ("round-1", f"/e/{event.pk}/rounds/1/", None),
+        ("traveller-1", f"/e/{event.pk}/boards/1/", None),
+        ("scorecard-1", f"/e/{event.pk}/pairs/1/", None),
+        ("hand-records", f"/e/{event.pk}/hand-records/", None),
+        ("evening-standings", f"/e/{evening.pk}/standings/", None),
+        ("evening-round-1", f"/e/{evening.pk}/rounds/1/", None),
+        ("login", "/accounts/login/", None),
+    ]
+    tables = open_tables(event)
+    one, two, three = tables[0], tables[1], tables[2]
+    first = min(event.rounds.get(number=2).board_numbers)
+    last = max(event.rounds.get(number=2).board_numbers)
+    table = [
+        ("table-enter", "/table/", None),
+        ("table-home", f"/table/{one.code_ns}/", one.code_ns),
+        ("table-home-illegal", f"/table/{two.code_ew}/", two.code_ew),
+        ("table-home-disputed", f"/table/{three.code_ns}/", three.code_ns),
+        ("board-view", f"/table/{one.code_ns}/board/{first}/", one.code_ns),
+        ("board-differ", f"/table/{one.code_ew}/board/{last}/?mode=differ", one.code_ew),
+        ("board-referee", f"/table/{one.code_ns}/board/{first}/referee/", one.code_ns),
+        ("board-not-found", f"/table/{one.code_ns}/board/999/", one.code_ns),
+    ]
+    return public + table
+
+
+def test_every_table_and_public_page_fits_a_360_px_phone(browser, live_server, capsys):
+    report = build_demo()
+    folder = SCREENSHOTS / "phone-360"
+    folder.mkdir(parents=True, exist_ok=True)
+    with capsys.disabled():
+        print(f"\nphone screenshots: {folder}")
+    problems: dict[str, list[str]] = {}
+    for lang in ("ca", "es"):
+        context = browser.new_context(
+            base_url=live_server.url,
+            locale=lang,
+            viewport={"width": WIDTH, "height": HEIGHT},
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+            extra_http_headers={"Accept-Language": lang},
+        )
+        page = context.new_page()
+        entered = set()
+        for name, url, code in _pages(report):
+            if code and code not in entered:
+                page.goto("/table/")
+                page.fill("input[name=code]", code)
+                page.locator("main form button[type=submit]").first.click()
+                page.wait_for_load_state()
+                entered = {code}
+            page.goto(url)
+            page.wait_for_load_state()
+            found = page.evaluate(SIDEWAYS) + [f"covered: {c}" for c in page.evaluate(COVERED)]
+            header = page.evaluate(
+                "() => { const h = document.querySelector('.site-header');"
+                " return h ? h.getBoundingClientRect().height : 0; }"
+            )
+            if header > HEADER_MAX:
+                found.append(f"header {header:.0f} px > {HEADER_MAX}")
+            if found:
+                problems[f"{lang} {name} {url}"] = found
+            page.screenshot(path=str(folder / f"{lang}-{name}.png"), full_page=True)
+        context.close()
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())

@@ -57,7 +57,9 @@ class PairingForm(forms.Form):
         for i in range(1, tables + 1):
             for side, label in (("ns", _("NS")), ("ew", _("EW"))):
                 self.fields[f"t{i}_{side}"] = forms.TypedChoiceField(
-                    label=f"{_('Table')} {i} · {label}", choices=choices, coerce=int
+                    label=_("Table %(n)s · %(side)s") % {"n": i, "side": label},
+                    choices=choices,
+                    coerce=int,
                 )
         if has_bye:
             self.fields["bye"] = forms.TypedChoiceField(

@@ -68,7 +68,7 @@ ENGLISH = frozenset(
         "can",
         "cannot",
         "could",
-        "has",
+        # not "has": Catalan («ho has fet»)
         "have",
         "had",
         "been",

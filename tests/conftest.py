@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 
 from benchmarks.stack import celery_worker_argv
+from tests.catalogues import LANGS, MSGFMT, msgfmt, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -244,3 +245,17 @@ def table1(running_event):
     return Table.objects.select_related("round__event", "ns", "ew").get(
         round__event=running_event, round__number=1, number=1
     )
+
+
+@pytest.fixture(scope="session")
+def compiled_locale(tmp_path_factory) -> Path:
+    """The committed .po files compiled (``msgfmt --check``) into a temporary LOCALE_PATHS."""
+    if MSGFMT is None:
+        pytest.skip("needs GNU gettext (msgfmt)")
+    root = tmp_path_factory.mktemp("locale")
+    for lang in LANGS:
+        target = root / lang / "LC_MESSAGES"
+        target.mkdir(parents=True)
+        result = msgfmt(po_path(lang), target / "django.mo")
+        assert result.returncode == 0, result.stderr
+    return root

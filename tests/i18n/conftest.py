@@ -1,42 +1,6 @@
-"""The catalogues compiled from the committed .po files, and the site in Catalan."""
-
-import os
-import shutil
-import subprocess
-from pathlib import Path
+"""The site in Catalan (the compiled catalogues are a fixture of tests/conftest.py)."""
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("ca", "es")
-MSGFMT = shutil.which("msgfmt")
-
-
-def po_path(lang: str) -> Path:
-    return ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"
-
-
-def msgfmt(po: Path, out: Path | str = os.devnull) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [MSGFMT, "--check", "--statistics", "-o", str(out), str(po)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-@pytest.fixture(scope="session")
-def compiled_locale(tmp_path_factory) -> Path:
-    """The committed .po files compiled (``msgfmt --check``) into a temporary LOCALE_PATHS."""
-    if MSGFMT is None:
-        pytest.skip("needs GNU gettext (msgfmt)")
-    root = tmp_path_factory.mktemp("locale")
-    for lang in LANGS:
-        target = root / lang / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        result = msgfmt(po_path(lang), target / "django.mo")
-        assert result.returncode == 0, result.stderr
-    return root
 
 
 @pytest.fixture

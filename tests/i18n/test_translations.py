@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.i18n.conftest import LANGS, MSGFMT, ROOT, msgfmt, po_path
+from tests.catalogues import LANGS, MSGFMT, ROOT, msgfmt, po_path
 from tournaments.models import Event, Table
 from tournaments.templatetags.cards import suit_names, trump_name
 

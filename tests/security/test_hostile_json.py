@@ -27,7 +27,6 @@ from django.utils import translation
 
 from tests.api.conftest import errors_of
 from tests.factories import EventFactory
-from tests.i18n.test_translations import compiled_locale  # noqa: F401 - a fixture
 from tests.security.conftest import Scene
 from tests.security.routes import fill, walk
 from tests.security.test_permission_matrix import rule_for, values_for
@@ -440,7 +439,7 @@ def test_the_csv_import_refuses_a_nul_and_stores_json_looking_text_as_typed(scen
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["ca", "es"])
-def test_the_refusal_is_in_the_readers_language(scene, settings, compiled_locale, lang):  # noqa: F811
+def test_the_refusal_is_in_the_readers_language(scene, settings, compiled_locale, lang):
     settings.LOCALE_PATHS = [compiled_locale]
     text = splice(RECORD_TEMPLATE, "NaN")
     body = f'{{"record": {text}}}'

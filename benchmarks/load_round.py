@@ -138,7 +138,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_stack(port: int) -> list[subprocess.Popen]:
+def start_stack(
+    port: int, *, app: str = "config.wsgi:application", workers: int | None = None
+) -> list[subprocess.Popen]:
+    """gunicorn serving ``app`` and a Celery worker; returns once /healthz answers."""
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
     web = subprocess.Popen(
@@ -146,11 +149,11 @@ def start_stack(port: int) -> list[subprocess.Popen]:
             sys.executable,
             "-m",
             "gunicorn",
-            "config.wsgi:application",
+            app,
             "-b",
             f"127.0.0.1:{port}",
             "-w",
-            str(WEB_WORKERS),
+            str(workers or WEB_WORKERS),
             "--timeout",
             "60",
             "--log-level",

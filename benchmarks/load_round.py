@@ -7,7 +7,14 @@ some retried submissions (same Idempotency-Key) and some conflicting entries. Th
 database against what was sent and waits for the standings to include every result.
 
 Prints one figure a line: requests_per_s, p50_ms, p95_ms, p99_ms, errors_5xx, errors_other,
-standings_lag_s, lost_results, duplicated_results, undisputed_conflicts.
+standings_lag_s, lost_results, duplicated_results, undisputed_conflicts, then what the run cost:
+server_cpu_ms_per_request (the CPU of gunicorn's processes, read from /proc, over the requests
+answered) and generator_cpu_share (the CPU this load generator used, in cores: it runs on the same
+machine and takes CPU from the server; a share near the machine's core count means the figures
+measure the generator, not the server). With LOAD_THINK_S=0 it then sends as many requests to the
+floor endpoint of request_cost.py (a minimal DRF endpoint that validates a body and inserts a row)
+with the same generator and workers, and prints floor_requests_per_s and saturation_ratio
+(requests_per_s over floor_requests_per_s).
 
 Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
 database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
@@ -189,6 +196,41 @@ def start_stack(
     )
 
 
+def group_cpu_s(pgid: int) -> float:
+    """CPU seconds (user + system) of the live processes of a process group, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # the fields after the name: state, ppid, pgrp, …
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def floor_rate(port: int, threads: int, per_thread: int) -> float:
+    """Requests per second the floor endpoint answers with this many clients, as fast as it can."""
+
+    def send(index: int) -> None:
+        for _ in range(per_thread):
+            conn = HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                body = json.dumps({"table": index + 1, "board": 1, "totals": 40})
+                conn.request("POST", "/bench/floor", body, {"Content-Type": "application/json"})
+                conn.getresponse().read()
+            finally:
+                conn.close()
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(send, range(threads)))
+    return threads * per_thread / (time.perf_counter() - start)
+
+
 def stop(procs: list[subprocess.Popen]) -> None:
     for proc in procs:
         if proc.poll() is None:
@@ -222,6 +264,8 @@ class Client:
             conn.request("POST", path, json.dumps(body), headers)
             response = conn.getresponse()
             status, data = response.status, response.read()
+        except OSError:  # refused, reset or timed out: counted as status 0, an error
+            status, data = 0, b""
         finally:
             conn.close()
         elapsed = time.perf_counter() - start
@@ -304,11 +348,17 @@ def main() -> int:
         }
         for table_id, _code in tables
     }
+    from benchmarks.request_cost import create_floor_table
+
+    create_floor_table()
     port = free_port()
-    procs = start_stack(port)
+    # The project's application with the floor endpoint beside it (benchmarks/request_cost.py).
+    procs = start_stack(port, app="benchmarks.request_cost:application")
     try:
         client = Client(port)
         sent: dict = {}
+        server_cpu = group_cpu_s(procs[0].pid)
+        generator_cpu = time.process_time()
         start = time.perf_counter()
         deadline = time.monotonic() + DEADLINE_S
         with ThreadPoolExecutor(max_workers=len(tables)) as pool:
@@ -318,6 +368,8 @@ def main() -> int:
             ]:
                 future.result()
         wall = time.perf_counter() - start
+        server_cpu = group_cpu_s(procs[0].pid) - server_cpu
+        generator_cpu = time.process_time() - generator_cpu
         close_old_connections()
         expected_counted = sum(1 for v in sent.values() if not v["conflict"])
         lag = None
@@ -359,21 +411,29 @@ def main() -> int:
             and stored.get(key) is not None
             and stored[key].status != BoardResult.Status.DISPUTED
         )
+        total = sum(client.statuses.values())
+        floor = (
+            floor_rate(port, len(tables), max(1, total // len(tables))) if THINK_S == 0 else None
+        )
     finally:
         stop(procs)
-    errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500)
+    errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500 or s == 0)
     other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
-    total = sum(client.statuses.values())
     print(f"requests_per_s: {total / wall:.1f} req/s")
     print(f"p50_ms: {percentile(client.latencies, 0.50):.1f} ms")
     print(f"p95_ms: {percentile(client.latencies, 0.95):.1f} ms")
     print(f"p99_ms: {percentile(client.latencies, 0.99):.1f} ms")
-    print(f"errors_5xx: {errors_5xx} responses")
+    print(f"errors_5xx: {errors_5xx} responses (timeouts and refused connections included)")
     print(f"errors_other: {sum(other.values())} responses {json.dumps(other)}")
     print(f"standings_lag_s: {lag:.2f} s" if lag is not None else "standings_lag_s: >60 s")
     print(f"lost_results: {lost} results")
     print(f"duplicated_results: {duplicated} results")
     print(f"undisputed_conflicts: {undisputed} results")
+    print(f"server_cpu_ms_per_request: {1000 * server_cpu / max(1, total):.1f} ms")
+    print(f"generator_cpu_share: {generator_cpu / wall:.2f} cores")
+    if floor is not None:
+        print(f"floor_requests_per_s: {floor:.1f} req/s")
+        print(f"saturation_ratio: {total / wall / floor:.2f} of the floor's rate")
     return 0 if (errors_5xx == 0 and lost == 0 and duplicated == 0 and undisputed == 0) else 1
 
 

@@ -157,6 +157,17 @@ class Meter:
         return json.loads(data) if data and data[:1] in (b"{", b"[") else data
 
 
+def create_floor_table() -> None:
+    """The floor endpoint's table (in the benchmark's database only)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {FLOOR_TABLE} (id bigserial PRIMARY KEY, "
+            "table_id integer NOT NULL, board smallint NOT NULL, totals smallint NOT NULL)"
+        )
+
+
 def table_cookie(table) -> str:
     """A session that typed the table's NS code, made as the code form makes one."""
     from importlib import import_module
@@ -186,17 +197,11 @@ def main() -> int:
     event, tables = stack.build_event()
     if len(tables) < WARM_UP + N:
         raise SystemExit(f"REQUEST_COST_N is at most {len(tables) - WARM_UP}")
-    from django.db import connection
-
     from benchmarks.console import organiser_cookie
     from tournaments import play as adapter
     from tournaments.models import Board, Event, Table
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"CREATE TABLE {FLOOR_TABLE} (id bigserial PRIMARY KEY, table_id integer NOT NULL, "
-            "board smallint NOT NULL, totals smallint NOT NULL)"
-        )
+    create_floor_table()
     b1, b2, b3 = list(event.board_numbers(1))[:3]
     rng = random.Random(11)
     board2 = Board.objects.get(event=event, number=b2)

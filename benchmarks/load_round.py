@@ -1,8 +1,8 @@
 """A championship round under load, on the real stack, loopback only.
 
 Starts gunicorn (several workers) and a Celery worker against PostgreSQL and Redis on this
-machine, creates an event of 400 pairs (200 tables) with a round of 6 boards, then has the 200
-tables submit and confirm their 1,200 results concurrently over HTTP through the REST API, with
+machine, creates an event of 400 pairs (200 tables, or LOAD_TABLES) with a round of 6 boards,
+then has the tables submit and confirm their results concurrently over HTTP through the REST API, with
 some retried submissions (same Idempotency-Key) and some conflicting entries. Then it checks the
 database against what was sent and waits for the standings to include every result.
 
@@ -19,7 +19,9 @@ with the same generator and workers, and prints floor_requests_per_s and saturat
 Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
 database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
 LOAD_WEB_WORKERS (default 4), LOAD_THINK_S (mean seconds a table takes between two boards,
-default 6; 0 sends as fast as the server answers, which measures saturation instead).
+default 6; 0 sends as fast as the server answers, which measures saturation instead), LOAD_TABLES
+(default 200), LOAD_DEADLINE_S (default 300: the submission phase's bound; what is not sent by
+then counts as lost).
 
 The load model: every table is its own client, all 200 at once. Tables sit down within the first
 10 s; a table's NS pair enters a board, its EW pair confirms it one or two seconds later, and the
@@ -54,9 +56,10 @@ REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/11")
 WEB_WORKERS = int(os.environ.get("LOAD_WEB_WORKERS", "4"))
 THINK_S = float(os.environ.get("LOAD_THINK_S", "6"))
 START_SPREAD_S = 10.0
-PAIRS, BOARDS = 400, 6
+TABLES = int(os.environ.get("LOAD_TABLES", "200"))
+PAIRS, BOARDS = 2 * TABLES, 6
 RETRY_SHARE, CONFLICT_SHARE = 0.05, 0.02
-DEADLINE_S = 300  # the whole submission phase is bounded in time
+DEADLINE_S = float(os.environ.get("LOAD_DEADLINE_S", "300"))  # the submission phase's bound
 
 ENV = production_env(
     database_url=DATABASE_URL, redis_url=REDIS_URL, secret="load-benchmark", LOG_LEVEL="WARNING"
@@ -328,9 +331,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] * 1000
 
 
-def main() -> int:
-    fresh_services()
-    event, tables = build_event()
+def run_round(port: int, event, tables, web_groups: list[int]) -> int:
+    """Play the round against the server at ``port``, check the database, print the figures.
+
+    ``web_groups``: the process groups of the web servers, whose CPU is counted."""
     from django.db import close_old_connections
 
     from tournaments.models import BoardResult, StandingsSnapshot, Submission
@@ -348,77 +352,67 @@ def main() -> int:
         }
         for table_id, _code in tables
     }
-    from benchmarks.request_cost import create_floor_table
-
-    create_floor_table()
-    port = free_port()
-    # The project's application with the floor endpoint beside it (benchmarks/request_cost.py).
-    procs = start_stack(port, app="benchmarks.request_cost:application")
-    try:
-        client = Client(port)
-        sent: dict = {}
-        server_cpu = group_cpu_s(procs[0].pid)
-        generator_cpu = time.process_time()
-        start = time.perf_counter()
-        deadline = time.monotonic() + DEADLINE_S
-        with ThreadPoolExecutor(max_workers=len(tables)) as pool:
-            for future in [
-                pool.submit(play_table, client, tid, code, plans[tid], sent, deadline)
-                for tid, code in tables
-            ]:
-                future.result()
-        wall = time.perf_counter() - start
-        server_cpu = group_cpu_s(procs[0].pid) - server_cpu
-        generator_cpu = time.process_time() - generator_cpu
-        close_old_connections()
-        expected_counted = sum(1 for v in sent.values() if not v["conflict"])
-        lag = None
-        while time.perf_counter() - client.last_confirm < 60:
-            snap = StandingsSnapshot.objects.filter(event=event, after_round=1).first()
-            event.refresh_from_db()
-            counted = BoardResult.objects.filter(
-                table__round__event=event, status__in=BoardResult.COUNTED
-            ).count()
-            if (
-                snap
-                and snap.results_counted == counted == expected_counted
-                and event.standings_updated_at
-                and event.standings_updated_at >= event.standings_requested_at
-            ):
-                lag = max(0.0, time.perf_counter() - client.last_confirm)
-                break
-            time.sleep(0.1)
-        stored = {
-            (r.table_id, r.board.number): r
-            for r in BoardResult.objects.filter(table__round__event=event).select_related("board")
-        }
-        lost = sum(
-            1
-            for key, v in sent.items()
-            if key not in stored or stored[key].totals_ns not in (v["totals"], 72 - v["totals"])
+    client = Client(port)
+    sent: dict = {}
+    server_cpu = sum(group_cpu_s(g) for g in web_groups)
+    generator_cpu = time.process_time()
+    start = time.perf_counter()
+    deadline = time.monotonic() + DEADLINE_S
+    with ThreadPoolExecutor(max_workers=len(tables)) as pool:
+        for future in [
+            pool.submit(play_table, client, tid, code, plans[tid], sent, deadline)
+            for tid, code in tables
+        ]:
+            future.result()
+    wall = time.perf_counter() - start
+    server_cpu = sum(group_cpu_s(g) for g in web_groups) - server_cpu
+    generator_cpu = time.process_time() - generator_cpu
+    close_old_connections()
+    expected_counted = sum(1 for v in sent.values() if not v["conflict"])
+    lag = None
+    while time.perf_counter() - client.last_confirm < 60:
+        snap = StandingsSnapshot.objects.filter(event=event, after_round=1).first()
+        event.refresh_from_db()
+        counted = BoardResult.objects.filter(
+            table__round__event=event, status__in=BoardResult.COUNTED
+        ).count()
+        if (
+            snap
+            and snap.results_counted == counted == expected_counted
+            and event.standings_updated_at
+            and event.standings_updated_at >= event.standings_requested_at
+        ):
+            lag = max(0.0, time.perf_counter() - client.last_confirm)
+            break
+        time.sleep(0.1)
+    stored = {
+        (r.table_id, r.board.number): r
+        for r in BoardResult.objects.filter(table__round__event=event).select_related("board")
+    }
+    lost = sum(
+        1
+        for key, v in sent.items()
+        if key not in stored or stored[key].totals_ns not in (v["totals"], 72 - v["totals"])
+    )
+    lost += sum(1 for tid in plans for b in plans[tid] if (tid, b) not in sent)
+    ns_submissions = Counter(
+        Submission.objects.filter(result__table__round__event=event, side="NS").values_list(
+            "result_id", flat=True
         )
-        lost += sum(1 for tid in plans for b in plans[tid] if (tid, b) not in sent)
-        ns_submissions = Counter(
-            Submission.objects.filter(result__table__round__event=event, side="NS").values_list(
-                "result_id", flat=True
-            )
-        )
-        duplicated = sum(n - 1 for n in ns_submissions.values() if n > 1)
-        undisputed = sum(
-            1
-            for key, v in sent.items()
-            if v["conflict"]
-            and stored.get(key) is not None
-            and stored[key].status != BoardResult.Status.DISPUTED
-        )
-        total = sum(client.statuses.values())
-        floor = (
-            floor_rate(port, len(tables), max(1, total // len(tables))) if THINK_S == 0 else None
-        )
-    finally:
-        stop(procs)
+    )
+    duplicated = sum(n - 1 for n in ns_submissions.values() if n > 1)
+    undisputed = sum(
+        1
+        for key, v in sent.items()
+        if v["conflict"]
+        and stored.get(key) is not None
+        and stored[key].status != BoardResult.Status.DISPUTED
+    )
+    total = sum(client.statuses.values())
+    floor = floor_rate(port, len(tables), max(1, total // len(tables))) if THINK_S == 0 else None
     errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500 or s == 0)
     other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
+    print(f"tables: {len(tables)} tables")
     print(f"requests_per_s: {total / wall:.1f} req/s")
     print(f"p50_ms: {percentile(client.latencies, 0.50):.1f} ms")
     print(f"p95_ms: {percentile(client.latencies, 0.95):.1f} ms")
@@ -435,6 +429,21 @@ def main() -> int:
         print(f"floor_requests_per_s: {floor:.1f} req/s")
         print(f"saturation_ratio: {total / wall / floor:.2f} of the floor's rate")
     return 0 if (errors_5xx == 0 and lost == 0 and duplicated == 0 and undisputed == 0) else 1
+
+
+def main() -> int:
+    from benchmarks.request_cost import create_floor_table
+
+    fresh_services()
+    event, tables = build_event()
+    create_floor_table()
+    port = free_port()
+    # The project's application with the floor endpoint beside it (benchmarks/request_cost.py).
+    procs = start_stack(port, app="benchmarks.request_cost:application")
+    try:
+        return run_round(port, event, tables, [procs[0].pid])
+    finally:
+        stop(procs)
 
 
 if __name__ == "__main__":

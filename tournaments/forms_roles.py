@@ -14,13 +14,17 @@ class AppointForm(forms.Form):
         max_length=254,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
-    role = forms.ChoiceField(label=_("Role"), choices=RoleInvitation.Role.choices)
+    role = forms.ChoiceField(
+        label=_("Role"), choices=RoleInvitation.Role.choices, initial=RoleInvitation.Role.REFEREE
+    )
 
 
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), choices=RoleInvitation.Role.choices)
+    role = forms.ChoiceField(
+        label=_("Role"), choices=RoleInvitation.Role.choices, initial=RoleInvitation.Role.REFEREE
+    )
     email = forms.EmailField(
-        label=_("E-mail (optional, a reminder of whom you sent the link to)"),
+        label=_("E-mail of the person (a reminder of whom you sent the link to)"),
         required=False,
         max_length=254,
     )

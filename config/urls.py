@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournaments.views import health, home
+from tournaments.views import health, home, roles
 from tournaments.views.auth import LoginView
 
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/invitation/<str:token>/", roles.invitation_accept, name="invitation_accept"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("manage/", include("tournaments.urls.organiser", namespace="tournaments")),
     path("table/", include("tournaments.urls.table", namespace="table")),

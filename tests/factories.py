@@ -22,6 +22,7 @@ from tournaments.models import (
     Pair,
     Player,
     PlayRecord,
+    RoleInvitation,
     Round,
     Ruling,
     StandingsSnapshot,
@@ -263,3 +264,17 @@ class AttemptCounterFactory(factory.django.DjangoModelFactory):
     key = factory.Sequence(lambda n: f"test:{n}")
     hits = 1
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=1))
+
+
+class RoleInvitationFactory(factory.django.DjangoModelFactory):
+    """A pending invitation (its token is not kept: use ``services.roles.invitation_create``
+    to have a link to open)."""
+
+    class Meta:
+        model = RoleInvitation
+
+    event = factory.SubFactory(EventFactory)
+    role = RoleInvitation.Role.REFEREE
+    digest = factory.Sequence(lambda n: f"{n:064x}")
+    created_by = "organiser"
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))

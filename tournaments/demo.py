@@ -11,7 +11,7 @@ from tournaments import play
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, BoardUnlock, Club, Event, Round, Table
 from tournaments.scoring_io import stale_events
-from tournaments.services import events, results
+from tournaments.services import events, results, roles
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -44,11 +44,13 @@ class DemoReport:
     event: Event | None = None
     evening: Event | None = None
     notes: list[str] = field(default_factory=list)
+    # The pending invitation's token: shown once, when the demo is built (only its hash is kept).
+    invitation_token: str | None = None
 
 
-def _user(username: str, *, staff: bool = False) -> Any:
+def _user(username: str, *, staff: bool = False, email: str = "") -> Any:
     user_model = get_user_model()
-    user, created = user_model.objects.get_or_create(username=username)
+    user, created = user_model.objects.get_or_create(username=username, defaults={"email": email})
     if created or not user.check_password(PASSWORD):
         user.set_password(PASSWORD)
     user.is_staff = user.is_superuser = staff
@@ -144,11 +146,13 @@ def build_demo() -> DemoReport:
     report = DemoReport()
     organiser = _user("organiser")
     referee = _user("referee")
+    _user("coorganiser", email="coorganiser@example.org")
     _user("admin", staff=True)
     report.logins = [
         ("admin", PASSWORD, "staff: the admin site"),
         ("organiser", PASSWORD, "organiser of the demo events"),
         ("referee", PASSWORD, "referee of the demo events"),
+        ("coorganiser", PASSWORD, "co-organiser of the championship (appointed by e-mail)"),
     ]
     club, _ = Club.objects.get_or_create(name="Casal de la Botifarra", defaults={"city": "Vic"})
     club.organisers.add(organiser)  # only a club's organisers create events in its name
@@ -174,6 +178,15 @@ def build_demo() -> DemoReport:
         if not last:
             events.round_close(rnd=rnd, actor=actor)
     standings_recompute(event.pk)
+    # Roles from the organiser's pages: a co-organiser appointed by e-mail, and a referee's
+    # invitation link still waiting to be accepted.
+    roles.role_grant(
+        event=event, actor=actor, identifier="coorganiser@example.org", role="organiser"
+    )
+    invited = roles.invitation_create(
+        event=event, actor=actor, role="referee", email="nova.arbitra@example.org"
+    )
+    report.invitation_token = invited.token
     # A club evening: round 1 closed, standings computed, round 2's pairings proposed and
     # waiting for the organiser to accept them.
     evening = _running_event(actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds=3, boards=3)
@@ -206,7 +219,7 @@ def _running_event(
         rounds_count=rounds,
         boards_per_round=boards,
     )
-    event.referees.add(referee)
+    roles.role_grant(event=event, actor=actor, identifier=referee.username, role="referee")
     events.registration_open(event=event, actor=actor)
     for p1, p2 in pairs:
         events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)

@@ -228,6 +228,52 @@ class Event(models.Model):
         )
 
 
+class RoleInvitation(models.Model):
+    """A link that makes its holder an organiser or a referee of an event, creating their
+    account if they have none. One use, until ``expires_at``; the database keeps only the
+    SHA-256 of the token (the link itself is shown once, to the organiser who made it)."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("Organiser")
+        REFEREE = "referee", _("Referee")
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    email = models.EmailField(_("e-mail"), blank=True)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.CharField(_("invited by"), max_length=120)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("accepted by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "pk"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.get_role_display()} · {self.email or self.pk}"
+
+    @property
+    def pending(self) -> bool:
+        return (
+            self.accepted_at is None
+            and self.revoked_at is None
+            and self.expires_at > timezone.now()
+        )
+
+
 class Entry(models.Model):
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="entries"

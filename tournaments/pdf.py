@@ -29,7 +29,15 @@ from tournaments.models import Round
 logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)
 
-KINDS = ("standings", "hand-records", "travellers", "scorecards", "table-cards")
+KINDS = (
+    "standings",
+    "crosstable",
+    "pairings",
+    "hand-records",
+    "travellers",
+    "scorecards",
+    "table-cards",
+)
 # Above these sizes a PDF is built by a Celery task with progress; smaller ones stream directly.
 LARGE_PAIRS = 60
 LARGE_BOARDS = 40
@@ -204,6 +212,34 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
             template="print/standings.html",
             title=title,
             filename=f"{slug}-standings.pdf",
+            common=common | {"view": view},
+            parts=[{}],
+            pairs=pairs,
+        )
+    if kind == "crosstable":
+        return PdfPlan(
+            kind=kind,
+            round=None,
+            template="print/crosstable.html",
+            title=_("Crosstable"),
+            filename=f"{slug}-crosstable.pdf",
+            common=common | {"view": sel.crosstable(ev)},
+            parts=[{}],
+            pairs=pairs,
+        )
+    if kind == "pairings":
+        choices = sel.pairings_rounds(ev)
+        if number is None:
+            number = choices[-1] if choices else None
+        view = sel.pairings_list(ev, number) if number is not None else None
+        if view is None:
+            raise PdfRefused(_("There are no pairings to print yet."))
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/pairings.html",
+            title=_("Pairings"),
+            filename=f"{slug}-pairings-round-{number}.pdf",
             common=common | {"view": view},
             parts=[{}],
             pairs=pairs,

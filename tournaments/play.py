@@ -8,6 +8,7 @@ pure Python and knows nothing of the models.
 
 from __future__ import annotations
 
+import hmac
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,8 +71,22 @@ def deal(board: Board) -> engine.Deal:
 
 def seeded(event: Event, number: int) -> Board:
     """Board ``number`` of the event, dealt from its seed (deals.md), not yet saved."""
-    dealt = engine.deal_board(event.seed, number).to_json()
+    return dealt_from(event.seed, number, event=event)
+
+
+def dealt_from(seed: str, number: int, *, event: Event | None = None) -> Board:
+    """Board ``number`` as ``seed`` deals it (deals.md), not saved: any seed, anyone's."""
+    dealt = engine.deal_board(seed, number).to_json()
     return Board(event=event, number=number, dealer=dealt["dealer"], hands=dealt["hands"])
+
+
+def seed_commitment(seed: str) -> str:
+    return engine.commitment(seed)
+
+
+def seed_matches(event: Event, seed: str) -> bool:
+    """Whether ``seed`` is the one the event committed to (its SHA-256 is the commitment)."""
+    return hmac.compare_digest(seed_commitment(seed), event.commitment)
 
 
 def matches_seed(board: Board) -> bool:

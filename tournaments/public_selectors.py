@@ -571,3 +571,234 @@ def screen_version(ev: EventView) -> str:
         timezone.now().replace(second=0, microsecond=0).isoformat(),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
+# Crosstable and pairings list ----------------------------------------------------------------
+
+
+WIN, DRAW, LOSS = "W", "D", "L"
+
+
+@dataclass(frozen=True)
+class CrossCell:
+    """One pair's round: its opponent and direction (public once the round is open) and, when
+    the viewer may see the round's scores, the match's outcome and points."""
+
+    round: int
+    table: int | None
+    direction: str  # "NS", "EW", or "" for the bye
+    opponent: Entry | None  # None: the bye
+    outcome: str | None = None  # WIN, DRAW, LOSS; None: scores not shown, or match not over
+    points_for: int | None = None
+    points_against: int | None = None
+    forfeit: bool = False  # the match was forfeited (by either side)
+
+    @property
+    def bye(self) -> bool:
+        return self.opponent is None
+
+    @property
+    def scored(self) -> bool:
+        return self.points_for is not None
+
+
+@dataclass
+class CrossRow:
+    entry: Entry
+    cells: list[CrossCell | None]  # one per round shown; None: the pair did not play it
+    rank: int | None
+    match_points: float | None
+
+
+@dataclass
+class CrosstableView:
+    rounds: list[int]  # the rounds shown: open or closed
+    scored_round: int  # results shown up to this round (policy.last_scored_round)
+    rows: list[CrossRow]
+
+
+def _played_rounds(ev: EventView) -> list[Round]:
+    return [r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING]
+
+
+def _matches_by_table(ev: EventView, up_to: int) -> dict[tuple[int, int], dict[str, Any]]:
+    """The stored matches of rounds 1..``up_to``, by (round, table)."""
+    if up_to < 1:
+        return {}
+    out = {}
+    for matches in StandingsSnapshot.objects.filter(
+        event=ev.event, after_round__lte=up_to
+    ).values_list("matches", flat=True):
+        for m in matches:
+            out[(m["round"], m["table"])] = m
+    return out
+
+
+def _outcome(mine: int, theirs: int) -> str:
+    return WIN if mine > theirs else LOSS if mine < theirs else DRAW
+
+
+def crosstable(ev: EventView) -> CrosstableView:
+    """Pairs × rounds. Never a score of a round whose scores the viewer may not see (for the
+    public: a round not closed); opponents and directions of open rounds are public, as on the
+    room's screen."""
+    rounds = _played_rounds(ev)
+    scored = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    matches = _matches_by_table(ev, scored)
+    cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)
+    tables = Table.objects.filter(round__in=rounds).values_list(
+        "round__number", "number", "ns_id", "ew_id", "forfeited_by"
+    )
+    for number, table, ns, ew, forfeited in tables:
+        match = matches.get((number, table)) if number <= scored else None
+        for me, other, side in ((ns, ew, "NS"), (ew, ns, "EW")):
+            cell = CrossCell(
+                round=number,
+                table=table,
+                direction=side,
+                opponent=ev.entries.get(other),
+                forfeit=bool(forfeited),
+            )
+            if match is not None:
+                mine, theirs = ("ns", "ew") if side == "NS" else ("ew", "ns")
+                cell = CrossCell(
+                    round=number,
+                    table=table,
+                    direction=side,
+                    opponent=ev.entries.get(other),
+                    outcome=_outcome(match[f"mp_{mine}"], match[f"mp_{theirs}"])
+                    if match.get("final", True)
+                    else None,
+                    points_for=match[f"total_{mine}"],
+                    points_against=match[f"total_{theirs}"],
+                    forfeit=bool(forfeited or match.get("forfeited_by")),
+                )
+            cells[me][number] = cell
+    for rnd in rounds:
+        if rnd.bye_id:
+            cells[rnd.bye_id][rnd.number] = CrossCell(
+                round=rnd.number, table=None, direction="", opponent=None
+            )
+    standing = {row.entry.pk: row for row in standings(ev).rows}
+    rows = []
+    for entry in sorted(ev.entries.values(), key=lambda e: e.number):
+        row = standing.get(entry.pk)
+        rows.append(
+            CrossRow(
+                entry=entry,
+                cells=[cells[entry.pk].get(r.number) for r in rounds],
+                rank=row.rank if row else None,
+                match_points=row.match_points if row else None,
+            )
+        )
+    return CrosstableView(rounds=[r.number for r in rounds], scored_round=scored, rows=rows)
+
+
+@dataclass(frozen=True)
+class PairingLine:
+    """A pair in a round's pairings list: its score before the round, where it sits, whom it
+    meets, and its directions in the earlier rounds ("" for a bye, None: did not play)."""
+
+    entry: Entry
+    score: float | None  # match points before the round; None: not shown to this viewer
+    table: int | None
+    direction: str  # "NS", "EW", or "" for the bye
+    opponent: Entry | None
+    opponent_score: float | None
+    history: list[str | None]
+
+    @property
+    def floated(self) -> bool:
+        """Paired outside its score group."""
+        return (
+            self.opponent is not None
+            and self.score is not None
+            and self.opponent_score is not None
+            and self.score != self.opponent_score
+        )
+
+
+@dataclass
+class ScoreGroup:
+    score: float | None
+    lines: list[PairingLine]
+
+
+@dataclass
+class PairingsView:
+    round: Round
+    groups: list[ScoreGroup]
+    earlier: list[int]  # the rounds of each line's history
+
+    @property
+    def lines(self) -> list[PairingLine]:
+        return [line for group in self.groups for line in group.lines]
+
+
+def pairings_rounds(ev: EventView) -> list[int]:
+    """The rounds whose pairings this viewer may list: open or closed ones; organisers and
+    referees also a proposed round (to check and print it before opening it)."""
+    out = []
+    for number, rnd in sorted(ev.rounds.items()):
+        if rnd.status != Round.Status.PENDING or ev.staff:
+            out.append(number)
+    return out
+
+
+def pairings_list(ev: EventView, number: int) -> PairingsView | None:
+    """Round ``number``'s pairings by score group (scores before the round, highest first);
+    None when the viewer may not see the round's pairings."""
+    rnd = ev.rounds.get(number)
+    if rnd is None or number not in pairings_rounds(ev):
+        return None
+    scored = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    scores: dict[int, float] | None = None
+    if number == 1:
+        scores = defaultdict(float)
+    elif number - 1 <= scored:
+        snapshot = StandingsSnapshot.objects.filter(event=ev.event, after_round=number - 1).first()
+        if snapshot is not None:
+            scores = defaultdict(float, {r["entry"]: r["match_points"] for r in snapshot.rows})
+    history: dict[int, dict[int, str]] = defaultdict(dict)
+    seats: dict[int, tuple[int, str, int]] = {}
+    for n, table, ns, ew in Table.objects.filter(
+        round__event=ev.event, round__number__lte=number
+    ).values_list("round__number", "number", "ns_id", "ew_id"):
+        if n == number:
+            seats[ns] = (table, "NS", ew)
+            seats[ew] = (table, "EW", ns)
+        else:
+            history[ns][n] = "NS"
+            history[ew][n] = "EW"
+    earlier = [n for n in sorted(ev.rounds) if n < number]
+    for n in earlier:
+        bye = ev.rounds[n].bye_id
+        if bye:
+            history[bye][n] = ""
+    players = list(seats)
+    if rnd.bye_id:
+        players.append(rnd.bye_id)
+    lines = []
+    for pk in players:
+        entry = ev.entries.get(pk)
+        if entry is None:
+            continue
+        table, direction, other = seats.get(pk, (None, "", None))
+        lines.append(
+            PairingLine(
+                entry=entry,
+                score=scores[pk] if scores is not None else None,
+                table=table,
+                direction=direction,
+                opponent=ev.entries.get(other) if other else None,
+                opponent_score=scores[other] if scores is not None and other else None,
+                history=[history[pk].get(n) for n in earlier],
+            )
+        )
+    lines.sort(key=lambda line: (-(line.score or 0), line.entry.number))
+    groups: list[ScoreGroup] = []
+    for line in lines:
+        if not groups or groups[-1].score != line.score:
+            groups.append(ScoreGroup(score=line.score, lines=[]))
+        groups[-1].lines.append(line)
+    return PairingsView(round=rnd, groups=groups, earlier=earlier)

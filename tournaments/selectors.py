@@ -8,7 +8,16 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
-from tournaments.models import BoardResult, BoardUnlock, Dispute, Entry, Event, Round, Table
+from tournaments.models import (
+    BoardResult,
+    BoardUnlock,
+    Dispute,
+    Entry,
+    Event,
+    RoleInvitation,
+    Round,
+    Table,
+)
 
 MISSING = "missing"
 NOT_STARTED = "not_started"
@@ -227,3 +236,27 @@ def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
         if boards:
             missing.append((table, boards))
     return missing
+
+
+@dataclass
+class EventRoles:
+    """The people who run an event: organisers, referees (not also organisers) and the
+    invitations still waiting to be accepted."""
+
+    organisers: list[Any]
+    referees: list[Any]
+    invitations: list[RoleInvitation]
+
+
+def event_roles(event: Event) -> EventRoles:
+    organisers = list(event.organisers.order_by("username"))
+    ids = {u.pk for u in organisers}
+    return EventRoles(
+        organisers=organisers,
+        referees=[u for u in event.referees.order_by("username") if u.pk not in ids],
+        invitations=list(
+            RoleInvitation.objects.filter(
+                event=event, accepted_at=None, revoked_at=None, expires_at__gt=timezone.now()
+            ).order_by("created_at", "pk")
+        ),
+    )

@@ -89,3 +89,31 @@ def test_demo_round_in_progress_shows_every_console_state(client, capsys):
     console = client.get(f"/manage/{event.pk}/rounds/2/console/")
     assert console.status_code == 200 and 'data-state="not_started"' in console.content.decode()
     assert client.get(f"/e/{event.pk}/screen/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_demo_shows_roles_an_invitation_and_the_new_pages(client, capsys):
+    """Issue 14: a co-organiser appointed, a referee's invitation pending (its link printed,
+    and it works), the crosstable, the pairings list and the check-the-boards page."""
+    import re
+
+    from django.core.management import call_command
+
+    from tournaments.demo import DEMO_EVENT
+    from tournaments.models import AuditEntry, Event
+
+    call_command("demo")
+    printed = capsys.readouterr().out
+    event = Event.objects.get(name=DEMO_EVENT)
+    assert event.organisers.filter(username="coorganiser").exists()
+    assert AuditEntry.objects.filter(event=event, action="role_granted").count() == 2
+    assert event.invitations.filter(accepted_at=None, revoked_at=None).count() == 1
+    for path in ("roles/", "crosstable/", "pairings/", "check/"):
+        assert path in printed
+    link = re.search(r"https?://\S+(/accounts/invitation/\S+/)", printed).group(1)
+    assert client.get(link).status_code == 200
+    assert client.login(username="coorganiser", password="botifarra-demo")
+    page = client.get(f"/manage/{event.pk}/roles/").content.decode()
+    assert "nova.arbitra@example.org" in page and 'data-user="coorganiser"' in page
+    for path in ("crosstable/", "pairings/?round=2", "check/"):
+        assert client.get(f"/e/{event.pk}/{path}").status_code == 200

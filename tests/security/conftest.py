@@ -21,9 +21,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.api.conftest import PRINCIPALS, World, _fast_passwords, world  # noqa: F401
+from tests.factories import RoleInvitationFactory
 from tests.faults.conftest import app_server, private_redis, processes  # noqa: F401
 from tournaments.actors import Actor
-from tournaments.models import BoardResult, Dispute, PlayRecord
+from tournaments.models import BoardResult, Dispute, PlayRecord, RoleInvitation
 from tournaments.services import disputes, results
 
 __all__ = ["PRINCIPALS", "Scene", "scene"]
@@ -38,6 +39,7 @@ class Scene:
     record: PlayRecord
     disputed: BoardResult  # board 2 at table 1
     dispute: Dispute
+    invitation: RoleInvitation  # a pending invitation of the event (its link is not known)
     _web: dict[str, Client] = field(default_factory=dict)
 
     @property
@@ -106,4 +108,5 @@ def scene(world) -> Scene:  # noqa: F811 - the API tests' fixture
         record=PlayRecord.objects.filter(result=played).latest("pk"),
         disputed=disputed,
         dispute=dispute,
+        invitation=RoleInvitationFactory(event=world.event),
     )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes
+from tournaments.views import changes, roles
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -16,6 +16,18 @@ urlpatterns = [
     path("<int:pk>/start/", views.event_start, name="event_start"),
     path("<int:pk>/finish/", views.event_finish, name="event_finish"),
     path("<int:pk>/publish/", views.event_publish, name="event_publish"),
+    path("<int:pk>/roles/", roles.event_roles, name="event_roles"),
+    path("<int:pk>/roles/invite/", roles.role_invite, name="role_invite"),
+    path(
+        "<int:pk>/roles/<slug:role>/<int:user_pk>/remove/",
+        roles.role_remove,
+        name="role_remove",
+    ),
+    path(
+        "<int:pk>/invitations/<int:invitation_pk>/revoke/",
+        roles.invitation_revoke,
+        name="invitation_revoke",
+    ),
     path("<int:pk>/pairs/", views.entries, name="entries"),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
     path(

@@ -6,6 +6,7 @@ the boards of open rounds too; nobody else sees anything of a board before its r
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments import pdf, play, policy
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
+from tournaments.forms_check import CheckBoardsForm
 from tournaments.models import Event, Round
 from tournaments.views.live import live_response
 
@@ -122,6 +124,29 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def crosstable(request: HttpRequest, pk: int) -> HttpResponse:
+    ev = public_event(request, pk)
+    view = sel.crosstable(ev)
+    live = bool(view.scored_round) and not ev.round_closed(view.scored_round)
+    return render(request, "public/crosstable.html", _base(ev, view=view, live=live))
+
+
+def pairings(request: HttpRequest, pk: int) -> HttpResponse:
+    ev = public_event(request, pk)
+    number = _int_param(request, "round")
+    if number == -1:
+        return refused(request, ev, _("The round must be a number."), 400)
+    choices = sel.pairings_rounds(ev)
+    if number is None:
+        number = choices[-1] if choices else None
+    view = sel.pairings_list(ev, number) if number is not None else None
+    if number is not None and view is None:
+        return refused(
+            request, ev, _("The pairings of round %(n)s are not public yet.") % {"n": number}, 404
+        )
+    return render(request, "public/pairings.html", _base(ev, view=view, round_choices=choices))
+
+
 def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     ev = public_event(request, pk)
     number = ev.round_of_board(board)
@@ -201,6 +226,67 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         request,
         "public/table_cards.html",
         _base(ev, round=rnd, pages=pdf.groups(cards, pdf.CARDS_PER_PAGE)),
+    )
+
+
+def _shell(text: str) -> str:
+    return shlex.quote(text)
+
+
+def check_commands(seed: str, board: int, total: int) -> list[str]:
+    """The ``botifarra`` commands that do what the check page does (engine/cli.py)."""
+    quoted = _shell(seed)
+    return [
+        f"botifarra commit --seed {quoted}",
+        f"botifarra deal --seed {quoted} --board {board}",
+        f"botifarra deal --seed {quoted} --boards 1-{total}",
+    ]
+
+
+def check_boards(request: HttpRequest, pk: int) -> HttpResponse:
+    """Anyone pastes a seed: does it match the event's commitment, and which boards does it
+    deal? The page shows the hands of the pasted seed only (the user's own); the event's seed
+    is offered here once the event is finished, never before."""
+    ev = public_event(request, pk)
+    event = ev.event
+    total = event.total_boards
+    posted = request.POST if request.method == "POST" and "seed" in request.POST else None
+    form = CheckBoardsForm(
+        posted, boards=total, initial={"seed": event.public_seed or "", "board": 1}
+    )
+    context = _base(
+        ev,
+        form=form,
+        total=total,
+        placeholder_commands=check_commands("SEED", 1, total),
+    )
+    if posted is None:
+        return render(request, "public/check_boards.html", context)
+    if not form.is_valid():
+        return render(request, "public/check_boards.html", context, status=400)
+    seed, number = form.cleaned_data["seed"], form.cleaned_data["board"]
+    board = play.dealt_from(seed, number)
+    matches = play.seed_matches(event, seed)
+    played = None
+    if matches:
+        stored = event.boards.filter(number=number).first()
+        played = stored is not None and (stored.dealer, stored.hands) == (board.dealer, board.hands)
+    return render(
+        request,
+        "public/check_boards.html",
+        context
+        | {
+            "checked": True,
+            "seed": seed,
+            "number": number,
+            "board": board,
+            "matches": matches,
+            "seed_commitment": play.seed_commitment(seed),
+            "played": played,
+            "commands": check_commands(seed, number, total),
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1 if number < total else None,
+        },
     )
 
 

@@ -27,6 +27,21 @@ class Command(BaseCommand):
                 f"{base}{reverse('tournaments:round_detail', args=[event.pk, 2])}"
             )
             out.write(f"Room screen (projector): {base}{reverse('public:screen', args=[event.pk])}")
+            out.write(
+                "Organisers and referees (a co-organiser appointed, an invitation pending): "
+                f"{base}{reverse('tournaments:event_roles', args=[event.pk])}"
+            )
+            if report.invitation_token:
+                link = reverse("invitation_accept", args=[report.invitation_token])
+                out.write(f"  the pending referee's invitation link (shown once): {base}{link}")
+            else:
+                out.write("  (the invitation link was printed when the demo was built)")
+            out.write(f"Crosstable: {base}{reverse('public:crosstable', args=[event.pk])}")
+            out.write(
+                f"Pairings list of round 2: {base}{reverse('public:pairings', args=[event.pk])}"
+                "?round=2"
+            )
+            out.write(f"Check the boards: {base}{reverse('public:check_boards', args=[event.pk])}")
             if report.evening is not None:
                 out.write(
                     f"Club evening (round 2's pairings wait for the organiser): "

@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import labels, play, policy
 from tournaments.forms_results import call_choices
@@ -290,10 +291,15 @@ def play_context(
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
-    if visible and result is not None:
+    stored = result.play_records.order_by("-created_at", "-pk").first() if visible else None
+    if stored is not None and result is not None:
+        # The hand is in: say what the engine found, not an empty board to play again.
+        context["stored"] = verdict_summary(stored.verdict, result)
+    elif visible and result is not None:
         code = access.code
         context["config"] = {
             "board": board.number,
+            "label": _("Board %(n)s") % {"n": board.number},
             "dealer": board.dealer,
             "hands": board.hands,
             "trump": result.trump,
@@ -357,3 +363,47 @@ def verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, A
     else:
         summary["after"] = _("The result is stored; the other pair confirms it.")
     return summary
+
+
+def _counted(singular: str, plural: str) -> list[str]:
+    """The one and the many forms of a count sentence (``%(n)s`` left for the page to fill)."""
+    return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
+
+
+def outbox_text() -> dict[str, Any]:
+    """What the phone's outbox (static/js/outbox.js) says, in the page's language."""
+    return {
+        "waiting": {
+            "result": _counted(
+                "%(n)s result waiting to be sent", "%(n)s results waiting to be sent"
+            ),
+            "confirmation": _counted(
+                "%(n)s confirmation waiting to be sent", "%(n)s confirmations waiting to be sent"
+            ),
+            "record": _counted(
+                "%(n)s card-by-card hand waiting to be sent",
+                "%(n)s card-by-card hands waiting to be sent",
+            ),
+            "referee": _counted(
+                "%(n)s referee call waiting to be sent", "%(n)s referee calls waiting to be sent"
+            ),
+        },
+        "offline": _("This phone is offline."),
+        "noAnswer": _("The server does not answer yet."),
+        "kept": _(
+            "They are kept on this phone and sent by themselves, in order, as soon as the "
+            "network is back, even after closing this page. Nothing is stored before then."
+        ),
+        "sendNow": _("Try to send now"),
+        "sent": _("stored by the server:"),
+        "stored": _("stored."),
+        "refused": _("refused by the server:"),
+        "refusedNoReason": _("the server did not say why."),
+        "refusedHere": _("The server refused this; nothing was stored:"),
+        "dismiss": _("OK"),
+        "boardWaiting": _("On this phone, not sent yet:"),
+        "savedOffline": _(
+            "No network: the hand is kept on this phone and will be sent by itself as soon as "
+            "the network is back. It is not stored yet."
+        ),
+    }

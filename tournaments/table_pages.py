@@ -8,6 +8,7 @@ from the engine (through ``play``) and the words from ``labels``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -365,29 +366,30 @@ def verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, A
     return summary
 
 
-def _counted(singular: str, plural: str) -> list[str]:
-    """The one and the many forms of a count sentence (``%(n)s`` left for the page to fill)."""
-    return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
+# How many of each kind wait in the phone's outbox; ``%(n)s`` is left for the page to fill.
+_WAITING: dict[str, Callable[[int], str]] = {
+    "result": lambda n: ngettext(
+        "%(n)s result waiting to be sent", "%(n)s results waiting to be sent", n
+    ),
+    "confirmation": lambda n: ngettext(
+        "%(n)s confirmation waiting to be sent", "%(n)s confirmations waiting to be sent", n
+    ),
+    "record": lambda n: ngettext(
+        "%(n)s card-by-card hand waiting to be sent",
+        "%(n)s card-by-card hands waiting to be sent",
+        n,
+    ),
+    "referee": lambda n: ngettext(
+        "%(n)s referee call waiting to be sent", "%(n)s referee calls waiting to be sent", n
+    ),
+}
 
 
 def outbox_text() -> dict[str, Any]:
-    """What the phone's outbox (static/js/outbox.js) says, in the page's language."""
+    """What the phone's outbox (static/js/outbox.js) says, in the page's language: each count
+    sentence in its one and many forms."""
     return {
-        "waiting": {
-            "result": _counted(
-                "%(n)s result waiting to be sent", "%(n)s results waiting to be sent"
-            ),
-            "confirmation": _counted(
-                "%(n)s confirmation waiting to be sent", "%(n)s confirmations waiting to be sent"
-            ),
-            "record": _counted(
-                "%(n)s card-by-card hand waiting to be sent",
-                "%(n)s card-by-card hands waiting to be sent",
-            ),
-            "referee": _counted(
-                "%(n)s referee call waiting to be sent", "%(n)s referee calls waiting to be sent"
-            ),
-        },
+        "waiting": {kind: [say(1), say(2)] for kind, say in _WAITING.items()},
         "offline": _("This phone is offline."),
         "noAnswer": _("The server does not answer yet."),
         "kept": _(

@@ -205,11 +205,17 @@
       panel.textContent = "";
       var byKind = {};
       items.forEach(function (i) { byKind[i.kind] = (byKind[i.kind] || 0) + 1; });
+      // The table's home says everything; the other pages (the card by card, a form) keep
+      // their room: what waits folded in one line, and only what was refused.
+      var home = document.getElementById("boards") !== null;
       if (items.length) {
-        var box = el("div", "outbox-waiting");
+        var box = el("details", "outbox-waiting");
+        box.open = home;
+        var counts = [];
         ["result", "confirmation", "record", "referee"].forEach(function (kind) {
-          if (byKind[kind]) { box.appendChild(el("p", "outbox-count", counted(kind, byKind[kind]))); }
+          if (byKind[kind]) { counts.push(counted(kind, byKind[kind])); }
         });
+        box.appendChild(el("summary", "outbox-count", counts.join(" · ")));
         var why = navigator.onLine === false ? t("offline") : t("noAnswer");
         if (lastWait && lastWait.data && lastWait.data.code === "login") { why = lastWait.data.error; }
         box.appendChild(el("p", "muted", why + " " + t("kept")));
@@ -220,18 +226,19 @@
         panel.appendChild(box);
       }
       shown.sort(function (a, b) { return b.at - a.at; });
-      shown.slice(0, 6).forEach(function (entry) {
-        var row = el("div", "outbox-entry outbox-" + entry.state);
-        var head = (entry.label ? entry.label + " · " : "") +
-          (entry.state === "sent" ? t("sent") : t("refused"));
-        row.appendChild(el("strong", "", head));
-        row.appendChild(el("span", "", " " + entry.text));
-        var ok = el("button", "small link", t("dismiss"));
-        ok.type = "button";
-        ok.addEventListener("click", function () { remove(LOG, entry.id).then(render); });
-        row.appendChild(ok);
-        panel.appendChild(row);
-      });
+      shown.filter(function (e) { return home || e.state === "refused"; }).slice(0, home ? 6 : 2)
+        .forEach(function (entry) {
+          var row = el("div", "outbox-entry outbox-" + entry.state);
+          var head = (entry.label ? entry.label + " · " : "") +
+            (entry.state === "sent" ? t("sent") : t("refused"));
+          row.appendChild(el("strong", "", head));
+          row.appendChild(el("span", "", " " + entry.text));
+          var ok = el("button", "small link", t("dismiss"));
+          ok.type = "button";
+          ok.addEventListener("click", function () { remove(LOG, entry.id).then(render); });
+          row.appendChild(ok);
+          panel.appendChild(row);
+        });
       panel.hidden = !panel.childNodes.length;
       panel.dataset.waiting = String(items.length);
       panel.dataset.refused = String(shown.filter(function (e) { return e.state === "refused"; }).length);

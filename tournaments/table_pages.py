@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,7 +21,7 @@ from tournaments import labels, play, policy
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
-from tournaments.models import Board, BoardResult, Dispute, Ruling, Table
+from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
 from tournaments.services import results
 from tournaments.table_access import Access
 
@@ -177,8 +177,56 @@ def home_context(access: Access) -> dict[str, Any]:
         "stamp": stamp(rows),
         "seats": seats,
         "my_pair": pair_name(access, access.side) if access.side else "",
+        "my_number": my_entry_number(access),
         "other_side": access.other_side,
     }
+
+
+@dataclass(frozen=True)
+class NextSeat:
+    """Where a pair sits in the event's open round: public once the round is open (the
+    find-your-table page shows it); never its code, which is on the new table card."""
+
+    round_number: int
+    table_number: int
+    side: str
+    opponents: str
+
+
+def next_seat(table: Table, side: str) -> NextSeat | None:
+    """The open round's seat of the pair that sat at ``side`` of ``table``, if another round
+    of the event is open."""
+    if side not in ("NS", "EW"):
+        return None
+    entry_id = table.ns_id if side == "NS" else table.ew_id
+    found = (
+        Table.objects.filter(round__event_id=table.round.event_id, round__status=Round.Status.OPEN)
+        .filter(Q(ns_id=entry_id) | Q(ew_id=entry_id))
+        .exclude(pk=table.pk)
+        .select_related(
+            "round",
+            "ns__pair__player1",
+            "ns__pair__player2",
+            "ew__pair__player1",
+            "ew__pair__player2",
+        )
+        .order_by("-round__number")
+        .first()
+    )
+    if found is None:
+        return None
+    mine = "NS" if found.ns_id == entry_id else "EW"
+    other = found.ew if mine == "NS" else found.ns
+    return NextSeat(found.round.number, found.number, mine, f"{other.number}. {other.pair.name}")
+
+
+def my_entry_number(access: Access) -> int | None:
+    """The pair number of this phone's side (for the links to its own scorecard)."""
+    if access.side == "NS":
+        return access.table.ns.number
+    if access.side == "EW":
+        return access.table.ew.number
+    return None
 
 
 def short_context(

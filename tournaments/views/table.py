@@ -58,7 +58,10 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
     if exc.kind == "login":
         return redirect(reverse("table:enter") + "?code=" + table_access.normalise_code(code)[:6])
     if exc.kind == "closed":
-        return render(request, "table/closed.html", {"table": exc.table}, status=403)
+        held = table_access.granted(request) or {}
+        side = held.get("side", "") if exc.table and held.get("table") == exc.table.pk else ""
+        context = {"table": exc.table, "next": pages.next_seat(exc.table, side) if side else None}
+        return render(request, "table/closed.html", context, status=403)
     return render(request, "table/forbidden.html", {}, status=403)
 
 

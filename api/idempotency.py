@@ -1,26 +1,12 @@
-"""``Idempotency-Key``: a submission sent twice (a retry after a lost answer) runs once.
-
-The first response (status and exact bytes) is stored in ``IdempotentResponse`` under the
-authenticated principal and the path; a repeat with the same key gets those bytes back and changes
-nothing. A repeat with the same key and a different body is refused with 422.
-
-The race: two identical requests at the same moment. The key row is inserted *first*, in the
-transaction that then runs the submission; the second request's insert waits on the unique index
-(PostgreSQL) or on the write lock (SQLite) until the first commits, then finds the row and replays
-it. If the first fails (any 4xx), its transaction rolls back, key row included, so a retry runs.
-
-The model has no column for the request's fingerprint, so ``body`` holds
-``{"request": sha256 of the canonical request JSON, "content": the response text}``: the response
-is kept as text so that PostgreSQL's ``jsonb`` (which reorders keys) cannot change its bytes.
+"""``Idempotency-Key`` on the API's submissions: the sender is the authenticated principal (a
+table's side or a user) and the body DRF's parsed data. The storing, the replay and the race are
+in :mod:`tournaments.idempotency`, shared with the table pages.
 """
 
-import hashlib
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -33,12 +19,10 @@ from rest_framework.response import Response
 
 from api.authentication import TableUser
 from api.errors import IdempotencyKeyReused
-from tournaments.models import IdempotentResponse
+from tournaments import idempotency as once
+from tournaments.idempotency import HEADER, MAX_KEY, REPLAYED_HEADER
 
-HEADER = "Idempotency-Key"
-MAX_KEY = 200
-SCOPE_MAX = 80
-REPLAYED_HEADER = "Idempotent-Replayed"
+__all__ = ["HEADER", "IDEMPOTENCY_PARAMETER", "REPLAYED_HEADER", "idempotent"]
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     HEADER,
@@ -65,29 +49,14 @@ def principal(request: Request) -> str:
 
 
 def scope_for(request: Request) -> str:
-    scope = f"{principal(request)} {request.path}"
-    if len(scope) > SCOPE_MAX:
-        scope = f"{principal(request)} #{hashlib.sha256(request.path.encode()).hexdigest()}"
-    return scope[:SCOPE_MAX]
+    return once.scope_for(principal(request), request.path)
 
 
 def fingerprint(request: Request) -> str:
     data = request.data
     if hasattr(data, "lists"):  # a form's QueryDict
         data = dict(data.lists())
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _replay(row: IdempotentResponse, request_hash: str) -> HttpResponse:
-    body = row.body if isinstance(row.body, dict) else {}
-    if body.get("request") != request_hash:
-        raise IdempotencyKeyReused()
-    response = HttpResponse(
-        body.get("content", ""), status=row.status_code, content_type="application/json"
-    )
-    response[REPLAYED_HEADER] = "true"
-    return response
+    return once.fingerprint(data)
 
 
 def _rendered(response: Response | HttpResponse) -> HttpResponse:
@@ -109,31 +78,20 @@ def idempotent(method: Callable[..., Any]) -> Callable[..., Any]:
         key = request.headers.get(HEADER, "").strip()
         if not key:
             return method(self, request, *args, **kwargs)
-        if len(key) > MAX_KEY or "\x00" in key:
+        if not once.key_ok(key):
             raise ValidationError(
                 {HEADER: [_("An Idempotency-Key has at most %(n)s characters.") % {"n": MAX_KEY}]}
             )
-        scope, request_hash = scope_for(request), fingerprint(request)
-        with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    row = IdempotentResponse.objects.create(
-                        scope=scope, key=key, status_code=0, body={"request": request_hash}
-                    )
-            except IntegrityError:
-                # Another request with this key committed first (we waited for it): replay it.
-                existing = IdempotentResponse.objects.filter(scope=scope, key=key).first()
-                if existing is None or existing.status_code == 0:
-                    raise KeyInUse() from None
-                return _replay(existing, request_hash)
-            response = _rendered(method(self, request, *args, **kwargs))
-            if response.status_code >= 400:
-                # Nothing was done: forget the key so that a corrected retry may use it.
-                transaction.set_rollback(True)
-                return response
-            row.status_code = response.status_code
-            row.body = {"request": request_hash, "content": response.content.decode("utf-8")}
-            row.save(update_fields=["status_code", "body"])
-            return response
+        try:
+            return once.run_once(
+                scope=scope_for(request),
+                key=key,
+                request_hash=fingerprint(request),
+                run=lambda: _rendered(method(self, request, *args, **kwargs)),
+            )
+        except once.KeyReused:
+            raise IdempotencyKeyReused() from None
+        except once.KeyBusy:
+            raise KeyInUse() from None
 
     return wrapper

@@ -8,18 +8,20 @@ from the engine (through ``play``) and the words from ``labels``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import labels, play, policy
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
-from tournaments.models import Board, BoardResult, Dispute, Ruling, Table
+from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
 from tournaments.services import results
 from tournaments.table_access import Access
 
@@ -175,8 +177,56 @@ def home_context(access: Access) -> dict[str, Any]:
         "stamp": stamp(rows),
         "seats": seats,
         "my_pair": pair_name(access, access.side) if access.side else "",
+        "my_number": my_entry_number(access),
         "other_side": access.other_side,
     }
+
+
+@dataclass(frozen=True)
+class NextSeat:
+    """Where a pair sits in the event's open round: public once the round is open (the
+    find-your-table page shows it); never its code, which is on the new table card."""
+
+    round_number: int
+    table_number: int
+    side: str
+    opponents: str
+
+
+def next_seat(table: Table, side: str) -> NextSeat | None:
+    """The open round's seat of the pair that sat at ``side`` of ``table``, if another round
+    of the event is open."""
+    if side not in ("NS", "EW"):
+        return None
+    entry_id = table.ns_id if side == "NS" else table.ew_id
+    found = (
+        Table.objects.filter(round__event_id=table.round.event_id, round__status=Round.Status.OPEN)
+        .filter(Q(ns_id=entry_id) | Q(ew_id=entry_id))
+        .exclude(pk=table.pk)
+        .select_related(
+            "round",
+            "ns__pair__player1",
+            "ns__pair__player2",
+            "ew__pair__player1",
+            "ew__pair__player2",
+        )
+        .order_by("-round__number")
+        .first()
+    )
+    if found is None:
+        return None
+    mine = "NS" if found.ns_id == entry_id else "EW"
+    other = found.ew if mine == "NS" else found.ns
+    return NextSeat(found.round.number, found.number, mine, f"{other.number}. {other.pair.name}")
+
+
+def my_entry_number(access: Access) -> int | None:
+    """The pair number of this phone's side (for the links to its own scorecard)."""
+    if access.side == "NS":
+        return access.table.ns.number
+    if access.side == "EW":
+        return access.table.ew.number
+    return None
 
 
 def short_context(
@@ -290,10 +340,15 @@ def play_context(
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
-    if visible and result is not None:
+    stored = result.play_records.order_by("-created_at", "-pk").first() if visible else None
+    if stored is not None and result is not None:
+        # The hand is in: say what the engine found, not an empty board to play again.
+        context["stored"] = verdict_summary(stored.verdict, result)
+    elif visible and result is not None:
         code = access.code
         context["config"] = {
             "board": board.number,
+            "label": _("Board %(n)s") % {"n": board.number},
             "dealer": board.dealer,
             "hands": board.hands,
             "trump": result.trump,
@@ -357,3 +412,48 @@ def verdict_summary(verdict: dict[str, Any], result: BoardResult) -> dict[str, A
     else:
         summary["after"] = _("The result is stored; the other pair confirms it.")
     return summary
+
+
+# How many of each kind wait in the phone's outbox; ``%(n)s`` is left for the page to fill.
+_WAITING: dict[str, Callable[[int], str]] = {
+    "result": lambda n: ngettext(
+        "%(n)s result waiting to be sent", "%(n)s results waiting to be sent", n
+    ),
+    "confirmation": lambda n: ngettext(
+        "%(n)s confirmation waiting to be sent", "%(n)s confirmations waiting to be sent", n
+    ),
+    "record": lambda n: ngettext(
+        "%(n)s card-by-card hand waiting to be sent",
+        "%(n)s card-by-card hands waiting to be sent",
+        n,
+    ),
+    "referee": lambda n: ngettext(
+        "%(n)s referee call waiting to be sent", "%(n)s referee calls waiting to be sent", n
+    ),
+}
+
+
+def outbox_text() -> dict[str, Any]:
+    """What the phone's outbox (static/js/outbox.js) says, in the page's language: each count
+    sentence in its one and many forms."""
+    return {
+        "waiting": {kind: [say(1), say(2)] for kind, say in _WAITING.items()},
+        "offline": _("This phone is offline."),
+        "noAnswer": _("The server does not answer yet."),
+        "kept": _(
+            "They are kept on this phone and sent by themselves, in order, as soon as the "
+            "network is back, even after closing this page. Nothing is stored before then."
+        ),
+        "sendNow": _("Try to send now"),
+        "sent": _("stored by the server:"),
+        "stored": _("stored."),
+        "refused": _("refused by the server:"),
+        "refusedNoReason": _("the server did not say why."),
+        "refusedHere": _("The server refused this; nothing was stored:"),
+        "dismiss": _("OK"),
+        "boardWaiting": _("On this phone, not sent yet:"),
+        "savedOffline": _(
+            "No network: the hand is kept on this phone and will be sent by itself as soon as "
+            "the network is back. It is not stored yet."
+        ),
+    }

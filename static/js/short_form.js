@@ -92,11 +92,18 @@
       var params = new URLSearchParams(new FormData(form));
       params.delete("csrfmiddlewaretoken");
       var mine = ++seq;
+      if (navigator.onLine === false && form.dataset.outbox) {
+        if (output) { output.textContent = t("offline"); }
+        return;
+      }
       fetch(form.dataset.previewUrl + "?" + params.toString(),
             {credentials: "same-origin", headers: {"Accept": "application/json"}})
         .then(function (res) { return res.json(); })
         .then(function (data) { if (mine === seq) { show(data); } })
-        .catch(function () { if (mine === seq && output) { output.textContent = t("failed"); } });
+        .catch(function () {
+          // A table page keeps what is sent on the phone (outbox.js): it can still be sent.
+          if (mine === seq && output) { output.textContent = t(form.dataset.outbox ? "offline" : "failed"); }
+        });
     }
     function changed(event) {
       if (event && event.type === "input" && event.target === ns) { ew.value = other(ns.value); }

@@ -1,5 +1,7 @@
 /* The players' table pages: status refresh and card-by-card entry (the short form: short_form.js).
-   Vanilla JS, no build step. Every rule (legal cards, scores) comes from the server's engine. */
+   Vanilla JS, no build step. The legal cards come from rules.js (the engine's rule, ported and
+   tested against it), so that a hand can be entered without the network; the hand is sent
+   through the outbox (outbox.js) and the verdict and score are the server's engine's. */
 (function () {
   "use strict";
 
@@ -8,13 +10,6 @@
     TEXT = JSON.parse(document.getElementById("tp-text").textContent);
   } catch (e) { TEXT = {}; }
   function t(key) { return TEXT[key] || key; }
-
-  function csrfToken() {
-    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    if (input) { return input.value; }
-    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -29,20 +24,6 @@
     return node;
   }
 
-  function postJSON(url, body) {
-    return fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "Accept": "application/json",
-                "X-CSRFToken": csrfToken()},
-      body: JSON.stringify(body)
-    }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (data) {
-        return {status: res.status, ok: res.ok, data: data};
-      });
-    });
-  }
-
   /* ---- table home: refresh the boards every 10 s without a full reload ---- */
   function initRefresh() {
     var boards = document.getElementById("boards");
@@ -54,7 +35,7 @@
         current.querySelector("details[open]") !== null;
     }
     function tick() {
-      if (document.hidden) { return; }
+      if (document.hidden || navigator.onLine === false) { return; }
       fetch(url, {credentials: "same-origin", headers: {"Accept": "text/html"}})
         .then(function (res) {
           if (res.status === 403) { window.location.reload(); return null; }
@@ -69,16 +50,19 @@
           if (!current || !fresh || fresh.dataset.stamp === current.dataset.stamp) { return; }
           if (busy(current)) { return; }
           current.replaceWith(fresh);
+          if (window.BotifarraOutbox) { window.BotifarraOutbox.render(); }
         })
         .catch(function () { /* offline for a moment: try again next time */ });
     }
     window.setInterval(tick, 10000);
+    // Something this phone kept was stored meanwhile: show the board's new status at once.
+    document.addEventListener("outbox:sent", tick);
   }
 
   /* The short form (72 − x, calls in order, live score) is in short_form.js, shared with the
      referee's corrected result. */
 
-  /* ---- card by card: the server says who plays and which cards are legal ---- */
+  /* ---- card by card: rules.js says who plays and which cards are legal ---- */
   var SEATS = ["N", "W", "S", "E"];
 
   function cardNode(token, cfg, tag) {
@@ -174,27 +158,18 @@
       submitBtn.disabled = !state.complete;
       app.dataset.count = String(play.length);
     }
+    var contract = {hands: cfg.hands, dealer: cfg.dealer, trump: cfg.trump, ruleset: cfg.ruleset};
     function refresh() {
-      pending = true;
-      app.classList.add("busy");
-      return postJSON(cfg.legal_url, {play: play}).then(function (res) {
-        pending = false;
-        app.classList.remove("busy");
-        if (res.ok) { error(""); render(res.data); return; }
-        var problems = (res.data.problems || []).map(function (p) { return p.message; });
-        error(problems.join(" ") || res.data.error || t("failed"));
-        if (res.status === 400 && play.length) {
-          // A stored play that the engine refuses (another device changed the contract):
-          // go back one card so that the player can continue from a legal position.
-          play.pop();
-          save();
-          return refresh();
-        }
-      }).catch(function () {
-        pending = false;
-        app.classList.remove("busy");
-        error(t("failed"));
-      });
+      var found = window.BotifarraRules.replay(contract, play);
+      if (found.illegal !== null) {
+        // A kept play that the rules refuse (the contract changed on another phone): keep the
+        // legal beginning so that the player can continue from there.
+        play = play.slice(0, found.illegal);
+        save();
+        found = window.BotifarraRules.replay(contract, play);
+      }
+      error("");
+      render({seat: found.to_move, legal: found.legal, state: found});
     }
     role("legal").addEventListener("click", function (event) {
       var button = event.target.closest("button[data-card]");
@@ -216,25 +191,33 @@
                     doubles: cfg.doubles, play: play};
       pending = true;
       submitBtn.disabled = true;
-      postJSON(cfg.submit_url, record).then(function (res) {
+      window.BotifarraOutbox.enqueue({
+        url: cfg.submit_url, body: JSON.stringify(record), type: "application/json",
+        kind: "record", board: String(cfg.board), label: cfg.label
+      }).then(function (outcome) {
         pending = false;
         var box = role("verdict");
         box.textContent = "";
         box.hidden = false;
-        if (res.ok) {
-          box.className = "tp-verdict card verdict-" + res.data.verdict.outcome;
-          box.appendChild(el("p", {}, [el("strong", {text: res.data.text})]));
-          box.appendChild(el("p", {text: res.data.after}));
-          box.appendChild(el("p", {}, [el("a", {"class": "button primary big",
-            href: res.data.home_url + "#board-" + cfg.board, text: t("back")})]));
-          try { window.localStorage.removeItem(cfg.storage_key); } catch (e) { /* ignore */ }
-          role("legal").textContent = "";
-          undoBtn.disabled = true;
+        var back = el("p", {}, [el("a", {"class": "button primary big",
+          href: cfg.home_url + "#board-" + cfg.board, text: t("back")})]);
+        if (outcome.state === "sent") {
+          box.className = "tp-verdict card verdict-" + outcome.data.verdict.outcome;
+          box.appendChild(el("p", {}, [el("strong", {text: outcome.data.text})]));
+          box.appendChild(el("p", {text: outcome.data.after}));
+          box.appendChild(back);
+          done();
+        } else if (outcome.state === "wait") {
+          box.className = "tp-verdict card verdict-waiting";
+          box.appendChild(el("p", {}, [el("strong", {text: t("savedOffline")})]));
+          box.appendChild(back);
+          done();
         } else {
+          var data = outcome.data || {};
           box.className = "tp-verdict card verdict-invalid";
           box.appendChild(el("p", {text: t("problems")}));
           var list = el("ul", {"class": "errorlist"});
-          (res.data.problems || [{path: "", message: res.data.error || t("failed")}])
+          (data.problems || [{path: "", message: data.error || t("failed")}])
             .forEach(function (p) {
               list.appendChild(el("li", {text: (p.path ? p.path + ": " : "") + p.message}));
             });
@@ -242,12 +225,16 @@
           submitBtn.disabled = false;
         }
         box.scrollIntoView({block: "nearest"});
-      }).catch(function () {
-        pending = false;
-        submitBtn.disabled = false;
-        error(t("failed"));
       });
     });
+    // The hand is stored, or kept in the outbox: this page's copy is no longer needed.
+    function done() {
+      try { window.localStorage.removeItem(cfg.storage_key); } catch (e) { /* ignore */ }
+      role("legal").textContent = "";
+      undoBtn.disabled = true;
+      submitBtn.disabled = true;
+      app.dataset.sent = "1";
+    }
     refresh();
   }
 

@@ -4,8 +4,10 @@ box inside it (a table that scrolls sideways in its own frame); nothing a player
 under a sticky bar; the header leaves the page its room. A screenshot of each page is kept in
 ``test-artifacts/screenshots/phone-360/`` (git-ignored; the test prints the folder).
 
-Left out: the card-by-card play page (redone elsewhere), the room's screen (a projector, not a
-phone), the table cards and the PDFs (print).
+The card-by-card page also has its legal cards on the screen as it opens and after each tap,
+above the sticky Undo / Submit bar, without scrolling.
+
+Left out: the room's screen (a projector, not a phone), the table cards and the PDFs (print).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from tests.e2e.conftest import SCREENSHOTS
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
+from tournaments.models import BoardResult
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,6 +67,35 @@ COVERED = """() => {
 }"""
 
 
+# The legal cards, as the page stands (not scrolled): each fully on the screen and above the
+# sticky bar. Empty when all are in view.
+LEGAL_OUT_OF_VIEW = """() => {
+  const buttons = [...document.querySelectorAll("#legal-cards button.play-card")];
+  if (!buttons.length) return ["no legal cards offered"];
+  const bar = document.querySelector(".play-actions");
+  const limit = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+  return buttons.filter(b => {
+    const r = b.getBoundingClientRect();
+    return r.top < 0 || r.bottom > limit || r.right > window.innerWidth;
+  }).map(b => "legal card out of view: " + b.dataset.card + " bottom " + b.getBoundingClientRect().bottom + " > " + limit);
+}"""
+
+
+def _play_page(tables) -> tuple[str, str, str]:
+    """The card-by-card page of a board whose short result is in and whose hand is not."""
+    for table in tables:
+        found = (
+            BoardResult.objects.filter(table=table, play_records__isnull=True)
+            .select_related("board")
+            .order_by("board__number")
+            .first()
+        )
+        if found is not None:
+            code = table.code_ns
+            return ("board-play", f"/table/{code}/board/{found.board.number}/play/", code)
+    raise AssertionError("the demo has no board to enter card by card")
+
+
 def _pages(report) -> list[tuple[str, str, str | None]]:
     """(name, url, table code to enter first) of every page checked."""
     event, evening = report.event, report.evening
@@ -96,6 +128,7 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
         ("board-differ", f"/table/{one.code_ew}/board/{last}/?mode=differ", one.code_ew),
         ("board-referee", f"/table/{one.code_ns}/board/{first}/referee/", one.code_ns),
         ("board-not-found", f"/table/{one.code_ns}/board/999/", one.code_ns),
+        _play_page(tables),
     ]
     return public + table
 
@@ -128,7 +161,17 @@ def test_every_table_and_public_page_fits_a_360_px_phone(browser, live_server, c
                 entered = {code}
             page.goto(url)
             page.wait_for_load_state()
-            found = page.evaluate(SIDEWAYS) + [f"covered: {c}" for c in page.evaluate(COVERED)]
+            found = []
+            if name == "board-play":
+                page.evaluate("() => localStorage.clear()")
+                page.reload()
+                page.wait_for_selector('#play-app[data-count="0"]')
+                found += page.evaluate(LEGAL_OUT_OF_VIEW)
+                for k in range(1, 6):  # a trick and a card: each tap keeps them in view
+                    page.locator("#legal-cards button.play-card").first.click()
+                    page.wait_for_selector(f'#play-app[data-count="{k}"]')
+                    found += [f"after {k}: {x}" for x in page.evaluate(LEGAL_OUT_OF_VIEW)]
+            found += page.evaluate(SIDEWAYS) + [f"covered: {c}" for c in page.evaluate(COVERED)]
             header = page.evaluate(
                 "() => { const h = document.querySelector('.site-header');"
                 " return h ? h.getBoundingClientRect().height : 0; }"

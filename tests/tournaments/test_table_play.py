@@ -252,6 +252,11 @@ def test_submit_illegal_record(table, board):
     assert data["verdict"]["outcome"] == "illegal"
     assert "Illegal play at trick" in data["text"]
     assert data["status"] == BoardResult.Status.DISPUTED
+    # Back on the card-by-card page: the stored hand and its verdict, not an empty board.
+    page = ns.get(play_url(table)).content.decode()
+    assert 'id="stored-record"' in page
+    assert "Illegal play at trick" in page
+    assert 'id="play-app"' not in page and "play-config" not in page
 
 
 def test_submit_invalid_record_shows_every_problem_and_changes_nothing(table, board):

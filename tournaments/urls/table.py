@@ -3,11 +3,13 @@
 from django.urls import path
 
 from tournaments.views import table as views
-from tournaments.views import table_play
+from tournaments.views import table_app, table_play
 
 app_name = "table"
 urlpatterns = [
     path("", views.enter, name="enter"),
+    path("sw.js", table_app.service_worker, name="service_worker"),
+    path("<str:code>/manifest.webmanifest", table_app.manifest, name="manifest"),
     path("<str:code>/", views.table_home, name="table_home"),
     path("<str:code>/boards/", views.board_list, name="board_list"),
     path("<str:code>/board/<int:number>/", views.board_short, name="board_short"),

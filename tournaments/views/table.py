@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournaments import idempotency as once
 from tournaments import ratelimit, table_access
 from tournaments import table_pages as pages
 from tournaments.actors import Actor
@@ -57,7 +58,10 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
     if exc.kind == "login":
         return redirect(reverse("table:enter") + "?code=" + table_access.normalise_code(code)[:6])
     if exc.kind == "closed":
-        return render(request, "table/closed.html", {"table": exc.table}, status=403)
+        held = table_access.granted(request) or {}
+        side = held.get("side", "") if exc.table and held.get("table") == exc.table.pk else ""
+        context = {"table": exc.table, "next": pages.next_seat(exc.table, side) if side else None}
+        return render(request, "table/closed.html", context, status=403)
     return render(request, "table/forbidden.html", {}, status=403)
 
 
@@ -71,6 +75,58 @@ def table_view(view: Callable) -> Callable:
         except NoAccess as exc:
             return _refuse(request, code, exc)
         return view(request, access, *args, **kwargs)
+
+    return wrapper
+
+
+def _page_fingerprint(request: HttpRequest) -> str:
+    if request.content_type == "application/json":
+        return once.fingerprint(request.body.decode("utf-8", "replace"))
+    data = {k: v for k, v in request.POST.lists() if k != "csrfmiddlewaretoken"}
+    return once.fingerprint(data)
+
+
+def idempotent_page(view: Callable) -> Callable:
+    """Honour an ``Idempotency-Key`` on a table page's JSON submission: the phone's queue of
+    submissions made offline sends each again until it has an answer, and the server acts once.
+    The sender is the table's side (or the organiser), the scope the page's path."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, access: Access, *args: Any, **kwargs: Any) -> HttpResponse:
+        key = request.headers.get(once.HEADER, "").strip()
+        if request.method != "POST" or not key or not _wants_json(request):
+            return view(request, access, *args, **kwargs)
+        if not once.key_ok(key):
+            return JsonResponse(
+                {
+                    "error": _("An Idempotency-Key has at most %(n)s characters.")
+                    % {"n": once.MAX_KEY}
+                },
+                status=400,
+            )
+        sender = f"p{access.table.pk}" + (
+            f"u{request.user.pk}" if access.organiser else access.side
+        )
+        try:
+            return once.run_once(
+                scope=once.scope_for(sender, request.path),
+                key=key,
+                request_hash=_page_fingerprint(request),
+                run=lambda: view(request, access, *args, **kwargs),
+            )
+        except once.KeyReused:
+            return JsonResponse(
+                {
+                    "error": _("This submission's key was already used for a different one."),
+                    "code": "key_reused",
+                },
+                status=422,
+            )
+        except once.KeyBusy:
+            return JsonResponse(
+                {"error": _("This submission is still being processed."), "code": "key_in_use"},
+                status=409,
+            )
 
     return wrapper
 
@@ -169,32 +225,45 @@ def board_list(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "table/_boards.html", pages.home_context(access))
 
 
+def _answer(
+    request: HttpRequest, access: Access, number: int, level: str, text: str, status: int = 200
+) -> HttpResponse:
+    """A flash message and the table's home, or (for the phone's queue) the same as JSON."""
+    if _wants_json(request):
+        if level == "error":
+            return JsonResponse({"error": text}, status=status)
+        return JsonResponse({"level": level, "message": text, "home_url": _home(access, number)})
+    getattr(messages, level)(request, text)
+    return redirect(_home(access, number))
+
+
 @require_POST
 @table_view
+@idempotent_page
 def board_confirm(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
         return _not_found(request, access, number)
     result = pages.table_result(access.table, board)
     if result is None:
-        messages.error(request, _("Board %(n)s has no result to confirm yet.") % {"n": number})
-        return redirect(_home(access))
+        text = _("Board %(n)s has no result to confirm yet.") % {"n": number}
+        return _answer(request, access, number, "error", text, 409)
     version = _int_or_none(request.POST.get("version"))
     acting = _acting(request, access)
     if acting is None:
-        messages.error(request, _("That is not the other pair's code."))
-        return redirect(_home(access, number))
+        return _answer(
+            request, access, number, "error", _("That is not the other pair's code."), 400
+        )
     try:
         results.result_confirm(result=result, actor=acting.actor, expected_version=version)
     except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Board %(n)s confirmed.") % {"n": number})
-    return redirect(_home(access, number))
+        return _answer(request, access, number, "error", exc.message, _status_of(exc))
+    return _answer(request, access, number, "success", _("Board %(n)s confirmed.") % {"n": number})
 
 
 @require_http_methods(["GET", "POST"])
 @table_view
+@idempotent_page
 def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
@@ -213,12 +282,16 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
         try:
             dispute_services.dispute_request(result=result, actor=access.actor, reason=reason)
         except ServiceError as exc:
+            if _wants_json(request):
+                return JsonResponse({"error": exc.message}, status=_status_of(exc))
             context["error"] = exc.message
             return render(request, "table/referee.html", context, status=_status_of(exc))
-        messages.success(request, _("A referee has been called for board %(n)s.") % {"n": number})
-        return redirect(_home(access, number))
+        text = _("A referee has been called for board %(n)s.") % {"n": number}
+        return _answer(request, access, number, "success", text)
     if result is None:
         context["error"] = _("Enter the result first; then you can ask for a referee about it.")
+        if request.method == "POST" and _wants_json(request):
+            return JsonResponse({"error": context["error"]}, status=409)
     return render(request, "table/referee.html", context)
 
 
@@ -242,6 +315,7 @@ def _int_or_none(raw: Any) -> int | None:
 
 @require_http_methods(["GET", "POST"])
 @table_view
+@idempotent_page
 def board_short(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     board = _board(access, number)
     if board is None:
@@ -285,8 +359,9 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
             status = _status_of(exc)
         else:
             level, text = pages.submitted_message(outcome, number, acting.side)
-            getattr(messages, level)(request, text)
-            return redirect(_home(access, number))
+            return _answer(request, access, number, level, text)
+    if _wants_json(request):
+        return JsonResponse({"errors": errors}, status=status)
     result = pages.table_result(access.table, board)
     return render(
         request,

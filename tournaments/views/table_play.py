@@ -20,7 +20,14 @@ from tournaments.jsonio import JSONRejected, read_json
 from tournaments.labels import field_problems
 from tournaments.services import ServiceError, results
 from tournaments.table_access import Access
-from tournaments.views.table import _board, _home, _not_found, _status_of, table_view
+from tournaments.views.table import (
+    _board,
+    _home,
+    _not_found,
+    _status_of,
+    idempotent_page,
+    table_view,
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -130,6 +137,7 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
 
 @require_POST
 @table_view
+@idempotent_page
 def play_submit(request: HttpRequest, access: Access, number: int) -> JsonResponse:
     """Submit a whole play record (JSON body) through ``results.result_submit_play_record``."""
     board = _board(access, number)

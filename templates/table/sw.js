@@ -1,0 +1,73 @@
+{% load static %}/* The table pages' service worker (served by tournaments/views/table_app.py at {{ scope }}sw.js,
+   so that its scope covers the table pages). It keeps the table's pages and the files they use,
+   so that they open without the network: pages are asked of the network first and the kept copy
+   is used only when it does not answer; files are kept by their versioned name. It keeps only
+   what the server sent to this phone (a board's cards only once the table may see them) and
+   never keeps an answer to a submission: those go through the outbox (outbox.js). */
+"use strict";
+var CACHE = "botifarra-table-{{ version }}";
+var SCOPE = "{{ scope|escapejs }}";
+var STATIC = "{{ static_prefix|escapejs }}";
+var ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
+// JSON answers computed for one moment (the live score) are not kept.
+var NEVER = /\/(preview|legal|submit|boards)\/$|\/sw\.js$/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) {
+      return n.indexOf("botifarra-table-") === 0 && n !== CACHE;
+    }).map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function keep(request, response) {
+  if (response && response.ok && response.type === "basic" && !response.redirected) {
+    var copy = response.clone();
+    caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
+  }
+  return response;
+}
+
+function page(request) {
+  return fetch(request).then(function (response) { return keep(request, response); },
+    function (error) {
+      return caches.match(request, {ignoreVary: true}).then(function (kept) {
+        if (kept) { return kept; }
+        throw error;
+      });
+    });
+}
+
+function file(request) {
+  return caches.match(request).then(function (kept) {
+    return kept || fetch(request).then(function (response) { return keep(request, response); });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") { return; }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  if (url.pathname.indexOf(STATIC) === 0) { event.respondWith(file(request)); return; }
+  if (url.pathname.indexOf(SCOPE) === 0 && !NEVER.test(url.pathname)) {
+    event.respondWith(page(request));
+  }
+});
+
+// A page asks to keep the pages it links to (the table's boards), fetched now while online.
+self.addEventListener("message", function (event) {
+  var urls = (event.data && event.data.keep) || [];
+  event.waitUntil(Promise.all(urls.filter(function (u) {
+    return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]);
+  }).slice(0, 40).map(function (u) {
+    return fetch(u, {credentials: "same-origin"}).then(function (response) {
+      return keep(new Request(u), response);
+    }).catch(function () { return null; });
+  })));
+});

@@ -1,0 +1,209 @@
+"""A phone at the table loses the network in the middle of a round (issue 20): what it sends is
+kept on the phone (IndexedDB) with an Idempotency-Key, the page says what waits, a reload keeps
+it, and when the network is back each submission is stored exactly once; what the server refuses
+is shown with its reason, and nothing is lost. Screenshots: test-artifacts/screenshots/offline-*/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+import engine
+from tests.e2e.test_table_entry import enter_code, legal_game
+from tournaments import play as adapter
+from tournaments.actors import Actor
+from tournaments.models import (
+    BoardResult,
+    Entry,
+    IdempotentResponse,
+    PlayRecord,
+    Submission,
+    Table,
+)
+from tournaments.services import events, results
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def three_board_round(db, organiser):
+    """4 pairs, 3 boards a round, round 1 open."""
+    from tests.factories import EventFactory, PairFactory
+
+    event = EventFactory(organisers=[organiser], status="registration", boards_per_round=3)
+    actor = Actor(user=organiser)
+    entries = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, 5)]
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event.refresh_from_db()
+    rnd = events.round_propose(
+        event=event,
+        actor=actor,
+        number=1,
+        tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
+    )
+    events.round_open(rnd=rnd, actor=actor)
+    return event
+
+
+def _short(table, number, side, trump, ns_total, version=None):
+    return results.result_submit_short(
+        table=table,
+        board_number=number,
+        actor=Actor(table=table, side=side),
+        data={
+            "delegated": False,
+            "trump": trump,
+            "doubles": [],
+            "totals": {"NS": ns_total, "EW": 72 - ns_total},
+        },
+        expected_version=version,
+    )
+
+
+def _kept_offline(page, urls):
+    """Wait until the service worker controls the page and keeps ``urls``."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    for url in urls:
+        page.wait_for_function(
+            "async (u) => !!(await caches.match(u, {ignoreVary: true}))", arg=url, timeout=20_000
+        )
+
+
+def _online_problems(problems, expected=()):
+    """The page's problems, less the requests that failed because the test cut the network
+    and the answers the test expects (a refusal)."""
+    known = ("ERR_INTERNET_DISCONNECTED", *expected)
+    problems.errors = [e for e in problems.errors if not any(k in e for k in known)]
+    problems.assert_clean()
+
+
+def _fill_short(page, trump, ns_total):
+    page.click(f"label.trump-{trump}")
+    page.fill("input[name=totals_ns]", str(ns_total))
+    page.click("#short-form button[type=submit]")
+
+
+def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_round, new_page):
+    event = three_board_round
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    board1 = event.boards.get(number=1)
+    game = legal_game(board1, "copes")
+    verdict = engine.replay(
+        adapter.result_record(board1, BoardResult(trump="copes", doubles=[]), game),
+        deal=adapter.deal(board1),
+        rules=adapter.rules(event),
+    )
+    # EW entered board 1 already: NS may see its cards and enters the hand card by card.
+    _short(table, 1, "EW", "copes", verdict.totals["NS"])
+
+    page, problems, shoot = new_page("offline-table", phone=True)
+    enter_code(page, table.code_ns)
+    home = f"/table/{table.code_ns}/"
+    _kept_offline(
+        page,
+        [home, f"{home}board/2/", f"{home}board/3/", f"{home}board/1/play/"],
+    )
+    shoot("online-home")
+
+    page.context.set_offline(True)
+    # Two short results, offline.
+    for number, ns_total in ((2, 40), (3, 25)):
+        page.goto(f"{home}board/{number}/")
+        _fill_short(page, "oros", ns_total)
+        page.wait_for_selector(f"#board-{number} .outbox-note")
+    expect(page.locator("#outbox")).to_contain_text("2 results waiting to be sent")
+    shoot("two-results-waiting")
+
+    # The hand, card by card, offline: the legal cards come from rules.js.
+    page.goto(f"{home}board/1/play/")
+    page.wait_for_selector('#play-app[data-count="0"]')
+    for k, card in enumerate(game):
+        page.click(f'#legal-cards button[data-card="{card}"]')
+        page.wait_for_selector(f'#play-app[data-count="{k + 1}"]')
+    page.click("[data-action=submit]")
+    page.wait_for_selector("[data-role=verdict].verdict-waiting")
+    shoot("hand-waiting")
+
+    # Nothing is on the server yet, and a reload while offline keeps everything.
+    assert not BoardResult.objects.filter(table=table, board__number__in=[2, 3]).exists()
+    assert not PlayRecord.objects.exists()
+    page.goto(home)
+    page.reload()
+    outbox = page.locator("#outbox")
+    expect(outbox).to_contain_text("2 results waiting to be sent")
+    expect(outbox).to_contain_text("1 card-by-card hand waiting to be sent")
+    shoot("after-reload-offline")
+
+    # The network is back: everything is sent, in order, once.
+    page.context.set_offline(False)
+    expect(outbox).to_have_attribute("data-waiting", "0", timeout=30_000)
+    expect(outbox).to_contain_text("Board 2 · stored by the server")
+    expect(outbox).to_contain_text("Board 3 · stored by the server")
+    expect(outbox).to_contain_text("Complete hand")
+    page.wait_for_selector("#board-2[data-status=entered]", timeout=25_000)
+    shoot("sent")
+
+    for number, ns_total in ((2, 40), (3, 25)):
+        result = BoardResult.objects.get(table=table, board__number=number)
+        assert (result.totals_ns, result.trump, result.entered_side) == (ns_total, "oros", "NS")
+        assert Submission.objects.filter(result=result).count() == 1
+    record = PlayRecord.objects.get()
+    assert record.record["play"] == game
+    assert BoardResult.objects.get(table=table, board__number=1).status == "confirmed"
+    assert IdempotentResponse.objects.count() == 3
+
+    # Another load sends nothing again.
+    page.reload()
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    assert Submission.objects.filter(result__table=table).count() == 4
+    _online_problems(problems)
+
+
+def test_offline_conflicts_are_shown_and_nothing_is_lost(three_board_round, new_page):
+    event = three_board_round
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    first = _short(table, 1, "EW", "bastos", 30).result
+
+    page, problems, shoot = new_page("offline-conflict", phone=True)
+    enter_code(page, table.code_ns)
+    home = f"/table/{table.code_ns}/"
+    _kept_offline(page, [home, f"{home}board/2/"])
+
+    page.context.set_offline(True)
+    page.click("#board-1 form[data-outbox=confirmation] button.primary")  # NS confirms board 1
+    page.wait_for_selector("#board-1 .outbox-note")
+    page.goto(f"{home}board/2/")
+    _fill_short(page, "espases", 40)
+    page.wait_for_selector("#board-2 .outbox-note")
+    expect(page.locator("#outbox")).to_contain_text("1 confirmation waiting to be sent")
+    shoot("waiting")
+
+    # Meanwhile, on EW's phone (online): board 1 corrected, board 2 entered differently.
+    _short(table, 1, "EW", "bastos", 35, version=first.version)
+    _short(table, 2, "EW", "espases", 30)
+
+    page.context.set_offline(False)
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "0", timeout=30_000)
+    # The confirmation is refused (the result changed under it), with the server's reason.
+    expect(outbox.locator(".outbox-refused")).to_contain_text("Board 1")
+    expect(outbox.locator(".outbox-refused")).to_contain_text("changed meanwhile")
+    # NS's result for board 2 is stored: the two entries differ, a referee decides.
+    expect(outbox).to_contain_text("the two entries differ")
+    shoot("refused-and-disputed")
+
+    one = BoardResult.objects.get(table=table, board__number=1)
+    assert one.status == "entered" and one.totals_ns == 35  # not confirmed by a stale tap
+    two = BoardResult.objects.get(table=table, board__number=2)
+    assert two.status == "disputed"
+    sides = sorted(s.side for s in Submission.objects.filter(result=two))
+    assert sides == ["EW", "NS"]  # both entries kept for the referee
+
+    # The refusal stays on the page until it is read.
+    page.reload()
+    expect(page.locator("#outbox .outbox-refused")).to_contain_text("changed meanwhile")
+    page.click("#outbox .outbox-refused button")
+    expect(page.locator("#outbox .outbox-refused")).to_have_count(0)
+    _online_problems(problems, expected=("status of 409 (Conflict)",))

@@ -1,0 +1,207 @@
+"""What the table pages' offline outbox (static/js/outbox.js) relies on from the server: JSON
+answers to its submissions, each acted on once per Idempotency-Key however late it is sent
+again, refusals that store nothing and say why; the service worker and the manifest."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from tournaments import play as adapter
+from tournaments.actors import Actor
+from tournaments.models import (
+    BoardResult,
+    Dispute,
+    IdempotentResponse,
+    PlayRecord,
+    Submission,
+    Table,
+)
+from tournaments.services import results
+
+pytestmark = pytest.mark.django_db
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def table(running_event):
+    return Table.objects.get(round__event=running_event, round__number=1, number=1)
+
+
+def holder(table, side):
+    client = Client(enforce_csrf_checks=False)
+    assert client.post(reverse("table:enter"), {"code": table.code_for(side)}).status_code == 302
+    return client
+
+
+def legal_game(board, trump):
+    hand = engine.Hand(adapter.deal(board), trump, adapter.rules(board.event))
+    while not hand.is_over:
+        hand.play(hand.legal_cards()[0])
+    return [engine.card_token(c) for c in hand.played]
+
+
+def short(client, table, n=1, key="k1", **fields):
+    data = {"delegated": "0", "trump": "oros", "outcome": "played", "totals_ns": "45"} | fields
+    return client.post(
+        reverse("table:board_short", args=[table.code_ns, n]),
+        data,
+        HTTP_IDEMPOTENCY_KEY=key,
+        **JSON,
+    )
+
+
+def test_a_queued_result_sent_again_hours_later_is_stored_once(table):
+    ns = holder(table, "NS")
+    first = short(ns, table)
+    assert first.status_code == 200
+    answer = first.json()
+    assert "Waiting for EW to confirm" in answer["message"]
+    assert answer["home_url"].endswith("#board-1")
+    # The phone lost the answer and slept: the same key comes back five hours later.
+    IdempotentResponse.objects.update(created_at=timezone.now() - timedelta(hours=5))
+    again = short(ns, table)
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert Submission.objects.filter(result=result).count() == 1
+    assert result.version == 1
+
+
+def test_a_key_sent_again_with_another_result_is_refused(table):
+    ns = holder(table, "NS")
+    assert short(ns, table).status_code == 200
+    other = short(ns, table, totals_ns="50")
+    assert other.status_code == 422
+    assert other.json()["code"] == "key_reused"
+    assert BoardResult.objects.get(table=table, board__number=1).totals_ns == 45
+
+
+def test_a_refused_result_stores_nothing_and_says_why_by_field(table):
+    ns = holder(table, "NS")
+    refused = short(ns, table, totals_ns="-10")
+    assert refused.status_code == 400
+    assert "totals_ns" in refused.json()["errors"]
+    assert not BoardResult.objects.exists()
+    assert not IdempotentResponse.objects.exists()
+    # The same key may carry the corrected result.
+    assert short(ns, table, totals_ns="40").status_code == 200
+
+
+def test_a_stale_confirmation_is_refused_with_the_reason(table):
+    ew = holder(table, "EW")
+    entered = results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="NS"),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
+    ).result
+    url = reverse("table:board_confirm", args=[table.code_ew, 1])
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="NS"),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 41, "EW": 31}},
+        expected_version=entered.version,
+    )
+    refused = ew.post(url, {"version": entered.version}, HTTP_IDEMPOTENCY_KEY="c1", **JSON)
+    assert refused.status_code == 409
+    assert "changed meanwhile" in refused.json()["error"]
+    assert BoardResult.objects.get(pk=entered.pk).status == BoardResult.Status.ENTERED
+    fresh = BoardResult.objects.get(pk=entered.pk).version
+    done = ew.post(url, {"version": fresh}, HTTP_IDEMPOTENCY_KEY="c2", **JSON)
+    assert done.status_code == 200 and done.json()["message"] == "Board 1 confirmed."
+    assert ew.post(url, {"version": fresh}, HTTP_IDEMPOTENCY_KEY="c2", **JSON).content == (
+        done.content
+    )
+
+
+def test_a_queued_referee_call_opens_one_dispute(table):
+    ns = holder(table, "NS")
+    short(ns, table)
+    url = reverse("table:board_referee", args=[table.code_ns, 1])
+    for _ in range(2):
+        answer = ns.post(url, {"reason": "Revoke"}, HTTP_IDEMPOTENCY_KEY="r1", **JSON)
+        assert answer.status_code == 200
+    assert Dispute.objects.filter(reason=Dispute.Reason.PLAYER_REQUEST).count() == 1
+
+
+def test_a_queued_hand_is_replayed_once(table):
+    event = table.round.event
+    board = event.boards.get(number=1)
+    game = legal_game(board, "copes")
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    ns = holder(table, "NS")
+    record = adapter.record(board, trump="copes", cards=game)
+    url = reverse("table:play_submit", args=[table.code_ns, 1])
+    answers = [
+        ns.post(
+            url,
+            json.dumps(record),
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY="h1",
+            **JSON,
+        )
+        for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].content == answers[1].content
+    assert PlayRecord.objects.count() == 1
+
+
+def test_a_closed_round_is_a_refusal_with_its_reason(table):
+    ns = holder(table, "NS")
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    refused = short(ns, table)
+    assert refused.status_code == 403
+    assert "round is closed" in refused.json()["error"]
+
+
+def test_the_service_worker_covers_the_table_pages_and_keeps_only_their_files(client):
+    answer = client.get(reverse("table:service_worker"))
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/javascript")
+    assert answer["Service-Worker-Allowed"] == "/table/"
+    body = answer.content.decode()
+    assert 'var SCOPE = "/table/"' in body
+    for name in ("css/table.css", "js/outbox.js", "js/rules.js", "js/table.js"):
+        assert f"{settings.STATIC_URL}{name}" in body
+    # Submissions are never kept: only GET requests are answered from the cache.
+    assert 'request.method !== "GET"' in body
+
+
+def test_the_manifest_opens_the_table_full_screen(client, table):
+    answer = client.get(reverse("table:manifest", args=[table.code_ns]))
+    data = answer.json()
+    assert answer["Content-Type"] == "application/manifest+json"
+    assert data["start_url"] == f"/table/{table.code_ns}/"
+    assert data["display"] == "fullscreen"
+    assert data["scope"] == "/table/"
+    root = Path(settings.BASE_DIR) / "static"
+    for icon in data["icons"]:
+        assert (root / icon["src"].removeprefix(settings.STATIC_URL)).is_file()
+    assert {i["sizes"] for i in data["icons"]} >= {"192x192", "512x512"}
+
+
+def test_the_table_home_links_the_manifest_and_the_outbox(table):
+    page = holder(table, "NS").get(reverse("table:table_home", args=[table.code_ns]))
+    html = page.content.decode()
+    assert f'href="/table/{table.code_ns}/manifest.webmanifest"' in html
+    assert 'id="outbox"' in html and 'data-sw="/table/sw.js"' in html
+    assert 'data-outbox="confirmation"' not in html  # nothing entered yet: nothing to confirm

@@ -1,0 +1,99 @@
+"""``Idempotency-Key``: a submission sent twice (a retry after a lost answer, a phone's queue sent
+again after a reload) runs once. Shared by the API (``api/idempotency.py``) and the table pages
+(``views/table.py``), which differ only in how they name the sender and read the body.
+
+The first response (status and exact bytes) is stored in ``IdempotentResponse`` under a scope
+(the sender and the path) and the key; a repeat with the same key gets those bytes back and
+changes nothing, minutes or days later (rows are never expired). A repeat with the same key and a
+different body is refused (:class:`KeyReused`).
+
+The race: two identical requests at the same moment. The key row is inserted *first*, in the
+transaction that then runs the submission; the second request's insert waits on the unique index
+(PostgreSQL) or on the write lock (SQLite) until the first commits, then finds the row and replays
+it. If the first fails (any 4xx), its transaction rolls back, key row included, so a retry runs.
+
+``body`` holds ``{"request": sha256 of the canonical request, "content": the response text}``:
+the response is kept as text so that PostgreSQL's ``jsonb`` (which reorders keys) cannot change
+its bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+
+from tournaments.models import IdempotentResponse
+
+HEADER = "Idempotency-Key"
+MAX_KEY = 200
+SCOPE_MAX = 80
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+class KeyReused(Exception):
+    """The key came back with a different request body."""
+
+
+class KeyBusy(Exception):
+    """A request with this key is still being processed."""
+
+
+def key_ok(key: str) -> bool:
+    return len(key) <= MAX_KEY and "\x00" not in key
+
+
+def scope_for(sender: str, path: str) -> str:
+    scope = f"{sender} {path}"
+    if len(scope) > SCOPE_MAX:
+        scope = f"{sender} #{hashlib.sha256(path.encode()).hexdigest()}"
+    return scope[:SCOPE_MAX]
+
+
+def fingerprint(data: Any) -> str:
+    """The request's data (a dict, a list, JSON values) as a stable hash."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _replay(row: IdempotentResponse, request_hash: str) -> HttpResponse:
+    body = row.body if isinstance(row.body, dict) else {}
+    if body.get("request") != request_hash:
+        raise KeyReused()
+    response = HttpResponse(
+        body.get("content", ""), status=row.status_code, content_type="application/json"
+    )
+    response[REPLAYED_HEADER] = "true"
+    return response
+
+
+def run_once(
+    *, scope: str, key: str, request_hash: str, run: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """``run()``'s response, or the stored one when this scope has seen this key (raises
+    :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                row = IdempotentResponse.objects.create(
+                    scope=scope, key=key, status_code=0, body={"request": request_hash}
+                )
+        except IntegrityError:
+            # Another request with this key committed first (we waited for it): replay it.
+            existing = IdempotentResponse.objects.filter(scope=scope, key=key).first()
+            if existing is None or existing.status_code == 0:
+                raise KeyBusy() from None
+            return _replay(existing, request_hash)
+        response = run()
+        if response.status_code >= 400:
+            # Nothing was done: forget the key so that a corrected retry may use it.
+            transaction.set_rollback(True)
+            return response
+        row.status_code = response.status_code
+        row.body = {"request": request_hash, "content": response.content.decode("utf-8")}
+        row.save(update_fields=["status_code", "body"])
+        return response

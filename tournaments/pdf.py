@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments import charts
+from tournaments import charts, site
 from tournaments import public_selectors as sel
 from tournaments.models import Round
 
@@ -146,45 +146,44 @@ def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
     }  # noqa: S308
 
 
-def table_url(code: str) -> str:
-    return f"{settings.SITE_URL.rstrip('/')}/table/{code}/"
-
-
 def qr_svg(url: str, *, title: str, scale: int = 4) -> SafeString:
     """A QR code of ``url`` as inline SVG (segno's own markup)."""
     qr = segno.make(url, error="m")
     return mark_safe(qr.svg_inline(scale=scale, title=title, svgclass="qr"))  # noqa: S308
 
 
-def table_qr(code: str) -> str:
-    return qr_svg(
-        table_url(code), title=_("QR code of the table page %(url)s") % {"url": table_url(code)}
-    )
+def table_qr(url: str) -> str:
+    return qr_svg(url, title=_("QR code of the table page %(url)s") % {"url": url})
 
 
-def table_card_context(rnd: Round, table: Any) -> dict[str, Any]:
-    """A table card: one half for each side, with that side's own code (cut along the line)."""
+def table_card_context(rnd: Round, table: Any, *, base: str) -> dict[str, Any]:
+    """A table card: one half for each side, with that side's own code (cut along the line).
+
+    ``base`` is the site's address (tournaments/site.py) the QR codes point at."""
     halves = []
     for side, entry, direction in (
         ("NS", table.ns, _("North–South")),
         ("EW", table.ew, _("East–West")),
     ):
         code = table.code_for(side)
+        url = site.table_url(base, code)
         halves.append(
             {
                 "side": side,
                 "entry": entry,
                 "direction": direction,
                 "code": code,
-                "url": table_url(code),
-                "qr": mark_safe(table_qr(code)),  # noqa: S308 - segno's own SVG
+                "url": url,
+                "qr": mark_safe(table_qr(url)),  # noqa: S308 - segno's own SVG
             }
         )
     return {"table": table, "round": rnd, "halves": halves}
 
 
-def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
-    """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen."""
+def pdf_plan(ev: sel.EventView, kind: str, number: int | None, *, base: str) -> PdfPlan:
+    """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen.
+
+    ``base`` is the site's address, printed on table cards."""
     event = ev.event
     slug = f"event-{event.pk}"
     common: dict[str, Any] = {"event": event, "ev": ev}
@@ -280,7 +279,7 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         rnd = ev.rounds.get(number)
         if rnd is None:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
-        table_cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
+        table_cards = [table_card_context(rnd, t, base=base) for t in sel.round_tables(rnd)]
         if not table_cards:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
         parts = [

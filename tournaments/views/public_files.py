@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import exports, pdf, tasks_pdf
+from tournaments import exports, pdf, site, tasks_pdf
 from tournaments import public_selectors as sel
 from tournaments.views.public import public_event, refused
 
@@ -31,7 +31,8 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         return _job_page(request, ev, kind, job_id)
     try:
         number = pdf.parse_round(request.GET.get("round"))
-        plan = pdf.pdf_plan(ev, kind, number)
+        base = site.site_url(request)
+        plan = pdf.pdf_plan(ev, kind, number, base=base)
     except pdf.PdfRefused as exc:
         return refused(request, ev, exc.message, exc.status)
     if not plan.large:
@@ -44,6 +45,7 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             staff=ev.staff,
             codes=ev.codes,
             language=get_language(),
+            base=base,
             filename=plan.filename,
             total=len(plan.parts),
         )

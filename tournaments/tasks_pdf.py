@@ -91,7 +91,9 @@ def build_pdf(self: Task, job_id: str) -> str:
         with translation.override(job["language"]):
             event = Event.objects.select_related("club").get(pk=job["event"])
             ev = sel.event_view(event, staff=bool(job["staff"]), codes=bool(job.get("codes")))
-            plan = pdf.pdf_plan(ev, job["kind"], job["round"], base=job.get("base") or site.site_url())
+            plan = pdf.pdf_plan(
+                ev, job["kind"], job["round"], base=job.get("base") or site.site_url()
+            )
             _job_set(job_id, state="running", done=0, total=len(plan.parts))
 
             def progress(done: int, total: int) -> None:

@@ -180,10 +180,22 @@ def table_card_context(rnd: Round, table: Any, *, base: str) -> dict[str, Any]:
     return {"table": table, "round": rnd, "halves": halves}
 
 
-def pdf_plan(ev: sel.EventView, kind: str, number: int | None, *, base: str) -> PdfPlan:
+def parse_per_page(value: str | None) -> int:
+    """Scorecards to an A4 page: 1 (the default) or 2."""
+    if value in (None, ""):
+        return 1
+    if value not in ("1", "2"):
+        raise PdfRefused(_("Scorecards print 1 or 2 to a page."), status=400)
+    return int(value)
+
+
+def pdf_plan(
+    ev: sel.EventView, kind: str, number: int | None, *, base: str, per_page: int = 1
+) -> PdfPlan:
     """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen.
 
-    ``base`` is the site's address, printed on table cards."""
+    ``base`` is the site's address, printed on table cards; ``per_page`` the scorecards to a
+    page (2: half a page each, a smaller rank chart)."""
     event = ev.event
     slug = f"event-{event.pk}"
     common: dict[str, Any] = {"event": event, "ev": ev}
@@ -253,18 +265,18 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None, *, base: str) -> 
         entries = sorted(ev.entries.values(), key=lambda e: e.number)
         cards = sel.scorecards(ev, entries, round_number=number)
         parts = [
-            {"cards": [scorecard_context(c) for c in pairs_chunk]}
+            {"pages": groups([scorecard_context(c) for c in pairs_chunk], per_page)}
             for pairs_chunk in _chunks(cards, CHUNK[kind])
         ]
         board_count = len({line.board for c in cards for line in c.lines})
-        suffix = f"-round-{number}" if number else ""
+        suffix = (f"-round-{number}" if number else "") + ("-2-per-page" if per_page == 2 else "")
         return PdfPlan(
             kind=kind,
             round=number,
             template="print/scorecards.html",
             title=_("Scorecards"),
+            common=common | {"per_page": per_page},
             filename=f"{slug}-scorecards{suffix}.pdf",
-            common=common,
             parts=parts,
             pairs=pairs,
             boards=board_count,

@@ -55,6 +55,7 @@ def job_create(
     staff: bool,
     language: str,
     base: str,
+    per_page: int = 1,
     codes: bool = False,
     filename: str,
     total: int,
@@ -69,6 +70,7 @@ def job_create(
         codes=codes,
         language=language,
         base=base,
+        per_page=per_page,
         filename=filename,
         state="queued",
         done=0,
@@ -92,7 +94,11 @@ def build_pdf(self: Task, job_id: str) -> str:
             event = Event.objects.select_related("club").get(pk=job["event"])
             ev = sel.event_view(event, staff=bool(job["staff"]), codes=bool(job.get("codes")))
             plan = pdf.pdf_plan(
-                ev, job["kind"], job["round"], base=job.get("base") or site.site_url()
+                ev,
+                job["kind"],
+                job["round"],
+                base=job.get("base") or site.site_url(),
+                per_page=job.get("per_page", 1),
             )
             _job_set(job_id, state="running", done=0, total=len(plan.parts))
 

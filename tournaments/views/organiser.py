@@ -703,7 +703,7 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "rnd": rnd,
-            "missing": selectors.round_missing(rnd),
+            "missing": selectors.round_outstanding(rnd),
         },
     )
 

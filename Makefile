@@ -31,7 +31,7 @@ messages: | $(BIN)/python
 
 demo: install
 	DEBUG=1 $(PY) manage.py migrate --no-input -v 0
-	DEBUG=1 $(PY) manage.py demo
+	DEBUG=1 $(PY) manage.py demo --host $(HOST) --port $(PORT)
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install-dev

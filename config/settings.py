@@ -25,7 +25,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# Empty: the address each request came in on (tournaments/site.py).
+SITE_URL = env_str("SITE_URL", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -58,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.error_pages.ProjectErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -7,6 +7,7 @@ letter (and name), never told by colour alone. Text is escaped: pair names come 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -16,11 +17,18 @@ from django.utils.translation import gettext as _
 
 from tournaments.labels import TRUMP_LETTER, trump_short
 from tournaments.templatetags.cards import SVG_SUIT_FILL
+from tournaments.textwidth import text_width
 
 BOTIFARRA_FILL = "#5b4b8a"
 # Presentation attributes, not a style: the Content-Security-Policy allows no inline styles.
-FONT = 'font-family="DejaVu Sans,Arial,sans-serif" font-size="12"'
+FONT_SIZE = 12
+FONT = f'font-family="DejaVu Sans,Arial,sans-serif" font-size="{FONT_SIZE}"'
+MIN_PLOT = 240  # the bars' own width, at least
 _ids = itertools.count(1)
+
+
+def _w(text: str) -> float:
+    return text_width(text, FONT_SIZE)
 
 
 def trump_fill(trump: str) -> str:
@@ -56,15 +64,25 @@ def traveller_chart(board: int, bars: Sequence[Bar]) -> str:
         % {"t": b.table, "net": b.net_ns, "trump": trump_short(b.trump)}
         for b in bars
     ) or _("No results yet.")
-    row_h, top, label_w, value_w, trump_w, width = 26, 34, 70, 40, 150, 640
+    # Words are looked up outside the f-strings: xgettext does not see a call inside one.
+    ew_ahead, ns_ahead, table_word = _("EW ahead"), _("NS ahead"), _("Table")
+    # Every column is as wide as its widest label in the reader's language (measured), so no
+    # label is cut at the edge or drawn over its neighbour; the chart grows wider when needed
+    # and the page scales it down.
+    gap = 6
+    label_w = max([_w(f"{table_word} {b.table}") for b in bars] + [0]) + 4 + gap
+    value_w = max([_w(str(b.net_ns)) for b in bars] + [_w("0")]) + 4 + gap
+    trump_w = max([_w(trump_short(b.trump)) for b in bars] + [0]) + gap
+    plot_w = max(MIN_PLOT, _w(ew_ahead) + _w(ns_ahead) + 3 * gap)
+    width = round(max(640, label_w + 2 * value_w + plot_w + trump_w))
+    row_h, top = 26, 34
     height = top + row_h * max(len(bars), 1) + 30
     # Room on both sides of the bars for the value written at their end.
-    plot_x0, plot_x1 = label_w + value_w, width - trump_w - value_w
+    plot_x0 = label_w + value_w
+    plot_x1 = width - trump_w - value_w
     extent = max([abs(b.net_ns) for b in bars] + [1])
     zero = (plot_x0 + plot_x1) / 2
     scale = (plot_x1 - plot_x0) / 2 / extent
-    # Words are looked up outside the f-strings: xgettext does not see a call inside one.
-    ew_ahead, ns_ahead, table_word = _("EW ahead"), _("NS ahead"), _("Table")
     out = _open(width, height, title, desc)
     out.append(f'<text x="{plot_x0}" y="16" fill="#444">{escape(ew_ahead)}</text>')
     out.append(
@@ -90,12 +108,25 @@ def traveller_chart(board: int, bars: Sequence[Bar]) -> str:
             tx, anchor = zero - w - 4, "end"
         out.append(f'<text x="{tx:.1f}" y="{y + 15}" text-anchor="{anchor}">{b.net_ns}</text>')
         out.append(
-            f'<text x="{plot_x1 + value_w + 4}" y="{y + 15}" fill="{trump_fill(b.trump)}">'
+            f'<text x="{plot_x1 + value_w:.1f}" y="{y + 15}" fill="{trump_fill(b.trump)}">'
             f"{escape(trump_short(b.trump))}</text>"
         )
     out.append(f'<text x="{zero}" y="{height - 6}" text-anchor="middle" fill="#444">0</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _spaced(first: int, last: int, pitch: float, room: float) -> list[int]:
+    """The values from ``first`` to ``last`` to label on an axis where consecutive values are
+    ``pitch`` apart and a label needs ``room``: both ends, and every step between that keeps
+    labels apart."""
+    step = max(1, math.ceil(room / pitch)) if pitch > 0 else 1
+    values = list(range(first, last + 1, step))
+    if values[-1] != last:
+        if (last - values[-1]) * pitch < room and len(values) > 1:
+            values.pop()
+        values.append(last)
+    return values
 
 
 def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str:
@@ -104,10 +135,18 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
     desc = "; ".join(
         _("after round %(r)s: rank %(rank)s") % {"r": r, "rank": rank} for r, rank in history
     ) or _("No standings yet.")
-    width, height, left, right, top, bottom = 480, 220, 44, 16, 16, 36
     rounds = [r for r, _rank in history] or [1]
     r0, r1 = min(rounds), max(rounds)
     worst = max([pairs] + [rank for _r, rank in history] + [2])
+    after_round = _("After round")
+    widest_rank = _w(str(worst))
+    # Margins from the labels' measured widths: the rank numbers on the left, the label of the
+    # last point on the right.
+    width, height, top, bottom = 480, 220, 16, 36
+    left = round(widest_rank + 12)
+    right = round(widest_rank + 10)
+    width = max(width, round(_w(after_round) + left + right))
+    line_h = FONT_SIZE + 2
 
     def px(r: int) -> float:
         return left + (r - r0) * (width - left - right) / max(r1 - r0, 1)
@@ -116,9 +155,7 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
         return top + (rank - 1) * (height - top - bottom) / max(worst - 1, 1)
 
     out = _open(width, height, title, desc)
-    step = max(1, worst // 6)
-    ticks = sorted({1, worst, *range(1, worst + 1, step)})
-    for rank in ticks:
+    for rank in _spaced(1, worst, py(2) - py(1), line_h):
         y = py(rank)
         out.append(
             f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#ddd"/>'
@@ -126,12 +163,12 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
         out.append(
             f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">{rank}</text>'
         )
-    for r in range(r0, r1 + 1):
+    round_pitch = px(r0 + 1) - px(r0)
+    for r in _spaced(r0, r1, round_pitch, _w(str(r1)) + 6):
         out.append(
             f'<text x="{px(r):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
             f'fill="#444">{r}</text>'
         )
-    after_round = _("After round")
     out.append(
         f'<text x="{(left + width - right) / 2}" y="{height - 4}" text-anchor="middle" '
         f'fill="#444">{escape(after_round)}</text>'
@@ -139,13 +176,18 @@ def rank_chart(name: str, history: Sequence[tuple[int, int]], pairs: int) -> str
     if history:
         points = " ".join(f"{px(r):.1f},{py(rank):.1f}" for r, rank in history)
         out.append(f'<polyline points="{points}" fill="none" stroke="#a4161a" stroke-width="2"/>')
+        # A point's rank is written beside it only when the points are far enough apart for
+        # the numbers not to touch; the axis and each point's tooltip still tell it.
+        labelled = round_pitch >= widest_rank + 8
         for r, rank in history:
             point = _("after round %(r)s: rank %(rank)s") % {"r": r, "rank": rank}
             out.append(
                 f'<circle cx="{px(r):.1f}" cy="{py(rank):.1f}" r="4" fill="#a4161a">'
                 f"<title>{escape(point)}</title></circle>"
             )
-            out.append(f'<text x="{px(r) + 6:.1f}" y="{py(rank) - 6:.1f}">{rank}</text>')
+            if labelled:
+                ly = max(py(rank) - 6, FONT_SIZE)
+                out.append(f'<text x="{px(r) + 6:.1f}" y="{ly:.1f}">{rank}</text>')
     out.append("</svg>")
     return "".join(out)
 

@@ -1,70 +1,133 @@
-"""CSV and JSON exports of an event's results (every column is documented in docs/exports.md).
+"""CSV, Excel and JSON exports of an event's results (every column is documented in
+docs/exports.md).
 
-CSV: plain UTF-8, comma-separated, one header row; numbers in the C locale (``52.5``), never
-localised, so that programs read them; column names are fixed English identifiers.
+CSV for programs: plain UTF-8, comma-separated, one header row; numbers in the C locale
+(``52.5``), never localised; column names are fixed English identifiers. For people, the same
+rows as CSV in the reader's locale (BOM, ``;`` and decimal comma in Catalan and Spanish) and as
+an .xlsx workbook with typed cells.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
 
 from tournaments import play
 from tournaments import public_selectors as sel
 
-STANDINGS_COLUMNS = [
-    "after_round",
-    "rank",
-    "rank_shared",
-    "number",
-    "pair",
-    "club",
-    "match_points",
-    "wins",
-    "draws",
-    "losses",
-    "points_for",
-    "points_against",
-    "point_diff",
-    "buchholz",
-    "duplicate_pct",
-    "boards_played",
-    "byes",
-    "withdrawn",
-    "lot",
+
+@dataclass(frozen=True)
+class Column:
+    """One column of an export: its identifier (the header for programs), its title for people
+    (the spreadsheet exports' header) and its type: ``int``, ``num`` (a decimal number, shown
+    with ``digits`` decimals at most), ``text`` (written as text, never as a formula) or
+    ``bool`` (1 or 0)."""
+
+    key: str
+    title: Any
+    kind: str = "int"
+    digits: int = 2
+
+
+STANDINGS = [
+    Column("after_round", _("After round")),
+    Column("rank", _("Rank")),
+    Column("rank_shared", _("Shared rank"), "bool"),
+    Column("number", _("No.")),
+    Column("pair", _("Pair"), "text"),
+    Column("club", _("Club"), "text"),
+    Column("match_points", _("Match points"), "num"),
+    Column("wins", _("Won")),
+    Column("draws", _("Drawn")),
+    Column("losses", _("Lost")),
+    Column("points_for", _("Points for")),
+    Column("points_against", _("Points against")),
+    Column("point_diff", _("Point difference")),
+    Column("buchholz", _("Buchholz"), "num"),
+    Column("duplicate_pct", _("Duplicate percentage"), "num", 4),
+    Column("boards_played", _("Boards played")),
+    Column("byes", _("Byes")),
+    Column("withdrawn", _("Withdrawn"), "bool"),
+    Column("lot", _("Lot")),
 ]
-RESULTS_COLUMNS = [
-    "round",
-    "board",
-    "table",
-    "ns_number",
-    "ns_pair",
-    "ew_number",
-    "ew_pair",
-    "dealer",
-    "declarer",
-    "delegated",
-    "trump",
-    "calls",
-    "totals_ns",
-    "totals_ew",
-    "offending_pair",
-    "multiplier",
-    "capot",
-    "score_ns",
-    "score_ew",
-    "net_ns",
-    "adjusted_ns",
-    "adjusted_ew",
-    "mp_ns",
-    "mp_ew",
-    "pct_ns",
-    "pct_ew",
-    "status",
-    "source",
+RESULTS = [
+    Column("round", _("Round")),
+    Column("board", _("Board")),
+    Column("table", _("Table")),
+    Column("ns_number", _("NS pair no.")),
+    Column("ns_pair", _("NS pair"), "text"),
+    Column("ew_number", _("EW pair no.")),
+    Column("ew_pair", _("EW pair"), "text"),
+    Column("dealer", _("Dealer"), "text"),
+    Column("declarer", _("Chosen by"), "text"),
+    Column("delegated", _("Delegated"), "bool"),
+    Column("trump", _("Trumps"), "text"),
+    Column("calls", _("Calls"), "text"),
+    Column("totals_ns", _("NS total"), "num"),
+    Column("totals_ew", _("EW total"), "num"),
+    Column("offending_pair", _("Offending pair"), "text"),
+    Column("multiplier", _("Multiplier")),
+    Column("capot", _("Capot"), "bool"),
+    Column("score_ns", _("NS score")),
+    Column("score_ew", _("EW score")),
+    Column("net_ns", _("NS net score")),
+    Column("adjusted_ns", _("NS adjusted"), "text"),
+    Column("adjusted_ew", _("EW adjusted"), "text"),
+    Column("matchpoints_ns", _("NS matchpoints"), "num"),
+    Column("matchpoints_ew", _("EW matchpoints"), "num"),
+    Column("pct_ns", _("NS %"), "num", 4),
+    Column("pct_ew", _("EW %"), "num", 4),
+    Column("status", _("Status"), "text"),
+    Column("source", _("Source"), "text"),
 ]
+# A traveller: every table's result of each board, board by board (the printed traveller).
+TRAVELLERS = [
+    c
+    for c in RESULTS
+    if c.key
+    in {
+        "round",
+        "board",
+        "table",
+        "ns_number",
+        "ns_pair",
+        "ew_number",
+        "ew_pair",
+        "trump",
+        "calls",
+        "score_ns",
+        "score_ew",
+        "net_ns",
+        "matchpoints_ns",
+        "matchpoints_ew",
+        "pct_ns",
+        "pct_ew",
+    }
+]
+STANDINGS_COLUMNS = [c.key for c in STANDINGS]
+RESULTS_COLUMNS = [c.key for c in RESULTS]
+TRAVELLERS_COLUMNS = [c.key for c in TRAVELLERS]
+KINDS = ("standings", "results", "travellers")
 RECORDS_FORMAT = "botifarra-event-records/1"
+# Languages whose spreadsheets write 52,5 and separate CSV fields with ";".
+DECIMAL_COMMA = ("ca", "es")
+
+
+@dataclass
+class Table:
+    """What an export holds, typed: the same rows feed the CSV for programs, the CSV for
+    spreadsheets and the .xlsx workbook."""
+
+    kind: str
+    columns: list[Column]
+    rows: list[dict[str, Any]]
 
 
 def _text(value: str) -> str:
@@ -80,19 +143,20 @@ def _num(value: float | int | None, digits: int = 2) -> str:
     return str(value)
 
 
-def _bool(value: bool) -> str:
-    return "1" if value else "0"
+def _cell_text(column: Column, value: Any, decimal: str = ".") -> str:
+    """A value as CSV text: numbers in the C locale unless ``decimal`` says otherwise."""
+    if value is None:
+        return ""
+    if column.kind == "bool":
+        return "1" if value else "0"
+    if column.kind == "text":
+        return _text(str(value))
+    if column.kind == "num":
+        return _num(value, column.digits).replace(".", decimal)
+    return str(value)
 
 
-def _write(columns: list[str], rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
-
-
-def standings_csv(ev: sel.EventView, view: sel.StandingsView) -> str:
+def standings_table(ev: sel.EventView, view: sel.StandingsView) -> Table:
     rows = []
     for row in view.rows:
         d = row.data
@@ -100,29 +164,34 @@ def standings_csv(ev: sel.EventView, view: sel.StandingsView) -> str:
             {
                 "after_round": view.after_round,
                 "rank": row.rank,
-                "rank_shared": _bool(row.shared),
+                "rank_shared": row.shared,
                 "number": row.entry.number,
-                "pair": _text(row.entry.pair.name),
-                "club": _text(row.entry.pair.club.name if row.entry.pair.club else ""),
-                "match_points": _num(d["match_points"]),
-                "wins": d["wins"],
-                "draws": d["draws"],
-                "losses": d["losses"],
-                "points_for": d["points_for"],
-                "points_against": d["points_against"],
-                "point_diff": d["point_diff"],
-                "buchholz": _num(d["buchholz"]),
-                "duplicate_pct": _num(d["duplicate_pct"], 4),
-                "boards_played": d["boards_played"],
-                "byes": d["byes"],
-                "withdrawn": _bool(d["withdrawn"]),
-                "lot": d["lot"],
+                "pair": row.entry.pair.name,
+                "club": row.entry.pair.club.name if row.entry.pair.club else "",
+                "match_points": d["match_points"],
+                "buchholz": d["buchholz"],
+                "duplicate_pct": d["duplicate_pct"],
+                "withdrawn": d["withdrawn"],
+            }
+            | {
+                key: d[key]
+                for key in (
+                    "wins",
+                    "draws",
+                    "losses",
+                    "points_for",
+                    "points_against",
+                    "point_diff",
+                    "boards_played",
+                    "byes",
+                    "lot",
+                )
             }
         )
-    return _write(STANDINGS_COLUMNS, rows)
+    return Table("standings", STANDINGS, rows)
 
 
-def results_csv(ev: sel.EventView) -> str:
+def results_table(ev: sel.EventView) -> Table:
     rows = []
     for line in sel.result_lines(ev):
         r = line.result
@@ -134,37 +203,105 @@ def results_csv(ev: sel.EventView) -> str:
                 "board": r.board.number,
                 "table": t.number,
                 "ns_number": ev.number(t.ns_id),
-                "ns_pair": _text(ev.name(t.ns_id)),
+                "ns_pair": ev.name(t.ns_id),
                 "ew_number": ev.number(t.ew_id),
-                "ew_pair": _text(ev.name(t.ew_id)),
+                "ew_pair": ev.name(t.ew_id),
                 "dealer": r.board.dealer,
                 "declarer": line.declarer,
-                "delegated": _bool(r.delegated),
+                "delegated": r.delegated,
                 "trump": r.trump,
                 "calls": " ".join(
                     f"{d.get('seat', '')}:{d.get('call', '')}"
                     for d in r.doubles or []
                     if isinstance(d, dict)
                 ),
-                "totals_ns": _num(r.totals_ns),
-                "totals_ew": _num(r.totals_ew),
+                "totals_ns": r.totals_ns,
+                "totals_ew": r.totals_ew,
                 "offending_pair": r.offending_pair,
                 "multiplier": r.multiplier,
-                "capot": _bool(r.capot),
+                "capot": r.capot,
                 "score_ns": r.score_ns,
                 "score_ew": r.score_ew,
                 "net_ns": r.score_ns - r.score_ew,
                 "adjusted_ns": r.adjusted_ns,
                 "adjusted_ew": r.adjusted_ew,
-                "mp_ns": _num(tl.mp_ns if tl else None),
-                "mp_ew": _num(tl.mp_ew if tl else None),
-                "pct_ns": _num(tl.pct_ns if tl else None, 4),
-                "pct_ew": _num(tl.pct_ew if tl else None, 4),
+                "matchpoints_ns": tl.mp_ns if tl else None,
+                "matchpoints_ew": tl.mp_ew if tl else None,
+                "pct_ns": tl.pct_ns if tl else None,
+                "pct_ew": tl.pct_ew if tl else None,
                 "status": r.status,
                 "source": r.source,
             }
         )
-    return _write(RESULTS_COLUMNS, rows)
+    return Table("results", RESULTS, rows)
+
+
+def travellers_table(ev: sel.EventView) -> Table:
+    rows = sorted(results_table(ev).rows, key=lambda r: (r["round"], r["board"], r["table"]))
+    return Table("travellers", TRAVELLERS, [{c.key: r[c.key] for c in TRAVELLERS} for r in rows])
+
+
+def program_csv(table: Table) -> str:
+    """For programs: plain UTF-8, ``,``, numbers in the C locale, the identifiers as header."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([c.key for c in table.columns])
+    for row in table.rows:
+        writer.writerow([_cell_text(c, row.get(c.key)) for c in table.columns])
+    return out.getvalue()
+
+
+def spreadsheet_csv(table: Table, language: str) -> bytes:
+    """For a spreadsheet opened by double-click in the reader's language: a BOM so that Excel
+    reads UTF-8, and in Catalan and Spanish the ``;`` separator and the decimal comma that
+    Excel expects there; the columns' titles in that language."""
+    comma = language in DECIMAL_COMMA
+    delimiter, decimal = (";", ",") if comma else (",", ".")
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow([str(c.title) for c in table.columns])
+    for row in table.rows:
+        writer.writerow([_cell_text(c, row.get(c.key), decimal) for c in table.columns])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def xlsx(table: Table, *, title: str) -> bytes:
+    """An Excel workbook of one sheet: typed cells (numbers are numbers, names are text even
+    when they start with "="), the header in bold and frozen, columns wide enough."""
+    book = Workbook()
+    sheet = book.active
+    sheet.title = title[:31]
+    sheet.append([str(c.title) for c in table.columns])
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for row in table.rows:
+        values = []
+        for c in table.columns:
+            value = row.get(c.key)
+            if c.kind == "bool" and value is not None:
+                value = bool(value)
+            elif c.kind == "num" and value is not None:
+                value = round(value, c.digits)
+            values.append(value)
+        sheet.append(values)
+        for cell, c in zip(sheet[sheet.max_row], table.columns, strict=True):
+            if c.kind == "text" and cell.value is not None:
+                cell.data_type = "s"  # never a formula
+    sheet.freeze_panes = "A2"
+    for index, c in enumerate(table.columns, start=1):
+        longest = max([len(str(c.title))] + [len(str(r.get(c.key) or "")) for r in table.rows])
+        sheet.column_dimensions[get_column_letter(index)].width = min(max(longest + 2, 6), 50)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def standings_csv(ev: sel.EventView, view: sel.StandingsView) -> str:
+    return program_csv(standings_table(ev, view))
+
+
+def results_csv(ev: sel.EventView) -> str:
+    return program_csv(results_table(ev))
 
 
 def records_json(ev: sel.EventView) -> dict[str, Any]:

@@ -4,7 +4,15 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Club, Event, Pair, Player, Round
+from tournaments.models import (
+    MAX_BOARDS_PER_ROUND,
+    MAX_ROUNDS,
+    Club,
+    Event,
+    Pair,
+    Player,
+    Round,
+)
 from tournaments.services.events import EVENT_OPTIONS, max_length
 
 MAX_CSV_BYTES = 512 * 1024
@@ -158,8 +166,8 @@ class EventForm(forms.ModelForm):
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
         self.fields["game_target"].widget.attrs["min"] = 1
-        self.fields["rounds_count"].widget.attrs["min"] = 1
-        self.fields["boards_per_round"].widget.attrs["min"] = 1
+        self.fields["rounds_count"].widget.attrs.update(min=1, max=MAX_ROUNDS)
+        self.fields["boards_per_round"].widget.attrs.update(min=1, max=MAX_BOARDS_PER_ROUND)
         if locked:
             for name in EVENT_OPTIONS:
                 if name in self.fields:
@@ -167,7 +175,7 @@ class EventForm(forms.ModelForm):
 
     def clean_game_target(self) -> int:
         value = self.cleaned_data["game_target"]
-        if value < 1:
+        if value is None or value < 1:
             raise forms.ValidationError(_("The target must be at least 1."))
         return value
 
@@ -179,14 +187,16 @@ class EventForm(forms.ModelForm):
 
     def clean_rounds_count(self) -> int:
         value = self.cleaned_data["rounds_count"]
-        if not 1 <= value <= 30:
-            raise forms.ValidationError(_("Between 1 and 30 rounds."))
+        if not 1 <= value <= MAX_ROUNDS:
+            raise forms.ValidationError(_("Between 1 and %(max)s rounds.") % {"max": MAX_ROUNDS})
         return value
 
     def clean_boards_per_round(self) -> int:
         value = self.cleaned_data["boards_per_round"]
-        if not 1 <= value <= 36:
-            raise forms.ValidationError(_("Between 1 and 36 boards per round."))
+        if not 1 <= value <= MAX_BOARDS_PER_ROUND:
+            raise forms.ValidationError(
+                _("Between 1 and %(max)s boards per round.") % {"max": MAX_BOARDS_PER_ROUND}
+            )
         return value
 
     def service_fields(self) -> dict[str, object]:

@@ -4,6 +4,7 @@ import hmac
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -100,6 +101,11 @@ class Pair(models.Model):
         }
 
 
+# The most an event may have; the form's inputs, the model and the API share them.
+MAX_ROUNDS = 30
+MAX_BOARDS_PER_ROUND = 36
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -153,7 +159,9 @@ class Event(models.Model):
         blank=True,
         help_text=_("Empty: the ruleset's default (no in lliure, yes in obligada)."),
     )
-    game_target = models.PositiveSmallIntegerField(_("game target"), default=101)
+    game_target = models.PositiveSmallIntegerField(
+        _("game target"), default=101, validators=[MinValueValidator(1)]
+    )
     game_cap = models.PositiveSmallIntegerField(_("points counted for a game at most"), default=121)
     deal_limit = models.PositiveSmallIntegerField(
         _("deal limit"), null=True, blank=True, help_text=_("Empty: no limit.")
@@ -164,8 +172,16 @@ class Event(models.Model):
     match_mode = models.CharField(
         _("match mode"), max_length=10, choices=MatchMode.choices, default=MatchMode.BOARDS
     )
-    rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
-    boards_per_round = models.PositiveSmallIntegerField(_("boards per round"), default=6)
+    rounds_count = models.PositiveSmallIntegerField(
+        _("number of rounds"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)],
+    )
+    boards_per_round = models.PositiveSmallIntegerField(
+        _("boards per round"),
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_BOARDS_PER_ROUND)],
+    )
     ranking_method = models.CharField(
         _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS
     )

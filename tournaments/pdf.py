@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments import charts
+from tournaments import charts, site
 from tournaments import public_selectors as sel
 from tournaments.models import Round
 
@@ -154,45 +154,56 @@ def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
     }  # noqa: S308
 
 
-def table_url(code: str) -> str:
-    return f"{settings.SITE_URL.rstrip('/')}/table/{code}/"
-
-
 def qr_svg(url: str, *, title: str, scale: int = 4) -> SafeString:
     """A QR code of ``url`` as inline SVG (segno's own markup)."""
     qr = segno.make(url, error="m")
     return mark_safe(qr.svg_inline(scale=scale, title=title, svgclass="qr"))  # noqa: S308
 
 
-def table_qr(code: str) -> str:
-    return qr_svg(
-        table_url(code), title=_("QR code of the table page %(url)s") % {"url": table_url(code)}
-    )
+def table_qr(url: str) -> str:
+    return qr_svg(url, title=_("QR code of the table page %(url)s") % {"url": url})
 
 
-def table_card_context(rnd: Round, table: Any) -> dict[str, Any]:
-    """A table card: one half for each side, with that side's own code (cut along the line)."""
+def table_card_context(rnd: Round, table: Any, *, base: str) -> dict[str, Any]:
+    """A table card: one half for each side, with that side's own code (cut along the line).
+
+    ``base`` is the site's address (tournaments/site.py) the QR codes point at."""
     halves = []
     for side, entry, direction in (
         ("NS", table.ns, _("North–South")),
         ("EW", table.ew, _("East–West")),
     ):
         code = table.code_for(side)
+        url = site.table_url(base, code)
         halves.append(
             {
                 "side": side,
                 "entry": entry,
                 "direction": direction,
                 "code": code,
-                "url": table_url(code),
-                "qr": mark_safe(table_qr(code)),  # noqa: S308 - segno's own SVG
+                "url": url,
+                "qr": mark_safe(table_qr(url)),  # noqa: S308 - segno's own SVG
             }
         )
     return {"table": table, "round": rnd, "halves": halves}
 
 
-def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
-    """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen."""
+def parse_per_page(value: str | None) -> int:
+    """Scorecards to an A4 page: 1 (the default) or 2."""
+    if value in (None, ""):
+        return 1
+    if value not in ("1", "2"):
+        raise PdfRefused(_("Scorecards print 1 or 2 to a page."), status=400)
+    return int(value)
+
+
+def pdf_plan(
+    ev: sel.EventView, kind: str, number: int | None, *, base: str, per_page: int = 1
+) -> PdfPlan:
+    """What the PDF holds; raises PdfRefused for a bad kind or round or what may not be seen.
+
+    ``base`` is the site's address, printed on table cards; ``per_page`` the scorecards to a
+    page (2: half a page each, a smaller rank chart)."""
     event = ev.event
     slug = f"event-{event.pk}"
     common: dict[str, Any] = {"event": event, "ev": ev}
@@ -290,18 +301,18 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         entries = sorted(ev.entries.values(), key=lambda e: e.number)
         cards = sel.scorecards(ev, entries, round_number=number)
         parts = [
-            {"cards": [scorecard_context(c) for c in pairs_chunk]}
+            {"pages": groups([scorecard_context(c) for c in pairs_chunk], per_page)}
             for pairs_chunk in _chunks(cards, CHUNK[kind])
         ]
         board_count = len({line.board for c in cards for line in c.lines})
-        suffix = f"-round-{number}" if number else ""
+        suffix = (f"-round-{number}" if number else "") + ("-2-per-page" if per_page == 2 else "")
         return PdfPlan(
             kind=kind,
             round=number,
             template="print/scorecards.html",
             title=_("Scorecards"),
+            common=common | {"per_page": per_page},
             filename=f"{slug}-scorecards{suffix}.pdf",
-            common=common,
             parts=parts,
             pairs=pairs,
             boards=board_count,
@@ -316,7 +327,7 @@ def pdf_plan(ev: sel.EventView, kind: str, number: int | None) -> PdfPlan:
         rnd = ev.rounds.get(number)
         if rnd is None:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
-        table_cards = [table_card_context(rnd, t) for t in sel.round_tables(rnd)]
+        table_cards = [table_card_context(rnd, t, base=base) for t in sel.round_tables(rnd)]
         if not table_cards:
             raise PdfRefused(_("Round %(n)s has no tables yet.") % {"n": number})
         parts = [

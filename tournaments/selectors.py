@@ -222,20 +222,50 @@ def round_entries(rnd: Round) -> list[Entry]:
     return list(Entry.objects.filter(pk__in=ids).select_related("pair").order_by("number"))
 
 
-def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
-    """Tables with boards that have no counted result yet, and which boards (a forfeited
-    table owes none)."""
-    counted: dict[int, set[int]] = {}
-    for table_id, board_no in BoardResult.objects.filter(
-        table__round=rnd, status__in=BoardResult.COUNTED
-    ).values_list("table_id", "board__number"):
-        counted.setdefault(table_id, set()).add(board_no)
-    missing = []
+@dataclass(frozen=True)
+class Outstanding:
+    """A table's boards without a counted result, by why: a dispute waits for a referee, a
+    result waits for the other pair's confirmation, or nothing was entered."""
+
+    table: Table
+    disputed: list[int]
+    unconfirmed: list[int]
+    missing: list[int]
+
+    @property
+    def boards(self) -> list[int]:
+        return sorted(self.disputed + self.unconfirmed + self.missing)
+
+
+def round_outstanding(rnd: Round) -> list[Outstanding]:
+    """Tables with boards that have no counted result yet (a forfeited table owes none)."""
+    states: dict[tuple[int, int], str] = {}
+    for table_id, board_no, status in BoardResult.objects.filter(table__round=rnd).values_list(
+        "table_id", "board__number", "status"
+    ):
+        states[(table_id, board_no)] = status
+    found = []
     for table in rnd.tables.filter(forfeited_by="").select_related("ns__pair", "ew__pair"):
-        boards = [n for n in rnd.board_numbers if n not in counted.get(table.pk, set())]
-        if boards:
-            missing.append((table, boards))
-    return missing
+        by_state: dict[str, list[int]] = {"disputed": [], "entered": [], "": []}
+        for n in rnd.board_numbers:
+            status = states.get((table.pk, n), "")
+            if status not in BoardResult.COUNTED:
+                by_state.get(status, by_state[""]).append(n)
+        if any(by_state.values()):
+            found.append(
+                Outstanding(
+                    table=table,
+                    disputed=by_state["disputed"],
+                    unconfirmed=by_state["entered"],
+                    missing=by_state[""],
+                )
+            )
+    return found
+
+
+def round_missing(rnd: Round) -> list[tuple[Table, list[int]]]:
+    """Tables with boards that have no counted result yet, and which boards."""
+    return [(o.table, o.boards) for o in round_outstanding(rnd)]
 
 
 @dataclass

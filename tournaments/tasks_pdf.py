@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
 
-from tournaments import pdf
+from tournaments import pdf, site
 from tournaments import public_selectors as sel
 from tournaments.models import Event
 from tournaments.tasks import BaseTask
@@ -54,6 +54,8 @@ def job_create(
     round_number: int | None,
     staff: bool,
     language: str,
+    base: str,
+    per_page: int = 1,
     codes: bool = False,
     filename: str,
     total: int,
@@ -67,6 +69,8 @@ def job_create(
         staff=staff,
         codes=codes,
         language=language,
+        base=base,
+        per_page=per_page,
         filename=filename,
         state="queued",
         done=0,
@@ -89,7 +93,13 @@ def build_pdf(self: Task, job_id: str) -> str:
         with translation.override(job["language"]):
             event = Event.objects.select_related("club").get(pk=job["event"])
             ev = sel.event_view(event, staff=bool(job["staff"]), codes=bool(job.get("codes")))
-            plan = pdf.pdf_plan(ev, job["kind"], job["round"])
+            plan = pdf.pdf_plan(
+                ev,
+                job["kind"],
+                job["round"],
+                base=job.get("base") or site.site_url(),
+                per_page=job.get("per_page", 1),
+            )
             _job_set(job_id, state="running", done=0, total=len(plan.parts))
 
             def progress(done: int, total: int) -> None:

@@ -129,6 +129,8 @@ EXPECTED: dict[str, Rule] = {
     "public:pdf_status": Rule("web", NOBODY, pk="event"),  # no such job
     "public:pdf_download": Rule("web", NOBODY, pk="event"),
     "public:export_csv": Rule("web", ALL, ALL, pk="event"),
+    "public:export_sheet_csv": Rule("web", ALL, ALL, pk="event"),
+    "public:export_xlsx": Rule("web", ALL, ALL, pk="event"),
     "public:export_records": Rule("web", ALL, ALL, pk="event"),
     # API
     "api:auth_token": Rule("api", None, ALL),

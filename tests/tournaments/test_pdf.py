@@ -153,7 +153,7 @@ def test_pdf_embeds_the_svg_charts(played_event):
     from tournaments import public_selectors as sel
 
     ev = sel.event_view(played_event, staff=False)
-    plan = pdf.pdf_plan(ev, "travellers", None)
+    plan = pdf.pdf_plan(ev, "travellers", None, base="http://testserver")
     html = pdf.part_html(plan, plan.parts[0])
     assert "<svg" in html and "NS net score" in html
     assert "<script" not in html and "http://" not in html.split("</style>")[0]

@@ -122,12 +122,33 @@ class CsvPreview:
 CSV_COLUMNS = ("player1", "player2", "name", "club")
 
 
-def pairs_csv_parse(text: str) -> CsvPreview:
+def players_key(player1: str, player2: str) -> frozenset[str]:
+    """Who plays in a pair, whatever the order, the case or the spaces: "Anna  Puig" and
+    "anna puig" are the same player, and (A, B) the same pair as (B, A)."""
+    return frozenset(" ".join(name.split()).casefold() for name in (player1, player2))
+
+
+def registered_pairs(event: Event) -> dict[frozenset[str], Entry]:
+    entries = event.entries.select_related("pair__player1", "pair__player2")
+    return {players_key(e.pair.player1.name, e.pair.player2.name): e for e in entries}
+
+
+def _already_registered(entry: Entry) -> str:
+    return _("These two players are already registered as pair %(n)s (%(name)s).") % {
+        "n": entry.number,
+        "name": entry.pair.name,
+    }
+
+
+def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     """Read ``player1,player2[,name][,club]`` lines; a header row naming the columns is optional.
 
-    Every line is checked; errors name the line so the organiser can fix the file.
+    Every line is checked; errors name the line so the organiser can fix the file. The same two
+    players twice (in the file, or already registered in ``event``) is an error.
     """
     preview = CsvPreview()
+    registered = registered_pairs(event) if event is not None else {}
+    players_seen: dict[frozenset[str], int] = {}
     try:
         dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
     except csv.Error:
@@ -155,6 +176,20 @@ def pairs_csv_parse(text: str) -> CsvPreview:
         if too_long:
             preview.errors.append((line_no, too_long[0][1]))
             continue
+        players = players_key(player1, player2)
+        if players in registered:
+            preview.errors.append((line_no, _already_registered(registered[players])))
+            continue
+        if players in players_seen:
+            preview.errors.append(
+                (
+                    line_no,
+                    _("The same two players as on line %(line)s: a pair is registered once.")
+                    % {"line": players_seen[players]},
+                )
+            )
+            continue
+        players_seen[players] = line_no
         name = given or pair_display_name(player1, player2)
         key = name.casefold()
         if key in seen:
@@ -189,6 +224,9 @@ def entry_register(
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get the same number.
         Event.objects.select_for_update().get(pk=event.pk)
+        same = registered_pairs(event).get(players_key(player1, player2))
+        if same is not None:
+            raise ServiceError(_already_registered(same), field="player2")
         club_obj = Club.objects.get_or_create(name=club)[0] if club else event.club
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)
@@ -207,7 +245,7 @@ def entry_register(
 
 def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
     """Register every pair of the file, or none of them when any line is wrong."""
-    preview = pairs_csv_parse(text)
+    preview = pairs_csv_parse(text, event=event)
     if not preview.ok:
         line, message = preview.errors[0]
         raise ServiceError(

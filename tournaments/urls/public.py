@@ -21,5 +21,11 @@ urlpatterns = [
     path("<int:pk>/pdf-jobs/<uuid:job>/", public_files.pdf_status, name="pdf_status"),
     path("<int:pk>/pdf-jobs/<uuid:job>/download/", public_files.pdf_download, name="pdf_download"),
     path("<int:pk>/export/<slug:kind>.csv", public_files.export_csv, name="export_csv"),
+    path(
+        "<int:pk>/export/spreadsheet/<slug:kind>.csv",
+        public_files.export_sheet_csv,
+        name="export_sheet_csv",
+    ),
+    path("<int:pk>/export/<slug:kind>.xlsx", public_files.export_xlsx, name="export_xlsx"),
     path("<int:pk>/export/records.json", public_files.export_records, name="export_records"),
 ]

@@ -457,7 +457,7 @@ def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/entries_preview.html",
         {
             "event": event,
-            "preview": svc.pairs_csv_parse(text),
+            "preview": svc.pairs_csv_parse(text, event=event),
             "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
             "csv_form": CsvUploadForm(),
         },
@@ -483,7 +483,7 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             "tournaments/entries_preview.html",
             {
                 "event": event,
-                "preview": svc.pairs_csv_parse(text),
+                "preview": svc.pairs_csv_parse(text, event=event),
                 "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
                 "csv_form": CsvUploadForm(),
             },
@@ -703,7 +703,7 @@ def round_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "rnd": rnd,
-            "missing": selectors.round_missing(rnd),
+            "missing": selectors.round_outstanding(rnd),
         },
     )
 

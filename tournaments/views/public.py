@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments import pdf, play, policy
+from tournaments import pdf, play, policy, site
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.forms_check import CheckBoardsForm
@@ -221,7 +221,8 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = ev.rounds.get(number)
     if rnd is None:
         return refused(request, ev, _("Round %(n)s has no tables yet.") % {"n": number}, 404)
-    cards = [pdf.table_card_context(rnd, t) for t in sel.round_tables(rnd)]
+    base = site.site_url(request)
+    cards = [pdf.table_card_context(rnd, t, base=base) for t in sel.round_tables(rnd)]
     return render(
         request,
         "public/table_cards.html",
@@ -329,7 +330,7 @@ def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
     rotate = _rotate_seconds(request)
     view = sel.standings(ev)
     rows = view.rows
-    public_url = request.build_absolute_uri(reverse("public:event", args=[ev.event.pk]))
+    public_url = site.site_url(request) + reverse("public:event", args=[ev.event.pk])
     return _base(
         ev,
         round=rnd,

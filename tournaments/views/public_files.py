@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import exports, pdf, tasks_pdf
+from tournaments import exports, pdf, site, tasks_pdf
 from tournaments import public_selectors as sel
 from tournaments.views.public import public_event, refused
 
@@ -31,7 +31,9 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         return _job_page(request, ev, kind, job_id)
     try:
         number = pdf.parse_round(request.GET.get("round"))
-        plan = pdf.pdf_plan(ev, kind, number)
+        per_page = pdf.parse_per_page(request.GET.get("per_page"))
+        base = site.site_url(request)
+        plan = pdf.pdf_plan(ev, kind, number, base=base, per_page=per_page)
     except pdf.PdfRefused as exc:
         return refused(request, ev, exc.message, exc.status)
     if not plan.large:
@@ -44,6 +46,8 @@ def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             staff=ev.staff,
             codes=ev.codes,
             language=get_language(),
+            base=base,
+            per_page=per_page,
             filename=plan.filename,
             total=len(plan.parts),
         )
@@ -120,26 +124,60 @@ def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse | F
     )
 
 
-def export_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    ev = public_event(request, pk)
-    slug = f"event-{ev.event.pk}"
+def _export_table(request: HttpRequest, ev: sel.EventView, kind: str) -> exports.Table:
+    """The rows of one export; raises PdfRefused (a clear 400/404) for a bad kind or round."""
     if kind == "standings":
-        after = request.GET.get("round")
-        try:
-            number = pdf.parse_round(after)
-        except pdf.PdfRefused as exc:
-            return refused(request, ev, exc.message, exc.status)
+        number = pdf.parse_round(request.GET.get("round"))
         view = sel.standings(ev, after_round=number)
         if number is not None and view.after_round != number:
-            return refused(
-                request, ev, _("There are no standings after round %(n)s yet.") % {"n": number}, 404
-            )
-        return _download(
-            exports.standings_csv(ev, view), "text/csv; charset=utf-8", f"{slug}-standings.csv"
-        )
+            raise pdf.PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
+        return exports.standings_table(ev, view)
     if kind == "results":
-        return _download(exports.results_csv(ev), "text/csv; charset=utf-8", f"{slug}-results.csv")
-    return refused(request, ev, _("Unknown export: %(kind)s.") % {"kind": kind}, 404)
+        return exports.results_table(ev)
+    if kind == "travellers":
+        return exports.travellers_table(ev)
+    raise pdf.PdfRefused(_("Unknown export: %(kind)s.") % {"kind": kind})
+
+
+def export_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """The CSV for programs (docs/exports.md): its format never follows the reader's language."""
+    ev = public_event(request, pk)
+    try:
+        table = _export_table(request, ev, kind)
+    except pdf.PdfRefused as exc:
+        return refused(request, ev, exc.message, exc.status)
+    return _download(
+        exports.program_csv(table), "text/csv; charset=utf-8", f"event-{ev.event.pk}-{kind}.csv"
+    )
+
+
+def export_sheet_csv(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """The same rows as CSV that a spreadsheet opens right in the reader's language."""
+    ev = public_event(request, pk)
+    try:
+        table = _export_table(request, ev, kind)
+    except pdf.PdfRefused as exc:
+        return refused(request, ev, exc.message, exc.status)
+    language = get_language() or "en"
+    return _download(
+        exports.spreadsheet_csv(table, language),
+        "text/csv; charset=utf-8",
+        f"event-{ev.event.pk}-{kind}-{language}.csv",
+    )
+
+
+def export_xlsx(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    ev = public_event(request, pk)
+    try:
+        table = _export_table(request, ev, kind)
+    except pdf.PdfRefused as exc:
+        return refused(request, ev, exc.message, exc.status)
+    titles = {"standings": _("Standings"), "results": _("Results"), "travellers": _("Travellers")}
+    return _download(
+        exports.xlsx(table, title=str(titles[kind])),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        f"event-{ev.event.pk}-{kind}.xlsx",
+    )
 
 
 def export_records(request: HttpRequest, pk: int) -> HttpResponse:

@@ -25,7 +25,6 @@ ASSETS = (
     "css/site.css",
     "css/table.css",
     "css/print.css",
-    "js/site.js",
     "js/outbox.js",
     "js/rules.js",
     "js/table.js",

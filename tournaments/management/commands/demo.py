@@ -1,12 +1,20 @@
-from django.conf import settings
-from django.core.management.base import BaseCommand
+import os
+
+from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 
+from tournaments import site
 from tournaments.demo import build_demo, table_codes
 
 
 class Command(BaseCommand):
     help = "Build (once) the demonstration club, users and event, and print the logins."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        # No request exists yet: the links printed here name the address runserver will use
+        # (`make demo` passes HOST and PORT); SITE_URL, when set, wins.
+        parser.add_argument("--host", default=os.environ.get("HOST", ""))
+        parser.add_argument("--port", type=int, default=os.environ.get("PORT") or None)
 
     def handle(self, *args, **options) -> None:
         report = build_demo()
@@ -19,7 +27,7 @@ class Command(BaseCommand):
             out.write(f"  {username:<10} / {password}   {role}")
         event = report.event
         if event is not None:
-            base = settings.SITE_URL.rstrip("/")
+            base = site.site_url(host=options["host"], port=options["port"])
             out.write(f"\nEvent: {event.name}  {base}{event.get_absolute_url()}")
             out.write(f"Public page: {base}/e/{event.pk}/")
             out.write(

@@ -1,0 +1,40 @@
+"""The project's own 404 and 403 pages, also with DEBUG on (the demo runs with DEBUG=1).
+
+Django answers a missing page with its technical 404 page when DEBUG is on, and logs every
+PermissionDenied with its traceback; a refusal is a normal answer, not a failure. This
+middleware, last in MIDDLEWARE so that CommonMiddleware still adds a missing slash first,
+renders templates/404.html and 403.html instead; a 403 is then logged as one line by Django's
+request logger ("Forbidden: /path"), without a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from django.views import defaults
+
+
+class ProjectErrorPagesMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG:
+            # An address no URL names fails before any view runs, where process_exception
+            # cannot see it.
+            try:
+                resolve(request.path_info, getattr(request, "urlconf", None))
+            except Resolver404:
+                return defaults.page_not_found(request, Http404())
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, PermissionDenied):
+            return defaults.permission_denied(request, exception)
+        if settings.DEBUG and isinstance(exception, Http404):
+            return defaults.page_not_found(request, exception)
+        return None

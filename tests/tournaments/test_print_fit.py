@@ -1,0 +1,101 @@
+"""Issue 15, printing that fits: a traveller of 16 tables and the standings of 40 pairs each on
+one A4 page (the PDF's pages counted), chart labels inside their chart and apart from each other
+(text widths measured with the font the PDF uses), scorecards two pairs to a page on request."""
+
+import io
+import random
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.factories import EventFactory, PairFactory, PlayerFactory
+from tournaments.actors import Actor
+from tournaments.demo import play_round
+from tournaments.models import Entry, Round
+from tournaments.services import events
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+# Long, real-looking names: the ones that wrapped over 4–5 lines.
+FIRST = ["Montserrat", "Bartomeu", "Maria Dolors", "Francesc Xavier", "Immaculada", "Sebastià"]
+LAST = ["Puigdomènech", "Casademunt", "Vilaseca i Font", "Riudavets", "Castellví", "Santacana"]
+
+
+def _player(rng: random.Random) -> object:
+    return PlayerFactory(name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.randint(1, 99)}")
+
+
+def played_field(organiser, pairs: int, *, boards: int = 1, rounds: int = 1):
+    """A published event of ``pairs`` pairs whose first round is played and closed."""
+    rng = random.Random(pairs)
+    event = EventFactory(
+        organisers=[organiser],
+        status="registration",
+        boards_per_round=boards,
+        rounds_count=max(rounds, 2),
+    )
+    actor = Actor(user=organiser)
+    entries = []
+    for i in range(1, pairs + 1):
+        p1, p2 = _player(rng), _player(rng)
+        pair = PairFactory(player1=p1, player2=p2, name=f"{p1.name} – {p2.name}")
+        entries.append(Entry.objects.create(event=event, pair=pair, number=i))
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event.refresh_from_db()
+    for number in range(1, rounds + 1):
+        order = entries[:] if number == 1 else rng.sample(entries, len(entries))
+        rnd = events.round_propose(
+            event=event,
+            actor=actor,
+            number=number,
+            tables=[(order[i].pk, order[i + 1].pk) for i in range(0, len(order), 2)],
+        )
+        events.round_open(rnd=rnd, actor=actor)
+        rnd = Round.objects.get(pk=rnd.pk)
+        play_round(rnd, rng)
+        events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    events.event_publish(event=event, actor=actor)
+    event.refresh_from_db()
+    return event
+
+
+def pdf_pages(client, event, kind, query="") -> list[str]:
+    response = client.get(reverse("public:pdf", args=[event.pk, kind]) + query)
+    assert response.status_code == 200, response.content[:300]
+    return [page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages]
+
+
+def test_a_traveller_of_16_tables_fits_one_a4_page(client, organiser):
+    event = played_field(organiser, 32)
+    pages = pdf_pages(client, event, "travellers", "?round=1")
+    assert len(pages) == 1, f"{len(pages)} pages"
+    for entry in event.entries.select_related("pair"):
+        assert entry.pair.name.split()[0] in pages[0]
+
+
+def test_the_standings_of_40_pairs_fit_one_a4_page(client, organiser):
+    event = played_field(organiser, 40)
+    pages = pdf_pages(client, event, "standings")
+    assert len(pages) == 1, f"{len(pages)} pages"
+
+
+def test_scorecards_print_two_pairs_to_a_page_on_request(client, organiser):
+    event = played_field(organiser, 16, boards=2, rounds=3)
+    one = pdf_pages(client, event, "scorecards")
+    two = pdf_pages(client, event, "scorecards", "?per_page=2")
+    assert len(one) == 16
+    assert len(two) == 8
+    for number, page in enumerate(two):
+        for entry in event.entries.filter(number__in=(2 * number + 1, 2 * number + 2)):
+            assert f"{entry.number}. {entry.pair.name.split()[0]}" in page
+
+
+def test_scorecards_per_page_other_than_1_or_2_is_a_clear_400(client, organiser):
+    event = played_field(organiser, 4)
+    response = client.get(reverse("public:pdf", args=[event.pk, "scorecards"]) + "?per_page=5")
+    assert response.status_code == 400
+    assert "Scorecards print 1 or 2 to a page." in response.content.decode()

@@ -8,6 +8,7 @@ app_name = "public"
 urlpatterns = [
     path("<int:pk>/", public.event_page, name="event"),
     path("<int:pk>/standings/", public.standings, name="standings"),
+    path("<int:pk>/groups/", public.groups, name="groups"),
     path("<int:pk>/screen/", public.screen, name="screen"),
     path("<int:pk>/rounds/<int:number>/", public.round_results, name="round_results"),
     path("<int:pk>/rounds/<int:number>/table-cards/", public.table_cards, name="table_cards"),

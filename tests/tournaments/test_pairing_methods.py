@@ -226,3 +226,24 @@ def test_seeding_by_rating_orders_round_one(actor):
     # Berger round 1 of 4 seats 1 v 4 and 2 v 3 in seeding order (1800, 1500, 1200, 1000).
     order = [entries[1].pk, entries[2].pk, entries[0].pk, entries[3].pk]
     assert seats(event.rounds.get(number=1)) == [(order[0], order[3]), (order[1], order[2])]
+
+
+# --- the demo ------------------------------------------------------------------------------------
+
+
+def test_the_demo_has_a_round_robin_evening_and_a_groups_event_in_progress(settings):
+    from tournaments.demo import build_demo
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    report = build_demo()
+    rr, groups = report.round_robin, report.groups
+    assert rr.format == Event.Format.ROUND_ROBIN and rr.rounds_count == 5
+    assert [r.status for r in rr.rounds.order_by("number")] == ["closed", "closed", "pending"]
+    assert rr.rounds.get(number=3).rests.count() == 1
+    assert groups.format == Event.Format.GROUPS and groups.rounds_count == 5
+    assert groups.rounds.get(number=4).status == Round.Status.OPEN
+    stage = StandingsSnapshot.objects.get(event=groups, after_round=3).stage
+    assert stage["groups_done"] and len(stage["bracket"][0]) == 2
+    # Built once: a second run changes nothing.
+    again = build_demo()
+    assert (again.round_robin, again.groups) == (rr, groups)

@@ -46,6 +46,7 @@ class StageView:
     repesca_places: int
     rounds: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     svg: SafeString | None = None
+    champion: Entry | None = None
 
     @property
     def group_letters(self) -> list[tuple[str, list[StageRow]]]:
@@ -93,4 +94,5 @@ def stage(ev: EventView) -> StageView | None:
         repesca_places=data["repesca_places"],
         rounds=[(round_name(len(r)), r) for r in bracket],
         svg=mark_safe(bracket_svg(bracket, name)) if bracket else None,  # noqa: S308 - escaped
+        champion=ev.entries.get(bracket[-1][0]["winner"]) if bracket else None,
     )

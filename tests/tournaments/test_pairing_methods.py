@@ -247,3 +247,22 @@ def test_the_demo_has_a_round_robin_evening_and_a_groups_event_in_progress(setti
     # Built once: a second run changes nothing.
     again = build_demo()
     assert (again.round_robin, again.groups) == (rr, groups)
+
+
+def test_a_round_robin_pairing_set_by_hand_rests_whoever_is_left_without_a_table(actor):
+    from tournaments.services import changes
+
+    event = running(actor, 5, format=Event.Format.ROUND_ROBIN)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = event.rounds.get(number=1)
+    resting = rnd.rests.get()
+    seated = [(t.ns, t.ew) for t in rnd.tables.select_related("ns", "ew").order_by("number")]
+    # The resting pair takes table 1's EW seat; table 1's EW pair rests instead.
+    (ns1, ew1), (ns2, ew2) = seated
+    changes.pairing_set(
+        rnd=rnd,
+        actor=actor,
+        tables=[(ns1.number, resting.number), (ns2.number, ew2.number)],
+    )
+    assert list(rnd.rests.all()) == [ew1]
+    assert event.audit.filter(action="round_pairing_set").exists()

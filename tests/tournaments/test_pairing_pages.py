@@ -201,6 +201,8 @@ def test_a_round_robin_evening_from_the_pages(logged_in, organiser):
     assert len(met) == 10  # every pair of the five met
     page = logged_in.get(reverse("tournaments:round_detail", args=[event.pk, 1])).content.decode()
     assert "Resting (no game, no score)" in page
+    public = logged_in.get(reverse("public:round_results", args=[event.pk, 1])).content.decode()
+    assert "Resting (no game, no score)" in public
 
 
 def test_an_accelerated_swiss_with_a_prohibited_pairing_from_the_pages(logged_in, organiser):

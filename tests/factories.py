@@ -18,6 +18,7 @@ from tournaments.models import (
     Dispute,
     Entry,
     Event,
+    ForbiddenPair,
     IdempotentResponse,
     Pair,
     Player,
@@ -94,6 +95,18 @@ class EntryFactory(factory.django.DjangoModelFactory):
     event = factory.SubFactory(EventFactory)
     pair = factory.SubFactory(PairFactory)
     number = factory.Sequence(lambda n: n + 1)
+
+
+class ForbiddenPairFactory(factory.django.DjangoModelFactory):
+    """Two pairs of one event that never meet (``low`` registered before ``high``)."""
+
+    class Meta:
+        model = ForbiddenPair
+
+    event = factory.SubFactory(EventFactory)
+    low = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..event"))
+    high = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..event"))
+    created_by = "organiser"
 
 
 class RoundFactory(factory.django.DjangoModelFactory):

@@ -17,6 +17,8 @@ from tournaments.services.standings import standings_recompute
 
 DEMO_EVENT = "Torneig de demostració"
 DEMO_EVENING = "Vespre de club"
+DEMO_ROUND_ROBIN = "Lliga del dijous (tots contra tots)"
+DEMO_GROUPS = "Fires de Sant Narcís (grups i eliminatòries)"
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"),
@@ -43,6 +45,8 @@ class DemoReport:
     logins: list[tuple[str, str, str]] = field(default_factory=list)
     event: Event | None = None
     evening: Event | None = None
+    round_robin: Event | None = None
+    groups: Event | None = None
     notes: list[str] = field(default_factory=list)
     # The pending invitation's token: shown once, when the demo is built (only its hash is kept).
     invitation_token: str | None = None
@@ -161,6 +165,7 @@ def build_demo() -> DemoReport:
         report.event = event
         report.evening = Event.objects.filter(name=DEMO_EVENING).first()
         report.notes.append("The demo events already exist; nothing was changed.")
+        _format_events(report, Actor(user=organiser), referee, club, random.Random(2027))
         for stale in stale_events():  # e.g. after an upgrade that stores more per snapshot
             standings_recompute(stale.pk)
         return report
@@ -198,7 +203,67 @@ def build_demo() -> DemoReport:
     pairings_propose(evening.pk, 2, actor=actor)
     report.event = event
     report.evening = evening
+    _format_events(report, actor, referee, club, rng)
     return report
+
+
+def _format_events(
+    report: DemoReport, actor: Actor, referee: Any, club: Club, rng: random.Random
+) -> None:
+    """The other pairing methods, each built once: a round robin club evening (five pairs, one
+    resting each round; rounds 1–2 closed, round 3 proposed) and a groups-and-knockout event
+    (eight pairs in two groups, a repesca of two; the groups closed, the semi-finals open with
+    their results in)."""
+    report.round_robin = Event.objects.filter(name=DEMO_ROUND_ROBIN).first()
+    if report.round_robin is None:
+        rr = _running_event(
+            actor,
+            referee,
+            club,
+            DEMO_ROUND_ROBIN,
+            PAIR_NAMES[8:13],
+            rounds=1,
+            boards=3,
+            format=Event.Format.ROUND_ROBIN,
+            match_mode=Event.MatchMode.GAME,
+            game_target=51,
+        )
+        for number in (1, 2):
+            _play_and_close(rr, number, actor, rng)
+        standings_recompute(rr.pk)
+        pairings_propose(rr.pk, 3, actor=actor)
+        report.round_robin = rr
+    report.groups = Event.objects.filter(name=DEMO_GROUPS).first()
+    if report.groups is None:
+        groups = _running_event(
+            actor,
+            referee,
+            club,
+            DEMO_GROUPS,
+            PAIR_NAMES[:8],
+            rounds=1,
+            boards=3,
+            format=Event.Format.GROUPS,
+            match_mode=Event.MatchMode.GAME,
+            game_target=51,
+            group_size=4,
+            qualifiers=1,
+            repesca=2,
+        )
+        for number in (1, 2, 3):
+            _play_and_close(groups, number, actor, rng)
+        pairings_propose(groups.pk, 4, actor=actor)
+        semis = events.round_open(rnd=groups.rounds.get(number=4), actor=actor)
+        play_round(semis, rng)
+        standings_recompute(groups.pk)
+        report.groups = groups
+
+
+def _play_and_close(event: Event, number: int, actor: Actor, rng: random.Random) -> None:
+    pairings_propose(event.pk, number, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
+    play_round(rnd, rng)
+    events.round_close(rnd=rnd, actor=actor)
 
 
 def _running_event(
@@ -210,6 +275,7 @@ def _running_event(
     *,
     rounds: int,
     boards: int,
+    **options: Any,
 ) -> Event:
     event = events.event_create(
         actor=actor,
@@ -218,12 +284,14 @@ def _running_event(
         venue="Casal, sala gran",
         rounds_count=rounds,
         boards_per_round=boards,
+        **options,
     )
     roles.role_grant(event=event, actor=actor, identifier=referee.username, role="referee")
     events.registration_open(event=event, actor=actor)
     for p1, p2 in pairs:
         events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)
     event = events.event_start(event=event, actor=actor)
+    event.refresh_from_db()  # the method may have set the number of rounds
     events.boards_generate(event=event)
     events.event_publish(event=event, actor=actor)
     return event

@@ -4,6 +4,7 @@ import hmac
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -118,7 +119,20 @@ class Event(models.Model):
         OBLIGADA = "obligada", _("Obligada (eastern: also lowest-card discards)")
 
     class Format(models.TextChoices):
+        """The pairing method (``scoring.methods``)."""
+
         SWISS = "swiss", _("Swiss pairs")
+        ROUND_ROBIN = "roundrobin", _("Round robin (everybody meets everybody)")
+        GROUPS = "groups", _("Groups, then knockout")
+
+    class Seeding(models.TextChoices):
+        LOT = "lot", _("By lot")
+        RATING = "rating", _("By rating")
+
+    class RoundRobin(models.TextChoices):
+        FIELD = "field", _("Once: the whole field")
+        DOUBLE = "double", _("Twice: home and away")
+        ROUNDS = "rounds", _("The number of rounds set above")
 
     class MatchMode(models.TextChoices):
         BOARDS = "boards", _("Every board counts")
@@ -182,6 +196,25 @@ class Event(models.Model):
         default=6,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_BOARDS_PER_ROUND)],
     )
+    # The pairing method's options (scoring.types.PairingOptions; docs/scoring.md).
+    seeding = models.CharField(
+        _("seeding"), max_length=10, choices=Seeding.choices, default=Seeding.LOT
+    )
+    accelerated = models.BooleanField(_("accelerated pairings"), default=False)
+    club_rounds = models.PositiveSmallIntegerField(
+        _("rounds without pairs of the same club meeting"), default=0
+    )
+    round_robin = models.CharField(
+        _("round robin"), max_length=10, choices=RoundRobin.choices, default=RoundRobin.FIELD
+    )
+    group_size = models.PositiveSmallIntegerField(_("group size"), default=4)
+    qualifiers = models.PositiveSmallIntegerField(_("qualifiers per group"), default=1)
+    repesca = models.PositiveSmallIntegerField(
+        _("repesca places"), null=True, blank=True, default=0
+    )
+    repesca_min_points = models.PositiveSmallIntegerField(
+        _("least match points for the repesca"), default=0
+    )
     ranking_method = models.CharField(
         _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS
     )
@@ -209,6 +242,15 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:event_dashboard", args=[self.pk])
+
+    def clean(self) -> None:
+        super().clean()
+        if self.group_size is not None and self.group_size < 2:
+            raise ValidationError({"group_size": _("A group needs at least 2 pairs.")})
+        if self.qualifiers is not None and not 1 <= self.qualifiers <= (self.group_size or 0):
+            raise ValidationError(
+                {"qualifiers": _("Between 1 and the group size (%(n)s).") % {"n": self.group_size}}
+            )
 
     @property
     def total_boards(self) -> int:
@@ -299,6 +341,8 @@ class Entry(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True
     )
+    # For an event seeded by rating: higher first; empty ones after, in lot order.
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -315,6 +359,35 @@ class Entry(models.Model):
     @property
     def withdrawn(self) -> bool:
         return self.withdrawn_after_round is not None
+
+
+class ForbiddenPair(models.Model):
+    """Two pairs of an event that the pairing never seats at one table (a Swiss's prohibited
+    pairing: relatives, a couple, partners in a team); stored with ``low`` < ``high``."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    low = models.ForeignKey(
+        Entry, verbose_name=_("pair"), on_delete=models.CASCADE, related_name="+"
+    )
+    high = models.ForeignKey(
+        Entry, verbose_name=_("pair"), on_delete=models.CASCADE, related_name="+"
+    )
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "pk"]
+        verbose_name = _("prohibited pairing")
+        verbose_name_plural = _("prohibited pairings")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "low", "high"], name="forbidden_pair_unique"),
+            models.CheckConstraint(condition=Q(low__lt=models.F("high")), name="forbidden_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low} – {self.high}"
 
 
 class Substitution(models.Model):
@@ -372,6 +445,11 @@ class Round(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # A closed round the organiser reopened so that referees may rule on it (results stay shut).
     ruling_open = models.BooleanField(_("reopened for rulings"), default=False)
+    # Pairs without a game and without a score this round (a round robin's sit-out, a finished
+    # group, a knockout bye): unlike the Swiss bye, a rest scores nothing.
+    rests = models.ManyToManyField(
+        "Entry", verbose_name=_("resting pairs"), related_name="rests", blank=True
+    )
 
     class Meta:
         ordering = ["event", "number"]
@@ -729,6 +807,9 @@ class StandingsSnapshot(models.Model):
     # pages, PDFs and exports read them here, never recomputing per request.
     travellers = models.JSONField(default=dict)
     results_counted = models.PositiveIntegerField(default=0)
+    # Groups and knockout: the group tables, the repesca list and the bracket after this round
+    # (tournaments.stages); empty for the other methods.
+    stage = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

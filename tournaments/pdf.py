@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments import charts, site
+from tournaments import charts, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.models import Round
 
@@ -37,13 +37,21 @@ KINDS = (
     "travellers",
     "scorecards",
     "table-cards",
+    "groups",
 )
 # Above these sizes a PDF is built by a Celery task with progress; smaller ones stream directly.
 LARGE_PAIRS = 60
 LARGE_BOARDS = 40
 BOARDS_PER_PAGE = 4
 CARDS_PER_PAGE = 2
-CHUNK = {"hand-records": 8, "travellers": 6, "scorecards": 8, "table-cards": 8, "standings": 1}
+CHUNK = {
+    "hand-records": 8,
+    "travellers": 6,
+    "scorecards": 8,
+    "table-cards": 8,
+    "standings": 1,
+    "groups": 1,
+}
 CSS_FILES = ("css/site.css", "css/print.css", "css/public.css")
 
 
@@ -344,6 +352,19 @@ def pdf_plan(
             parts=parts,
             pairs=pairs,
         )
+    if kind == "groups":
+        stage = stage_pages.stage(ev)
+        if stage is None:
+            raise PdfRefused(_("This event has no groups."))
+        return PdfPlan(
+            kind=kind,
+            round=stage.after_round,
+            template="print/groups.html",
+            title=_("Groups and knockout"),
+            filename=f"{slug}-groups.pdf",
+            common=common | {"stage": stage},
+            parts=[{}],
+        )
     raise PdfRefused(_("Unknown PDF: %(kind)s.") % {"kind": kind})
 
 
@@ -355,7 +376,7 @@ def part_html(plan: PdfPlan, part: dict[str, Any]) -> str:
             "print_css": mark_safe(print_css()),
             "pdf": True,  # noqa: S308
             "title": plan.title,
-            "round_number": plan.round if plan.kind != "standings" else None,
+            "round_number": plan.round if plan.kind not in ("standings", "groups") else None,
         }
     )
     return render_to_string(plan.template, context)

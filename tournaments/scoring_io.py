@@ -8,10 +8,11 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from scoring import types as st
+from scoring.methods import planned_rounds
 from scoring.pairing import history_from, swap_warnings
 from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.labels import side_label
-from tournaments.models import BoardResult, Event, Round, Table
+from tournaments.models import BoardResult, Event, ForbiddenPair, Round, Table
 from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
 
@@ -62,6 +63,9 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
             )
         )
     entries = list(event.entries.values_list("pk", "number", "withdrawn_after_round"))
+    rests = dict_of_lists(
+        Round.rests.through.objects.filter(round__in=rounds).values_list("round_id", "entry_id")
+    )
     return st.EventInput(
         entries=[pk for pk, _n, _w in entries],
         numbers={pk: number for pk, number, _w in entries},
@@ -82,6 +86,7 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                     for t in by_round.get(r.pk, [])
                 ],
                 bye=r.bye_id,
+                rests=sorted(rests.get(r.pk, [])),
                 closed=r.status == Round.Status.CLOSED,
             )
             for r in rounds
@@ -92,7 +97,57 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
         game_cap=event.game_cap,
         bye_points=event.bye_points,
         seed=event.seed,
+        **pairing_inputs(event),
     )
+
+
+def dict_of_lists(rows: object) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for key, value in rows:  # type: ignore[attr-defined]
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def pairing_options(event: Event) -> st.PairingOptions:
+    """The event's pairing method and its options, as ``scoring`` reads them."""
+    rr = event.round_robin
+    if event.format == Event.Format.SWISS:
+        rounds: int | None = event.rounds_count
+    elif event.format == Event.Format.ROUND_ROBIN:
+        rounds = event.rounds_count if rr == Event.RoundRobin.ROUNDS else None
+    else:
+        rounds = None
+    return st.PairingOptions(
+        method=event.format,
+        rounds=rounds,
+        seeding=event.seeding,
+        accelerated=event.format == Event.Format.SWISS and event.accelerated,
+        club_rounds=event.club_rounds if event.format == Event.Format.SWISS else 0,
+        double=event.format == Event.Format.ROUND_ROBIN and rr == Event.RoundRobin.DOUBLE,
+        group_size=event.group_size,
+        qualifiers=event.qualifiers,
+        repesca=event.repesca,
+        repesca_min_points=event.repesca_min_points,
+    )
+
+
+def pairing_inputs(event: Event) -> dict[str, object]:
+    """What the pairing reads besides the results: options, clubs, prohibited pairs, ratings."""
+    entries = list(event.entries.values_list("pk", "pair__club_id", "rating"))
+    return {
+        "pairing": pairing_options(event),
+        "clubs": {pk: club for pk, club, _r in entries if club is not None},
+        "forbidden": list(
+            ForbiddenPair.objects.filter(event=event).values_list("low_id", "high_id")
+        ),
+        "ratings": {pk: rating for pk, _c, rating in entries if rating is not None},
+    }
+
+
+def rounds_planned(event: Event) -> int:
+    """How many rounds the event's method plays with the pairs entered now (the Swiss: the
+    number the organiser set). ValueError when the method cannot pair them."""
+    return planned_rounds(event_input(event, rounds=[]))
 
 
 def pairing_gate(event: Event, round_number: int) -> list[Table]:

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event
+from tournaments.models import Event, ForbiddenPair
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -80,6 +80,10 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:entries_import": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:entries_import_confirm": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:entry_withdraw": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:pairing_method": Rule("web", EVENT_STAFF, ORGANISER, pk="event"),
+    "tournaments:pairing_ratings": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:forbidden_add": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:forbidden_remove": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:entry_reinstate": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:entry_substitute": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:round_detail": Rule("web", EVENT_STAFF, pk="event"),
@@ -114,6 +118,7 @@ EXPECTED: dict[str, Rule] = {
     # public pages of a published event (their cards are checked in test_card_leaks.py)
     "public:event": Rule("web", ALL, ALL, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
+    "public:groups": Rule("web", ALL, ALL, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
     "public:crosstable": Rule("web", ALL, ALL, pk="event"),
     "public:pairings": Rule("web", ALL, ALL, pk="event"),
@@ -219,6 +224,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "entry_pk": event.entries.order_by("number").first().pk,
         "table": 1,  # table 1 of round 1 (organiser pages)
         "result_pk": scene.played.pk,
+        "forbidden_pk": _forbidden_pair(event).pk,
         "code": world.table.code_ns,
         "kind": kind,
         "job": uuid.UUID(int=7),
@@ -232,6 +238,13 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "app_label": "tournaments",
         "url": "no-such-page/",
     }
+
+
+def _forbidden_pair(event: Event) -> ForbiddenPair:
+    low, high = event.entries.order_by("pk")[:2]
+    return ForbiddenPair.objects.get_or_create(
+        event=event, low=low, high=high, defaults={"created_by": "organiser"}
+    )[0]
 
 
 def every_route() -> list[Route]:

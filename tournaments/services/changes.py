@@ -206,12 +206,17 @@ def pairing_set(
     with transaction.atomic():
         before = [(t.ns.number, t.ew.number) for t in rnd.tables.select_related("ns", "ew")]
         before_bye = rnd.bye.number if rnd.bye_id else None
+        seated = {ids[n] for t in tables for n in t} | ({ids[bye]} if bye is not None else set())
+        # Not a Swiss: whoever was in the round and is left without a table rests (the pairs
+        # out of a knockout stay out).
+        rests = [] if event.format == Event.Format.SWISS else sorted(_round_members(rnd) - seated)
         round_propose(
             event=event,
             actor=None,
             number=rnd.number,
             tables=[(ids[ns], ids[ew]) for ns, ew in tables],
             bye=ids[bye] if bye is not None else None,
+            rests=rests,
         )
         audit.record(
             event=event,
@@ -225,6 +230,16 @@ def pairing_set(
         )
     rnd.refresh_from_db()
     return rnd
+
+
+def _round_members(rnd: Round) -> set[int]:
+    """The active pairs of a proposed round: at its tables, its bye or resting."""
+    members = {e for t in rnd.tables.values_list("ns_id", "ew_id") for e in t}
+    members |= set(rnd.rests.values_list("pk", flat=True)) | ({rnd.bye_id} if rnd.bye_id else set())
+    active = rnd.event.entries.filter(withdrawn_after_round__isnull=True).values_list(
+        "pk", flat=True
+    )
+    return members & set(active)
 
 
 # --- withdrawing and reinstating a pair ------------------------------------------------------

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import clip
-from tournaments import play, queue
+from tournaments import play, queue, scoring_io
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -293,6 +293,17 @@ def event_start(*, event: Event, actor: Actor) -> Event:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
+        if event.format != Event.Format.SWISS:
+            # A round robin of the whole field and the groups-and-knockout have as many rounds
+            # as the pairs entered make: the boards are dealt for exactly those.
+            try:
+                event.rounds_count = scoring_io.rounds_planned(event)
+            except ValueError as exc:
+                raise ServiceError(
+                    _("These pairs cannot be paired by this method: %(why)s") % {"why": exc},
+                    field="format",
+                ) from exc
+            event.save(update_fields=["rounds_count"])
         _set_status(event, actor, Event.Status.RUNNING)
         queue.generate_boards(event)
     return event
@@ -331,8 +342,13 @@ def round_propose(
     number: int,
     tables: Sequence[tuple[int, int]],
     bye: int | None = None,
+    rests: Sequence[int] = (),
 ) -> Round:
-    """Store the pairings of a round that is not open yet (replacing an earlier proposal)."""
+    """Store the pairings of a round that is not open yet (replacing an earlier proposal).
+
+    A Swiss round seats every active pair or gives it the bye; a round robin or a group round
+    also lets pairs rest (``rests``: no game, no score); a knockout round leaves out the pairs
+    already knocked out."""
     if actor is not None:
         require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
@@ -341,11 +357,13 @@ def round_propose(
             _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
         )
     entries = {e.pk: e for e in event.entries.filter(withdrawn_after_round__isnull=True)}
-    seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else [])
+    seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else []) + list(rests)
     if len(seen) != len(set(seen)):
         raise ServiceError(_("A pair appears twice in these pairings."), field="tables")
-    if set(seen) != set(entries):
+    if event.format == Event.Format.SWISS and set(seen) != set(entries):
         raise ServiceError(_("Every active pair must play or have the bye, once."), field="tables")
+    if not set(seen) <= set(entries):
+        raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
     with transaction.atomic():
         rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
         if rnd.status != Round.Status.PENDING:
@@ -370,6 +388,7 @@ def round_propose(
         )
         rnd.bye = entries[bye] if bye else None
         rnd.save(update_fields=["bye"])
+        rnd.rests.set([entries[e] for e in rests])
         if actor is not None:
             audit.record(
                 event=event,
@@ -586,6 +605,15 @@ EVENT_OPTIONS = (
     "boards_per_round",
     "ranking_method",
     "bye_points",
+    # The pairing method (docs/organisers.md, "Choosing a pairing method").
+    "seeding",
+    "accelerated",
+    "club_rounds",
+    "round_robin",
+    "group_size",
+    "qualifiers",
+    "repesca",
+    "repesca_min_points",
 )
 EVENT_DETAILS = ("name", "club", "date", "venue")
 

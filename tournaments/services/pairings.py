@@ -1,8 +1,13 @@
-"""Proposing a round's pairings from the standings (the organiser accepts or changes them)."""
+"""Proposing a round's pairings by the event's method (the organiser accepts or changes them).
+
+One implementation: the pure ``scoring.methods.next_pairing`` pairs every method (Swiss with its
+acceleration and prohibited pairings, round robin, groups then knockout) from the event's
+results as ``scoring_io.event_input`` reads them; this module only stores what it proposes.
+"""
 
 from django.utils.translation import gettext as _
 
-from scoring.pairing import pair_next_round
+from scoring.methods import next_pairing
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
@@ -16,6 +21,10 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
     ``actor`` is the organiser asking (checked and audited); None when the system proposes.
     """
     event = Event.objects.get(pk=event_id)
+    if not 1 <= round_number <= event.rounds_count:
+        raise ServiceError(
+            _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
+        )
     missing = pairing_gate(event, round_number)
     if missing:
         raise ServiceError(
@@ -24,8 +33,20 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    pairing = pair_next_round(event_input(event, rounds=played))
+    try:
+        pairing = next_pairing(event_input(event, rounds=played))
+    except ValueError as exc:
+        # The method has no such round (the round robin or the knockout is over).
+        raise ServiceError(
+            _("The pairing method has no round %(n)s for this event.") % {"n": round_number},
+            field="round",
+        ) from exc
     rnd = round_propose(
-        event=event, actor=actor, number=round_number, tables=pairing.tables, bye=pairing.bye
+        event=event,
+        actor=actor,
+        number=round_number,
+        tables=pairing.tables,
+        bye=pairing.bye,
+        rests=pairing.rests,
     )
     return rnd.tables.count()

@@ -10,6 +10,7 @@ from scoring import types as st
 from scoring.standings import compute_standings
 from tournaments.models import Event, StandingsSnapshot
 from tournaments.scoring_io import event_input
+from tournaments.stages import stage_view
 
 
 def _rows(result: st.StandingsResult) -> list[dict[str, Any]]:
@@ -39,6 +40,7 @@ def standings_recompute(event_id: int) -> int:
                         for board, trav in result.travellers.items()
                         if board in rnd.boards
                     },
+                    "stage": stage_view(data, rnd.number),
                 },
             )
         StandingsSnapshot.objects.filter(event=event).exclude(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, roles
+from tournaments.views import changes, pairing, roles
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -29,6 +29,14 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("<int:pk>/pairs/", views.entries, name="entries"),
+    path("<int:pk>/pairing/", pairing.pairing_method, name="pairing_method"),
+    path("<int:pk>/pairing/ratings/", pairing.ratings, name="pairing_ratings"),
+    path("<int:pk>/pairing/prohibited/", pairing.forbidden_add, name="forbidden_add"),
+    path(
+        "<int:pk>/pairing/prohibited/<int:forbidden_pk>/remove/",
+        pairing.forbidden_remove,
+        name="forbidden_remove",
+    ),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
     path(
         "<int:pk>/pairs/import/confirm/",

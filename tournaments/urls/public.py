@@ -8,6 +8,7 @@ app_name = "public"
 urlpatterns = [
     path("<int:pk>/", public.event_page, name="event"),
     path("<int:pk>/standings/", public.standings, name="standings"),
+    path("<int:pk>/groups/", public.groups, name="groups"),
     path("<int:pk>/screen/", public.screen, name="screen"),
     path("<int:pk>/crosstable/", public.crosstable, name="crosstable"),
     path("<int:pk>/pairings/", public.pairings, name="pairings"),

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments import pdf, play, policy, site
+from tournaments import pdf, play, policy, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.forms_check import CheckBoardsForm
@@ -106,6 +106,15 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("fragment"):
         return render(request, "public/_standings_fragment.html", context)
     return render(request, "public/standings.html", context)
+
+
+def groups(request: HttpRequest, pk: int) -> HttpResponse:
+    """Groups and knockout: the group tables, the repesca list and the bracket."""
+    ev = public_event(request, pk)
+    view = stage_pages.stage(ev)
+    if view is None:
+        return refused(request, ev, _("This event has no groups."), 404)
+    return render(request, "public/groups.html", _base(ev, stage=view))
 
 
 def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:

@@ -55,6 +55,16 @@ class Command(BaseCommand):
                     f"Club evening (round 2's pairings wait for the organiser): "
                     f"{base}{reverse('tournaments:round_detail', args=[report.evening.pk, 2])}"
                 )
+            if report.round_robin is not None:
+                out.write(
+                    "Round robin club evening (round 3 proposed, one pair resting): "
+                    f"{base}{reverse('tournaments:round_detail', args=[report.round_robin.pk, 3])}"
+                )
+            if report.groups is not None:
+                out.write(
+                    "Groups and knockout (semi-finals in progress), the bracket: "
+                    f"{base}{reverse('public:groups', args=[report.groups.pk])}"
+                )
             codes = table_codes(event)
             if codes:
                 out.write(f"Codes of the open round, one per side (enter them at {base}/table/):")

@@ -1,0 +1,268 @@
+"""The pairing methods through the product: an event chooses round robin, groups then knockout,
+or an accelerated Swiss with prohibited pairings, and every round is proposed, opened, played
+and closed through the services (tournaments/services/pairings.py → scoring.methods)."""
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from scoring.methods import next_pairing
+from tests.factories import ClubFactory, PairFactory
+from tournaments.actors import Actor
+from tournaments.demo import play_round
+from tournaments.models import Entry, Event, ForbiddenPair, Round, StandingsSnapshot
+from tournaments.scoring_io import event_input
+from tournaments.services import ServiceError, events, pairing_rules
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def actor(organiser):
+    return Actor(user=organiser)
+
+
+def running(actor, n, **options):
+    """An event with ``n`` pairs, started (boards dealt), under ``options``."""
+    options = {"match_mode": "game", "boards_per_round": 4, "game_target": 51} | options
+    event = events.event_create(actor=actor, name="Torneig", **options)
+    events.registration_open(event=event, actor=actor)
+    for i in range(n):
+        events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
+    event = events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    return Event.objects.get(pk=event.pk)
+
+
+def play(event, actor, number, rng):
+    """Propose, open, play (every table enters and confirms) and close round ``number``."""
+    pairings_propose(event.pk, number, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
+    play_round(rnd, rng)
+    events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    return Round.objects.get(pk=rnd.pk)
+
+
+def seats(rnd):
+    return [(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")]
+
+
+# --- round robin --------------------------------------------------------------------------------
+
+
+def test_round_robin_of_an_odd_field_meets_everybody_once_with_one_rest_a_round(actor):
+    event = running(actor, 5, format=Event.Format.ROUND_ROBIN)
+    assert event.rounds_count == 5  # 5 pairs: 5 rounds, one pair resting in each
+    rng = random.Random(1)
+    met, rests, ns, ew = Counter(), Counter(), Counter(), Counter()
+    for number in range(1, 6):
+        rnd = play(event, actor, number, rng)
+        assert rnd.bye_id is None
+        resting = list(rnd.rests.values_list("pk", flat=True))
+        assert len(resting) == 1 and len(seats(rnd)) == 2
+        rests.update(resting)
+        for a, b in seats(rnd):
+            met[frozenset((a, b))] += 1
+            ns[a] += 1
+            ew[b] += 1
+    entries = list(event.entries.values_list("pk", flat=True))
+    assert set(met) == {frozenset(p) for p in combinations(entries, 2)}
+    assert set(met.values()) == {1}
+    assert rests == Counter(entries)
+    assert all(abs(ns[e] - ew[e]) <= 1 for e in entries)
+    with pytest.raises(ServiceError, match="This event has 5 rounds"):
+        pairings_propose(event.pk, 6, actor=actor)
+    # The stored rests count in the standings (a rest scores nothing).
+    rows = StandingsSnapshot.objects.get(event=event, after_round=5).rows
+    assert {r["entry"]: r["rests"] for r in rows} == dict.fromkeys(entries, 1)
+    assert sum(r["match_points"] for r in rows) == 2 * 10  # ten games, two points each
+
+
+def test_round_robin_over_fewer_rounds_than_the_field_needs(actor):
+    event = running(actor, 6, format=Event.Format.ROUND_ROBIN, round_robin="rounds", rounds_count=3)
+    assert event.rounds_count == 3
+    rng = random.Random(2)
+    for number in (1, 2, 3):
+        assert len(seats(play(event, actor, number, rng))) == 3
+
+
+def test_a_round_robin_round_is_the_pure_schedule(actor):
+    event = running(actor, 4, format=Event.Format.ROUND_ROBIN, round_robin="double")
+    assert event.rounds_count == 6
+    pairings_propose(event.pk, 1, actor=actor)
+    expected = next_pairing(event_input(event, rounds=[]))
+    assert seats(event.rounds.get(number=1)) == expected.tables
+
+
+def test_a_round_robin_with_more_rounds_than_the_field_is_refused_at_the_start(actor):
+    event = events.event_create(
+        actor=actor, name="X", format="roundrobin", round_robin="rounds", rounds_count=9
+    )
+    events.registration_open(event=event, actor=actor)
+    for i in range(4):
+        events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
+    with pytest.raises(ServiceError, match="cannot be paired by this method"):
+        events.event_start(event=event, actor=actor)
+    event.refresh_from_db()
+    assert event.status == Event.Status.REGISTRATION
+
+
+# --- groups then knockout -------------------------------------------------------------------------
+
+
+def test_groups_then_knockout_to_the_final(actor):
+    # 8 pairs in groups of 4: 3 group rounds; the two winners and a repesca of the best two
+    # others play semi-finals and a final.
+    event = running(
+        actor,
+        8,
+        format=Event.Format.GROUPS,
+        group_size=4,
+        qualifiers=1,
+        repesca=2,
+    )
+    assert event.rounds_count == 3 + 2
+    rng = random.Random(3)
+    for number in (1, 2, 3):
+        rnd = play(event, actor, number, rng)
+        assert len(seats(rnd)) == 4
+    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
+    assert stage["groups_done"] and len(stage["groups"]) == 2
+    groups = [{row["entry"] for row in g} for g in stage["groups"]]
+    winners = [g[0]["entry"] for g in stage["groups"]]
+    assert all(g[0]["qualified"] for g in stage["groups"])
+    repesca = [r["entry"] for r in stage["repesca"] if r["taken"]]
+    assert len(repesca) == 2 and stage["repesca_places"] == 2
+    semis = stage["bracket"][0]
+    assert {m["top"] for m in semis} == set(winners)  # group winners are the top seeds
+    for m in semis:  # the bracket splits pairs of the same group
+        assert not any({m["top"], m["bottom"]} <= g for g in groups)
+
+    semi = play(event, actor, 4, rng)
+    assert {frozenset(t) for t in seats(semi)} == {
+        frozenset((m["top"], m["bottom"])) for m in semis
+    }
+    final = play(event, actor, 5, rng)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=5).stage
+    winners_of_semis = {m["winner"] for m in stage["bracket"][0]}
+    assert set(seats(final)[0]) == winners_of_semis
+    assert stage["bracket"][1][0]["winner"] in winners_of_semis
+    assert stage["bracket"][1][0]["score"] is not None
+    # Knocked-out pairs are neither seated nor resting in the knockout.
+    assert not final.rests.exists() and final.bye_id is None
+    with pytest.raises(ServiceError, match="This event has 5 rounds"):
+        pairings_propose(event.pk, 6, actor=actor)
+
+
+def test_the_stage_never_shows_an_open_rounds_matches(actor):
+    event = running(actor, 4, format=Event.Format.GROUPS, group_size=4)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    play_round(rnd, random.Random(4))
+    standings_recompute(event.pk)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=1).stage
+    assert all(row["games"] == 0 for g in stage["groups"] for row in g)
+
+
+# --- Swiss options --------------------------------------------------------------------------------
+
+
+def test_swiss_keeps_named_pairs_and_clubs_apart(actor):
+    event = running(actor, 8, format=Event.Format.SWISS, rounds_count=3, club_rounds=1)
+    entries = list(event.entries.order_by("number"))
+    club = ClubFactory()
+    # Two clubs of four: in round 1 nobody meets a clubmate.
+    for i, e in enumerate(entries):
+        e.pair.club = club if i % 2 else ClubFactory(name=f"Penya {i}")
+        e.pair.save()
+    clubmates = [e.pk for e in entries if e.pair.club_id == club.pk]
+    pairing_rules.forbidden_add(event=event, actor=actor, a=entries[0].pk, b=entries[2].pk)
+    rng = random.Random(5)
+    for number in (1, 2, 3):
+        rnd = play(event, actor, number, rng)
+        for a, b in seats(rnd):
+            assert {a, b} != {entries[0].pk, entries[2].pk}
+            if number == 1:
+                assert not {a, b} <= set(clubmates)
+
+
+def test_accelerated_swiss_pairs_the_top_half_on_virtual_points(actor):
+    event = running(actor, 8, format=Event.Format.SWISS, rounds_count=5, accelerated=True)
+    pairings_propose(event.pk, 1, actor=actor)
+    expected = next_pairing(event_input(event, rounds=[]))
+    assert expected.tables == seats(event.rounds.get(number=1))
+
+
+def test_forbidden_pairs_are_added_once_removed_and_audited(actor, organiser):
+    event = running(actor, 4, format=Event.Format.SWISS)
+    a, b = event.entries.order_by("number").values_list("pk", flat=True)[:2]
+    pair = pairing_rules.forbidden_add(event=event, actor=actor, a=b, b=a)
+    assert (pair.low_id, pair.high_id) == (a, b)
+    with pytest.raises(ServiceError, match="already"):
+        pairing_rules.forbidden_add(event=event, actor=actor, a=a, b=b)
+    with pytest.raises(ServiceError, match="two different pairs"):
+        pairing_rules.forbidden_add(event=event, actor=actor, a=a, b=a)
+    other = Entry.objects.create(event=running(actor, 2), pair=PairFactory(), number=9)
+    with pytest.raises(ServiceError, match="not a pair of this event"):
+        pairing_rules.forbidden_add(event=event, actor=actor, a=a, b=other.pk)
+    pairing_rules.forbidden_remove(pair=pair, actor=actor)
+    assert not ForbiddenPair.objects.filter(event=event).exists()
+    actions = list(event.audit.values_list("action", flat=True))
+    assert "forbidden_pair_added" in actions and "forbidden_pair_removed" in actions
+
+
+def test_seeding_by_rating_orders_round_one(actor):
+    event = running(actor, 4, format=Event.Format.ROUND_ROBIN, seeding="rating")
+    entries = list(event.entries.order_by("number"))
+    # Ratings are set before the start; here straight on the rows of a running event.
+    for e, rating in zip(entries, (1200, 1800, 1500, 1000), strict=True):
+        Entry.objects.filter(pk=e.pk).update(rating=rating)
+    pairings_propose(event.pk, 1, actor=actor)
+    # Berger round 1 of 4 seats 1 v 4 and 2 v 3 in seeding order (1800, 1500, 1200, 1000).
+    order = [entries[1].pk, entries[2].pk, entries[0].pk, entries[3].pk]
+    assert seats(event.rounds.get(number=1)) == [(order[0], order[3]), (order[1], order[2])]
+
+
+# --- the demo ------------------------------------------------------------------------------------
+
+
+def test_the_demo_has_a_round_robin_evening_and_a_groups_event_in_progress(settings):
+    from tournaments.demo import build_demo
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    report = build_demo()
+    rr, groups = report.round_robin, report.groups
+    assert rr.format == Event.Format.ROUND_ROBIN and rr.rounds_count == 5
+    assert [r.status for r in rr.rounds.order_by("number")] == ["closed", "closed", "pending"]
+    assert rr.rounds.get(number=3).rests.count() == 1
+    assert groups.format == Event.Format.GROUPS and groups.rounds_count == 5
+    assert groups.rounds.get(number=4).status == Round.Status.OPEN
+    stage = StandingsSnapshot.objects.get(event=groups, after_round=3).stage
+    assert stage["groups_done"] and len(stage["bracket"][0]) == 2
+    # Built once: a second run changes nothing.
+    again = build_demo()
+    assert (again.round_robin, again.groups) == (rr, groups)
+
+
+def test_a_round_robin_pairing_set_by_hand_rests_whoever_is_left_without_a_table(actor):
+    from tournaments.services import changes
+
+    event = running(actor, 5, format=Event.Format.ROUND_ROBIN)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = event.rounds.get(number=1)
+    resting = rnd.rests.get()
+    seated = [(t.ns, t.ew) for t in rnd.tables.select_related("ns", "ew").order_by("number")]
+    # The resting pair takes table 1's EW seat; table 1's EW pair rests instead.
+    (ns1, ew1), (ns2, ew2) = seated
+    changes.pairing_set(
+        rnd=rnd,
+        actor=actor,
+        tables=[(ns1.number, resting.number), (ns2.number, ew2.number)],
+    )
+    assert list(rnd.rests.all()) == [ew1]
+    assert event.audit.filter(action="round_pairing_set").exists()

@@ -571,7 +571,7 @@ class BoardAnalysis(models.Model):
 
     board = models.OneToOneField(Board, on_delete=models.CASCADE, related_name="analysis")
     ruleset = models.CharField(max_length=10)
-    sant_vicenc_in_botifarra = models.BooleanField()
+    sant_vicenc_in_botifarra = models.BooleanField(null=True)  # as the event's, when made
     points = models.JSONField()  # {trump: North–South's total with perfect play}
     par = models.JSONField()  # engine.par.Par.to_json()
     backend = models.CharField(max_length=10)  # engine.solver.BACKEND that computed it
@@ -586,7 +586,7 @@ class PlayRecordAnalysis(models.Model):
         "PlayRecord", on_delete=models.CASCADE, related_name="analysis"
     )
     ruleset = models.CharField(max_length=10)
-    sant_vicenc_in_botifarra = models.BooleanField()
+    sant_vicenc_in_botifarra = models.BooleanField(null=True)  # as the event's, when made
     costs = models.JSONField()  # [engine.analysis.CardCost.to_json()], one per legal card
     backend = models.CharField(max_length=10)
     seconds = models.FloatField()

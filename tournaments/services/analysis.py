@@ -40,7 +40,8 @@ def _store(model: type, key: dict, values: dict) -> None:
         with transaction.atomic():
             model.objects.update_or_create(**key, defaults=values)
     except IntegrityError:
-        model.objects.filter(**key).update(**values)
+        if not model.objects.filter(**key).update(**values):
+            raise  # not that race: a real error
 
 
 def board_analyse(*, board_id: int) -> bool:

@@ -20,7 +20,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import engine
+from config.celery import app
 from engine.par import par
+from tests.conftest import wait_for
 from tests.engine.solver_cases import needs_c_solver, top_six_deal
 from tests.factories import UserFactory
 from tests.tournaments.public_event import OPEN_ROUND_BOARDS, build_played_event
@@ -344,3 +346,47 @@ def test_the_api_sends_the_analysis_under_the_cards_rule(client, played_event, o
 def test_the_api_sends_null_while_the_analysis_is_not_computed(client, played_event):
     BoardAnalysis.objects.filter(board__event=played_event, board__number=2).delete()
     assert api_board(client, played_event, 2).json()["analysis"] is None
+
+
+# --- a real worker on the analysis queue ------------------------------------------------------
+
+
+def _purge_analysis_queue():
+    """Messages left on the queue by other tests (their boards are gone) would only delay this
+    one."""
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge("analysis")
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_of_the_analysis_queue_analyses_the_boards_when_they_are_dealt(
+    celery_worker_factory, running_event, organiser
+):
+    """Boards dealt → ``analyse_event`` → one task per board, all routed to the ``analysis``
+    queue: a worker that consumes only that queue stores every board's analysis; a round that
+    closes queues its play records."""
+    event = running_event
+    event.boards.all().delete()
+    _purge_analysis_queue()
+    celery_worker_factory(queues="analysis")
+    generated = [play.seeded(event, n) for n in range(1, event.total_boards + 1)]
+    for board in generated:
+        board.hands = top_six_deal(engine.Seat.from_str(board.dealer)).hands_json()
+    Board.objects.bulk_create(generated)
+    queue.request_analysis(event)  # what boards_generate asks for once the boards are stored
+    assert wait_for(
+        lambda: BoardAnalysis.objects.filter(board__event=event).count() == event.total_boards,
+        timeout=120,
+    )
+    assert all(a.points == dict.fromkeys(TRUMPS, 72) for a in BoardAnalysis.objects.all())
+    if engine.solver.BACKEND != "c":
+        return  # judging whole records needs the C solver
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    stored = submit_record(table, event.boards.get(number=1))
+    rnd = event.rounds.get(number=1)
+    events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
+    assert wait_for(
+        lambda: PlayRecordAnalysis.objects.filter(play_record=stored).exists(), timeout=120
+    )

@@ -390,3 +390,14 @@ def test_a_worker_of_the_analysis_queue_analyses_the_boards_when_they_are_dealt(
     assert wait_for(
         lambda: PlayRecordAnalysis.objects.filter(play_record=stored).exists(), timeout=120
     )
+
+
+def test_the_analysis_tasks_have_their_own_queue_and_worker(settings):
+    import yaml
+
+    route = app.amqp.router.route({}, "tournaments.tasks_analysis.analyse_board")
+    assert route["queue"].name == "analysis"
+    compose = yaml.safe_load((ROOT / "docker/compose.yaml").read_text())
+    command = compose["services"]["analysis"]["command"]
+    assert command[command.index("-Q") + 1] == "analysis"
+    assert "-Q" not in compose["services"]["worker"]["command"]  # the default queue only

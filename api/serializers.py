@@ -194,6 +194,16 @@ class BoardSerializer(serializers.Serializer):
         ),
     )
 
+    analysis = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text=_(
+            "Under the same rule as the hands: the perfect-play analysis (docs/analysis.md), "
+            '{"points": {trump: {"NS", "EW"}}, "par": {...}}, or null while it is not '
+            "computed yet."
+        ),
+    )
+
     def to_representation(self, board: Board) -> dict[str, Any]:
         data = {
             "event": board.event_id,
@@ -204,6 +214,8 @@ class BoardSerializer(serializers.Serializer):
         }
         if data["hands_visible"]:
             data["hands"] = board.hands
+        if self.context.get("analysis_visible"):
+            data["analysis"] = self.context.get("analysis")
         return data
 
 

@@ -28,6 +28,7 @@ from api.parsers import StorableJSONParser
 from api.throttles import VerifyThrottle
 from tournaments import play, policy, queue, ratelimit, table_access
 from tournaments.actors import Actor
+from tournaments.analysis_selectors import board_analysis_json
 from tournaments.labels import FieldProblem, side_label
 from tournaments.models import (
     Board,
@@ -232,14 +233,19 @@ class BoardView(ApiView):
         summary="Board",
         description="The dealer always; `hands` only for those who may see the "
         "cards (`hands_visible`): the event's organisers and referees, a table once "
-        "it has entered the board, everyone once the board's round is closed.",
+        "it has entered the board, everyone once the board's round is closed. "
+        "`analysis` (what each trump makes with perfect play, and the par) under the "
+        "same rule, null until it is computed.",
         responses={200: s.BoardSerializer, **_errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = _event(request, pk)
         board = get_object_or_404(Board.objects.select_related("event"), event=event, number=number)
-        visible = policy.can_see_cards(access.actor_for(request), board)
-        return Response(s.BoardSerializer(board, context={"hands_visible": visible}).data)
+        actor = access.actor_for(request)
+        context: dict[str, Any] = {"hands_visible": policy.can_see_cards(actor, board)}
+        if policy.can_see_analysis(actor, board):
+            context |= {"analysis_visible": True, "analysis": board_analysis_json(board)}
+        return Response(s.BoardSerializer(board, context=context).data)
 
 
 class StandingsView(ApiView):

@@ -8,10 +8,16 @@ import sys
 
 
 def celery_worker_argv(
-    *, name: str | None = None, concurrency: int = 1, pool: str = "prefork", loglevel: str = "info"
+    *,
+    name: str | None = None,
+    concurrency: int = 1,
+    pool: str = "prefork",
+    loglevel: str = "info",
+    queues: str | None = None,
 ) -> list[str]:
     """``python -m celery -A config worker …`` without gossip, mingle or heartbeats (fast to start
-    and to stop; a test pings it by ``name``)."""
+    and to stop; a test pings it by ``name``). ``queues``: ``-Q`` (e.g. ``analysis``, the
+    perfect-play analysis); the default queue when None."""
     argv = [
         sys.executable,
         "-m",
@@ -29,6 +35,8 @@ def celery_worker_argv(
     ]
     if name is not None:
         argv += ["-n", name]
+    if queues is not None:
+        argv += ["-Q", queues]
     return argv
 
 

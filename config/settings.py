@@ -149,6 +149,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
 CELERY_TIMEZONE = TIME_ZONE
+# The perfect-play analysis (minutes of CPU per event) has its own queue and its own worker
+# (`celery -A config worker -Q analysis`), so it never delays standings or PDFs.
+CELERY_TASK_ROUTES = {"tournaments.tasks_analysis.*": {"queue": "analysis"}}
+# Analyse boards when they are dealt and play records when a round closes. Never in-process:
+# with tasks in-process (no REDIS_URL) it is skipped, and `manage.py analyse_event` does it.
+ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", default=True)
 
 # After an outage of Redis or of the workers, stale standings are recomputed within a minute
 # (run `celery -A config beat`, the `beat` service of docker/compose.yaml).

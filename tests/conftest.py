@@ -114,11 +114,12 @@ def celery_worker_process(celery_worker_factory):
 
 @pytest.fixture
 def celery_worker_factory(transactional_db):
-    """Start real Celery workers: ``celery_worker_factory(concurrency=2)`` → the process."""
+    """Start real Celery workers: ``celery_worker_factory(concurrency=2)`` → the process;
+    ``queues="analysis"`` for a worker of the perfect-play analysis (``-Q``)."""
     procs = []
 
-    def start(concurrency: int = 1):
-        proc, handle = _start_worker(concurrency, len(procs))
+    def start(concurrency: int = 1, queues: str | None = None):
+        proc, handle = _start_worker(concurrency, len(procs), queues)
         procs.append((proc, handle))
         return proc
 
@@ -128,7 +129,7 @@ def celery_worker_factory(transactional_db):
         handle.close()
 
 
-def _start_worker(concurrency: int, index: int):
+def _start_worker(concurrency: int, index: int, queues: str | None = None):
     db = settings.DATABASES["default"]
     url = urlparse(os.environ["DATABASE_URL"])
     test_db_url = url._replace(path="/" + db["NAME"]).geturl()
@@ -141,6 +142,7 @@ def _start_worker(concurrency: int, index: int):
             name=f"test{index}@{socket.gethostname()}",
             concurrency=concurrency,
             pool="solo" if concurrency == 1 else "prefork",
+            queues=queues,
         ),
         cwd=ROOT,
         env=env,

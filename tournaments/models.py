@@ -704,6 +704,35 @@ class PlayRecord(models.Model):
         ordering = ["created_at", "pk"]
 
 
+class BoardAnalysis(models.Model):
+    """A board's perfect-play analysis (docs/analysis.md): North–South's total under each trump
+    and the par. Computed in the background (``tasks_analysis``) under the event's rules; shown
+    only to whoever may see the board's cards (``policy.can_see_analysis``)."""
+
+    board = models.OneToOneField(Board, on_delete=models.CASCADE, related_name="analysis")
+    ruleset = models.CharField(max_length=10)
+    sant_vicenc_in_botifarra = models.BooleanField(null=True)  # as the event's, when made
+    points = models.JSONField()  # {trump: North–South's total with perfect play}
+    par = models.JSONField()  # engine.par.Par.to_json()
+    backend = models.CharField(max_length=10)  # engine.solver.BACKEND that computed it
+    seconds = models.FloatField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+
+class PlayRecordAnalysis(models.Model):
+    """What each card of a stored play record cost its side (``engine.analysis.card_costs``)."""
+
+    play_record = models.OneToOneField(
+        "PlayRecord", on_delete=models.CASCADE, related_name="analysis"
+    )
+    ruleset = models.CharField(max_length=10)
+    sant_vicenc_in_botifarra = models.BooleanField(null=True)  # as the event's, when made
+    costs = models.JSONField()  # [engine.analysis.CardCost.to_json()], one per legal card
+    backend = models.CharField(max_length=10)
+    seconds = models.FloatField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+
 class Dispute(models.Model):
     class Reason(models.TextChoices):
         CONFLICT = "conflict", _("The two pairs entered different results")

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine.analysis import Analysis, CardCost, analyse_deal
+from engine.analysis import card_costs as engine_card_costs
 from engine.record import FORMAT as RECORD_FORMAT
 from engine.record import canonical as canonical_record
 from engine.record import make_record
@@ -152,6 +154,18 @@ def steps(board: Board, raw: Any) -> list[engine.Step]:
     """Every card with its seat, legal cards, trick winners and totals (the referee's replay).
     Raises ``engine.InvalidRecord``."""
     return engine.replay_steps(raw, deal=deal(board), rules=rules(board.event))
+
+
+def analyse(board: Board) -> Analysis:
+    """The board's perfect-play totals under the five trumps and its par (docs/analysis.md):
+    five whole-deal solves, seconds to minutes each."""
+    return analyse_deal(deal(board), rules=rules(board.event))
+
+
+def card_costs(board: Board, raw: Any) -> list[CardCost]:
+    """What each legal card of a play record of this board cost its side (perfect play).
+    Raises ``engine.InvalidRecord``."""
+    return engine_card_costs(raw, deal=deal(board), rules=rules(board.event))
 
 
 def short_score(board: Board, **contract: Any) -> engine.ShortScore:

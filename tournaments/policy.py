@@ -89,6 +89,14 @@ def can_see_cards(actor: Actor, board: Board, *, table: Table | None = None) -> 
     return any(table_unlocked(t, board) for t in tables)
 
 
+def can_see_analysis(actor: Actor, board: Board, *, table: Table | None = None) -> bool:
+    """May ``actor`` see the board's perfect-play analysis (what each trump makes, the par,
+    what each card of a record cost)? Exactly when it may see the cards: the analysis is
+    computed from them. Lists of boards (hand records, PDFs) show it only beside the hands they
+    already show under the same rule (``pdf.hand_record_rounds``)."""
+    return can_see_cards(actor, board, table=table)
+
+
 def last_scored_round(*, staff: bool, rounds: Iterable[Round]) -> int:
     """The last round whose scores a reader may see (0: none); ``staff``: an organiser or
     referee of the event (``is_event_staff``).

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from scoring import types as st
 from tournaments import play, policy, queue
+from tournaments.analysis_selectors import attach_analyses
 from tournaments.labels import TRUMP_LETTER, call_name, seat_name, trump_short
 from tournaments.models import (
     Board,
@@ -164,6 +165,7 @@ class ResultLine:
     result: BoardResult
     table: Table
     line: st.TravellerLine | None
+    vs_par: int | None = None  # net NS score minus the par's, where the analysis is shown
 
     @property
     def declarer(self) -> str:
@@ -470,11 +472,14 @@ def scorecards(
 
 
 def boards_of_rounds(ev: EventView, numbers: Iterable[int]) -> list[Board]:
+    """The boards of these rounds (the caller checked that the viewer may see their hands:
+    ``pdf.hand_record_rounds``), each with its perfect-play analysis (``perfect_play``), which
+    follows the same rule (``policy.can_see_analysis``)."""
     wanted = [n for r in numbers for n in ev.event.board_numbers(r)]
     boards = list(Board.objects.filter(event=ev.event, number__in=wanted).order_by("number"))
     for board in boards:
         board.event = ev.event  # Board.round_number reads the event: no query per board
-    return boards
+    return attach_analyses(ev.event, boards)
 
 
 def round_tables(rnd: Round) -> list[Table]:

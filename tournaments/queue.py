@@ -21,8 +21,8 @@ STANDINGS_QUEUED = "standings:queued:{}"
 STANDINGS_LOCK = "standings:lock:{}"  # held by the task while it recomputes
 
 
-def _task(name: str):  # noqa: ANN202 - a Celery task
-    full = f"tournaments.tasks.{name}"
+def _task(name: str, module: str = "tasks"):  # noqa: ANN202 - a Celery task
+    full = f"tournaments.{module}.{name}"
     if full not in current_app.tasks:
         # A web process imports no task module itself: let Celery's autodiscovery load them.
         current_app.loader.import_default_modules()
@@ -33,6 +33,28 @@ def generate_boards(event: Event) -> None:
     """Deal the event's boards in the background, after the current transaction commits."""
     event_id = event.pk
     transaction.on_commit(lambda: _task("generate_boards").delay(event_id))
+
+
+def request_analysis(event: Event) -> None:
+    """Queue the perfect-play analysis of the event's boards and play records not yet analysed,
+    after commit, on the ``analysis`` queue (``tasks_analysis``).
+
+    Skipped when tasks run in-process (the demo, no Redis): a solve takes seconds to minutes
+    and would hold up the request that dealt the boards or closed the round; there
+    ``manage.py analyse_event`` does it. A broker outage loses nothing either: the next
+    request (a round closing) queues whatever is still missing.
+    """
+    if not settings.ANALYSIS_AUTO or current_app.conf.task_always_eager:
+        return
+    event_id = event.pk
+
+    def enqueue() -> None:
+        try:
+            _task("analyse_event", "tasks_analysis").delay(event_id)
+        except Exception:  # noqa: BLE001 - the analysis must never fail what asked for it
+            log.warning("could not queue the analysis of event %s", event_id, exc_info=True)
+
+    transaction.on_commit(enqueue)
 
 
 def request_standings(event: Event) -> None:

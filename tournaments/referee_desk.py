@@ -4,6 +4,7 @@ side, the rulings, the audit trail, and the replay of a record trick by trick (i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -419,10 +420,20 @@ class TrickRow:
     leader: str
     cells: list[tuple[str, bool]]  # (card token or "", illegal?) for N, E, S, W
     winner: str
+    costs: list[int | None] = field(default_factory=lambda: [None] * 4)  # perfect-play cost
+
+    @property
+    def marked(self) -> list[tuple[str, bool, int | None]]:
+        """Each seat's card, whether it was illegal, and what it cost (None: not judged)."""
+        return [
+            (token, bad, cost) for (token, bad), cost in zip(self.cells, self.costs, strict=True)
+        ]
 
 
-def trick_rows(payload: dict[str, Any]) -> list[TrickRow]:
-    """The same replay as a static table (no script needed, and it prints)."""
+def trick_rows(payload: dict[str, Any], costs: Mapping[int, Any] | None = None) -> list[TrickRow]:
+    """The same replay as a static table (no script needed, and it prints); ``costs``: the
+    card costs by card index (``analysis_selectors.record_costs``), when the reader may see
+    them."""
     rows: dict[int, TrickRow] = {}
     illegal_index = payload["illegal"]["index"] if payload.get("illegal") else None
     for step in payload.get("steps", []):
@@ -430,8 +441,12 @@ def trick_rows(payload: dict[str, Any]) -> list[TrickRow]:
         if row is None:
             row = rows[step["trick"]] = TrickRow(step["trick"], step["seat"], [("", False)] * 4, "")
         cells = list(row.cells)
-        cells[SEAT_ORDER.index(step["seat"])] = (step["card"], step["index"] == illegal_index)
+        seat = SEAT_ORDER.index(step["seat"])
+        cells[seat] = (step["card"], step["index"] == illegal_index)
         row.cells = cells
+        judged = (costs or {}).get(step["index"])
+        if judged is not None:
+            row.costs = [*row.costs[:seat], judged.cost, *row.costs[seat + 1 :]]
         if step["winner"]:
             row.winner = step["winner"]
     return list(rows.values())

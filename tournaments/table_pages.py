@@ -17,12 +17,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import labels, play, policy
+from tournaments import analysis_selectors, labels, play, policy
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
 from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
 from tournaments.services import results
+from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.table_access import Access
 
 
@@ -340,6 +341,16 @@ def play_context(
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
+    if (
+        can_see
+        and result is not None
+        and policy.can_see_analysis(access.actor, board, table=access.table)
+    ):
+        # The table's own last play record, judged card by card once the analysis ran.
+        analysed = result.play_records.filter(outcome__in=ANALYSED_OUTCOMES).order_by("pk").last()
+        if analysed is not None:
+            context["costs"] = analysis_selectors.record_costs(analysed, board)
+            context["costs_expected"] = True
     stored = result.play_records.order_by("-created_at", "-pk").first() if visible else None
     if stored is not None and result is not None:
         # The hand is in: say what the engine found, not an empty board to play again.

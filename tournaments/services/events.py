@@ -322,6 +322,7 @@ def boards_generate(*, event: Event, progress_every: int = 8) -> int:
             created += _flush_boards(event, batch)
             batch = []
     created += _flush_boards(event, batch)
+    queue.request_analysis(event)
     return created
 
 
@@ -564,6 +565,7 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
             note=_("Closed with missing results") if missing else "",
         )
         queue.request_standings(event)
+        queue.request_analysis(event)
     return rnd
 
 

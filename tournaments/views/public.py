@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments import pdf, play, policy, site, stage_pages
+from tournaments import analysis_selectors, pdf, play, policy, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.forms_check import CheckBoardsForm
@@ -174,6 +174,12 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     actor = Actor(user=request.user)
     show_hands = policy.can_see_cards(actor, trav.board)
+    analysis = None
+    if policy.can_see_analysis(actor, trav.board):
+        analysis = analysis_selectors.board_analysis(trav.board)
+        if analysis is not None:
+            for line in trav.lines:
+                line.vs_par = line.net_ns - analysis.par_net_ns
     boards = list(trav.round.board_numbers)
     return render(
         request,
@@ -182,6 +188,7 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
             ev,
             **pdf.traveller_context(ev, trav),
             show_hands=show_hands,
+            analysis=analysis,
             previous=board - 1 if board - 1 in boards else None,
             next=board + 1 if board + 1 in boards else None,
         ),

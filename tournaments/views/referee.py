@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import play, policy, selectors
+from tournaments import analysis_selectors, play, policy, selectors
 from tournaments import referee_desk as desk
 from tournaments.actors import Actor
 from tournaments.forms_referee import (
@@ -30,6 +30,7 @@ from tournaments.forms_results import preview_answer
 from tournaments.labels import SEAT_ORDER
 from tournaments.models import Dispute, Event
 from tournaments.services import NotAllowed, ServiceError, disputes
+from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.services.results import InvalidSubmission
 from tournaments.views.live import live_response
 
@@ -157,10 +158,13 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
                     url = reverse("referee:dispute", kwargs={"pk": dispute_.pk})
                     return redirect(url + "#rulings-h")
 
+    costs = None
     if preview is not None:
         payload = preview
     elif record is not None:
         payload = desk.replay_payload(board=board, event=event, record=record.record)
+        if policy.can_see_analysis(actor, board):
+            costs = analysis_selectors.record_costs(record, board)
     else:
         payload = None
     forms = ruling_forms(dispute_, result, views, record, posted, posted_key)
@@ -188,7 +192,11 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "payload": payload,
         "replay_text": desk.replay_text(),
         "is_preview": preview is not None,
-        "tricks": desk.trick_rows(payload) if payload else [],
+        "tricks": desk.trick_rows(payload, costs.by_index if costs else None) if payload else [],
+        "costs": costs,
+        "costs_expected": record is not None
+        and preview is None
+        and record.outcome in ANALYSED_OUTCOMES,
         "forms": [
             (key, desk.FORM_TITLES[key], desk.FORM_HELP[key], form) for key, form in forms.items()
         ],

@@ -19,4 +19,9 @@ urlpatterns = [
     path("<int:pk>/pdf-jobs/<uuid:job>/download/", public_files.pdf_download, name="pdf_download"),
     path("<int:pk>/export/<slug:kind>.csv", public_files.export_csv, name="export_csv"),
     path("<int:pk>/export/records.json", public_files.export_records, name="export_records"),
+    path(
+        "<int:pk>/export/tournament.btf",
+        public_files.export_tournament_file,
+        name="export_tournament_file",
+    ),
 ]

@@ -301,18 +301,18 @@ class EventForm(forms.ModelForm):
                 data[name] = getattr(self.instance, name)
         if self.locked:
             return data
+        cap, target = data.get("game_cap"), data.get("game_target")
+        if cap is not None and target is not None and cap < target:
+            self.add_error(
+                "game_cap",
+                _("The cap (%(cap)s) must not be below the target (%(target)s).")
+                % {"cap": cap, "target": target},
+            )
         if data.get("match_mode") == Event.MatchMode.GAME:
-            if data.get("game_target") is None and data.get("deal_limit") is None:
+            if target is None and data.get("deal_limit") is None:
                 self.add_error(
                     "deal_limit",
                     _("A game without a target needs a deal limit, or it would never end."),
-                )
-            cap, target = data.get("game_cap"), data.get("game_target")
-            if cap is not None and target is not None and cap < target:
-                self.add_error(
-                    "game_cap",
-                    _("The cap (%(cap)s) must not be below the target (%(target)s).")
-                    % {"cap": cap, "target": target},
                 )
             limit, boards = data.get("deal_limit"), data.get("boards_per_round")
             extra = data.get("tiebreak_deals") if data.get("draw") == Event.Draw.TIEBREAK else 0

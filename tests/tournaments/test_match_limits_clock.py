@@ -16,7 +16,11 @@ from tournaments.actors import Actor
 from tournaments.clock import OVER, PAUSED, RUNNING, round_clock
 from tournaments.models import AuditEntry, Entry, Round
 from tournaments.services import ServiceError, clock, events
-from tournaments.services.results import result_confirm, result_submit_short
+from tournaments.services.results import (
+    board_declare_played,
+    result_confirm,
+    result_submit_short,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -98,8 +102,15 @@ def test_deal_limit_reached_first_the_pair_ahead_wins(organiser):
     m = _match(event)
     assert (m.total_ns, m.total_ew, m.boards_played, m.mp_ns, m.mp_ew) == (14, 6, 3, 2, 0)
     assert 1 not in _owed(event)
-    # A result entered for a board after the limit does not count.
-    _enter(t1, 4, 10)
+    # The table cannot enter a board after the limit (it would see cards other tables may be
+    # playing); one the organiser enters does not count.
+    with pytest.raises(ServiceError, match="board 4 is not played"):
+        _enter(t1, 4, 10)
+    with pytest.raises(ServiceError, match="board 5 is not played"):
+        board_declare_played(table=t1, board_number=5, actor=Actor(table=t1, side="EW"))
+    data = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 10, "EW": 62}}
+    stored = result_submit_short(table=t1, board_number=4, actor=Actor(user=organiser), data=data)
+    result_confirm(result=stored.result, actor=Actor(table=t1, side="NS"))
     assert _match(event).total_ew == 6
 
 

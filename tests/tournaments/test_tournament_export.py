@@ -40,7 +40,8 @@ def _play(rnd, *, skip=()):
     for table in rnd.tables.all():
         if table.number in skip:
             continue
-        for i, board in enumerate(rnd.board_numbers):
+        reached = list(rnd.board_numbers)[: table.time_after]  # time: later boards not played
+        for i, board in enumerate(reached):
             _enter(table, board, 20 + (table.number * 7 + i * 11 + rnd.number * 5) % 33)
 
 

@@ -138,3 +138,41 @@ def _over(
         return True
     due = boards if table_round.time_after is None else min(boards, table_round.time_after)
     return len(played) >= due
+
+
+def boards_due(
+    scores: dict[int, tuple[int, int]],
+    boards: list[int],
+    *,
+    mode: str,
+    rules: MatchRules,
+    time_after: int | None = None,
+) -> tuple[list[int], list[int]]:
+    """(owed, not played): the round's ``boards`` a table still owes a counted result for,
+    and those its match will never reach.
+
+    ``scores``: board -> (NS, EW) of the table's counted results. A game that is over (target,
+    deal limit, draw rule) and time (boards after the deal in progress) leave the later boards
+    not played; a board without a result before the end is owed.
+
+    >>> from engine.match import OPEN_SWISS
+    >>> boards_due({1: (60, 0), 2: (48, 0)}, [1, 2, 3, 4], mode="game", rules=OPEN_SWISS)
+    ([], [3, 4])
+    >>> boards_due({1: (6, 0)}, [1, 2, 3, 4], mode="game", rules=OPEN_SWISS, time_after=2)
+    ([2], [3, 4])
+    """
+    if mode not in MATCH_MODES:
+        raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
+    reached = boards if time_after is None else boards[:time_after]
+    game = Partida.new(rules, time_after=time_after) if mode == "game" else None
+    owed: list[int] = []
+    for i, b in enumerate(reached):
+        if b not in scores:
+            owed.append(b)
+            continue
+        if game is not None and not owed:
+            ns, ew = scores[b]
+            game.add({"NS": ns, "EW": ew})
+            if game.finished:
+                return owed, boards[i + 1 :]
+    return owed, boards[len(reached) :]

@@ -106,6 +106,8 @@ def dumps(t: TournamentFile) -> str:
             parts = [f"TABLE {rnd.number} {tr.table} {tr.ns} {tr.ew}"]
             if tr.time_after is not None:
                 parts.append(f"time={tr.time_after}")
+            if tr.forfeited_by is not None:
+                parts.append(f"forfeit={tr.forfeited_by}")
             for r in tr.results:
                 token = f"{r.board}:{r.score_ns}-{r.score_ew}"
                 if r.adjusted:
@@ -264,10 +266,16 @@ def loads(text: str) -> TournamentFile:
                 if not rounds or rounds[-1].number != rnd_no:
                     raise TournamentFileError(n, f"table of round {rnd_no} outside its ROUND")
                 time_after = None
+                forfeited: str | None = None
                 results = []
                 for tok in tokens[4:]:
                     if tok.startswith("time="):
                         time_after = _int(tok[5:], n, "time")
+                        continue
+                    if tok.startswith("forfeit="):
+                        forfeited = tok[8:]
+                        if forfeited not in ("NS", "EW"):
+                            raise TournamentFileError(n, f"forfeit is NS or EW, not {forfeited!r}")
                         continue
                     board, _, rest_tok = tok.partition(":")
                     score, _, adj = rest_tok.partition(":")
@@ -293,7 +301,9 @@ def loads(text: str) -> TournamentFile:
                             adj_ew,
                         )
                     )
-                rounds[-1].tables.append(TableRound(rnd_no, table, ns, ew, results, time_after))
+                rounds[-1].tables.append(
+                    TableRound(rnd_no, table, ns, ew, results, time_after, forfeited)
+                )
             else:
                 raise TournamentFileError(n, f"unknown line code {code!r}")
         except (IndexError, TypeError) as exc:

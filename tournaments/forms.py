@@ -4,10 +4,13 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from scoring.presets import PRESETS as RULES_PRESETS
+from scoring.presets import Preset
 from tournaments.models import (
     MAX_BOARDS_PER_ROUND,
     MAX_ROUNDS,
     Club,
+    Entry,
     Event,
     Pair,
     Player,
@@ -33,7 +36,7 @@ PRESETS: dict[str, dict[str, object]] = {
     },
     "quick": {"game_target": 51, "deal_limit": 5},
 }
-PRESET_LABELS = [
+PRESET_LABELS: list[tuple[str, object, object]] = [
     (
         "lliure",
         _("Lliure (western)"),
@@ -46,6 +49,82 @@ PRESET_LABELS = [
     ),
     ("quick", _("Quick game"), _("Game target 51 and at most 5 deals: for short sessions.")),
 ]
+
+# The presets named after real events' published rules (scoring.presets): the English texts
+# live there; these are their translated copies, keyed by code.
+RULE_PRESET_TEXTS = {
+    "open_swiss": (
+        _("Open Swiss (ButiNET Lloret, Torrefarrera)"),
+        _(
+            "Seven Swiss rounds; each round is one game that ends at 101 points, 12 deals or "
+            "60 minutes, whichever comes first; at most 121 points count; a drawn game is half "
+            "a win. Ranked by games won, point difference, points scored."
+        ),
+    ),
+    "open_swiss_accelerated": (
+        _("Open Swiss, large field (accelerated, clubs kept apart)"),
+        _(
+            "The open Swiss for 100 pairs and more: the top half gets virtual points in the "
+            "first rounds so that favourites do not meet too early, and pairs of the same club "
+            "do not meet in the first two rounds."
+        ),
+    ),
+    "girona_groups": (
+        _("Groups and knockout (Girona, Fires de Sant Narcís)"),
+        _(
+            "Groups of four play each other; each game is 8 deals, the higher score wins and a "
+            "level game gets two more deals. The group winners and a repesca of the best "
+            "runners-up (none without a win) fill a knockout bracket."
+        ),
+    ),
+    "club_evening": (
+        _("Club evening (round robin, quick games)"),
+        _(
+            "Everybody plays everybody; games to 51 points or 5 deals; a level game at the "
+            "fifth deal goes on until one pair scores (rule R12)."
+        ),
+    ),
+    "club_league": (
+        _("Club league (double round robin)"),
+        _(
+            "A season: everybody meets everybody twice, once in each direction; games to 101 "
+            "points without a deal limit (rule R12)."
+        ),
+    ),
+    "duplicate_swiss": (
+        _("Duplicate Swiss (every board counts)"),
+        _(
+            "Every table plays every board of the round and every board counts; Swiss "
+            "pairings; ranked by games won, then point difference."
+        ),
+    ),
+}
+
+
+def _rule_preset_fields(preset: Preset) -> dict[str, object]:
+    """The event options a rules preset sets (the pairing method when the event knows it)."""
+    fields: dict[str, object] = {
+        "match_mode": preset.match_mode,
+        "game_target": preset.rules.target,
+        "deal_limit": preset.rules.deal_limit,
+        "game_cap": preset.rules.cap,
+        "draw": preset.rules.draw,
+        "tiebreak_deals": preset.rules.tiebreak_deals,
+        "round_minutes": preset.time_minutes,
+        "ranking_method": preset.ranking_method,
+    }
+    if preset.boards_per_round is not None:
+        fields["boards_per_round"] = preset.boards_per_round
+    if preset.pairing.rounds is not None:
+        fields["rounds_count"] = preset.pairing.rounds
+    if preset.pairing.method in Event.Format.values:
+        fields["format"] = preset.pairing.method
+    return fields
+
+
+for _code, (_label, _help) in RULE_PRESET_TEXTS.items():
+    PRESETS[_code] = _rule_preset_fields(RULES_PRESETS[_code])
+    PRESET_LABELS.append((_code, _label, _help))
 
 SANT_VICENC_CHOICES = [
     ("", _("The ruleset's default")),
@@ -71,10 +150,22 @@ MATCH_MODE_HELP = {
         "Every board of the round is played and counts; the match total is the sum of the boards."
     ),
     Event.MatchMode.GAME: _(
-        "The round's boards are played as one game to the target; later "
-        "boards are not played once a pair reaches it."
+        "The round's boards are played as one game: it ends at the target, the deal limit "
+        "or the round's time, whichever comes first; the later boards are not played."
     ),
 }
+DRAW_HELP = {
+    Event.Draw.HALF: _("Level after the regular deals: a draw, half a win for each pair."),
+    Event.Draw.TIEBREAK: _(
+        "Level after the regular deals: the tie-break deals are all played, then the pair "
+        "ahead wins; still level, play on deal by deal until one pair scores."
+    ),
+    Event.Draw.PLAY_ON: _(
+        "Level after the regular deals: play on deal by deal until one pair scores."
+    ),
+}
+# Options a form may leave out: the event's current value (the model default when new) stays.
+OPTIONAL_OPTIONS = ("draw", "tiebreak_deals", "late_entry_points", "requested_bye_points")
 
 
 def _null_bool(value: object) -> bool | None:
@@ -114,15 +205,21 @@ class EventForm(forms.ModelForm):
             "deal_limit",
             "match_mode",
             "game_cap",
+            "draw",
+            "tiebreak_deals",
+            "round_minutes",
             "rounds_count",
             "boards_per_round",
             "ranking_method",
             "bye_points",
+            "late_entry_points",
+            "requested_bye_points",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ruleset": forms.RadioSelect,
             "match_mode": forms.RadioSelect,
+            "draw": forms.RadioSelect,
             "ranking_method": forms.RadioSelect,
         }
         help_texts = {
@@ -134,13 +231,31 @@ class EventForm(forms.ModelForm):
             ),
             "game_target": _(
                 "A game is won by the first pair to reach this score (101 usual, "
-                "51 for a quick game)."
+                "51 for a quick game). Empty: no target, a game of a fixed number of deals."
             ),
             "deal_limit": _(
                 "Stop a game after this many deals; the pair ahead wins. Empty: no limit."
             ),
             "match_mode": _("How a round between two pairs is scored."),
-            "game_cap": _("In game mode, the most points a game counts for in the standings."),
+            "game_cap": _(
+                "In game mode, the most points a game counts for in the standings (121 in the "
+                "Catalan opens); the winner is still the pair that scored more. Empty: no cap."
+            ),
+            "draw": _("What a level game means once its regular deals are played."),
+            "tiebreak_deals": _("With tie-break deals: how many (2 usual)."),
+            "round_minutes": _(
+                "The round's clock, started by the organiser. At time the deal in progress is "
+                "finished and no new deal starts; the later boards are not played. "
+                "Empty: no clock."
+            ),
+            "late_entry_points": _(
+                "A pair that joins after the start begins with these match points (2 = one "
+                "win, 1 = a draw, 0 = nothing)."
+            ),
+            "requested_bye_points": _(
+                "A pair that asks to sit out a round scores these match points for it (2 = one "
+                "win, 1 = a draw, 0 = nothing)."
+            ),
             "rounds_count": _(
                 "How many rounds every pair plays (Swiss pairing: winners meet winners)."
             ),
@@ -166,6 +281,9 @@ class EventForm(forms.ModelForm):
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
         self.fields["game_target"].widget.attrs["min"] = 1
+        self.fields["round_minutes"].widget.attrs["min"] = 1
+        for name in OPTIONAL_OPTIONS:
+            self.fields[name].required = False
         self.fields["rounds_count"].widget.attrs.update(min=1, max=MAX_ROUNDS)
         self.fields["boards_per_round"].widget.attrs.update(min=1, max=MAX_BOARDS_PER_ROUND)
         if locked:
@@ -173,11 +291,50 @@ class EventForm(forms.ModelForm):
                 if name in self.fields:
                     self.fields[name].disabled = True
 
-    def clean_game_target(self) -> int:
+    def clean_game_target(self) -> int | None:
         value = self.cleaned_data["game_target"]
-        if value is None or value < 1:
+        if value is not None and value < 1:
             raise forms.ValidationError(_("The target must be at least 1."))
         return value
+
+    def clean_round_minutes(self) -> int | None:
+        value = self.cleaned_data["round_minutes"]
+        if value is not None and not 1 <= value <= 600:
+            raise forms.ValidationError(_("Leave it empty for no clock, or give 1 to 600 minutes."))
+        return value
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        for name in OPTIONAL_OPTIONS:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
+        if self.locked:
+            return data
+        cap, target = data.get("game_cap"), data.get("game_target")
+        if cap is not None and target is not None and cap < target:
+            self.add_error(
+                "game_cap",
+                _("The cap (%(cap)s) must not be below the target (%(target)s).")
+                % {"cap": cap, "target": target},
+            )
+        if data.get("match_mode") == Event.MatchMode.GAME:
+            if target is None and data.get("deal_limit") is None:
+                self.add_error(
+                    "deal_limit",
+                    _("A game without a target needs a deal limit, or it would never end."),
+                )
+            limit, boards = data.get("deal_limit"), data.get("boards_per_round")
+            extra = data.get("tiebreak_deals") if data.get("draw") == Event.Draw.TIEBREAK else 0
+            if limit is not None and boards is not None and limit + (extra or 0) > boards:
+                self.add_error(
+                    "boards_per_round",
+                    _(
+                        "A game may need %(n)s deals (the deal limit and the tie-break deals): "
+                        "give the round at least that many boards."
+                    )
+                    % {"n": limit + (extra or 0)},
+                )
+        return data
 
     def clean_deal_limit(self) -> int | None:
         value = self.cleaned_data["deal_limit"]
@@ -211,6 +368,9 @@ class EventForm(forms.ModelForm):
 
     def match_mode_help(self) -> list[tuple[object, object]]:
         return [(label, MATCH_MODE_HELP[v]) for v, label in Event.MatchMode.choices]
+
+    def draw_help(self) -> list[tuple[object, object]]:
+        return [(label, DRAW_HELP[v]) for v, label in Event.Draw.choices]
 
 
 def apply_preset(data: QueryDict, preset: str) -> QueryDict:
@@ -302,3 +462,17 @@ class SwapForm(forms.Form):
         if data.get("entry_a") is not None and data.get("entry_a") == data.get("entry_b"):
             raise forms.ValidationError(_("Choose two different pairs."))
         return data
+
+
+class ByeRequestForm(forms.Form):
+    entry = forms.ModelChoiceField(label=_("Pair"), queryset=Entry.objects.none())
+    round_number = forms.IntegerField(label=_("Sits out round"), min_value=1)
+
+    def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["entry"].queryset = event.entries.filter(
+            withdrawn_after_round__isnull=True
+        ).select_related("pair")
+        self.fields["entry"].label_from_instance = lambda e: f"{e.number}. {e.pair.name}"
+        self.fields["round_number"].max_value = event.rounds_count
+        self.fields["round_number"].widget.attrs.update(min=1, max=event.rounds_count)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine.match import MatchRules
 
 TABLE_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at the table
 
@@ -173,10 +174,18 @@ class Event(models.Model):
         blank=True,
         help_text=_("Empty: the ruleset's default (no in lliure, yes in obligada)."),
     )
+
+    class Draw(models.TextChoices):
+        HALF = "half", _("A draw is half a win")
+        TIEBREAK = "tiebreak", _("Tie-break deals decide")
+        PLAY_ON = "play_on", _("Play on until one pair scores (R12)")
+
     game_target = models.PositiveSmallIntegerField(
-        _("game target"), default=101, validators=[MinValueValidator(1)]
+        _("game target"), default=101, null=True, blank=True, validators=[MinValueValidator(1)]
     )
-    game_cap = models.PositiveSmallIntegerField(_("points counted for a game at most"), default=121)
+    game_cap = models.PositiveSmallIntegerField(
+        _("points counted for a game at most"), default=121, null=True, blank=True
+    )
     deal_limit = models.PositiveSmallIntegerField(
         _("deal limit"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
@@ -215,6 +224,19 @@ class Event(models.Model):
     repesca_min_points = models.PositiveSmallIntegerField(
         _("least match points for the repesca"), default=0
     )
+    draw = models.CharField(
+        _("level games"), max_length=10, choices=Draw.choices, default=Draw.HALF
+    )
+    tiebreak_deals = models.PositiveSmallIntegerField(_("tie-break deals"), default=2)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("time per round (minutes)"), null=True, blank=True
+    )
+    late_entry_points = models.PositiveSmallIntegerField(
+        _("match points of a late entry"), default=0
+    )
+    requested_bye_points = models.PositiveSmallIntegerField(
+        _("match points of a requested bye"), default=0
+    )
     ranking_method = models.CharField(
         _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS
     )
@@ -251,6 +273,17 @@ class Event(models.Model):
             raise ValidationError(
                 {"qualifiers": _("Between 1 and the group size (%(n)s).") % {"n": self.group_size}}
             )
+
+    @property
+    def match_rules(self) -> MatchRules:
+        """The limits of a game in this event (read in game mode)."""
+        return MatchRules(
+            target=self.game_target,
+            deal_limit=self.deal_limit,
+            cap=self.game_cap,
+            draw=self.draw,
+            tiebreak_deals=self.tiebreak_deals,
+        )
 
     @property
     def total_boards(self) -> int:
@@ -344,6 +377,9 @@ class Entry(models.Model):
     # For an event seeded by rating: higher first; empty ones after, in lot order.
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
 
+    # A late entry plays from this round on, starting with the event's late-entry match points.
+    joins_round = models.PositiveSmallIntegerField(_("joins at round"), null=True, blank=True)
+
     class Meta:
         ordering = ["event", "number"]
         verbose_name = _("entry")
@@ -388,6 +424,26 @@ class ForbiddenPair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.low} – {self.high}"
+
+
+class ByeRequest(models.Model):
+    """A pair asked to sit out a round: it is not paired in it and scores the event's
+    requested-bye match points."""
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("pair"), on_delete=models.CASCADE, related_name="bye_requests"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_number", "entry__number"]
+        verbose_name = _("requested bye")
+        verbose_name_plural = _("requested byes")
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "round_number"], name="one_bye_request")
+        ]
 
 
 class Substitution(models.Model):
@@ -451,6 +507,11 @@ class Round(models.Model):
         "Entry", verbose_name=_("resting pairs"), related_name="rests", blank=True
     )
 
+    # The round's clock: running while ``clock_ends_at`` is set (time is up once it has passed),
+    # paused or not started while ``clock_left`` holds the seconds left.
+    clock_ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
+    clock_left = models.PositiveIntegerField(_("seconds left"), null=True, blank=True)
+
     class Meta:
         ordering = ["event", "number"]
         verbose_name = _("round")
@@ -494,6 +555,12 @@ class Table(models.Model):
         default="",
         choices=[("NS", "NS"), ("EW", "EW")],
     )
+    # Time was called while the table played its deal number ``time_after`` of the round (1 =
+    # the round's first board): that deal counts, the later ones are not played.
+    time_after = models.PositiveSmallIntegerField(
+        _("time called during deal"), null=True, blank=True
+    )
+    time_declared_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["round", "number"]

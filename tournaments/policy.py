@@ -47,6 +47,12 @@ def can_see_codes(actor: Actor, event: Event) -> bool:
     return actor.is_organiser(event)
 
 
+def can_download_tournament_file(actor: Actor, event: Event) -> bool:
+    """The tournament file holds the seed (every board's cards): the organisers always, anyone
+    else once the event is finished and its seed public."""
+    return event.seed_revealed or actor.is_organiser(event)
+
+
 def round_of_board(event: Event, board_number: int) -> int:
     return (board_number - 1) // event.boards_per_round + 1
 

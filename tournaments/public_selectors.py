@@ -571,7 +571,7 @@ def screen_version(ev: EventView) -> str:
     minute."""
     snapshot = StandingsSnapshot.objects.filter(event=ev.event).order_by("-computed_at").first()
     parts = (
-        sorted((n, r.status, r.pk) for n, r in ev.rounds.items()),
+        sorted((n, r.status, r.pk, r.clock_ends_at, r.clock_left) for n, r in ev.rounds.items()),
         snapshot.computed_at.isoformat() if snapshot else "",
         timezone.now().replace(second=0, microsecond=0).isoformat(),
     )

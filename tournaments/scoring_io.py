@@ -12,7 +12,7 @@ from scoring.methods import planned_rounds
 from scoring.pairing import history_from, swap_warnings
 from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.labels import side_label
-from tournaments.models import BoardResult, Event, ForbiddenPair, Round, Table
+from tournaments.models import BoardResult, ByeRequest, Event, ForbiddenPair, Round, Table
 from tournaments.selectors import round_missing
 from tournaments.services import ServiceError
 
@@ -60,16 +60,19 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                 ew=table.ew_id,
                 results=table_results,
                 forfeited_by=table.forfeited_by or None,
+                time_after=table.time_after,
             )
         )
-    entries = list(event.entries.values_list("pk", "number", "withdrawn_after_round"))
+    entries = list(
+        event.entries.values_list("pk", "number", "withdrawn_after_round", "joins_round")
+    )
     rests = dict_of_lists(
         Round.rests.through.objects.filter(round__in=rounds).values_list("round_id", "entry_id")
     )
     return st.EventInput(
-        entries=[pk for pk, _n, _w in entries],
-        numbers={pk: number for pk, number, _w in entries},
-        withdrawn={pk: w for pk, _n, w in entries if w is not None},
+        entries=[pk for pk, _n, _w, _j in entries],
+        numbers={pk: number for pk, number, _w, _j in entries},
+        withdrawn={pk: w for pk, _n, w, _j in entries if w is not None},
         rounds=[
             st.RoundInput(
                 number=r.number,
@@ -82,6 +85,7 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
                         ew=t.ew,
                         results=t.results,
                         forfeited_by=t.forfeited_by,
+                        time_after=t.time_after,
                     )
                     for t in by_round.get(r.pk, [])
                 ],
@@ -95,9 +99,23 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
         match_mode=event.match_mode,
         game_target=event.game_target,
         game_cap=event.game_cap,
+        deal_limit=event.deal_limit,
+        draw=event.draw,
+        tiebreak_deals=event.tiebreak_deals,
         bye_points=event.bye_points,
         seed=event.seed,
         **pairing_inputs(event),
+        late_entries=[
+            st.LateEntry(pk, joins, event.late_entry_points)
+            for pk, _n, _w, joins in entries
+            if joins is not None and joins > 1
+        ],
+        bye_requests=[
+            st.ByeRequest(entry, number, event.requested_bye_points)
+            for entry, number in ByeRequest.objects.filter(entry__event=event)
+            .order_by("round_number", "entry__number")
+            .values_list("entry_id", "round_number")
+        ],
     )
 
 

@@ -8,9 +8,11 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
+from scoring.matches import boards_due
 from tournaments.models import (
     BoardResult,
     BoardUnlock,
+    ByeRequest,
     Dispute,
     Entry,
     Event,
@@ -22,6 +24,7 @@ from tournaments.models import (
 MISSING = "missing"
 NOT_STARTED = "not_started"
 FORFEITED = "forfeited"
+NOT_PLAYED = "not_played"  # the table's match ended before this board (game over, or time)
 
 
 def events_for_user(user: Any) -> QuerySet[Event]:
@@ -32,6 +35,10 @@ def events_for_user(user: Any) -> QuerySet[Event]:
     if not user.is_superuser:
         qs = qs.filter(Q(organisers=user) | Q(referees=user)).distinct()
     return qs.order_by("-date", "name")
+
+
+def event_bye_requests(event: Event) -> QuerySet[ByeRequest]:
+    return ByeRequest.objects.filter(entry__event=event).select_related("entry__pair")
 
 
 def organised_ids(user: Any) -> set[int]:
@@ -107,7 +114,7 @@ class TableRow:
 
     @property
     def complete(self) -> bool:
-        return all(c.status in BoardResult.COUNTED for c in self.cells)
+        return all(c.status in BoardResult.COUNTED or c.state == NOT_PLAYED for c in self.cells)
 
     @property
     def done(self) -> int:
@@ -115,12 +122,32 @@ class TableRow:
         return sum(1 for c in self.cells if c.status != MISSING)
 
 
-def _state(status: str, *, overdue: bool, forfeited: bool) -> str:
+def _state(status: str, *, overdue: bool, forfeited: bool, reached: bool = True) -> str:
     if status != MISSING:
         return status
     if forfeited:
         return FORFEITED
+    if not reached:
+        return NOT_PLAYED
     return MISSING if overdue else NOT_STARTED
+
+
+def table_boards_due(
+    event: Event, table: Table, boards: list[int], scores: dict[int, tuple[int, int]]
+) -> tuple[list[int], list[int]]:
+    """(owed, not played) of a table under the event's match rules (scoring.matches)."""
+    return boards_due(
+        scores, boards, mode=event.match_mode, rules=event.match_rules, time_after=table.time_after
+    )
+
+
+def _counted_scores(rnd: Round) -> dict[int, dict[int, tuple[int, int]]]:
+    out: dict[int, dict[int, tuple[int, int]]] = {}
+    for table_id, board, s_ns, s_ew in BoardResult.objects.filter(
+        table__round=rnd, status__in=BoardResult.COUNTED
+    ).values_list("table_id", "board__number", "score_ns", "score_ew"):
+        out.setdefault(table_id, {})[board] = (s_ns, s_ew)
+    return out
 
 
 def round_tables(rnd: Round) -> list[TableRow]:
@@ -148,13 +175,21 @@ def round_tables(rnd: Round) -> list[TableRow]:
     boards = list(rnd.board_numbers)
     rows = []
     closed = rnd.status == Round.Status.CLOSED
+    counted = _counted_scores(rnd)
     for t in tables:
         cells = []
         last_played = max((b for b in boards if (t.pk, b) in found), default=0)
+        _owed, not_reached = table_boards_due(rnd.event, t, boards, counted.get(t.pk, {}))
         for b in boards:
             status, result_at, result_id = found.get((t.pk, b), (MISSING, None, None))
             unlocked_at, reason = unlocks.get((t.pk, b), (None, ""))
             overdue = closed or b < last_played or reason == BoardUnlock.Reason.DECLARED
+            state = _state(
+                status,
+                overdue=overdue,
+                forfeited=bool(t.forfeited_by),
+                reached=b not in not_reached,
+            )
             cells.append(
                 Cell(
                     b,
@@ -163,7 +198,7 @@ def round_tables(rnd: Round) -> list[TableRow]:
                     unlocked_at,
                     reason,
                     result_id,
-                    state=_state(status, overdue=overdue, forfeited=bool(t.forfeited_by)),
+                    state=state,
                     dispute_id=disputes.get(result_id) if result_id else None,
                 )
             )
@@ -198,8 +233,21 @@ def round_version(rnd: Round) -> str:
     tables = Table.objects.filter(round=rnd).aggregate(
         n=Count("id"), codes=Sum("codes_version"), forfeits=Count("id", filter=~Q(forfeited_by=""))
     )
+    tables["time"] = list(
+        Table.objects.filter(round=rnd, time_after__isnull=False).values_list("pk", "time_after")
+    )
     minute = timezone.now().replace(second=0, microsecond=0)
-    parts = (rnd.status, rnd.ruling_open, results, disputes, unlocks, tables, minute.isoformat())
+    clock = (rnd.clock_ends_at, rnd.clock_left)
+    parts = (
+        rnd.status,
+        rnd.ruling_open,
+        results,
+        disputes,
+        unlocks,
+        tables,
+        clock,
+        minute.isoformat(),
+    )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
 
 
@@ -238,16 +286,22 @@ class Outstanding:
 
 
 def round_outstanding(rnd: Round) -> list[Outstanding]:
-    """Tables with boards that have no counted result yet (a forfeited table owes none)."""
+    """Tables with boards that have no counted result yet (a forfeited table owes none; nor
+    does a table whose match ended before a board, game over or time)."""
     states: dict[tuple[int, int], str] = {}
     for table_id, board_no, status in BoardResult.objects.filter(table__round=rnd).values_list(
         "table_id", "board__number", "status"
     ):
         states[(table_id, board_no)] = status
+    counted = _counted_scores(rnd)
+    event = rnd.event
     found = []
     for table in rnd.tables.filter(forfeited_by="").select_related("ns__pair", "ew__pair"):
+        due, _not_played = table_boards_due(
+            event, table, list(rnd.board_numbers), counted.get(table.pk, {})
+        )
         by_state: dict[str, list[int]] = {"disputed": [], "entered": [], "": []}
-        for n in rnd.board_numbers:
+        for n in due:
             status = states.get((table.pk, n), "")
             if status not in BoardResult.COUNTED:
                 by_state.get(status, by_state[""]).append(n)
@@ -290,3 +344,34 @@ def event_roles(event: Event) -> EventRoles:
             ).order_by("created_at", "pk")
         ),
     )
+
+
+@dataclass(frozen=True)
+class LateTable:
+    """A table still playing when the round's time was up: when its last result came, and the
+    deal during which it says time was called."""
+
+    table: Table
+    last_result_at: datetime.datetime
+    minutes_over: int
+
+
+def tables_after_time(rnd: Round) -> list[LateTable]:
+    """Tables of an open or closed round whose last result came after the clock's end (for the
+    referee: who finished after time, and by how much), latest first."""
+    deadline = rnd.clock_ends_at
+    if deadline is None:
+        return []
+    last = dict(
+        BoardResult.objects.filter(table__round=rnd)
+        .values("table_id")
+        .annotate(t=Max("created_at"))
+        .values_list("table_id", "t")
+    )
+    late = []
+    for table in rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"):
+        at = last.get(table.pk)
+        if at is not None and at > deadline:
+            minutes = max(1, int((at - deadline).total_seconds() + 59) // 60)
+            late.append(LateTable(table, at, minutes))
+    return sorted(late, key=lambda x: x.last_result_at, reverse=True)

@@ -18,12 +18,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import analysis_selectors, labels, play, policy
+from tournaments.clock import round_clock
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
 from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
+from tournaments.selectors import table_boards_due
 from tournaments.services import results
 from tournaments.services.analysis import ANALYSED_OUTCOMES
+from tournaments.services.clock import deal_in_progress
 from tournaments.table_access import Access
 
 
@@ -165,17 +168,40 @@ def stamp(rows: list[BoardRow]) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def match_goes_on(table: Table, numbers: list[int]) -> bool:
+    """Does the table still owe a board under the event's match rules?"""
+    scores = {
+        b: (ns, ew)
+        for b, ns, ew in BoardResult.objects.filter(
+            table=table, status__in=BoardResult.COUNTED
+        ).values_list("board__number", "score_ns", "score_ew")
+    }
+    owed, _not_played = table_boards_due(table.round.event, table, numbers, scores)
+    return bool(owed)
+
+
 def home_context(access: Access) -> dict[str, Any]:
     rows = board_rows(access)
     table = access.table
     seats = seat_names()
+    clock = round_clock(table.round)
+    numbers = list(table.round.board_numbers)
+    time_deals = [(i, n) for i, n in enumerate(numbers, start=1)]
+    # The table says when time was called once the clock is over, unless its match is over
+    # already (a referee may correct it).
+    ask_time = clock.over and table.time_after is None and match_goes_on(table, numbers)
     return {
         "access": access,
         "table": table,
         "event": table.round.event,
         "round": table.round,
         "rows": rows,
-        "stamp": stamp(rows),
+        "stamp": stamp(rows) + f":{clock.state}:{table.time_after}",
+        "clock": clock,
+        "ask_time": ask_time,
+        "time_deals": time_deals,
+        "deal_in_progress": deal_in_progress(table) if ask_time else None,
+        "time_board": numbers[table.time_after - 1] if table.time_after else None,
         "seats": seats,
         "my_pair": pair_name(access, access.side) if access.side else "",
         "my_number": my_entry_number(access),

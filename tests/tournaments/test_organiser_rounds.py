@@ -60,14 +60,25 @@ def test_register_needs_two_names(logged_in, open_event):
     assert not open_event.entries.exists()
 
 
-def test_register_refused_once_running_is_a_message_not_a_500(logged_in, running_event):
+def test_once_running_a_pair_registers_as_a_late_entry(logged_in, running_event):
+    url = reverse("tournaments:entries", args=[running_event.pk])
+    page = logged_in.get(url).content.decode()
+    assert 'id="register-form"' not in page and 'id="late-form"' in page
+    response = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
+    assert response.status_code == 302
+    assert running_event.entries.get(number=5).joins_round == 2
+
+
+def test_register_refused_once_finished_is_a_message_not_a_500(logged_in, running_event):
+    running_event.status = "finished"
+    running_event.save(update_fields=["status"])
     url = reverse("tournaments:entries", args=[running_event.pk])
     page = logged_in.get(url).content.decode()
     assert "Registration is closed" in page
-    assert 'id="register-form"' not in page
+    assert 'id="register-form"' not in page and 'id="late-form"' not in page
     response = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
     assert response.status_code == 400
-    assert "Cannot register pairs: the event is running" in str(
+    assert "Cannot register pairs: the event is finished" in str(
         response.context["form"].non_field_errors()
     )
 

@@ -15,6 +15,7 @@ from tournaments import play, queue, scoring_io
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
+    ByeRequest,
     Club,
     Entry,
     Event,
@@ -217,6 +218,22 @@ def entry_register(
 ) -> Entry:
     require_organiser(event, actor)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
+    return entry_create(
+        event=event, actor=actor, player1=player1, player2=player2, name=name, club=club
+    )
+
+
+def entry_create(
+    *,
+    event: Event,
+    actor: Actor,
+    player1: str,
+    player2: str,
+    name: str = "",
+    club: str = "",
+    joins_round: int | None = None,
+) -> Entry:
+    """Store a new pair of the event (the callers check who may and when), audited."""
     too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]
@@ -233,12 +250,14 @@ def entry_register(
         pair = Pair.objects.create(
             name=name or pair_display_name(player1, player2), player1=p1, player2=p2, club=club_obj
         )
-        entry = Entry.objects.create(event=event, pair=pair, number=_next_number(event))
+        entry = Entry.objects.create(
+            event=event, pair=pair, number=_next_number(event), joins_round=joins_round
+        )
         audit.record(
             event=event,
             actor=actor.label,
-            action="entry_registered",
-            changes={"entry": [None, str(entry)]},
+            action="entry_registered" if joins_round is None else "late_entry_registered",
+            changes={"entry": [None, str(entry)], "joins_round": [None, joins_round]},
         )
     return entry
 
@@ -357,7 +376,7 @@ def round_propose(
         raise ServiceError(
             _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
         )
-    entries = {e.pk: e for e in event.entries.filter(withdrawn_after_round__isnull=True)}
+    entries = {e.pk: e for e in round_active_entries(event, number)}
     seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else []) + list(rests)
     if len(seen) != len(set(seen)):
         raise ServiceError(_("A pair appears twice in these pairings."), field="tables")
@@ -398,6 +417,17 @@ def round_propose(
                 changes={"round": [None, number]},
             )
     return rnd
+
+
+def round_active_entries(event: Event, number: int) -> list[Entry]:
+    """The pairs round ``number`` seats: not withdrawn, joined by then (late entries), and not
+    sitting it out at their request."""
+    away = ByeRequest.objects.filter(entry__event=event, round_number=number).values("entry_id")
+    return list(
+        event.entries.filter(withdrawn_after_round__isnull=True)
+        .exclude(joins_round__gt=number)
+        .exclude(pk__in=away)
+    )
 
 
 def fresh_codes(count: int) -> list[str]:
@@ -601,6 +631,11 @@ EVENT_OPTIONS = (
     "game_target",
     "game_cap",
     "deal_limit",
+    "draw",
+    "tiebreak_deals",
+    "round_minutes",
+    "late_entry_points",
+    "requested_bye_points",
     "format",
     "match_mode",
     "rounds_count",

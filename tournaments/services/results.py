@@ -22,6 +22,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.result_states import Incoming, Refusal, Stored, transition
+from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
 
@@ -63,6 +64,29 @@ def board_for_table(table: Table, board_number: int) -> Board:
         ) from None
 
 
+def _check_reached(table: Table, board_number: int, actor: Actor) -> None:
+    """Refuse a board the table's game will never reach (game over, or time called before it):
+    entering it would show the table cards that other tables may still be playing. A board
+    that already has a result stays open to corrections; organisers may always."""
+    event = table.round.event
+    if event.match_mode == event.MatchMode.BOARDS and table.time_after is None:
+        return
+    if actor.is_organiser(event) or table.results.filter(board__number=board_number).exists():
+        return
+    scores = {
+        b: (ns, ew)
+        for b, ns, ew in table.results.filter(status__in=BoardResult.COUNTED).values_list(
+            "board__number", "score_ns", "score_ew"
+        )
+    }
+    _owed, not_played = table_boards_due(event, table, list(table.round.board_numbers), scores)
+    if board_number in not_played:
+        raise ServiceError(
+            _("The game at this table is over: board %(n)s is not played.") % {"n": board_number},
+            field="board",
+        )
+
+
 def _check_can_enter(table: Table, actor: Actor) -> str:
     """The side the actor enters for ('' for organisers); refuses outsiders and closed rounds."""
     event = table.round.event
@@ -98,6 +122,7 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     """The table says it has played the board: it may see the cards now, and owes a result."""
     _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
+    _check_reached(table, board_number, actor)
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
         return unlock_board(
@@ -381,6 +406,7 @@ def result_submit_short(
     """Enter (or, from the other pair, confirm by entering the same) a short result."""
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
+    _check_reached(table, board_number, actor)
     values = short_values(board=board, data=data)
     with transaction.atomic():
         return _store(
@@ -425,6 +451,7 @@ def result_submit_play_record(
     """
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
+    _check_reached(table, board_number, actor)
     event = table.round.event
     may_see = policy.can_see_cards(actor, board, table=table)
     if not may_see:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, pairing, roles
+from tournaments.views import changes, clock, pairing, roles
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -38,6 +38,12 @@ urlpatterns = [
         name="forbidden_remove",
     ),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
+    path("<int:pk>/pairs/byes/", views.bye_request_add, name="bye_request_add"),
+    path(
+        "<int:pk>/pairs/byes/<int:request_pk>/remove/",
+        views.bye_request_remove,
+        name="bye_request_remove",
+    ),
     path(
         "<int:pk>/pairs/import/confirm/",
         views.entries_import_confirm,
@@ -58,6 +64,11 @@ urlpatterns = [
     path("<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round_swap"),
     path("<int:pk>/rounds/<int:number>/open/", views.round_open, name="round_open"),
     path("<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
+    path(
+        "<int:pk>/rounds/<int:number>/clock/<slug:action>/",
+        clock.round_clock,
+        name="round_clock",
+    ),
     path("<int:pk>/rounds/<int:number>/reopen/", changes.round_reopen, name="round_reopen"),
     path("<int:pk>/rounds/<int:number>/unopen/", changes.round_unopen, name="round_unopen"),
     path("<int:pk>/rounds/<int:number>/pairing/", changes.round_pairing, name="round_pairing"),

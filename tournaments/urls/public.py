@@ -29,4 +29,9 @@ urlpatterns = [
     ),
     path("<int:pk>/export/<slug:kind>.xlsx", public_files.export_xlsx, name="export_xlsx"),
     path("<int:pk>/export/records.json", public_files.export_records, name="export_records"),
+    path(
+        "<int:pk>/export/tournament.btf",
+        public_files.export_tournament_file,
+        name="export_tournament_file",
+    ),
 ]

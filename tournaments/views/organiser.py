@@ -20,9 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import queue, scoring_io, selectors
 from tournaments.actors import Actor
+from tournaments.clock import round_clock
 from tournaments.forms import (
     PRESET_LABELS,
     PRESETS,
+    ByeRequestForm,
     CsvConfirmForm,
     CsvUploadForm,
     EntryForm,
@@ -30,8 +32,8 @@ from tournaments.forms import (
     SwapForm,
     apply_preset,
 )
-from tournaments.models import BoardResult, Club, Event, Round
-from tournaments.services import ServiceError, changes, clubs, pairings
+from tournaments.models import BoardResult, ByeRequest, Club, Event, Round
+from tournaments.services import ServiceError, changes, clubs, late_entries, pairings
 from tournaments.services import disputes as dispute_services
 from tournaments.services import events as svc
 from tournaments.views.live import live_response
@@ -305,6 +307,9 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 "referee": _url("referee:queue", pk),
                 "public": _url("public:event", pk),
                 "standings": _url("public:standings", pk),
+                "tournament_file": _url("public:export_tournament_file", pk)
+                if can_change
+                else None,
             },
             "can_finish": can_change
             and event.status == Event.Status.RUNNING
@@ -402,6 +407,7 @@ def _entries_page(
     *,
     form: EntryForm | None = None,
     csv_form: CsvUploadForm | None = None,
+    bye_data: Any = None,
     status: int = 200,
 ) -> HttpResponse:
     can_change = event.is_organiser(request.user)
@@ -413,6 +419,12 @@ def _entries_page(
             "entries": selectors.event_entries(event),
             "can_change": can_change,
             "can_register": can_change and event.status in EDITABLE_STATUSES,
+            "can_register_late": can_change and event.status == Event.Status.RUNNING,
+            "late_round": late_entries.next_unopened_round(event),
+            "bye_requests": selectors.event_bye_requests(event),
+            "bye_form": ByeRequestForm(event=event, data=bye_data),
+            "can_request_byes": can_change
+            and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
             "form": form or EntryForm(),
             "csv_form": csv_form or CsvUploadForm(),
             "clubs": Club.objects.values_list("name", flat=True),
@@ -431,7 +443,12 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     form = EntryForm(request.POST)
     if form.is_valid():
         try:
-            entry = svc.entry_register(event=event, actor=_actor(request), **form.cleaned_data)
+            register = (
+                late_entries.late_entry_register
+                if event.status == Event.Status.RUNNING
+                else svc.entry_register
+            )
+            entry = register(event=event, actor=_actor(request), **form.cleaned_data)
         except (ServiceError, ValidationError) as exc:
             form.add_error(None, _error_text(exc))
         else:
@@ -439,8 +456,50 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 _("Pair %(n)s registered: %(name)s") % {"n": entry.number, "name": entry.pair.name},
             )
+            if entry.joins_round:
+                messages.info(
+                    request,
+                    _("It plays from round %(k)s and starts with %(mp)s match points.")
+                    % {"k": entry.joins_round, "mp": event.late_entry_points},
+                )
             return redirect("tournaments:entries", event.pk)
     return _entries_page(request, event, form=form, status=400)
+
+
+@login_required
+@require_POST
+def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    form = ByeRequestForm(event=event, data=request.POST)
+    if not form.is_valid():
+        return _entries_page(request, event, bye_data=request.POST, status=400)
+    entry, number = form.cleaned_data["entry"], form.cleaned_data["round_number"]
+    try:
+        late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _entries_page(request, event, bye_data=request.POST, status=400)
+    messages.success(
+        request,
+        _("Pair %(n)s sits out round %(r)s and scores %(mp)s match points for it.")
+        % {"n": entry.number, "r": number, "mp": event.requested_bye_points},
+    )
+    return redirect("tournaments:entries", event.pk)
+
+
+@login_required
+@require_POST
+def bye_request_remove(request: HttpRequest, pk: int, request_pk: int) -> HttpResponse:
+    event = _event(request, pk, change=True)
+    bye = get_object_or_404(
+        ByeRequest.objects.select_related("entry"), pk=request_pk, entry__event=event
+    )
+    _attempt(
+        request,
+        lambda: late_entries.bye_request_remove(request=bye, actor=_actor(request)),
+        _("The requested bye is taken back."),
+    )
+    return redirect("tournaments:entries", event.pk)
 
 
 @login_required
@@ -586,6 +645,8 @@ def _console_context(
         "boards": list(rnd.board_numbers) if rnd else [],
         "can_change": can_change,
         "disputes": selectors.round_disputes(rnd) if rnd else [],
+        "clock": round_clock(rnd) if rnd else None,
+        "late_tables": selectors.tables_after_time(rnd) if rnd else [],
         "live_url": _url("tournaments:round_console", event.pk, rnd.number) if live else None,
     }
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments import analysis_selectors, pdf, play, policy, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
+from tournaments.clock import round_clock
 from tournaments.forms_check import CheckBoardsForm
 from tournaments.models import Event, Round
 from tournaments.views.live import live_response
@@ -350,6 +351,7 @@ def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
     return _base(
         ev,
         round=rnd,
+        clock=round_clock(rnd) if rnd else None,
         seat_pages=pdf.groups(seats, SCREEN_NAMES_PER_SLIDE),
         standing_pages=pdf.groups(rows, SCREEN_ROWS_PER_SLIDE),
         view=view,

@@ -10,10 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import exports, pdf, site, tasks_pdf
+from tournaments import exports, pdf, policy, site, tasks_pdf
 from tournaments import public_selectors as sel
+from tournaments.actors import Actor
+from tournaments.tournament_export import tournament_file_text
 from tournaments.views.public import public_event, refused
 
 
@@ -184,3 +186,22 @@ def export_records(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
     body = json.dumps(exports.records_json(ev), ensure_ascii=False, indent=1)
     return _download(body, "application/json; charset=utf-8", f"event-{ev.event.pk}-records.json")
+
+
+@require_GET
+def export_tournament_file(request: HttpRequest, pk: int) -> HttpResponse:
+    """The event as a tournament file (docs/formats.md): it holds the seed, so the organisers
+    may download it at any time, everyone else once the event is finished."""
+    ev = public_event(request, pk)
+    if not policy.can_download_tournament_file(Actor(user=request.user), ev.event):
+        return refused(
+            request,
+            ev,
+            _("The tournament file holds the seed: it is published when the event is finished."),
+            403,
+        )
+    return _download(
+        tournament_file_text(ev.event),
+        "text/plain; charset=utf-8",
+        f"event-{ev.event.pk}.btf",
+    )

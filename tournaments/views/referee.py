@@ -28,7 +28,7 @@ from tournaments.forms_referee import (
 )
 from tournaments.forms_results import preview_answer
 from tournaments.labels import SEAT_ORDER
-from tournaments.models import Dispute, Event
+from tournaments.models import Dispute, Event, Round
 from tournaments.services import NotAllowed, ServiceError, disputes
 from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.services.results import InvalidSubmission
@@ -83,7 +83,17 @@ def short_preview(request: HttpRequest, pk: int) -> JsonResponse:
 
 def _queue_context(event: Event) -> dict:
     open_, closed = desk.disputes_for_event(event)
-    return {"event": event, "open_disputes": open_, "closed_disputes": closed}
+    late = [
+        late
+        for rnd in event.rounds.filter(status=Round.Status.OPEN).order_by("number")
+        for late in selectors.tables_after_time(rnd)
+    ]
+    return {
+        "event": event,
+        "open_disputes": open_,
+        "closed_disputes": closed,
+        "late_tables": late,
+    }
 
 
 @login_required

@@ -1,0 +1,43 @@
+/* The round's clock: an element with data-clock-state="running" counts down to data-clock-ends
+   (ms since the epoch, the server's time). The difference between the server's clock and this
+   device's is measured once, from the page as first loaded (data-server-now), so that a phone
+   with a wrong clock shows the right time and a fragment rendered earlier (live.js shares them
+   between consoles) still counts from the true end. At zero it says "time is up"
+   (data-over-text). */
+(function () {
+  "use strict";
+  var skew = null; // server time − device time, in ms
+
+  function text(seconds) {
+    var m = Math.floor(seconds / 60);
+    var s = seconds % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-clock-state='running']").forEach(function (node) {
+      var ends = parseInt(node.getAttribute("data-clock-ends"), 10);
+      if (isNaN(ends)) { return; }
+      var left = Math.max(0, Math.ceil((ends - (now + (skew || 0))) / 1000));
+      var time = node.querySelector("[data-clock-time]");
+      if (time) { time.textContent = text(left); }
+      if (left === 0) {
+        node.setAttribute("data-clock-state", "over");
+        node.classList.remove("clock-running");
+        node.classList.add("clock-over");
+        var label = node.querySelector("[data-clock-label]");
+        if (label) { label.textContent = node.getAttribute("data-over-text"); }
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var first = document.querySelector("[data-server-now]");
+    if (first) {
+      skew = parseInt(first.getAttribute("data-server-now"), 10) - Date.now();
+    }
+    tick();
+    window.setInterval(tick, 1000);
+  });
+})();

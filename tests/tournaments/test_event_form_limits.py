@@ -1,0 +1,94 @@
+"""The event form's match limits and the presets named after real events' rules
+(scoring/presets.py): each fills the options it names and is explained on the form; impossible
+limits are form errors on their field."""
+
+import pytest
+from django.urls import reverse
+
+from tests.tournaments.test_organiser_events import FORM
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def logged_in(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+@pytest.mark.parametrize(
+    "preset,expected",
+    [
+        (
+            "open_swiss",
+            {
+                "match_mode": "game",
+                "game_target": "101",
+                "deal_limit": "12",
+                "game_cap": "121",
+                "draw": "half",
+                "round_minutes": "60",
+                "rounds_count": "7",
+                "boards_per_round": "12",
+            },
+        ),
+        (
+            "girona_groups",
+            {
+                "game_target": "",
+                "deal_limit": "8",
+                "game_cap": "",
+                "draw": "tiebreak",
+                "tiebreak_deals": "2",
+                "boards_per_round": "10",
+                "round_minutes": "",
+            },
+        ),
+        ("duplicate_swiss", {"match_mode": "boards"}),
+    ],
+)
+def test_a_rules_preset_fills_the_limits(logged_in, preset, expected):
+    response = logged_in.post(reverse("tournaments:event_create"), dict(FORM, preset=preset))
+    assert response.status_code == 200 and not Event.objects.exists()
+    form = response.context["form"]
+    for key, value in expected.items():
+        assert str(form[key].value() if form[key].value() is not None else "") == value, key
+    page = response.content.decode()
+    assert "ends at 101 points, 12 deals or 60 minutes" in page  # every preset is explained
+
+
+def test_the_open_swiss_preset_creates_an_event_with_its_limits(logged_in):
+    filled = logged_in.post(reverse("tournaments:event_create"), dict(FORM, preset="open_swiss"))
+    data = {k: ("" if v is None else v) for k, v in filled.context["form"].data.items()}
+    data.pop("preset")
+    response = logged_in.post(reverse("tournaments:event_create"), data)
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert (
+        event.match_mode,
+        event.game_target,
+        event.deal_limit,
+        event.game_cap,
+        event.draw,
+        event.round_minutes,
+    ) == ("game", 101, 12, 121, "half", 60)
+
+
+@pytest.mark.parametrize(
+    "changes,field",
+    [
+        ({"match_mode": "game", "game_cap": "90"}, "game_cap"),
+        ({"match_mode": "game", "game_target": "", "deal_limit": ""}, "deal_limit"),
+        (
+            {"match_mode": "game", "deal_limit": "6", "draw": "tiebreak", "boards_per_round": "7"},
+            "boards_per_round",
+        ),
+        ({"round_minutes": "0"}, "round_minutes"),
+    ],
+)
+def test_impossible_limits_are_form_errors(logged_in, changes, field):
+    response = logged_in.post(reverse("tournaments:event_create"), dict(FORM, **changes))
+    assert response.status_code == 400
+    assert field in response.context["form"].errors
+    assert not Event.objects.exists()

@@ -1,0 +1,132 @@
+"""Late entries and requested byes (docs/organisers.md "Late entries and requested byes"): a pair
+joins a running event from the next round with the event's late-entry match points; a pair that
+asks to sit out a round is not paired in it and scores the event's requested-bye match points."""
+
+import pytest
+from django.urls import reverse
+
+from scoring.standings import compute_standings
+from tournaments import scoring_io
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, ByeRequest, Event
+from tournaments.services import ServiceError, events, late_entries, pairings
+from tournaments.services.results import result_confirm, result_submit_short
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def actor(organiser):
+    return Actor(user=organiser)
+
+
+@pytest.fixture
+def event(running_event):
+    # The options are fixed once the event runs; this event was created with them.
+    Event.objects.filter(pk=running_event.pk).update(late_entry_points=1, requested_bye_points=1)
+    running_event.refresh_from_db()
+    return running_event
+
+
+def _play_and_close(event, number, actor):
+    rnd = event.rounds.get(number=number)
+    for table in rnd.tables.all():
+        for board in rnd.board_numbers:
+            data = {
+                "delegated": False,
+                "trump": "oros",
+                "doubles": [],
+                "totals": {"NS": 40, "EW": 32},
+            }
+            stored = result_submit_short(
+                table=table, board_number=board, actor=Actor(table=table, side="NS"), data=data
+            )
+            result_confirm(result=stored.result, actor=Actor(table=table, side="EW"))
+    events.round_close(rnd=rnd, actor=actor)
+
+
+def _standing(event, entry, after_round):
+    result = compute_standings(scoring_io.event_input(event), after_round=after_round)
+    return next(s for s in result.standings if s.entry == entry.pk)
+
+
+def _seated(event, number):
+    rnd = event.rounds.get(number=number)
+    seated = {e for t in rnd.tables.all() for e in (t.ns_id, t.ew_id)}
+    return seated | ({rnd.bye_id} if rnd.bye_id else set())
+
+
+def test_a_late_entry_joins_the_next_round_with_the_events_match_points(event, actor):
+    late = late_entries.late_entry_register(
+        event=event, actor=actor, player1="Núria Roca", player2="Pau Mas"
+    )
+    assert (late.number, late.joins_round) == (5, 2)
+    assert AuditEntry.objects.filter(event=event, action="late_entry_registered").exists()
+    _play_and_close(event, 1, actor)
+    assert _standing(event, late, 1).match_points == 1.0  # paired in round 2 on its score
+    pairings.pairings_propose(event.pk, 2)
+    assert late.pk in _seated(event, 2)
+    assert len(_seated(event, 2)) == 5  # four tables' pairs and a bye
+
+
+def test_a_requested_bye_leaves_the_pair_out_of_the_swiss_and_scores_the_option(event, actor):
+    first = event.entries.get(number=1)
+    late_entries.bye_request_add(entry=first, actor=actor, round_number=2)
+    _play_and_close(event, 1, actor)
+    before = _standing(event, first, 1).match_points
+    pairings.pairings_propose(event.pk, 2)
+    seated = _seated(event, 2)
+    assert first.pk not in seated and len(seated) == 3  # one table and the Swiss bye
+    assert event.rounds.get(number=2).bye_id != first.pk
+    events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    after = _standing(event, first, 2)
+    assert (after.match_points - before, after.requested_byes) == (1.0, 1)
+
+
+def test_a_requested_bye_drops_a_proposal_that_seats_the_pair(event, actor):
+    _play_and_close(event, 1, actor)
+    pairings.pairings_propose(event.pk, 2)
+    second = event.entries.get(number=2)
+    late_entries.bye_request_add(entry=second, actor=actor, round_number=2)
+    assert not event.rounds.filter(number=2).exists()
+    entry = AuditEntry.objects.filter(event=event, action="bye_requested").get()
+    assert entry.changes["dropped_proposal"] == [2, None]
+
+
+def test_requested_byes_are_refused_for_started_rounds_and_twice(event, actor):
+    first = event.entries.get(number=1)
+    with pytest.raises(ServiceError) as err:
+        late_entries.bye_request_add(entry=first, actor=actor, round_number=1)  # open already
+    assert err.value.field == "round"
+    late_entries.bye_request_add(entry=first, actor=actor, round_number=3)
+    with pytest.raises(ServiceError, match="already sits out round 3"):
+        late_entries.bye_request_add(entry=first, actor=actor, round_number=3)
+    assert ByeRequest.objects.filter(entry=first).count() == 1
+    late_entries.bye_request_remove(request=ByeRequest.objects.get(entry=first), actor=actor)
+    assert not ByeRequest.objects.exists()
+
+
+def test_no_late_entry_once_every_round_has_started(event, actor):
+    Event.objects.filter(pk=event.pk).update(rounds_count=1)
+    event.refresh_from_db()
+    with pytest.raises(ServiceError, match="no round left"):
+        late_entries.late_entry_register(event=event, actor=actor, player1="A", player2="B")
+    assert event.entries.count() == 4
+
+
+def test_the_pairs_page_registers_a_late_entry_and_a_requested_bye(client, organiser, event):
+    client.force_login(organiser)
+    url = reverse("tournaments:entries", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert 'id="late-form"' in page and 'id="bye-form"' in page
+    response = client.post(url, {"player1": "Laia Puig", "player2": "Joan Vidal"})
+    assert response.status_code == 302
+    late = event.entries.get(number=5)
+    assert late.joins_round == 2
+    bye_url = reverse("tournaments:bye_request_add", args=[event.pk])
+    bad = client.post(bye_url, {"entry": late.pk, "round_number": "1"})
+    assert bad.status_code == 400 and not ByeRequest.objects.exists()
+    client.post(bye_url, {"entry": late.pk, "round_number": "3"})
+    assert ByeRequest.objects.filter(entry=late, round_number=3).exists()
+    page = client.get(url).content.decode()
+    assert "late entry: from round 2" in page and 'data-bye-request="5-3"' in page

@@ -1,0 +1,129 @@
+"""Late entries and requested byes: a pair that joins a running event from a round on, and a
+pair that asks to sit a round out. Both score what the event's options say (docs/organisers.md
+"Late entries and requested byes"); both only touch rounds not opened yet, and drop a proposed
+pairing of such a round, which is proposed again with or without the pair.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments import queue
+from tournaments.actors import Actor
+from tournaments.models import ByeRequest, Entry, Event, Round
+from tournaments.services import ServiceError, audit
+from tournaments.services.events import entry_create, require_organiser, require_status
+
+
+def next_unopened_round(event: Event) -> int:
+    """The first round that is not open or closed yet (a late entry joins there)."""
+    played = event.rounds.exclude(status=Round.Status.PENDING).aggregate(m=Max("number"))["m"]
+    return (played or 0) + 1
+
+
+def _drop_proposal(event: Event, number: int) -> bool:
+    """Delete a proposed (not opened) pairing of round ``number``; whether there was one."""
+    return event.rounds.filter(number=number, status=Round.Status.PENDING).delete()[0] > 0
+
+
+def late_entry_register(
+    *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
+) -> Entry:
+    """Register a pair after the start: it plays from the next round not opened yet and starts
+    with the event's late-entry match points."""
+    require_organiser(event, actor)
+    require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        joins = next_unopened_round(event)
+        if joins > event.rounds_count:
+            raise ServiceError(
+                _("Every round has started: a late entry has no round left to play."),
+                field="entries",
+            )
+        entry = entry_create(
+            event=event,
+            actor=actor,
+            player1=player1,
+            player2=player2,
+            name=name,
+            club=club,
+            joins_round=joins,
+        )
+        _drop_proposal(event, joins)
+        queue.request_standings(event)
+    return entry
+
+
+def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequest:
+    """``entry`` sits out ``round_number`` (a round not opened yet) and scores the event's
+    requested-bye match points for it."""
+    event = entry.event
+    require_organiser(event, actor)
+    require_status(
+        event, Event.Status.REGISTRATION, Event.Status.RUNNING, doing=_("record a requested bye")
+    )
+    first = next_unopened_round(event)
+    if not first <= round_number <= event.rounds_count:
+        raise ServiceError(
+            _("Choose a round from %(a)s to %(b)s: the others have started or do not exist.")
+            % {"a": first, "b": event.rounds_count},
+            field="round",
+        )
+    if entry.withdrawn:
+        raise ServiceError(_("This pair has withdrawn."), field="entry")
+    if entry.joins_round is not None and round_number < entry.joins_round:
+        raise ServiceError(
+            _("This pair joins at round %(n)s.") % {"n": entry.joins_round}, field="round"
+        )
+    try:
+        with transaction.atomic():
+            Event.objects.select_for_update().get(pk=event.pk)
+            request = ByeRequest.objects.create(
+                entry=entry, round_number=round_number, created_by=actor.label
+            )
+            dropped = _drop_proposal(event, round_number)
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="bye_requested",
+                changes={
+                    "entry": [None, entry.number],
+                    "round": [None, round_number],
+                    "dropped_proposal": [round_number if dropped else None, None],
+                },
+            )
+    except IntegrityError:
+        raise ServiceError(
+            _("This pair already sits out round %(n)s.") % {"n": round_number}, field="round"
+        ) from None
+    return request
+
+
+def bye_request_remove(*, request: ByeRequest, actor: Actor) -> None:
+    """Take back a requested bye of a round not opened yet."""
+    entry = request.entry
+    event = entry.event
+    require_organiser(event, actor)
+    if request.round_number < next_unopened_round(event):
+        raise ServiceError(
+            _("Round %(n)s has started: its requested byes stay.") % {"n": request.round_number},
+            field="round",
+        )
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        number = request.round_number
+        request.delete()
+        dropped = _drop_proposal(event, number)
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="bye_request_removed",
+            changes={
+                "entry": [entry.number, None],
+                "round": [number, None],
+                "dropped_proposal": [number if dropped else None, None],
+            },
+        )

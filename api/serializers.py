@@ -48,6 +48,21 @@ class ChoiceField(serializers.ChoiceField):
         super().fail(key, **kwargs)
 
 
+class BlankAsNullChoiceField(ChoiceField):
+    """A choice the model stores as "" when there is none: sent as ``null``, never ``""``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return None if value in ("", None) else super().to_representation(value)
+
+
+def side_or_null(**kwargs: Any) -> BlankAsNullChoiceField:
+    return BlankAsNullChoiceField(choices=SIDES, **kwargs)
+
+
 # ---- errors ----------------------------------------------------------------------------------
 
 
@@ -248,6 +263,11 @@ class PairScoreSerializer(serializers.Serializer):
     EW = serializers.IntegerField()
 
 
+class AdjustedSerializer(serializers.Serializer):
+    NS = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
+    EW = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
+
+
 class ShortResultSerializer(serializers.Serializer):
     table = id_field(help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767)
@@ -329,6 +349,12 @@ class ResultSerializer(serializers.ModelSerializer):
     ew = serializers.IntegerField(source="table.ew.number", read_only=True)
     board = serializers.IntegerField(source="board.number", read_only=True)
     totals = serializers.SerializerMethodField()
+    offending_pair = side_or_null(
+        help_text=_("The pair that played an illegal card (the penalty applies); null if none.")
+    )
+    entered_side = side_or_null(
+        help_text=_("The side whose entry created the result; null when staff entered it.")
+    )
     score = serializers.SerializerMethodField()
     adjusted = serializers.SerializerMethodField()
     open_dispute = serializers.SerializerMethodField()
@@ -373,11 +399,11 @@ class ResultSerializer(serializers.ModelSerializer):
     def get_score(self, r: BoardResult) -> dict[str, int]:
         return {"NS": r.score_ns, "EW": r.score_ew}
 
-    @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
-    def get_adjusted(self, r: BoardResult) -> dict[str, str] | None:
+    @extend_schema_field(AdjustedSerializer(allow_null=True))
+    def get_adjusted(self, r: BoardResult) -> dict[str, str | None] | None:
         if not (r.adjusted_ns or r.adjusted_ew):
             return None
-        return {"NS": r.adjusted_ns, "EW": r.adjusted_ew}
+        return AdjustedSerializer({"NS": r.adjusted_ns, "EW": r.adjusted_ew}).data
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_open_dispute(self, r: BoardResult) -> int | None:
@@ -394,6 +420,7 @@ class PlayRecordSummarySerializer(serializers.ModelSerializer):
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
+    side = side_or_null(help_text=_("The side that sent it; null when staff sent it."))
     play_record = serializers.SerializerMethodField()
 
     class Meta:

@@ -11,7 +11,7 @@ from django.contrib.auth import authenticate
 from django.db.models import Count, Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
@@ -25,6 +25,7 @@ from api import serializers as s
 from api.authentication import table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
+from api.schema import errors
 from api.throttles import VerifyThrottle
 from tournaments import play, policy, queue, ratelimit, table_access
 from tournaments.actors import Actor
@@ -39,21 +40,7 @@ from tournaments.models import (
 )
 from tournaments.services import ServiceError, disputes, events, results
 
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    text = {
-        400: "Bad input: every problem with its field path.",
-        401: "Not authenticated.",
-        403: "Not your table, or not your event.",
-        404: "No such object (or not visible to you).",
-        409: "Conflict: already confirmed differently, or changed meanwhile (version).",
-        422: "This Idempotency-Key was used for a different request.",
-        429: "Too many attempts: wait a minute.",
-    }
-    return {c: OpenApiResponse(s.ErrorSerializer, description=text[c]) for c in codes}
-
-
-WRITE_ERRORS = _errors(400, 401, 403, 409, 422)
+WRITE_ERRORS = errors(400, 401, 403, 409, 422)
 
 
 class ApiView(APIView):
@@ -78,7 +65,7 @@ class AccountTokenView(ApiView):
     @extend_schema(
         tags=["authentication"],
         request=s.LoginSerializer,
-        responses={200: s.TokenSerializer, **_errors(400, 429)},
+        responses={200: s.TokenSerializer, **errors(400, 429)},
         auth=[],
         summary="Account token",
     )
@@ -111,7 +98,7 @@ class TableTokenView(ApiView):
     @extend_schema(
         tags=["authentication"],
         request=s.TableCodeSerializer,
-        responses={200: s.TableTokenSerializer, **_errors(400, 429)},
+        responses={200: s.TableTokenSerializer, **errors(400, 429)},
         auth=[],
         summary="Table token",
     )
@@ -175,7 +162,7 @@ class EventListView(generics.ListAPIView):
     tags=["events"],
     summary="Event",
     description="`commitment` always; `seed` only once the event is finished.",
-    responses={200: s.EventSerializer, **_errors(404)},
+    responses={200: s.EventSerializer, **errors(404)},
 )
 class EventDetailView(generics.RetrieveAPIView):
     serializer_class = s.EventSerializer
@@ -187,7 +174,7 @@ class EventDetailView(generics.RetrieveAPIView):
 @extend_schema(
     tags=["events"],
     summary="Rounds of an event",
-    responses={200: s.RoundSerializer(many=True), **_errors(404)},
+    responses={200: s.RoundSerializer(many=True), **errors(404)},
 )
 class EventRoundsView(generics.ListAPIView):
     serializer_class = s.RoundSerializer
@@ -205,7 +192,7 @@ class EventRoundsView(generics.ListAPIView):
     tags=["events"],
     summary="Tables of a round",
     description="Table codes are shown to the event's organisers only.",
-    responses={200: s.TableSerializer(many=True), **_errors(404)},
+    responses={200: s.TableSerializer(many=True), **errors(404)},
 )
 class RoundTablesView(generics.ListAPIView):
     serializer_class = s.TableSerializer
@@ -233,7 +220,7 @@ class BoardView(ApiView):
         description="The dealer always; `hands` only for those who may see the "
         "cards (`hands_visible`): the event's organisers and referees, a table once "
         "it has entered the board, everyone once the board's round is closed.",
-        responses={200: s.BoardSerializer, **_errors(404)},
+        responses={200: s.BoardSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = _event(request, pk)
@@ -247,7 +234,7 @@ class StandingsView(ApiView):
         tags=["events"],
         summary="Standings",
         description="The latest snapshot; `stale` is true while a recomputation is pending.",
-        responses={200: s.StandingsSerializer, **_errors(404)},
+        responses={200: s.StandingsSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = _event(request, pk)
@@ -340,7 +327,7 @@ class ResultListView(generics.ListAPIView):
         description="Everyone sees the results of a closed round of a visible event; "
         "before the round closes, only that table, the event's organisers and "
         "referees, and staff.",
-        responses={200: s.ResultSerializer(many=True), **_errors(400)},
+        responses={200: s.ResultSerializer(many=True), **errors(400)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -385,7 +372,7 @@ class ResultDetailView(ApiView):
         summary="Result",
         description="`submissions` (with play records' verdicts) only for the "
         "table's players and the event's organisers and referees.",
-        responses={200: s.ResultDetailSerializer, **_errors(401, 403, 404)},
+        responses={200: s.ResultDetailSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         result = access.visible_results(request).filter(pk=pk).first()
@@ -406,7 +393,7 @@ class ResultConfirmView(ApiView):
         "pair's `code` (typed on the same phone). A side never confirms its own entry.",
         request=s.ConfirmSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404, 429)},
+        responses={200: s.ResultSerializer, **WRITE_ERRORS, **errors(404, 429)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -466,7 +453,7 @@ class TableNewCodesView(ApiView):
         "old ones stops working at once.",
         request=None,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.TableSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={200: s.TableSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -536,7 +523,7 @@ class PlayRecordDetailView(ApiView):
         summary="Play record",
         description="The record as received and its verdict, for those who may see "
         "the board's cards.",
-        responses={200: s.PlayRecordSerializer, **_errors(401, 403, 404)},
+        responses={200: s.PlayRecordSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         record = get_object_or_404(
@@ -565,7 +552,7 @@ class VerifyView(ApiView):
         "seeded board (only for those who may see its cards).",
         request=s.VerifySerializer,
         auth=[],
-        responses={200: s.VerdictSerializer, **_errors(400, 403, 404, 429)},
+        responses={200: s.VerdictSerializer, **errors(400, 403, 404, 429)},
     )
     def post(self, request: Request) -> Response:
         form = s.VerifySerializer(data=request.data)
@@ -635,7 +622,7 @@ class DisputeListView(generics.ListAPIView):
         summary="Disputes",
         description="Referees and organisers: their events' disputes; players and "
         "table tokens: their own table's.",
-        responses={200: s.DisputeSerializer(many=True), **_errors(400, 401)},
+        responses={200: s.DisputeSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -672,7 +659,7 @@ class DisputeDetailView(ApiView):
         summary="Dispute",
         description="With its rulings (a revision supersedes, never erases) and "
         "the result's history.",
-        responses={200: s.DisputeDetailSerializer, **_errors(401, 403, 404)},
+        responses={200: s.DisputeDetailSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(_dispute_detail(_visible_dispute(request, pk)))
@@ -686,7 +673,7 @@ class DisputeRuleView(ApiView):
         "revises the earlier ruling, which stays in `rulings`.",
         request=s.RuleSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -730,7 +717,7 @@ class DisputeWithdrawView(ApiView):
         summary="Withdraw a player's request",
         request=None,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:

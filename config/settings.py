@@ -170,7 +170,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ApiSchema",
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StorableJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
@@ -195,6 +195,7 @@ SPECTACULAR_SETTINGS = {
         "PairEnum": "api.serializers.SIDES",
         "UnlockReasonEnum": "tournaments.models.BoardUnlock.Reason",
         "DisputeReasonEnum": "tournaments.models.Dispute.Reason",
+        "AdjustedEnum": "tournaments.models.BoardResult.Adjusted",
     },
 }
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,18 +22,20 @@ from rest_framework.views import APIView
 import engine
 from api import access
 from api import serializers as s
-from api.authentication import table_token
+from api.authentication import expires_at, issue_table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.schema import errors
 from api.throttles import VerifyThrottle
-from tournaments import play, policy, queue, ratelimit, table_access
+from scoring.standings import CRITERIA
+from tournaments import play, policy, public_selectors, queue, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.labels import FieldProblem, side_label
 from tournaments.models import (
     Board,
     BoardResult,
     Dispute,
+    Event,
     PlayRecord,
     Round,
     Table,
@@ -125,17 +127,20 @@ class TableTokenView(ApiView):
                     ]
                 }
             )
+        token, row = issue_table_token(table, side)
         return Response(
-            {
-                "token": table_token(table, side),
-                "table": table.pk,
-                "table_number": table.number,
-                "event": table.round.event_id,
-                "round": table.round.number,
-                "round_id": table.round_id,
-                "side": side,
-                "expires": _("when the round closes"),
-            }
+            s.TableTokenSerializer(
+                {
+                    "token": token,
+                    "table": table.pk,
+                    "table_number": table.number,
+                    "event": table.round.event_id,
+                    "round": table.round.number,
+                    "round_id": table.round_id,
+                    "side": side,
+                    "expires": expires_at(row),
+                }
+            ).data
         )
 
 
@@ -229,30 +234,57 @@ class BoardView(ApiView):
         return Response(s.BoardSerializer(board, context={"hands_visible": visible}).data)
 
 
+def _standings(event: Event, view: public_selectors.StandingsView, ev) -> dict[str, Any]:
+    snapshot = view.snapshot
+    matches = sorted(snapshot.matches if snapshot else [], key=lambda m: m["table"])
+    return {
+        "event": event.pk,
+        "after_round": view.after_round,
+        "rounds": view.after_rounds,
+        "stale": view.state != queue.FRESH,
+        "updated_at": snapshot.computed_at if snapshot else None,
+        "ranking_method": event.ranking_method,
+        "criteria": list(CRITERIA[event.ranking_method]),
+        "rows": [
+            {
+                **row.data,
+                "shared": row.shared,
+                "pair": row.entry.number,
+                "name": row.entry.pair.name,
+            }
+            for row in view.rows
+        ],
+        "matches": [
+            {**m, "ns": ev.number(m["ns"]), "ew": ev.number(m["ew"])}
+            for m in matches
+            if m["ns"] in ev.entries and m["ew"] in ev.entries
+        ],
+    }
+
+
 class StandingsView(ApiView):
     @extend_schema(
         tags=["events"],
         summary="Standings",
-        description="The latest snapshot; `stale` is true while a recomputation is pending.",
-        responses={200: s.StandingsSerializer, **errors(404)},
+        description="The standings after round `after` (default: the latest you may see): "
+        "the public and the tables see closed rounds, the event's organisers and referees "
+        "the open round live. `stale` is true while a recomputation is pending.",
+        parameters=[s.StandingsQuerySerializer],
+        responses={200: s.StandingsSerializer, **errors(400, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
+        query = s.StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         event = _event(request, pk)
         staff = policy.is_event_staff(access.actor_for(request), event)
-        limit = policy.last_scored_round(staff=staff, rounds=event.rounds.all())
-        state = queue.standings_state(event)  # first: it may recompute them on the spot
-        snapshot = event.snapshots.filter(after_round__lte=limit).order_by("-after_round").first()
-        updated = snapshot.computed_at if snapshot else None
-        return Response(
-            s.StandingsSerializer(
-                {
-                    "event": event,
-                    "snapshot": snapshot,
-                    "stale": state != queue.FRESH,
-                    "updated_at": updated,
-                }
-            ).data
-        )
+        ev = public_selectors.event_view(event, staff=staff)
+        after = query.validated_data.get("after")
+        view = public_selectors.standings(ev, after_round=after)
+        if after is not None and view.after_round != after:
+            raise NotFound(
+                _("There are no standings after round %(n)s that you may see.") % {"n": after}
+            )
+        return Response(s.StandingsSerializer(_standings(event, view, ev)).data)
 
 
 # ---- results --------------------------------------------------------------------------------

@@ -163,6 +163,9 @@ STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 # the largest of them (the CSV import's confirmation), for anything read outside a route.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2048 * 1024
 
+# A table token works while its round is open, and at most this long after it was issued.
+TABLE_TOKEN_HOURS = env_int("TABLE_TOKEN_HOURS", 12, minimum=1)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.TableTokenAuthentication",

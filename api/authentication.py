@@ -1,13 +1,18 @@
 """Table tokens: whoever holds a side's code may act for that side of that table, in that round.
 
 A token is an opaque random string; the database keeps only its SHA-256 (``TableToken``), so a
-token tells nothing about the table or its codes. It stops working when the round closes, and
-when the organiser gives the table new codes (which deletes its tokens).
+token tells nothing about the table or its codes. It stops working when the round closes, when
+the organiser gives the table new codes (which deletes its tokens), and at the latest
+``TABLE_TOKEN_HOURS`` after it was issued (its ``expires``: a lost phone's token does not outlive
+the evening).
 """
 
+import datetime as dt
 import hashlib
 import secrets
 
+from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -22,11 +27,23 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def table_token(table: Table, side: str) -> str:
-    """A new token for ``side`` of ``table`` (only its digest is stored)."""
+def lifetime() -> dt.timedelta:
+    return dt.timedelta(hours=settings.TABLE_TOKEN_HOURS)
+
+
+def issue_table_token(table: Table, side: str) -> tuple[str, TableToken]:
+    """A new token for ``side`` of ``table`` and its row (only its digest is stored)."""
     token = secrets.token_urlsafe(32)
-    TableToken.objects.create(table=table, side=side, digest=_digest(token))
-    return token
+    row = TableToken.objects.create(table=table, side=side, digest=_digest(token))
+    return token, row
+
+
+def table_token(table: Table, side: str) -> str:
+    return issue_table_token(table, side)[0]
+
+
+def expires_at(row: TableToken) -> dt.datetime:
+    return row.created_at + lifetime()
 
 
 class TableUser:
@@ -81,7 +98,7 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
             .filter(digest=_digest(token))
             .first()
         )
-        if found is None or found.side not in SIDES:
+        if found is None or found.side not in SIDES or expires_at(found) <= timezone.now():
             raise exceptions.AuthenticationFailed(
                 _("This table token is not valid (or no longer): enter your code again.")
             )

@@ -22,7 +22,6 @@ from tournaments.models import (
     PlayRecord,
     Round,
     Ruling,
-    StandingsSnapshot,
     Submission,
     Table,
 )
@@ -46,6 +45,21 @@ class ChoiceField(serializers.ChoiceField):
         if "input" in kwargs:
             kwargs["input"] = clip(kwargs["input"])
         super().fail(key, **kwargs)
+
+
+class BlankAsNullChoiceField(ChoiceField):
+    """A choice the model stores as "" when there is none: sent as ``null``, never ``""``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return None if value in ("", None) else super().to_representation(value)
+
+
+def side_or_null(**kwargs: Any) -> BlankAsNullChoiceField:
+    return BlankAsNullChoiceField(choices=SIDES, **kwargs)
 
 
 # ---- errors ----------------------------------------------------------------------------------
@@ -99,7 +113,12 @@ class TableTokenSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text=_("The round's number."))
     round_id = serializers.IntegerField()
     side = ChoiceField(choices=SIDES)
-    expires = serializers.CharField(help_text=_("When the token stops working."))
+    expires = serializers.DateTimeField(
+        help_text=_(
+            "When the token stops working at the latest (ISO 8601): it stops earlier when the "
+            "round closes or the table gets new codes."
+        )
+    )
 
 
 # ---- events, rounds, tables, boards, standings -------------------------------------------------
@@ -219,27 +238,85 @@ class BoardSerializer(serializers.Serializer):
         return data
 
 
+class StandingRowSerializer(serializers.Serializer):
+    """One pair's line of the standings, as the standings task stored it (scoring.Standing)."""
+
+    rank = serializers.IntegerField(help_text=_("Pairs equal on every criterion share a rank."))
+    shared = serializers.BooleanField(help_text=_("True when another pair has the same rank."))
+    pair = serializers.IntegerField(help_text=_("The pair's number in the event."))
+    name = serializers.CharField(help_text=_("The pair's name."))
+    entry = serializers.IntegerField(
+        help_text=_("The pair's entry id (the id in /events/{id}/pairs); prefer the number.")
+    )
+    match_points = serializers.FloatField(
+        help_text=_("Win 2, draw 1, loss 0; byes and late entries as docs/scoring.md says.")
+    )
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    points_for = serializers.IntegerField(help_text=_("Hand points scored in the matches."))
+    points_against = serializers.IntegerField()
+    point_diff = serializers.IntegerField(help_text=_("points_for − points_against."))
+    buchholz = serializers.FloatField(help_text=_("The sum of the opponents' match points."))
+    duplicate_pct = serializers.FloatField(
+        help_text=_("Average duplicate percentage over the boards played (0–100).")
+    )
+    boards_played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    rests = serializers.IntegerField(help_text=_("Rounds without a game that score nothing."))
+    requested_byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsMatchSerializer(serializers.Serializer):
+    """One table's match of the round, in pair numbers."""
+
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(help_text=_("The table's number."))
+    ns = serializers.IntegerField(help_text=_("NS's pair number."))
+    ew = serializers.IntegerField(help_text=_("EW's pair number."))
+    total_ns = serializers.IntegerField()
+    total_ew = serializers.IntegerField()
+    boards_played = serializers.IntegerField()
+    mp_ns = serializers.IntegerField(help_text=_("NS's match points from this match."))
+    mp_ew = serializers.IntegerField()
+    final = serializers.BooleanField(
+        help_text=_("Counted in the standings: the match is over or its round closed.")
+    )
+    forfeited_by = side_or_null(
+        help_text=_("The side that withdrew during the round and forfeited the match.")
+    )
+
+
+class StandingsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        help_text=_("The standings after this round (default: the latest you may see)."),
+    )
+
+
 class StandingsSerializer(serializers.Serializer):
     event = serializers.IntegerField()
-    after_round = serializers.IntegerField(allow_null=True)
+    after_round = serializers.IntegerField(
+        allow_null=True, help_text=_("The round these standings follow; null: none yet.")
+    )
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=_("Every round whose standings you may read (?after=)."),
+    )
     stale = serializers.BooleanField(help_text=_("True while a recomputation is pending."))
     updated_at = serializers.DateTimeField(allow_null=True)
-    rows = serializers.ListField(child=serializers.DictField())
-    matches = serializers.ListField(child=serializers.DictField())
-
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
-        snapshot: StandingsSnapshot | None = instance["snapshot"]
-        updated = instance["updated_at"]
-        return {
-            "event": instance["event"].pk,
-            "after_round": snapshot.after_round if snapshot else None,
-            "stale": instance["stale"],
-            "updated_at": serializers.DateTimeField().to_representation(updated)
-            if updated
-            else None,
-            "rows": snapshot.rows if snapshot else [],
-            "matches": snapshot.matches if snapshot else [],
-        }
+    ranking_method = ChoiceField(choices=Event.Ranking.choices)
+    criteria = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_("The fields of a row that rank the pairs, in order (the larger the better)."),
+    )
+    rows = StandingRowSerializer(many=True)
+    matches = StandingsMatchSerializer(
+        many=True, help_text=_("The matches of round after_round, in table order.")
+    )
 
 
 # ---- results -------------------------------------------------------------------------------
@@ -258,6 +335,11 @@ class PairNumbersSerializer(serializers.Serializer):
 class PairScoreSerializer(serializers.Serializer):
     NS = serializers.IntegerField()
     EW = serializers.IntegerField()
+
+
+class AdjustedSerializer(serializers.Serializer):
+    NS = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
+    EW = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
 
 
 class ShortResultSerializer(serializers.Serializer):
@@ -341,6 +423,12 @@ class ResultSerializer(serializers.ModelSerializer):
     ew = serializers.IntegerField(source="table.ew.number", read_only=True)
     board = serializers.IntegerField(source="board.number", read_only=True)
     totals = serializers.SerializerMethodField()
+    offending_pair = side_or_null(
+        help_text=_("The pair that played an illegal card (the penalty applies); null if none.")
+    )
+    entered_side = side_or_null(
+        help_text=_("The side whose entry created the result; null when staff entered it.")
+    )
     score = serializers.SerializerMethodField()
     adjusted = serializers.SerializerMethodField()
     open_dispute = serializers.SerializerMethodField()
@@ -385,11 +473,11 @@ class ResultSerializer(serializers.ModelSerializer):
     def get_score(self, r: BoardResult) -> dict[str, int]:
         return {"NS": r.score_ns, "EW": r.score_ew}
 
-    @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
-    def get_adjusted(self, r: BoardResult) -> dict[str, str] | None:
+    @extend_schema_field(AdjustedSerializer(allow_null=True))
+    def get_adjusted(self, r: BoardResult) -> dict[str, str | None] | None:
         if not (r.adjusted_ns or r.adjusted_ew):
             return None
-        return {"NS": r.adjusted_ns, "EW": r.adjusted_ew}
+        return AdjustedSerializer({"NS": r.adjusted_ns, "EW": r.adjusted_ew}).data
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_open_dispute(self, r: BoardResult) -> int | None:
@@ -406,6 +494,7 @@ class PlayRecordSummarySerializer(serializers.ModelSerializer):
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
+    side = side_or_null(help_text=_("The side that sent it; null when staff sent it."))
     play_record = serializers.SerializerMethodField()
 
     class Meta:

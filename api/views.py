@@ -11,10 +11,10 @@ from django.contrib.auth import authenticate
 from django.db.models import Count, Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,11 +22,13 @@ from rest_framework.views import APIView
 import engine
 from api import access
 from api import serializers as s
-from api.authentication import table_token
+from api.authentication import expires_at, issue_table_token
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
+from api.schema import errors
 from api.throttles import VerifyThrottle
-from tournaments import play, policy, queue, ratelimit, table_access
+from scoring.standings import CRITERIA
+from tournaments import play, policy, public_selectors, queue, ratelimit, table_access
 from tournaments.actors import Actor
 from tournaments.analysis_selectors import board_analysis_json
 from tournaments.labels import FieldProblem, side_label
@@ -34,27 +36,14 @@ from tournaments.models import (
     Board,
     BoardResult,
     Dispute,
+    Event,
     PlayRecord,
     Round,
     Table,
 )
 from tournaments.services import ServiceError, disputes, events, results
 
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    text = {
-        400: "Bad input: every problem with its field path.",
-        401: "Not authenticated.",
-        403: "Not your table, or not your event.",
-        404: "No such object (or not visible to you).",
-        409: "Conflict: already confirmed differently, or changed meanwhile (version).",
-        422: "This Idempotency-Key was used for a different request.",
-        429: "Too many attempts: wait a minute.",
-    }
-    return {c: OpenApiResponse(s.ErrorSerializer, description=text[c]) for c in codes}
-
-
-WRITE_ERRORS = _errors(400, 401, 403, 409, 422)
+WRITE_ERRORS = errors(400, 401, 403, 409, 422)
 
 
 class ApiView(APIView):
@@ -79,7 +68,7 @@ class AccountTokenView(ApiView):
     @extend_schema(
         tags=["authentication"],
         request=s.LoginSerializer,
-        responses={200: s.TokenSerializer, **_errors(400, 429)},
+        responses={200: s.TokenSerializer, **errors(400, 429)},
         auth=[],
         summary="Account token",
     )
@@ -112,7 +101,7 @@ class TableTokenView(ApiView):
     @extend_schema(
         tags=["authentication"],
         request=s.TableCodeSerializer,
-        responses={200: s.TableTokenSerializer, **_errors(400, 429)},
+        responses={200: s.TableTokenSerializer, **errors(400, 429)},
         auth=[],
         summary="Table token",
     )
@@ -139,17 +128,20 @@ class TableTokenView(ApiView):
                     ]
                 }
             )
+        token, row = issue_table_token(table, side)
         return Response(
-            {
-                "token": table_token(table, side),
-                "table": table.pk,
-                "table_number": table.number,
-                "event": table.round.event_id,
-                "round": table.round.number,
-                "round_id": table.round_id,
-                "side": side,
-                "expires": _("when the round closes"),
-            }
+            s.TableTokenSerializer(
+                {
+                    "token": token,
+                    "table": table.pk,
+                    "table_number": table.number,
+                    "event": table.round.event_id,
+                    "round": table.round.number,
+                    "round_id": table.round_id,
+                    "side": side,
+                    "expires": expires_at(row),
+                }
+            ).data
         )
 
 
@@ -176,7 +168,7 @@ class EventListView(generics.ListAPIView):
     tags=["events"],
     summary="Event",
     description="`commitment` always; `seed` only once the event is finished.",
-    responses={200: s.EventSerializer, **_errors(404)},
+    responses={200: s.EventSerializer, **errors(404)},
 )
 class EventDetailView(generics.RetrieveAPIView):
     serializer_class = s.EventSerializer
@@ -188,7 +180,7 @@ class EventDetailView(generics.RetrieveAPIView):
 @extend_schema(
     tags=["events"],
     summary="Rounds of an event",
-    responses={200: s.RoundSerializer(many=True), **_errors(404)},
+    responses={200: s.RoundSerializer(many=True), **errors(404)},
 )
 class EventRoundsView(generics.ListAPIView):
     serializer_class = s.RoundSerializer
@@ -206,7 +198,7 @@ class EventRoundsView(generics.ListAPIView):
     tags=["events"],
     summary="Tables of a round",
     description="Table codes are shown to the event's organisers only.",
-    responses={200: s.TableSerializer(many=True), **_errors(404)},
+    responses={200: s.TableSerializer(many=True), **errors(404)},
 )
 class RoundTablesView(generics.ListAPIView):
     serializer_class = s.TableSerializer
@@ -236,7 +228,7 @@ class BoardView(ApiView):
         "it has entered the board, everyone once the board's round is closed. "
         "`analysis` (what each trump makes with perfect play, and the par) under the "
         "same rule, null until it is computed.",
-        responses={200: s.BoardSerializer, **_errors(404)},
+        responses={200: s.BoardSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = _event(request, pk)
@@ -248,30 +240,57 @@ class BoardView(ApiView):
         return Response(s.BoardSerializer(board, context=context).data)
 
 
+def _standings(event: Event, view: public_selectors.StandingsView, ev) -> dict[str, Any]:
+    snapshot = view.snapshot
+    matches = sorted(snapshot.matches if snapshot else [], key=lambda m: m["table"])
+    return {
+        "event": event.pk,
+        "after_round": view.after_round,
+        "rounds": view.after_rounds,
+        "stale": view.state != queue.FRESH,
+        "updated_at": snapshot.computed_at if snapshot else None,
+        "ranking_method": event.ranking_method,
+        "criteria": list(CRITERIA[event.ranking_method]),
+        "rows": [
+            {
+                **row.data,
+                "shared": row.shared,
+                "pair": row.entry.number,
+                "name": row.entry.pair.name,
+            }
+            for row in view.rows
+        ],
+        "matches": [
+            {**m, "ns": ev.number(m["ns"]), "ew": ev.number(m["ew"])}
+            for m in matches
+            if m["ns"] in ev.entries and m["ew"] in ev.entries
+        ],
+    }
+
+
 class StandingsView(ApiView):
     @extend_schema(
         tags=["events"],
         summary="Standings",
-        description="The latest snapshot; `stale` is true while a recomputation is pending.",
-        responses={200: s.StandingsSerializer, **_errors(404)},
+        description="The standings after round `after` (default: the latest you may see): "
+        "the public and the tables see closed rounds, the event's organisers and referees "
+        "the open round live. `stale` is true while a recomputation is pending.",
+        parameters=[s.StandingsQuerySerializer],
+        responses={200: s.StandingsSerializer, **errors(400, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
+        query = s.StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         event = _event(request, pk)
         staff = policy.is_event_staff(access.actor_for(request), event)
-        limit = policy.last_scored_round(staff=staff, rounds=event.rounds.all())
-        state = queue.standings_state(event)  # first: it may recompute them on the spot
-        snapshot = event.snapshots.filter(after_round__lte=limit).order_by("-after_round").first()
-        updated = snapshot.computed_at if snapshot else None
-        return Response(
-            s.StandingsSerializer(
-                {
-                    "event": event,
-                    "snapshot": snapshot,
-                    "stale": state != queue.FRESH,
-                    "updated_at": updated,
-                }
-            ).data
-        )
+        ev = public_selectors.event_view(event, staff=staff)
+        after = query.validated_data.get("after")
+        view = public_selectors.standings(ev, after_round=after)
+        if after is not None and view.after_round != after:
+            raise NotFound(
+                _("There are no standings after round %(n)s that you may see.") % {"n": after}
+            )
+        return Response(s.StandingsSerializer(_standings(event, view, ev)).data)
 
 
 # ---- results --------------------------------------------------------------------------------
@@ -346,7 +365,7 @@ class ResultListView(generics.ListAPIView):
         description="Everyone sees the results of a closed round of a visible event; "
         "before the round closes, only that table, the event's organisers and "
         "referees, and staff.",
-        responses={200: s.ResultSerializer(many=True), **_errors(400)},
+        responses={200: s.ResultSerializer(many=True), **errors(400)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -391,7 +410,7 @@ class ResultDetailView(ApiView):
         summary="Result",
         description="`submissions` (with play records' verdicts) only for the "
         "table's players and the event's organisers and referees.",
-        responses={200: s.ResultDetailSerializer, **_errors(401, 403, 404)},
+        responses={200: s.ResultDetailSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         result = access.visible_results(request).filter(pk=pk).first()
@@ -412,7 +431,7 @@ class ResultConfirmView(ApiView):
         "pair's `code` (typed on the same phone). A side never confirms its own entry.",
         request=s.ConfirmSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.ResultSerializer, **WRITE_ERRORS, **_errors(404, 429)},
+        responses={200: s.ResultSerializer, **WRITE_ERRORS, **errors(404, 429)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -472,7 +491,7 @@ class TableNewCodesView(ApiView):
         "old ones stops working at once.",
         request=None,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.TableSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={200: s.TableSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -542,7 +561,7 @@ class PlayRecordDetailView(ApiView):
         summary="Play record",
         description="The record as received and its verdict, for those who may see "
         "the board's cards.",
-        responses={200: s.PlayRecordSerializer, **_errors(401, 403, 404)},
+        responses={200: s.PlayRecordSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         record = get_object_or_404(
@@ -571,7 +590,7 @@ class VerifyView(ApiView):
         "seeded board (only for those who may see its cards).",
         request=s.VerifySerializer,
         auth=[],
-        responses={200: s.VerdictSerializer, **_errors(400, 403, 404, 429)},
+        responses={200: s.VerdictSerializer, **errors(400, 403, 404, 429)},
     )
     def post(self, request: Request) -> Response:
         form = s.VerifySerializer(data=request.data)
@@ -641,7 +660,7 @@ class DisputeListView(generics.ListAPIView):
         summary="Disputes",
         description="Referees and organisers: their events' disputes; players and "
         "table tokens: their own table's.",
-        responses={200: s.DisputeSerializer(many=True), **_errors(400, 401)},
+        responses={200: s.DisputeSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -678,7 +697,7 @@ class DisputeDetailView(ApiView):
         summary="Dispute",
         description="With its rulings (a revision supersedes, never erases) and "
         "the result's history.",
-        responses={200: s.DisputeDetailSerializer, **_errors(401, 403, 404)},
+        responses={200: s.DisputeDetailSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         return Response(_dispute_detail(_visible_dispute(request, pk)))
@@ -692,7 +711,7 @@ class DisputeRuleView(ApiView):
         "revises the earlier ruling, which stays in `rulings`.",
         request=s.RuleSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={201: s.DisputeDetailSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -736,7 +755,7 @@ class DisputeWithdrawView(ApiView):
         summary="Withdraw a player's request",
         request=None,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **_errors(404)},
+        responses={200: s.DisputeDetailSerializer, **WRITE_ERRORS, **errors(404)},
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:

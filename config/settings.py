@@ -175,6 +175,9 @@ STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 # the largest of them (the CSV import's confirmation), for anything read outside a route.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2048 * 1024
 
+# A table token works while its round is open, and at most this long after it was issued.
+TABLE_TOKEN_HOURS = env_int("TABLE_TOKEN_HOURS", 12, minimum=1)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.TableTokenAuthentication",
@@ -182,7 +185,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ApiSchema",
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StorableJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
@@ -207,6 +210,7 @@ SPECTACULAR_SETTINGS = {
         "PairEnum": "api.serializers.SIDES",
         "UnlockReasonEnum": "tournaments.models.BoardUnlock.Reason",
         "DisputeReasonEnum": "tournaments.models.Dispute.Reason",
+        "AdjustedEnum": "tournaments.models.BoardResult.Adjusted",
     },
 }
 

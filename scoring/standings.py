@@ -45,29 +45,26 @@ from scoring.types import (
 _PCT_DIGITS = 9
 
 SortKey = tuple[float, ...]
-_KEYS: dict[str, Callable[[Standing], SortKey]] = {
-    "wins": lambda s: (
-        -s.match_points,
-        -s.point_diff,
-        -s.points_for,
-        -s.buchholz,
-        -round(s.duplicate_pct, _PCT_DIGITS),
-    ),
-    "matchpoints": lambda s: (
-        -round(s.duplicate_pct, _PCT_DIGITS),
-        -s.match_points,
-        -s.point_diff,
-        -s.points_for,
-        -s.buchholz,
-    ),
-    "points": lambda s: (
-        -s.point_diff,
-        -s.match_points,
-        -s.points_for,
-        -s.buchholz,
-        -round(s.duplicate_pct, _PCT_DIGITS),
-    ),
+# The criteria of each ranking method, best first: every one is a field of ``Standing``, larger
+# is better. The API and the pages name them from here.
+CRITERIA: dict[str, tuple[str, ...]] = {
+    "wins": ("match_points", "point_diff", "points_for", "buchholz", "duplicate_pct"),
+    "matchpoints": ("duplicate_pct", "match_points", "point_diff", "points_for", "buchholz"),
+    "points": ("point_diff", "match_points", "points_for", "buchholz", "duplicate_pct"),
 }
+
+
+def _key(criteria: tuple[str, ...]) -> Callable[[Standing], SortKey]:
+    def key(s: Standing) -> SortKey:
+        return tuple(
+            -round(s.duplicate_pct, _PCT_DIGITS) if c == "duplicate_pct" else -getattr(s, c)
+            for c in criteria
+        )
+
+    return key
+
+
+_KEYS: dict[str, Callable[[Standing], SortKey]] = {m: _key(c) for m, c in CRITERIA.items()}
 
 
 def ranking_key(method: str) -> Callable[[Standing], SortKey]:

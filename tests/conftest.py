@@ -5,6 +5,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -85,6 +86,33 @@ def _tasks_in_process(request):
         pass
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _api_keeps_its_contract(monkeypatch):
+    """Every response from /api/v1/ that a test receives through Django's test client (DRF's
+    APIClient included) is checked against the published OpenAPI schema (tests/contract.py).
+    A mismatch fails the test where the call was made; in another thread, at the test's end."""
+    from django.test.client import Client
+
+    from tests import contract
+
+    request = Client.request
+    late: list[str] = []
+
+    def checked(self, **kwargs):
+        response = request(self, **kwargs)
+        found = contract.check(response)
+        if found:
+            if threading.current_thread() is threading.main_thread():
+                pytest.fail("the API broke its schema:\n" + "\n".join(found), pytrace=False)
+            late.extend(found)
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
+    yield
+    if late:
+        pytest.fail("the API broke its schema:\n" + "\n".join(late), pytrace=False)
 
 
 @pytest.fixture(autouse=True)

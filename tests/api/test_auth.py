@@ -1,8 +1,14 @@
 """Account tokens and table tokens: exchange, throttling of wrong attempts, expiry."""
 
+import datetime as dt
+
+from django.conf import settings
+from django.utils import timezone
+
 from api.authentication import table_token
 from tests.api.conftest import errors_of
 from tournaments.actors import Actor
+from tournaments.models import TableToken
 from tournaments.services import events
 
 
@@ -48,7 +54,10 @@ def test_table_token_from_the_code(world):
     assert body["table"] == world.table.pk and body["side"] == "EW"
     # Opaque: the token carries neither code nor table, only a random string.
     assert world.table.code_ns not in body["token"] and code not in body["token"]
-    assert body["round"] == 1 and body["event"] == world.event.pk and body["expires"]
+    assert body["round"] == 1 and body["event"] == world.event.pk
+    expires = dt.datetime.fromisoformat(body["expires"])
+    hours = (expires - timezone.now()).total_seconds() / 3600
+    assert settings.TABLE_TOKEN_HOURS - 0.1 < hours <= settings.TABLE_TOKEN_HOURS
     client = world.client()
     client.credentials(HTTP_AUTHORIZATION=f"Table {body['token']}")
     entered = client.post("/api/v1/results", world.short(), format="json")
@@ -130,6 +139,16 @@ def test_table_token_stops_when_the_round_closes_or_new_codes_are_issued(world):
         "/api/v1/table-token", {"code": world.table.code_ns}, format="json"
     )
     assert closed.status_code == 400
+
+
+def test_table_token_stops_at_its_expiry_time(world):
+    client = world.client("table")
+    assert client.get("/api/v1/disputes").status_code == 200
+    TableToken.objects.filter(table=world.table).update(
+        created_at=timezone.now() - dt.timedelta(hours=settings.TABLE_TOKEN_HOURS, seconds=1)
+    )
+    refused = client.get("/api/v1/disputes")
+    assert refused.status_code == 401 and "authorization" in errors_of(refused)
 
 
 def test_only_organisers_issue_new_codes(world):

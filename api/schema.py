@@ -1,0 +1,67 @@
+"""The OpenAPI schema lists every status an operation can answer, with the error's shape.
+
+A view lists the errors of its own logic (``errors(400, 409)``); ``ApiSchema`` adds those that
+any operation of its kind can answer, whatever its view does:
+
+- 401 where the view authenticates (a token that is wrong or no longer valid is refused
+  before the view runs), 403 on a write through a browser session (CSRF);
+- 404 where the path names an object;
+- 400 on a paginated list (a ``limit`` or ``offset`` out of range);
+- 413 and 415 on a write (a body over the route's limit, a body that is not JSON);
+- 503 everywhere (the database did not answer; nothing was stored).
+"""
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.authentication import SessionAuthentication
+
+from api.serializers import ErrorSerializer
+
+TEXT = {
+    400: "Bad input: every problem with its field path.",
+    401: "Not authenticated, or the token is not valid (any more).",
+    403: "Not yours: not your table, not your event, or not allowed in your role.",
+    404: "No such object (or not visible to you).",
+    409: "Conflict: the object is not in a state that allows this (see the message), or it "
+    "changed meanwhile (version).",
+    413: "The body is larger than this route accepts; nothing was stored.",
+    415: "The body is not JSON.",
+    422: "This Idempotency-Key was used for a different request.",
+    429: "Too many attempts: wait (the message says how long) and try again.",
+    503: "The database did not answer; nothing was stored. Try again (Retry-After).",
+}
+WRITES = ("POST", "PUT", "PATCH")
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """The error responses ``codes`` for ``extend_schema(responses=...)``."""
+    return {code: OpenApiResponse(ErrorSerializer, description=TEXT[code]) for code in codes}
+
+
+class ApiSchema(AutoSchema):
+    def _implied_errors(self) -> list[int]:
+        view, write = self.view, self.method in WRITES
+        codes = [503]
+        authenticators = view.get_authenticators()
+        if authenticators:
+            codes.append(401)
+            if write and any(isinstance(a, SessionAuthentication) for a in authenticators):
+                codes.append(403)
+        if "{" in self.path:
+            codes.append(404)
+        if self._is_list_view() and getattr(view, "pagination_class", None):
+            codes.append(400)
+        if write:
+            codes += [413, 415]
+        return codes
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses = super()._get_response_bodies(direction)
+        for code, response in errors(*self._implied_errors()).items():
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(
+                    response, str(code), direction=direction
+                )
+        return dict(sorted(responses.items()))

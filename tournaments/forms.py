@@ -110,12 +110,14 @@ class EventForm(forms.ModelForm):
             "boards_per_round",
             "ranking_method",
             "bye_points",
+            "seeding",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ruleset": forms.RadioSelect,
             "match_mode": forms.RadioSelect,
             "ranking_method": forms.RadioSelect,
+            "seeding": forms.RadioSelect,
         }
         help_texts = {
             "ruleset": _(
@@ -157,6 +159,8 @@ class EventForm(forms.ModelForm):
             "" if value is None else ("true" if value else "false")
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
+        # Older clients and the presets do not send it: by lot unless asked.
+        self.fields["seeding"].required = False
         self.fields["game_target"].widget.attrs["min"] = 1
         self.fields["rounds_count"].widget.attrs["min"] = 1
         self.fields["boards_per_round"].widget.attrs["min"] = 1
@@ -182,6 +186,9 @@ class EventForm(forms.ModelForm):
         if not 1 <= value <= 30:
             raise forms.ValidationError(_("Between 1 and 30 rounds."))
         return value
+
+    def clean_seeding(self) -> str:
+        return self.cleaned_data.get("seeding") or Event.Seeding.LOT
 
     def clean_boards_per_round(self) -> int:
         value = self.cleaned_data["boards_per_round"]

@@ -50,6 +50,13 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    """One person, across events and clubs: every pair and substitution of theirs points here."""
+
+    class Visibility(models.TextChoices):
+        HIDDEN = "hidden", _("Only my name, on the pages of the events I play")
+        RESULTS = "results", _("My page: events, partners and results")
+        RATING = "rating", _("My page with my rating too")
+
     name = models.CharField(_("name"), max_length=120)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -62,6 +69,12 @@ class Player(models.Model):
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+    visibility = models.CharField(
+        _("what the public sees"),
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.RESULTS,
     )
 
     class Meta:
@@ -118,6 +131,10 @@ class Event(models.Model):
         BOARDS = "boards", _("Every board counts")
         GAME = "game", _("One game to the target per round")
 
+    class Seeding(models.TextChoices):
+        LOT = "lot", _("By lot")
+        RATING = "rating", _("By the club's ratings")
+
     class Ranking(models.TextChoices):
         WINS = "wins", _("Games won, then point difference")
         MATCHPOINTS = "matchpoints", _("Duplicate percentage")
@@ -170,6 +187,13 @@ class Event(models.Model):
         _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS
     )
     bye_points = models.PositiveSmallIntegerField(_("points difference for a bye"), default=36)
+    seeding = models.CharField(
+        _("round 1 seeding"),
+        max_length=10,
+        choices=Seeding.choices,
+        default=Seeding.LOT,
+        help_text=_("By rating: the top half meets the bottom half in round 1."),
+    )
     seed = models.CharField(_("secret seed"), max_length=128, default=new_seed, editable=False)
     commitment = models.CharField(_("seed commitment"), max_length=64, editable=False)
     boards_ready = models.PositiveIntegerField(_("boards generated"), default=0, editable=False)
@@ -178,6 +202,8 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
     corrected_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the club's ratings last took this event in (services.ratings); None: not yet.
+    rated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -690,3 +716,52 @@ class AttemptCounter(models.Model):
     class Meta:
         verbose_name = _("attempt counter")
         verbose_name_plural = _("attempt counters")
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a club's history (``scoring.ratings``): μ ± σ."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField(_("rating"))
+    sigma = models.FloatField(_("uncertainty"))
+    events = models.PositiveIntegerField(_("events"), default=0)
+    boards = models.PositiveIntegerField(_("boards"), default=0)
+
+    class Meta:
+        ordering = ["club", "-mu"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_rating_per_club_player")
+        ]
+
+
+class RatingHistory(models.Model):
+    """A player's rating just after an event (the rating history of the player page)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_history")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["event__date", "event_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "event"], name="one_rating_per_player_event")
+        ]
+
+
+class PlayerMerge(models.Model):
+    """A duplicate player merged into another: who, when, and what moved (append-only)."""
+
+    kept = models.ForeignKey(
+        Player, null=True, on_delete=models.SET_NULL, related_name="merges_received"
+    )
+    kept_name = models.CharField(max_length=120)
+    merged_id = models.PositiveIntegerField()
+    merged_name = models.CharField(max_length=120)
+    moved = models.JSONField(default=dict)
+    actor = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]

@@ -519,6 +519,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
     with transaction.atomic():
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
+        queue.update_ratings(event)
         return _set_status(event, actor, Event.Status.FINISHED)
 
 
@@ -548,6 +549,7 @@ EVENT_OPTIONS = (
     "boards_per_round",
     "ranking_method",
     "bye_points",
+    "seeding",
 )
 EVENT_DETAILS = ("name", "club", "date", "venue")
 

@@ -8,6 +8,7 @@ from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import ServiceError
 from tournaments.services.events import round_propose
+from tournaments.services.ratings import seeded_round_one
 
 
 def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
@@ -24,7 +25,8 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    pairing = pair_next_round(event_input(event, rounds=played))
+    order = seeded_round_one(event) if round_number == 1 else None
+    pairing = pair_next_round(event_input(event, rounds=played), order=order)
     rnd = round_propose(
         event=event, actor=actor, number=round_number, tables=pairing.tables, bye=pairing.bye
     )

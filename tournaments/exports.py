@@ -1,4 +1,4 @@
-"""CSV and JSON exports of an event's results (every column is documented in docs/exports.md).
+"""CSV and JSON exports of an event's results and a club season's ranking (every column is documented in docs/exports.md).
 
 CSV: plain UTF-8, comma-separated, one header row; numbers in the C locale (``52.5``), never
 localised, so that programs read them; column names are fixed English identifiers.
@@ -12,6 +12,7 @@ from typing import Any
 
 from tournaments import play
 from tournaments import public_selectors as sel
+from tournaments.club_selectors import SeasonView
 
 STANDINGS_COLUMNS = [
     "after_round",
@@ -184,3 +185,44 @@ def records_json(ev: sel.EventView) -> dict[str, Any]:
         },
         "records": sel.play_records(ev),
     }
+
+
+SEASON_COLUMNS = [
+    "rank",
+    "players",
+    "player_ids",
+    "total",
+    "events_played",
+    "event_id",
+    "event_date",
+    "event",
+    "points",
+    "counted",
+]
+
+
+def season_csv(view: SeasonView) -> str:
+    """A club season's ranking: one row per competitor and event played (docs/clubs.md)."""
+    rows = []
+    for row in view.rows:
+        common = {
+            "rank": row.rank,
+            "players": _text(" – ".join(p.name for p in row.players)),
+            "player_ids": " ".join(str(p.pk) for p in row.players),
+            "total": _num(row.total),
+            "events_played": row.events_played,
+        }
+        for event, cell in zip(view.events, row.points, strict=True):
+            if cell is None:
+                continue
+            rows.append(
+                common
+                | {
+                    "event_id": event.pk,
+                    "event_date": event.date.isoformat(),
+                    "event": _text(event.name),
+                    "points": _num(cell[0]),
+                    "counted": _bool(cell[1]),
+                }
+            )
+    return _write(SEASON_COLUMNS, rows)

@@ -5,7 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -53,7 +53,10 @@ class Player(models.Model):
     """One person, across events and clubs: every pair and substitution of theirs points here."""
 
     class Visibility(models.TextChoices):
-        HIDDEN = "hidden", _("Only my name, on the pages of the events I play")
+        HIDDEN = (
+            "hidden",
+            _("Only my name, on the pages of the events I play and the club's season"),
+        )
         RESULTS = "results", _("My page: events, partners and results")
         RATING = "rating", _("My page with my rating too")
 
@@ -765,3 +768,44 @@ class PlayerMerge(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+
+
+class Season(models.Model):
+    """A club's season: its finished events between two dates, ranked by points per placement
+    (``scoring.season``)."""
+
+    class PointTable(models.TextChoices):
+        FIELD = "field", _("One point per pair at or below (N − place + 1)")
+        TOP10 = "top10", _("25, 18, 15, 12, 10, 8, 6, 4, 2, 1")
+        TOP10_SCALED = "top10_scaled", _("25, 18, 15… scaled by the field over 16 pairs")
+
+    class RankBy(models.TextChoices):
+        PLAYER = "player", _("Players")
+        PAIR = "pair", _("Partnerships")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="seasons"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    starts = models.DateField(_("first day"))
+    ends = models.DateField(_("last day"))
+    point_table = models.CharField(
+        _("point table"), max_length=20, choices=PointTable.choices, default=PointTable.FIELD
+    )
+    best = models.PositiveSmallIntegerField(
+        _("best events counted"), null=True, blank=True, help_text=_("Empty: every event.")
+    )
+    rank_by = models.CharField(
+        _("ranking of"), max_length=10, choices=RankBy.choices, default=RankBy.PLAYER
+    )
+
+    class Meta:
+        ordering = ["club", "-starts"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(condition=Q(ends__gte=F("starts")), name="season_dates_ordered")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event
+from tournaments.models import Event, Season
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -121,6 +121,16 @@ EXPECTED: dict[str, Rule] = {
     "public:pdf_download": Rule("web", NOBODY, pk="event"),
     "public:export_csv": Rule("web", ALL, ALL, pk="event"),
     "public:export_records": Rule("web", ALL, ALL, pk="event"),
+    # players and clubs (player: table 1's NS player 1, the "player" account; partner: NS 2)
+    "players:player": Rule("web", ALL, pk="player"),
+    "players:partnership": Rule("web", ALL, pk="player"),
+    "players:visibility": Rule("web", None, frozenset({"player", "staff"}), pk="player"),
+    "players:merge": Rule("web", STAFF, STAFF, pk="player"),
+    "clubs:club": Rule("web", ALL, pk="club"),
+    "clubs:ratings_recompute": Rule("web", None, NOBODY, pk="club"),  # the club has no organiser
+    "clubs:season_new": Rule("web", NOBODY, NOBODY, pk="club"),
+    "clubs:season": Rule("web", ALL, pk="club"),
+    "clubs:season_csv": Rule("web", ALL, pk="club"),
     # API
     "api:auth_token": Rule("api", None, ALL),
     "api:table_token": Rule("api", None, ALL),
@@ -198,6 +208,8 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "record": scene.record.pk,
         "dispute": scene.dispute.pk,
         "table": world.table.pk,
+        "player": world.table.ns.pair.player1_id,
+        "club": event.club_id,
     }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
@@ -205,6 +217,10 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "number": 1,  # round 1 / board 1 (the hidden board)
         "board": 1,
         "entry_number": 1,
+        "partner": world.table.ns.pair.player2_id,
+        "season_pk": Season.objects.get_or_create(
+            club=event.club, name="Season", defaults={"starts": event.date, "ends": event.date}
+        )[0].pk,
         "entry_pk": event.entries.order_by("number").first().pk,
         "table": 1,  # table 1 of round 1 (organiser pages)
         "result_pk": scene.played.pk,

@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import player_selectors as sel
 from tournaments import policy
@@ -26,6 +26,7 @@ def _access(request: HttpRequest, pk: int) -> policy.PlayerAccess:
     return access
 
 
+@require_GET
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     access = _access(request, pk)
     page = sel.player_page(access.player, access)
@@ -44,6 +45,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_GET
 def partnership_page(request: HttpRequest, pk: int, partner: int) -> HttpResponse:
     first = _access(request, pk)
     second = _access(request, partner)
@@ -60,6 +62,8 @@ def partnership_page(request: HttpRequest, pk: int, partner: int) -> HttpRespons
 @require_POST
 def player_visibility(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
+    if not policy.PlayerAccess(Actor(user=request.user), player).full:
+        raise Http404(_("No such player."))
     form = VisibilityForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose one of the options."))

@@ -111,6 +111,7 @@ class EventForm(forms.ModelForm):
             "ranking_method",
             "bye_points",
             "seeding",
+            "registration_cap",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -159,6 +160,7 @@ class EventForm(forms.ModelForm):
             "" if value is None else ("true" if value else "false")
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
+        self.fields["registration_cap"].widget.attrs["min"] = 2
         # Older clients and the presets do not send it: by lot unless asked.
         self.fields["seeding"].required = False
         self.fields["game_target"].widget.attrs["min"] = 1

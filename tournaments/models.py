@@ -205,6 +205,12 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
     corrected_at = models.DateTimeField(null=True, blank=True, editable=False)
+    registration_cap = models.PositiveSmallIntegerField(
+        _("pairs accepted at most"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: no cap. Pairs signing up beyond it go on the waiting list."),
+    )
     # When the club's ratings last took this event in (services.ratings); None: not yet.
     rated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -809,3 +815,41 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def new_registration_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Registration(models.Model):
+    """A pair's public sign-up for an event. Checking in on the day makes it an ``Entry``: only
+    checked-in pairs are paired."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Confirmed")
+        WAITING = "waiting", _("On the waiting list")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    player1 = models.CharField(_("player 1"), max_length=120)
+    player2 = models.CharField(_("player 2"), max_length=120)
+    email = models.EmailField(_("e-mail"))
+    language = models.CharField(max_length=10)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    # The secret of the confirmation's link: whoever holds it may withdraw the pair.
+    token = models.CharField(max_length=64, unique=True, default=new_registration_token)
+    entry = models.OneToOneField(
+        Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="registration"
+    )
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+
+    def __str__(self) -> str:
+        return f"{self.player1} – {self.player2}"

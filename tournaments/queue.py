@@ -125,3 +125,9 @@ def update_ratings(event: Event) -> None:
 def recompute_ratings(club_id: int) -> None:
     """Recompute a club's ratings from scratch, after the current transaction commits."""
     transaction.on_commit(lambda: _task("recompute_ratings").delay(club_id))
+
+
+def registration_email(registration, kind: str) -> None:  # noqa: ANN001 - a Registration
+    """Send one of a registration's e-mails in the background, after commit."""
+    registration_id = registration.pk
+    transaction.on_commit(lambda: _task("send_registration_email").delay(registration_id, kind))

@@ -14,6 +14,7 @@ from tournaments.queue import STANDINGS_LOCK, STANDINGS_QUEUED
 from tournaments.scoring_io import stale_events
 from tournaments.services.events import boards_generate
 from tournaments.services.ratings import ratings_recompute, ratings_update
+from tournaments.services.registrations import registration_email_send
 from tournaments.services.standings import standings_recompute
 
 log = logging.getLogger(__name__)
@@ -129,3 +130,9 @@ def update_ratings(self: Task, event_id: int) -> str:
 def recompute_ratings(self: Task, club_id: int) -> int:
     """Recompute a club's ratings from scratch over its whole history."""
     return ratings_recompute(club_id)
+
+
+# An SMTP server that refuses or times out is retried, a few times, with backoff.
+@shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
+def send_registration_email(self: Task, registration_id: int, kind: str) -> int:
+    return registration_email_send(registration_id, kind)

@@ -107,6 +107,10 @@ EXPECTED: dict[str, Rule] = {
     "referee:short_preview": Rule("web", EVENT_STAFF, pk="dispute"),
     # public pages of a published event (their cards are checked in test_card_leaks.py)
     "public:event": Rule("web", ALL, ALL, pk="event"),
+    "public:register": Rule("web", ALL, ALL, pk="event"),  # closed: the event is running
+    "public:registration": Rule("web", NOBODY, NOBODY, pk="event"),  # no such token
+    "tournaments:registrations": Rule("web", ORGANISER, pk="event"),
+    "tournaments:registration_check_in": Rule("web", None, ORGANISER, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
     "public:round_results": Rule("web", ALL, ALL, pk="event"),
@@ -218,6 +222,8 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "board": 1,
         "entry_number": 1,
         "partner": world.table.ns.pair.player2_id,
+        "token": "no-such-token",
+        "registration_pk": 999999,
         "season_pk": Season.objects.get_or_create(
             club=event.club, name="Season", defaults={"starts": event.date, "ends": event.date}
         )[0].pk,

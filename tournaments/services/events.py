@@ -551,7 +551,7 @@ EVENT_OPTIONS = (
     "bye_points",
     "seeding",
 )
-EVENT_DETAILS = ("name", "club", "date", "venue")
+EVENT_DETAILS = ("name", "club", "date", "venue", "registration_cap")
 
 
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:

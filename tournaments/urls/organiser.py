@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes
+from tournaments.views import changes, registrations
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -17,6 +17,12 @@ urlpatterns = [
     path("<int:pk>/finish/", views.event_finish, name="event_finish"),
     path("<int:pk>/publish/", views.event_publish, name="event_publish"),
     path("<int:pk>/pairs/", views.entries, name="entries"),
+    path("<int:pk>/registrations/", registrations.registration_list, name="registrations"),
+    path(
+        "<int:pk>/registrations/<int:registration_pk>/check-in/",
+        registrations.check_in,
+        name="registration_check_in",
+    ),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
     path(
         "<int:pk>/pairs/import/confirm/",

@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from tournaments.views import public, public_files
+from tournaments.views import public, public_files, registrations
 
 app_name = "public"
 urlpatterns = [
     path("<int:pk>/", public.event_page, name="event"),
     path("<int:pk>/standings/", public.standings, name="standings"),
+    path("<int:pk>/register/", registrations.signup, name="register"),
+    path("<int:pk>/registration/<str:token>/", registrations.registration, name="registration"),
     path("<int:pk>/screen/", public.screen, name="screen"),
     path("<int:pk>/rounds/<int:number>/", public.round_results, name="round_results"),
     path("<int:pk>/rounds/<int:number>/table-cards/", public.table_cards, name="table_cards"),

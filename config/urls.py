@@ -18,6 +18,8 @@ urlpatterns = [
     path("table/", include("tournaments.urls.table", namespace="table")),
     path("referee/", include("tournaments.urls.referee", namespace="referee")),
     path("e/", include("tournaments.urls.public", namespace="public")),
+    path("players/", include("tournaments.urls.players", namespace="players")),
+    path("clubs/", include("tournaments.urls.clubs", namespace="clubs")),
     path("api/v1/", include("api.urls", namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

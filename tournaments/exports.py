@@ -1,5 +1,5 @@
-"""CSV, Excel and JSON exports of an event's results (every column is documented in
-docs/exports.md).
+"""CSV, Excel and JSON exports of an event's results and a club season's ranking (every column is
+documented in docs/exports.md).
 
 CSV for programs: plain UTF-8, comma-separated, one header row; numbers in the C locale
 (``52.5``), never localised; column names are fixed English identifiers. For people, the same
@@ -21,6 +21,7 @@ from openpyxl.utils import get_column_letter
 
 from tournaments import play
 from tournaments import public_selectors as sel
+from tournaments.club_selectors import SeasonView
 
 
 @dataclass(frozen=True)
@@ -321,3 +322,49 @@ def records_json(ev: sel.EventView) -> dict[str, Any]:
         },
         "records": sel.play_records(ev),
     }
+
+
+SEASON = [
+    Column("rank", _("Rank")),
+    Column("players", _("Players"), "text"),
+    Column("player_ids", _("Player ids"), "text"),
+    Column("total", _("Total"), "num"),
+    Column("events_played", _("Events played")),
+    Column("event_id", _("Event id")),
+    Column("event_date", _("Event date"), "text"),
+    Column("event", _("Event"), "text"),
+    Column("points", _("Points"), "num"),
+    Column("counted", _("Counted"), "bool"),
+]
+SEASON_COLUMNS = [c.key for c in SEASON]
+
+
+def season_table(view: SeasonView) -> Table:
+    """A club season's ranking: one row per competitor and event played (docs/clubs.md)."""
+    rows = []
+    for row in view.rows:
+        common = {
+            "rank": row.rank,
+            "players": " – ".join(p.name for p in row.players),
+            "player_ids": " ".join(str(p.pk) for p in row.players),
+            "total": row.total,
+            "events_played": row.events_played,
+        }
+        for event, cell in zip(view.events, row.points, strict=True):
+            if cell is None:
+                continue
+            rows.append(
+                common
+                | {
+                    "event_id": event.pk,
+                    "event_date": event.date.isoformat(),
+                    "event": event.name,
+                    "points": cell[0],
+                    "counted": cell[1],
+                }
+            )
+    return Table("season", SEASON, rows)
+
+
+def season_csv(view: SeasonView) -> str:
+    return program_csv(season_table(view))

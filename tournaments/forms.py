@@ -214,6 +214,7 @@ class EventForm(forms.ModelForm):
             "bye_points",
             "late_entry_points",
             "requested_bye_points",
+            "registration_cap",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -280,6 +281,8 @@ class EventForm(forms.ModelForm):
             "" if value is None else ("true" if value else "false")
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
+        self.fields["registration_cap"].widget.attrs["min"] = 2
+        # Older clients and the presets do not send it: by lot unless asked.
         self.fields["game_target"].widget.attrs["min"] = 1
         self.fields["round_minutes"].widget.attrs["min"] = 1
         for name in OPTIONAL_OPTIONS:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -53,6 +53,16 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    """One person, across events and clubs: every pair and substitution of theirs points here."""
+
+    class Visibility(models.TextChoices):
+        HIDDEN = (
+            "hidden",
+            _("Only my name, on the pages of the events I play and the club's season"),
+        )
+        RESULTS = "results", _("My page: events, partners and results")
+        RATING = "rating", _("My page with my rating too")
+
     name = models.CharField(_("name"), max_length=120)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -65,6 +75,12 @@ class Player(models.Model):
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+    visibility = models.CharField(
+        _("what the public sees"),
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.RESULTS,
     )
 
     class Meta:
@@ -249,6 +265,14 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
     corrected_at = models.DateTimeField(null=True, blank=True, editable=False)
+    registration_cap = models.PositiveSmallIntegerField(
+        _("pairs accepted at most"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: no cap. Pairs signing up beyond it go on the waiting list."),
+    )
+    # When the club's ratings last took this event in (services.ratings); None: not yet.
+    rated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -929,3 +953,131 @@ class AttemptCounter(models.Model):
     class Meta:
         verbose_name = _("attempt counter")
         verbose_name_plural = _("attempt counters")
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a club's history (``scoring.ratings``): μ ± σ."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField(_("rating"))
+    sigma = models.FloatField(_("uncertainty"))
+    events = models.PositiveIntegerField(_("events"), default=0)
+    boards = models.PositiveIntegerField(_("boards"), default=0)
+
+    class Meta:
+        ordering = ["club", "-mu"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_rating_per_club_player")
+        ]
+
+
+class RatingHistory(models.Model):
+    """A player's rating just after an event (the rating history of the player page)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_history")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["event__date", "event_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "event"], name="one_rating_per_player_event")
+        ]
+
+
+class PlayerMerge(models.Model):
+    """A duplicate player merged into another: who, when, and what moved (append-only)."""
+
+    kept = models.ForeignKey(
+        Player, null=True, on_delete=models.SET_NULL, related_name="merges_received"
+    )
+    kept_name = models.CharField(max_length=120)
+    merged_id = models.PositiveIntegerField()
+    merged_name = models.CharField(max_length=120)
+    moved = models.JSONField(default=dict)
+    actor = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+
+class Season(models.Model):
+    """A club's season: its finished events between two dates, ranked by points per placement
+    (``scoring.season``)."""
+
+    class PointTable(models.TextChoices):
+        FIELD = "field", _("One point per pair at or below (N − place + 1)")
+        TOP10 = "top10", _("25, 18, 15, 12, 10, 8, 6, 4, 2, 1")
+        TOP10_SCALED = "top10_scaled", _("25, 18, 15… scaled by the field over 16 pairs")
+
+    class RankBy(models.TextChoices):
+        PLAYER = "player", _("Players")
+        PAIR = "pair", _("Partnerships")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="seasons"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    starts = models.DateField(_("first day"))
+    ends = models.DateField(_("last day"))
+    point_table = models.CharField(
+        _("point table"), max_length=20, choices=PointTable.choices, default=PointTable.FIELD
+    )
+    best = models.PositiveSmallIntegerField(
+        _("best events counted"), null=True, blank=True, help_text=_("Empty: every event.")
+    )
+    rank_by = models.CharField(
+        _("ranking of"), max_length=10, choices=RankBy.choices, default=RankBy.PLAYER
+    )
+
+    class Meta:
+        ordering = ["club", "-starts"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(condition=Q(ends__gte=F("starts")), name="season_dates_ordered")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_registration_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Registration(models.Model):
+    """A pair's public sign-up for an event. Checking in on the day makes it an ``Entry``: only
+    checked-in pairs are paired."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Confirmed")
+        WAITING = "waiting", _("On the waiting list")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    player1 = models.CharField(_("player 1"), max_length=120)
+    player2 = models.CharField(_("player 2"), max_length=120)
+    email = models.EmailField(_("e-mail"))
+    language = models.CharField(max_length=10)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    # The secret of the confirmation's link: whoever holds it may withdraw the pair.
+    token = models.CharField(max_length=64, unique=True, default=new_registration_token)
+    entry = models.OneToOneField(
+        Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="registration"
+    )
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+
+    def __str__(self) -> str:
+        return f"{self.player1} – {self.player2}"

@@ -12,6 +12,7 @@ here; nothing else decides. The rules (docs/operations.md shows them as a table)
   event's organisers and referees live; everyone else once the round is closed. A table always
   sees its own results.
 * **Table codes**: the event's organisers only.
+* **Players** (their page, their partnerships, their rating): see ``player_access``.
 
 Before a table may see a board's cards, nothing it is told depends on them: the services refuse
 or answer in words that are the same for any deal (see ``services.results``).
@@ -29,8 +30,11 @@ from tournaments.models import (
     Board,
     BoardResult,
     BoardUnlock,
+    Club,
     Dispute,
+    Entry,
     Event,
+    Player,
     Round,
     Table,
 )
@@ -227,3 +231,95 @@ def boards_shown(user: Any) -> QuerySet[Board]:
     if user is not None and user.is_superuser:
         return Board.objects.all()
     return Board.objects.annotate(round_no=round_no).filter(runs | (public & Exists(closed)))
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+def player_entries(player: Player) -> QuerySet[Entry]:
+    """Every entry the player played in: in its pair, or in a pair they left by a substitution."""
+    q = Q()
+    for where in ("pair", "substitutions__previous_pair"):
+        for slot in ("player1", "player2"):
+            q |= Q(**{f"{where}__{slot}": player})
+    return Entry.objects.filter(q).distinct()
+
+
+def clubs_of(player: Player) -> QuerySet[Club]:
+    """The clubs the player is a member of: their own club and every club they played for."""
+    played = player_entries(player).values("event__club")
+    return Club.objects.filter(Q(pk=player.club_id) | Q(pk__in=played))
+
+
+def _is_site_staff(actor: Actor) -> bool:
+    user = _user(actor)
+    return bool(user is not None and (user.is_staff or user.is_superuser))
+
+
+def organised_clubs_of(actor: Actor, player: Player) -> QuerySet[Club]:
+    """The player's clubs that ``actor`` organises."""
+    user = _user(actor)
+    if user is None:
+        return Club.objects.none()
+    return clubs_of(player).filter(organisers=user)
+
+
+class PlayerAccess:
+    """What ``actor`` may see of ``player`` (docs/clubs.md, "What a club sees of its members").
+
+    * The player (their own account) and the site's staff: everything.
+    * The organisers of a club the player is a member of: the player's page and rating whatever
+      the privacy setting, with the club's events; other events as the public sees them.
+    * Everyone: what the player allowed (``Player.visibility``): nothing but their name on the
+      events' own pages, or their page (published events, partners, results), or that and their
+      rating.
+
+    Which events are listed is further limited by ``visible_events`` and, for the scores in
+    them, by ``last_scored_round``: a player page never shows a score of an open round.
+    """
+
+    def __init__(self, actor: Actor, player: Player) -> None:
+        self.actor = actor
+        self.player = player
+        user = _user(actor)
+        self.own = bool(user is not None and player.user_id == user.pk)
+        self.full = self.own or _is_site_staff(actor)
+        self.club_ids = set(organised_clubs_of(actor, player).values_list("pk", flat=True))
+        public = player.visibility
+        self.page = self.full or bool(self.club_ids) or public != Player.Visibility.HIDDEN
+        self.rating = self.full or bool(self.club_ids) or public == Player.Visibility.RATING
+        self.public_page = public != Player.Visibility.HIDDEN
+
+    @staticmethod
+    def sees_everyone(actor: Actor) -> bool:
+        """The site's staff see every player's page and rating."""
+        return _is_site_staff(actor)
+
+    def events(self) -> QuerySet[Event]:
+        """The events of the player's page: those the actor may see, and of those, only the
+        player's club's events when the player keeps their page from the public."""
+        qs = visible_events(self.actor).filter(
+            pk__in=player_entries(self.player).values("event_id")
+        )
+        if self.full or self.public_page:
+            return qs
+        return qs.filter(club__in=self.club_ids)
+
+    def may_rate_club(self, club_id: int | None) -> bool:
+        """Whether the rating in ``club_id``'s history may be shown."""
+        if self.full or club_id in self.club_ids:
+            return True
+        return self.player.visibility == Player.Visibility.RATING
+
+
+def may_merge_into(actor: Actor, keep: Player) -> bool:
+    """Whether ``actor`` may merge some duplicate into ``keep`` (staff, its clubs' organisers)."""
+    return _is_site_staff(actor) or organised_clubs_of(actor, keep).exists()
+
+
+def may_merge_players(actor: Actor, keep: Player, other: Player) -> bool:
+    """The site's staff, or an organiser of a club both players are members of."""
+    if _is_site_staff(actor):
+        return True
+    ids = set(organised_clubs_of(actor, keep).values_list("pk", flat=True))
+    return bool(ids & set(organised_clubs_of(actor, other).values_list("pk", flat=True)))

@@ -136,3 +136,20 @@ def standings_state(event: Event) -> str:
         event.refresh_from_db(fields=["standings_updated_at"])  # what the page shows
         return FRESH
     return UPDATING if queued and _in_flight(event.pk) else OUT_OF_DATE
+
+
+def update_ratings(event: Event) -> None:
+    """Take a finished event into its club's ratings, after the current transaction commits."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("update_ratings").delay(event_id))
+
+
+def recompute_ratings(club_id: int) -> None:
+    """Recompute a club's ratings from scratch, after the current transaction commits."""
+    transaction.on_commit(lambda: _task("recompute_ratings").delay(club_id))
+
+
+def registration_email(registration, kind: str) -> None:  # noqa: ANN001 - a Registration
+    """Send one of a registration's e-mails in the background, after commit."""
+    registration_id = registration.pk
+    transaction.on_commit(lambda: _task("send_registration_email").delay(registration_id, kind))

@@ -13,12 +13,15 @@ from tournaments.models import Event
 from tournaments.queue import STANDINGS_LOCK, STANDINGS_QUEUED
 from tournaments.scoring_io import stale_events
 from tournaments.services.events import boards_generate
+from tournaments.services.ratings import ratings_recompute, ratings_update
+from tournaments.services.registrations import registration_email_send
 from tournaments.services.standings import standings_recompute
 
 log = logging.getLogger(__name__)
 
 STANDINGS_RUNS = "standings:runs:{}"  # how many recomputations ran (operations and tests read it)
 STANDINGS_OVERLAP = "standings:overlap:{}"
+RATINGS_RUNS = "ratings:runs:{}"  # rating runs per event, whatever their outcome (tests read it)
 # How long a standings lock lives. A run killed with the lock held (worker lost, OOM, SIGKILL)
 # blocks the next runs of that event this long; its redelivered message keeps retrying until
 # then (see ``lock_retry_delays``). Settable as ``settings.STANDINGS_LOCK_TIMEOUT`` or the
@@ -113,3 +116,23 @@ def catch_up_standings(self: Task) -> int:
         recompute_standings.delay(event.pk)
         count += 1
     return count
+
+
+@shared_task(base=BaseTask, bind=True)
+def update_ratings(self: Task, event_id: int) -> str:
+    """Take a finished event into its club's ratings (a no-op when it is in already)."""
+    outcome = ratings_update(event_id)
+    _incr(RATINGS_RUNS.format(event_id))
+    return outcome
+
+
+@shared_task(base=BaseTask, bind=True)
+def recompute_ratings(self: Task, club_id: int) -> int:
+    """Recompute a club's ratings from scratch over its whole history."""
+    return ratings_recompute(club_id)
+
+
+# An SMTP server that refuses or times out is retried, a few times, with backoff.
+@shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
+def send_registration_email(self: Task, registration_id: int, kind: str) -> int:
+    return registration_email_send(registration_id, kind)

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event, ForbiddenPair
+from tournaments.models import Event, ForbiddenPair, Season
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -121,6 +121,10 @@ EXPECTED: dict[str, Rule] = {
     "referee:short_preview": Rule("web", EVENT_STAFF, pk="dispute"),
     # public pages of a published event (their cards are checked in test_card_leaks.py)
     "public:event": Rule("web", ALL, ALL, pk="event"),
+    "public:register": Rule("web", ALL, ALL, pk="event"),  # closed: the event is running
+    "public:registration": Rule("web", NOBODY, NOBODY, pk="event"),  # no such token
+    "tournaments:registrations": Rule("web", ORGANISER, pk="event"),
+    "tournaments:registration_check_in": Rule("web", None, ORGANISER, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:groups": Rule("web", ALL, ALL, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
@@ -143,6 +147,16 @@ EXPECTED: dict[str, Rule] = {
     "public:export_records": Rule("web", ALL, ALL, pk="event"),
     # the tournament file holds the seed: organisers only until the event is finished
     "public:export_tournament_file": Rule("web", ORGANISER, pk="event"),
+    # players and clubs (player: table 1's NS player 1, the "player" account; partner: NS 2)
+    "players:player": Rule("web", ALL, pk="player"),
+    "players:partnership": Rule("web", ALL, pk="player"),
+    "players:visibility": Rule("web", None, frozenset({"player", "staff"}), pk="player"),
+    "players:merge": Rule("web", STAFF, STAFF, pk="player"),
+    "clubs:club": Rule("web", ALL, pk="club"),
+    "clubs:ratings_recompute": Rule("web", None, NOBODY, pk="club"),  # the club has no organiser
+    "clubs:season_new": Rule("web", NOBODY, NOBODY, pk="club"),
+    "clubs:season": Rule("web", ALL, pk="club"),
+    "clubs:season_csv": Rule("web", ALL, pk="club"),
     # API
     "api:auth_token": Rule("api", None, ALL),
     "api:table_token": Rule("api", None, ALL),
@@ -220,6 +234,8 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "record": scene.record.pk,
         "dispute": scene.dispute.pk,
         "table": world.table.pk,
+        "player": world.table.ns.pair.player1_id,
+        "club": event.club_id,
     }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
@@ -227,6 +243,12 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "number": 1,  # round 1 / board 1 (the hidden board)
         "board": 1,
         "entry_number": 1,
+        "partner": world.table.ns.pair.player2_id,
+        "token": "no-such-token",
+        "registration_pk": 999999,
+        "season_pk": Season.objects.get_or_create(
+            club=event.club, name="Season", defaults={"starts": event.date, "ends": event.date}
+        )[0].pk,
         "entry_pk": event.entries.order_by("number").first().pk,
         "table": 1,  # table 1 of round 1 (organiser pages)
         "result_pk": scene.played.pk,
@@ -241,7 +263,6 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "role": "referee",
         "user_pk": world.users["referee"].pk,
         "invitation_pk": scene.invitation.pk,
-        "token": "no-such-invitation",
         "content_type_id": ContentType.objects.get_for_model(Event).pk,
         "app_label": "tournaments",
         "url": "no-such-page/",

@@ -8,8 +8,8 @@ organisers ask the site's staff, who manage memberships in the admin).
 from django.utils.translation import gettext as _
 
 from tournaments.actors import Actor
-from tournaments.models import Club
-from tournaments.services import NotAllowed
+from tournaments.models import Club, Season
+from tournaments.services import NotAllowed, ServiceError
 
 
 def require_club_organiser(*, club: Club, actor: Actor) -> None:
@@ -43,3 +43,16 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     if current is None or club.pk != current.pk:
         require_club_organiser(club=club, actor=actor)
     return club
+
+
+def season_create(*, club: Club, actor: Actor, **fields: object) -> Season:
+    """A new season of ``club`` (its organisers only)."""
+    if not club.may_act_for(actor.user):
+        raise NotAllowed(
+            _("Only the organisers of %(club)s can manage its seasons.") % {"club": club.name}
+        )
+    season = Season(club=club, **fields)
+    if season.ends < season.starts:  # type: ignore[operator]
+        raise ServiceError(_("The last day comes before the first."), field="ends")
+    season.save()
+    return season

@@ -236,6 +236,7 @@ def dispute_rule(
         )
         if correction:
             Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())
+            queue.update_ratings(event)  # the event was rated: its club's history is recomputed
         queue.request_standings(event)
     return ruling
 

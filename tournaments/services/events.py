@@ -608,6 +608,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
     with transaction.atomic():
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
+        queue.update_ratings(event)
         return _set_status(event, actor, Event.Status.FINISHED)
 
 
@@ -652,7 +653,7 @@ EVENT_OPTIONS = (
     "repesca",
     "repesca_min_points",
 )
-EVENT_DETAILS = ("name", "club", "date", "venue")
+EVENT_DETAILS = ("name", "club", "date", "venue", "registration_cap")
 
 
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:

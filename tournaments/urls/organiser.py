@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, clock, pairing, roles
+from tournaments.views import changes, clock, pairing, registrations, roles
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -36,6 +36,12 @@ urlpatterns = [
         "<int:pk>/pairing/prohibited/<int:forbidden_pk>/remove/",
         pairing.forbidden_remove,
         name="forbidden_remove",
+    ),
+    path("<int:pk>/registrations/", registrations.registration_list, name="registrations"),
+    path(
+        "<int:pk>/registrations/<int:registration_pk>/check-in/",
+        registrations.check_in,
+        name="registration_check_in",
     ),
     path("<int:pk>/pairs/import/", views.entries_import, name="entries_import"),
     path("<int:pk>/pairs/byes/", views.bye_request_add, name="bye_request_add"),

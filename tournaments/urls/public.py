@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from tournaments.views import public, public_files
+from tournaments.views import public, public_files, registrations
 
 app_name = "public"
 urlpatterns = [
     path("<int:pk>/", public.event_page, name="event"),
     path("<int:pk>/standings/", public.standings, name="standings"),
     path("<int:pk>/groups/", public.groups, name="groups"),
+    path("<int:pk>/register/", registrations.signup, name="register"),
+    path("<int:pk>/registration/<str:token>/", registrations.registration, name="registration"),
     path("<int:pk>/screen/", public.screen, name="screen"),
     path("<int:pk>/crosstable/", public.crosstable, name="crosstable"),
     path("<int:pk>/pairings/", public.pairings, name="pairings"),

@@ -1,0 +1,61 @@
+"""A club's evenings played through the services, with the players given (for the player pages,
+merges and stored ratings)."""
+
+import random
+from datetime import date
+
+from tournaments.actors import Actor
+from tournaments.demo import play_round
+from tournaments.models import Club, Entry, Event, Pair, Player
+from tournaments.services import events
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+
+def players(*names: str, club: Club | None = None) -> list[Player]:
+    return [Player.objects.create(name=n, club=club) for n in names]
+
+
+def club_evening(
+    club: Club,
+    organiser,
+    lineup: list[tuple[Player, Player]],
+    *,
+    when: date,
+    rounds: int = 2,
+    boards: int = 2,
+    play: int | None = None,
+    finish: bool = True,
+    seed: int = 1,
+    **options: object,
+) -> Event:
+    """An evening of ``club``: one pair per ``lineup`` item, ``play`` rounds played and closed
+    (all by default), published, and finished when every round was played and ``finish``."""
+    actor = Actor(user=organiser)
+    event = events.event_create(
+        actor=actor,
+        name=f"{club.name} {when.isoformat()}",
+        club=club,
+        date=when,
+        rounds_count=rounds,
+        boards_per_round=boards,
+        **options,
+    )
+    for number, (a, b) in enumerate(lineup, start=1):
+        pair = Pair.objects.create(name=f"{a.name} – {b.name}", player1=a, player2=b)
+        Entry.objects.create(event=event, pair=pair, number=number)
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event.refresh_from_db()
+    rng = random.Random(seed)
+    for n in range(1, (rounds if play is None else play) + 1):
+        pairings_propose(event.pk, n, actor=actor)
+        rnd = events.round_open(rnd=event.rounds.get(number=n), actor=actor)
+        play_round(rnd, rng)
+        events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    events.event_publish(event=event, actor=actor)
+    if finish and (play is None or play == rounds):
+        events.event_finish(event=event, actor=actor)
+    event.refresh_from_db()
+    return event

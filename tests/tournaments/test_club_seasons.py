@@ -1,0 +1,132 @@
+"""The club's season on a page and in CSV (scoring.season over the stored final standings):
+best N of M with the field's point table, only finished events of the season's dates, only
+events the reader may see; seasons created by the club's organisers only."""
+
+import csv
+import io
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import ClubFactory, UserFactory
+from tests.tournaments.club_history import club_evening, players
+from tournaments.actors import Actor
+from tournaments.club_selectors import season_view
+from tournaments.models import Event, Season
+from tournaments.services import events
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(organiser):
+    club = ClubFactory(name="Penya Botifarrera")
+    club.organisers.add(organiser)
+    return club
+
+
+@pytest.fixture
+def members(club):
+    return players(*[f"Soci {i}" for i in range(10)], club=club)
+
+
+def _lineup(members, shift):
+    order = members[shift:] + members[:shift]
+    return [(order[i], order[i + 5]) for i in range(4)]
+
+
+def _evening(club, organiser, members, n, **kw):
+    return club_evening(
+        club, organiser, _lineup(members, n), when=date(2026, 9, 1 + 7 * n), seed=n, **kw
+    )
+
+
+def _field_points(event):
+    """Each player's points in ``event`` by the field table (N − place + 1, shared places
+    averaged), read from the final snapshot without the season code."""
+    rows = event.snapshots.order_by("-after_round").first().rows
+    n = len(rows)
+    share = {}
+    for r in rows:
+        share.setdefault(r["rank"], []).append(r["entry"])
+    points = {}
+    for rank, entries in share.items():
+        value = sum(n - p + 1 for p in range(rank, rank + len(entries))) / len(entries)
+        for entry in event.entries.filter(pk__in=entries):
+            points[entry.pair.player1_id] = value
+            points[entry.pair.player2_id] = value
+    return points
+
+
+def test_the_season_counts_each_players_best_events(club, organiser, members):
+    evenings = [_evening(club, organiser, members, n) for n in range(3)]
+    _evening(club, organiser, members, 3, finish=False)  # running: not in the season yet
+    season = Season.objects.create(
+        club=club, name="Tardor", starts=date(2026, 9, 1), ends=date(2026, 12, 31), best=2
+    )
+    view = season_view(season, Actor(user=organiser))
+    assert [e.pk for e in view.events] == [e.pk for e in evenings]
+    per_event = [_field_points(e) for e in evenings]
+    for row in view.rows:
+        (player,) = row.players
+        scores = sorted((pts[player.pk] for pts in per_event if player.pk in pts), reverse=True)
+        assert row.total == pytest.approx(sum(scores[:2]))
+        assert row.events_played == len(scores)
+    totals = [r.total for r in view.rows]
+    assert totals == sorted(totals, reverse=True)
+    assert {p.pk for r in view.rows for p in r.players} == {m.pk for m in members}
+
+
+def test_the_season_keeps_to_its_dates_and_to_what_the_reader_may_see(
+    client, club, organiser, members
+):
+    inside = _evening(club, organiser, members, 0)
+    outside = _evening(club, organiser, members, 1)
+    hidden = _evening(club, organiser, members, 2)
+    events.event_publish(event=hidden, actor=Actor(user=organiser), published=False)
+    season = Season.objects.create(club=club, name="Setembre", starts=inside.date, ends=hidden.date)
+    Event.objects.filter(pk=outside.pk).update(date=date(2027, 1, 1))
+    url = reverse("clubs:season", args=[club.pk, season.pk])
+    public = client.get(url)
+    assert public.status_code == 200
+    assert [e.pk for e in public.context["view"].events] == [inside.pk]
+    client.force_login(organiser)
+    assert [e.pk for e in client.get(url).context["view"].events] == [inside.pk, hidden.pk]
+
+
+def test_the_season_csv_has_a_row_per_player_and_event(client, club, organiser, members):
+    members[0].name = "=cmd()"
+    members[0].save()
+    first = _evening(club, organiser, members, 0)
+    _evening(club, organiser, members, 1)
+    season = Season.objects.create(
+        club=club, name="S", starts=first.date, ends=date(2026, 12, 31), rank_by="pair"
+    )
+    response = client.get(reverse("clubs:season_csv", args=[club.pk, season.pk]))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 8  # four partnerships each evening, all different
+    assert {r["counted"] for r in rows} == {"1"}
+    assert any(r["players"].startswith("'=cmd()") for r in rows)
+
+
+def test_only_the_clubs_organisers_create_a_season(client, club, organiser):
+    url = reverse("clubs:season_new", args=[club.pk])
+    form = {
+        "name": "Hivern",
+        "starts": "2027-01-01",
+        "ends": "2027-03-31",
+        "point_table": "top10",
+        "best": "",
+        "rank_by": "player",
+    }
+    client.force_login(UserFactory())
+    assert client.post(url, form).status_code == 404
+    client.force_login(organiser)
+    wrong = client.post(url, form | {"ends": "2026-12-01"})
+    assert wrong.status_code == 400 and "comes before the first" in wrong.content.decode()
+    assert not Season.objects.exists()
+    assert client.post(url, form).status_code == 302
+    season = Season.objects.get()
+    assert (season.club, season.point_table, season.best) == (club, "top10", None)
+    assert "Hivern" in client.get(reverse("clubs:club", args=[club.pk])).content.decode()

@@ -1,0 +1,164 @@
+"""Public sign-up with a cap and a waiting list that moves up by itself, withdrawal by the
+e-mail's link, check-in that makes the pair an entry (only checked-in pairs are paired), and
+the e-mails in the pair's language (Django's in-memory backend)."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from tests.factories import EventFactory, UserFactory
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, Event, Registration
+from tournaments.services import ServiceError, events
+from tournaments.services import registrations as svc
+from tournaments.services.pairings import pairings_propose
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_event(organiser):
+    return EventFactory(
+        organisers=[organiser], status=Event.Status.REGISTRATION, registration_cap=2
+    )
+
+
+@pytest.fixture
+def sent(django_capture_on_commit_callbacks):
+    """Run the e-mail tasks queued after commit, as a worker would."""
+
+    def run(action):
+        with django_capture_on_commit_callbacks(execute=True):
+            return action()
+
+    return run
+
+
+def _signup(event, n, language="en"):
+    return svc.registration_signup(
+        event=event,
+        player1=f"Anna {n}",
+        player2=f"Biel {n}",
+        email=f"pair{n}@example.org",
+        language=language,
+    )
+
+
+def _link(message):
+    return re.search(r"https?://\S+/registration/\S+/", message.body).group(0)
+
+
+def test_pairs_within_the_cap_are_confirmed_and_the_rest_wait(open_event, sent):
+    first = sent(lambda: _signup(open_event, 1))
+    second = sent(lambda: _signup(open_event, 2))
+    third = sent(lambda: _signup(open_event, 3))
+    assert [r.status for r in (first, second, third)] == ["confirmed", "confirmed", "waiting"]
+    assert [m.to for m in mail.outbox] == [[f"pair{n}@example.org"] for n in (1, 2, 3)]
+    assert mail.outbox[0].subject == f"Registration confirmed: {open_event.name}"
+    assert "waiting list" in mail.outbox[2].body
+    assert _link(mail.outbox[0]).endswith(
+        reverse("public:registration", args=[open_event.pk, first.token])
+    )
+
+
+def test_a_withdrawal_moves_the_first_waiting_pair_up_and_tells_it(open_event, sent):
+    first = sent(lambda: _signup(open_event, 1))
+    sent(lambda: _signup(open_event, 2))
+    third = sent(lambda: _signup(open_event, 3))
+    fourth = sent(lambda: _signup(open_event, 4))
+    mail.outbox.clear()
+    sent(lambda: svc.registration_withdraw(registration=first))
+    third.refresh_from_db()
+    fourth.refresh_from_db()
+    assert (third.status, fourth.status) == ("confirmed", "waiting")
+    assert [m.to for m in mail.outbox] == [["pair1@example.org"], ["pair3@example.org"]]
+    assert mail.outbox[1].subject == f"A place for you: {open_event.name}"
+    sent(lambda: svc.registration_withdraw(registration=fourth))  # a waiting pair: no one moves
+    assert Registration.objects.filter(status="confirmed").count() == 2
+
+
+def test_the_emails_speak_the_language_the_pair_signed_up_in(
+    open_event, sent, settings, compiled_locale
+):
+    settings.LOCALE_PATHS = [compiled_locale]
+    sent(lambda: _signup(open_event, 1, language="ca"))
+    sent(lambda: _signup(open_event, 2, language="es"))
+    assert mail.outbox[0].subject.startswith("Inscripció confirmada")
+    assert mail.outbox[1].subject.startswith("Inscripción confirmada")
+
+
+def test_sign_up_is_refused_unless_registration_is_open(organiser):
+    draft = EventFactory(organisers=[organiser])
+    with pytest.raises(ServiceError):
+        _signup(draft, 1)
+    assert not Registration.objects.exists()
+
+
+def test_only_checked_in_pairs_become_entries_and_are_paired(open_event, organiser, sent):
+    open_event.registration_cap = None
+    open_event.save()
+    regs = [sent(lambda n=n: _signup(open_event, n)) for n in range(1, 6)]
+    actor = Actor(user=organiser)
+    for reg in regs[:4]:
+        svc.registration_check_in(registration=reg, actor=actor)
+    svc.registration_check_in(registration=regs[0], actor=actor)  # twice: nothing more
+    assert open_event.entries.count() == 4
+    assert AuditEntry.objects.filter(event=open_event, action="pair_checked_in").count() == 4
+    events.event_start(event=open_event, actor=actor)
+    events.boards_generate(event=open_event)
+    pairings_propose(open_event.pk, 1, actor=actor)
+    seated = {e.pk for t in open_event.rounds.get(number=1).tables.all() for e in (t.ns, t.ew)}
+    assert seated == {r.entry_id for r in Registration.objects.filter(entry__isnull=False)}
+    regs[4].refresh_from_db()
+    assert regs[4].entry is None
+    with pytest.raises(ServiceError):  # started: no more check-in, no withdrawal by link
+        svc.registration_withdraw(registration=regs[4])
+
+
+def test_a_waiting_pair_cannot_be_checked_in(open_event, organiser, sent):
+    for n in range(1, 4):
+        sent(lambda n=n: _signup(open_event, n))
+    waiting = Registration.objects.get(status="waiting")
+    with pytest.raises(ServiceError):
+        svc.registration_check_in(registration=waiting, actor=Actor(user=organiser))
+    assert not open_event.entries.exists()
+
+
+def test_the_sign_up_page_and_the_registrations_page(client, open_event, organiser, sent):
+    url = reverse("public:register", args=[open_event.pk])
+    assert "0 of 2 places taken" in client.get(url).content.decode()
+    bad = client.post(url, {"player1": "Anna", "player2": "", "email": "no"})
+    assert bad.status_code == 400 and not Registration.objects.exists()
+    with_mail = lambda: client.post(  # noqa: E731
+        url, {"player1": "Anna", "player2": "Biel", "email": "anna@example.org"}
+    )
+    done = sent(with_mail)
+    reg = Registration.objects.get()
+    assert done.status_code == 302 and done["Location"].endswith(reg.token + "/")
+    assert "Registered." in client.get(done["Location"]).content.decode()
+    client.force_login(organiser)
+    listing = reverse("tournaments:registrations", args=[open_event.pk])
+    assert "Anna – Biel" in client.get(listing).content.decode()
+    check_in = reverse("tournaments:registration_check_in", args=[open_event.pk, reg.pk])
+    assert client.post(check_in).status_code == 302
+    reg.refresh_from_db()
+    assert reg.entry.number == 1 and reg.entry.pair.player1.name == "Anna"
+    client.force_login(UserFactory())
+    assert client.post(check_in).status_code == 403
+
+
+def test_withdrawing_by_the_link_removes_a_checked_in_pair_before_the_start(
+    client, open_event, organiser, sent
+):
+    reg = sent(lambda: _signup(open_event, 1))
+    svc.registration_check_in(registration=reg, actor=Actor(user=organiser))
+    page = reverse("public:registration", args=[open_event.pk, reg.token])
+    assert client.post(page).status_code == 302
+    reg.refresh_from_db()
+    assert reg.status == "withdrawn" and reg.entry is None and not open_event.entries.exists()
+    assert (
+        client.get(reverse("public:registration", args=[open_event.pk, "x" * 20])).status_code
+        == 404
+    )

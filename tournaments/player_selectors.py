@@ -1,0 +1,198 @@
+"""Reads of the player and partnership pages, limited by ``policy.PlayerAccess``.
+
+A place in an event comes from the standings snapshot after the last round the reader may see
+scored (``policy.last_scored_round``): a player page never shows a score of an open round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Prefetch
+
+from scoring.ratings import DEFAULT_PARAMS, Rating, expected_pct
+from tournaments import policy
+from tournaments.models import (
+    Club,
+    Entry,
+    Event,
+    Player,
+    PlayerRating,
+    RatingHistory,
+    Round,
+    StandingsSnapshot,
+    Substitution,
+)
+
+
+@dataclass(frozen=True)
+class EventLine:
+    event: Event
+    entry_number: int
+    partners: list[Player]
+    rank: int | None  # None: no round the reader may see is scored yet
+    field: int
+    after_round: int
+    final: bool  # the event is finished and its last round scored
+    match_points: float | None
+    duplicate_pct: float | None
+
+
+@dataclass(frozen=True)
+class ClubRating:
+    club: Club
+    mu: float
+    sigma: float
+    conservative: float
+    expected_pct: float
+    events: int
+    boards: int
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    event: Event
+    when: date
+    mu: float
+    sigma: float
+
+
+@dataclass
+class PlayerPage:
+    player: Player
+    access: policy.PlayerAccess
+    events: list[EventLine] = field(default_factory=list)
+    partners: list[tuple[Player, int]] = field(default_factory=list)  # partner, events together
+    ratings: list[ClubRating] = field(default_factory=list)
+    history: list[HistoryPoint] = field(default_factory=list)
+
+
+def _entries(player: Player, events) -> list[Entry]:  # noqa: ANN001 - a queryset of events
+    subs = Substitution.objects.select_related(
+        "previous_pair__player1", "previous_pair__player2", "player_in", "player_out"
+    )
+    return list(
+        policy.player_entries(player)
+        .filter(event__in=events)
+        .select_related("event__club", "pair__player1", "pair__player2")
+        .prefetch_related(Prefetch("substitutions", queryset=subs))
+        .order_by("-event__date", "-event_id")
+    )
+
+
+def _players_of(entry: Entry) -> list[Player]:
+    """Everyone who played for the entry: its pair now and the pairs it had before."""
+    seen: dict[int, Player] = {}
+    for pair in [*(s.previous_pair for s in entry.substitutions.all()), entry.pair]:
+        for p in (pair.player1, pair.player2):
+            seen.setdefault(p.pk, p)
+    return list(seen.values())
+
+
+def _scored(entries: list[Entry], actor) -> dict[int, tuple[int, dict | None, int]]:  # noqa: ANN001
+    """entry id -> (the round scored for this reader, its standings row, field size)."""
+    events = {e.event_id: e.event for e in entries}
+    rounds: dict[int, list[Round]] = {}
+    for rnd in Round.objects.filter(event__in=events):
+        rounds.setdefault(rnd.event_id, []).append(rnd)
+    last = {
+        pk: policy.last_scored_round(
+            staff=policy.is_event_staff(actor, ev), rounds=rounds.get(pk, [])
+        )
+        for pk, ev in events.items()
+    }
+    snaps = {
+        (s.event_id, s.after_round): s
+        for s in StandingsSnapshot.objects.filter(event__in=events)
+        if s.after_round == last.get(s.event_id)
+    }
+    out: dict[int, tuple[int, dict | None, int]] = {}
+    for entry in entries:
+        n = last[entry.event_id]
+        snap = snaps.get((entry.event_id, n))
+        rows = snap.rows if snap is not None else []
+        row = next((r for r in rows if r["entry"] == entry.pk), None)
+        out[entry.pk] = (n, row, len(rows))
+    return out
+
+
+def _rating_rows(player: Player, access: policy.PlayerAccess) -> list[ClubRating]:
+    rows = []
+    for r in PlayerRating.objects.filter(player=player).select_related("club"):
+        if not access.may_rate_club(r.club_id):
+            continue
+        rating = Rating(mu=r.mu, sigma=r.sigma, events=r.events, boards=r.boards)
+        rows.append(
+            ClubRating(
+                club=r.club,
+                mu=r.mu,
+                sigma=r.sigma,
+                conservative=rating.conservative,
+                expected_pct=expected_pct(rating, params=DEFAULT_PARAMS),
+                events=r.events,
+                boards=r.boards,
+            )
+        )
+    return rows
+
+
+def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
+    page = PlayerPage(player=player, access=access)
+    events = access.events()
+    entries = _entries(player, events)
+    scored = _scored(entries, access.actor)
+    partners: Counter[int] = Counter()
+    by_pk: dict[int, Player] = {}
+    for entry in entries:
+        others = [p for p in _players_of(entry) if p.pk != player.pk]
+        for p in others:
+            partners[p.pk] += 1
+            by_pk[p.pk] = p
+        n, row, size = scored[entry.pk]
+        event = entry.event
+        page.events.append(
+            EventLine(
+                event=event,
+                entry_number=entry.number,
+                partners=others,
+                rank=row["rank"] if row else None,
+                field=size,
+                after_round=n,
+                final=event.status == Event.Status.FINISHED and n == event.rounds_count,
+                match_points=row["match_points"] if row else None,
+                duplicate_pct=row["duplicate_pct"] if row else None,
+            )
+        )
+    page.partners = [(by_pk[pk], count) for pk, count in partners.most_common()]
+    page.ratings = _rating_rows(player, access)
+    rated_clubs = {r.club.pk for r in page.ratings}
+    page.history = [
+        HistoryPoint(event=h.event, when=h.event.date, mu=h.mu, sigma=h.sigma)
+        for h in RatingHistory.objects.filter(
+            player=player, event__in=events, event__club__in=rated_clubs
+        ).select_related("event")
+    ]
+    return page
+
+
+@dataclass
+class PartnershipPage:
+    players: tuple[Player, Player]
+    events: list[EventLine] = field(default_factory=list)
+
+    @property
+    def average_place_pct(self) -> float | None:
+        """The average place as a share of the field (0 = always first, 100 = always last)."""
+        placed = [e for e in self.events if e.rank is not None and e.field > 1]
+        if not placed:
+            return None
+        return 100 * sum((e.rank - 1) / (e.field - 1) for e in placed) / len(placed)
+
+
+def partnership_page(a: PlayerPage, b: Player) -> PartnershipPage:
+    """The events of ``a``'s page in which ``b`` played for the same entry."""
+    page = PartnershipPage(players=(a.player, b))
+    page.events = [e for e in a.events if any(p.pk == b.pk for p in e.partners)]
+    return page

@@ -1,0 +1,149 @@
+"""One player per person: merging a duplicate into the player who stays, and the privacy setting.
+
+Pairs are registered by name, so the same person often appears as several players (one per
+evening). A merge moves everything of the duplicate to the player who stays: their places in
+pairs, their substitutions, their account and licence; then the clubs' ratings are recomputed
+(the ratings of two players become one). Each event concerned gets an audit entry, and a
+``PlayerMerge`` record keeps what moved.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tournaments import policy, queue
+from tournaments.actors import Actor
+from tournaments.models import Event, Pair, Player, PlayerMerge, Substitution
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit
+
+
+@dataclass
+class MergePlan:
+    """What a merge would move, shown on the confirmation page before it is done."""
+
+    keep: Player
+    other: Player
+    pairs: list[Pair] = field(default_factory=list)
+    substitutions: list[Substitution] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    takes_account: bool = False
+    takes_licence: bool = False
+    takes_club: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
+    """What merging ``other`` into ``keep`` would do, and why it cannot be done if so."""
+    if not policy.may_merge_players(actor, keep, other):
+        raise NotAllowed(
+            _(
+                "Only the site's staff, or an organiser of a club both players belong to, "
+                "may merge them."
+            )
+        )
+    if keep.pk == other.pk:
+        raise ServiceError(_("Choose two different players."), field="other")
+    plan = MergePlan(keep=keep, other=other)
+    plan.pairs = list(Pair.objects.filter(Q(player1=other) | Q(player2=other)).order_by("pk"))
+    plan.substitutions = list(
+        Substitution.objects.filter(Q(player_in=other) | Q(player_out=other))
+        .select_related("entry__event")
+        .order_by("pk")
+    )
+    plan.events = list(
+        Event.objects.filter(pk__in=policy.player_entries(other).values("event_id"))
+        .select_related("club")
+        .order_by("date", "pk")
+    )
+    both = policy.player_entries(keep).filter(
+        event__in=policy.player_entries(other).values("event_id")
+    )
+    for entry in both.select_related("event"):
+        plan.problems.append(
+            _("Both played in %(event)s: they are two people.") % {"event": entry.event.name}
+        )
+    if keep.user_id and other.user_id and keep.user_id != other.user_id:
+        plan.problems.append(_("Both players have their own account: they are two people."))
+    if keep.licence and other.licence and keep.licence != other.licence:
+        plan.problems.append(
+            _("Their licence numbers differ (%(a)s, %(b)s).")
+            % {"a": keep.licence, "b": other.licence}
+        )
+    plan.takes_account = bool(other.user_id and not keep.user_id)
+    plan.takes_licence = bool(other.licence and not keep.licence)
+    plan.takes_club = bool(other.club_id and not keep.club_id)
+    return plan
+
+
+def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
+    """Merge ``other`` into ``keep``; ``other`` is deleted. Refused when the plan has problems."""
+    with transaction.atomic():
+        # Row locks on both players: a pair registered or substituted with the duplicate while
+        # we move its rows would keep pointing at a player about to be deleted.
+        locked = {
+            p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, other.pk])
+        }
+        if len(locked) != 2:
+            raise Conflict(_("One of the players no longer exists."))
+        keep, other = locked[keep.pk], locked[other.pk]
+        plan = merge_plan(keep=keep, other=other, actor=actor)
+        if not plan.ok:
+            raise ServiceError(plan.problems[0], field="other")
+        moved = {
+            "pairs": [p.pk for p in plan.pairs],
+            "substitutions": [s.pk for s in plan.substitutions],
+            "events": [e.pk for e in plan.events],
+            "account": plan.takes_account,
+            "licence": plan.takes_licence,
+            "club": plan.takes_club,
+        }
+        Pair.objects.filter(player1=other).update(player1=keep)
+        Pair.objects.filter(player2=other).update(player2=keep)
+        Substitution.objects.filter(player_in=other).update(player_in=keep)
+        Substitution.objects.filter(player_out=other).update(player_out=keep)
+        user_id, licence, club_id = other.user_id, other.licence, other.club_id
+        merged_id, merged_name = other.pk, other.name
+        other.delete()  # its ratings go with it; the clubs' ratings are recomputed below
+        if plan.takes_account:
+            keep.user_id = user_id
+        if plan.takes_licence:
+            keep.licence = licence
+        if plan.takes_club:
+            keep.club_id = club_id
+        keep.save(update_fields=["user", "licence", "club"])
+        record = PlayerMerge.objects.create(
+            kept=keep,
+            kept_name=keep.name,
+            merged_id=merged_id,
+            merged_name=merged_name,
+            moved=moved,
+            actor=actor.label,
+        )
+        for event in plan.events:
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="player_merged",
+                changes={"player": [f"{merged_name} #{merged_id}", f"{keep.name} #{keep.pk}"]},
+            )
+        for club_id in {e.club_id for e in plan.events if e.club_id}:
+            queue.recompute_ratings(club_id)
+    return record
+
+
+def player_visibility_set(*, player: Player, actor: Actor, visibility: str) -> Player:
+    """The player's own choice of what the public sees of them (or the site's staff's)."""
+    access = policy.PlayerAccess(actor, player)
+    if not access.full:
+        raise NotAllowed(_("Only the player can change what the public sees of them."))
+    if visibility not in Player.Visibility.values:
+        raise ServiceError(_("Choose one of the options."), field="visibility")
+    player.visibility = visibility
+    player.save(update_fields=["visibility"])
+    return player

@@ -11,6 +11,7 @@ from tournaments import play
 from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, BoardUnlock, Club, Event, Round, Table
 from tournaments.scoring_io import stale_events
+from tournaments.selectors import table_boards_due
 from tournaments.services import events, results, roles
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
@@ -68,6 +69,20 @@ def _user(username: str, *, staff: bool = False, email: str = "") -> Any:
 IN_PROGRESS = {4: (1, "confirmed"), 5: (2, "entered"), 6: (0, ""), 7: (0, "declared")}
 
 
+def _game_over(table: Table, number: int) -> bool:
+    """Whether the table's match ended before board ``number`` (a game to the target)."""
+    scores = {
+        b: (ns, ew)
+        for b, ns, ew in table.results.filter(status__in=BoardResult.COUNTED).values_list(
+            "board__number", "score_ns", "score_ew"
+        )
+    }
+    _owed, not_played = table_boards_due(
+        table.round.event, table, list(table.round.board_numbers), scores
+    )
+    return number in not_played
+
+
 def play_round(
     rnd: Round,
     rng: random.Random,
@@ -89,6 +104,8 @@ def play_round(
             trump = rng.choice(["oros", "copes", "espases", "bastos", "botifarra"])
             if BoardResult.objects.filter(table=table, board=board).exists():
                 continue
+            if _game_over(table, board.number):
+                break
             if stop is not None and index >= stop:
                 if last == "declared" and index == stop:
                     results.unlock_board(

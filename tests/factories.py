@@ -28,6 +28,7 @@ from tournaments.models import (
     Ruling,
     StandingsSnapshot,
     Submission,
+    Substitution,
     Table,
     TableToken,
 )
@@ -291,3 +292,15 @@ class RoleInvitationFactory(factory.django.DjangoModelFactory):
     digest = factory.Sequence(lambda n: f"{n:064x}")
     created_by = "organiser"
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))
+
+
+class SubstitutionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Substitution
+
+    entry = factory.SubFactory(EntryFactory)
+    from_round = 2
+    player_out = factory.LazyAttribute(lambda o: o.entry.pair.player1)
+    player_in = factory.SubFactory(PlayerFactory)
+    previous_pair = factory.LazyAttribute(lambda o: o.entry.pair)
+    created_by = "organiser"

@@ -7,6 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.deals import deal_board
+from tests.e2e.test_public_pages import assert_accessible
+from tests.tournaments.public_event import build_played_event
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.services import events
@@ -42,6 +44,7 @@ def test_appoint_a_referee_by_invitation_then_remove_the_role(running_event, new
     link = page.locator("#invitation-link").input_value()
     assert "/accounts/invitation/" in link
     expect(page.locator("#invitations")).to_contain_text("eva@example.org")
+    assert_accessible(page, "roles page")
     shoot("link-shown")
 
     # The newcomer opens the link in their own browser and creates the account.
@@ -51,6 +54,7 @@ def test_appoint_a_referee_by_invitation_then_remove_the_role(running_event, new
     guest.fill("input[name=username]", "eva")
     guest.fill("input[name=password1]", "a-Long-pass-42")
     guest.fill("input[name=password2]", "a-Long-pass-42")
+    assert_accessible(guest, "invitation page")
     guest_shoot("account-form")
     guest.click("#accept")
     expect(guest.locator(".messages")).to_contain_text("Welcome: you are now a referee")
@@ -95,6 +99,7 @@ def test_check_the_boards_with_a_pasted_seed(running_event, new_page, organiser)
     expect(page.locator(".deal .seat-N .suit-o")).to_contain_text(
         _oros(deal_board("my own seed", 2).to_json()["hands"]["N"])
     )
+    assert_accessible(page, "check the boards")
     shoot("no-match")
     page.click("#next-board")
     expect(page.locator("#dealt-title")).to_contain_text("Board 3")
@@ -113,4 +118,29 @@ def test_check_the_boards_with_a_pasted_seed(running_event, new_page, organiser)
         _oros(event.boards.get(number=1).hands["N"])
     )
     shoot("match")
+    problems.assert_clean()
+
+
+def test_crosstable_and_pairings_list_on_screen_and_in_print(running_event, new_page, organiser):
+    event = build_played_event(running_event, organiser)
+    page, problems, shoot = new_page("crosstable-pairings")
+    page.goto(f"/e/{event.pk}/")
+    page.click("nav >> text=Crosstable")
+    expect(page.locator("#crosstable tbody tr")).to_have_count(4)
+    # Round 2 is open: its cells show the opponent and direction, no result, for the public.
+    expect(page.locator('#crosstable td[data-round="2"] .res')).to_have_count(0)
+    expect(page.locator('#crosstable td[data-round="1"] .res')).to_have_count(4)
+    assert_accessible(page, "crosstable")
+    shoot("crosstable")
+    page.emulate_media(media="print")
+    expect(page.locator(".public-nav")).to_be_hidden()
+    expect(page.locator("#crosstable")).to_be_visible()
+    page.emulate_media(media="screen")
+    page.click("nav >> text=Pairings")
+    expect(page.locator("#round")).to_have_value("2")
+    expect(page.locator("#pairings tr[data-entry]")).to_have_count(4)
+    expect(page.locator("#pairings tbody.score-group").first).to_contain_text("Score group")
+    expect(page.locator('#pairings tr[data-entry="1"] td.history')).to_have_text("NS")
+    assert_accessible(page, "pairings list")
+    shoot("pairings")
     problems.assert_clean()

@@ -124,6 +124,8 @@ def test_a_proposed_round_is_listed_for_staff_only(client, played_event, organis
     assert "selected>2<" in client.get(url).content.decode()  # the public's latest: round 2
     assert sel.pairings_list(sel.event_view(played_event, staff=False), 3) is None
     client.force_login(organiser)
+    round_page = client.get(reverse("tournaments:round_detail", args=[played_event.pk, 3]))
+    assert f"{url}?round=3" in round_page.content.decode()
     page = client.get(url + "?round=3").content.decode()
     assert "proposed, not open" in page
     view = sel.pairings_list(sel.event_view(played_event, staff=True), 3)

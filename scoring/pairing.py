@@ -19,7 +19,9 @@ perfect matching ``k`` is doubled up to the complete graph, then direction clash
 rematches are let in. Everything is deterministic: same inputs, same pairing.
 
 Round 1 is paired from an order (the organiser's, or the seeding of ``scoring.lots``: the lot, or
-ratings): 1 v 2, 3 v 4…
+ratings): 1 v 2, 3 v 4… An order by rating is folded first (``scoring.seeding.round_one_order``:
+the top half meets the bottom half, 1 v h + 1, 2 v h + 2…) unless the event is accelerated, whose
+virtual points already keep the top half apart from the bottom one.
 
 Prohibited pairings: named pairs never meet (as strong as a rematch), and pairs of the same club do
 not meet in the event's first ``club_rounds`` rounds (just below a rematch, above the direction
@@ -41,6 +43,7 @@ import rustworkx as rx
 
 from scoring.lots import lot_order, seeding_order
 from scoring.matches import match_under
+from scoring.seeding import round_one_order
 from scoring.standings import compute_standings
 from scoring.types import EventInput, PairHistory, Pairing
 
@@ -363,6 +366,8 @@ def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) ->
     options = event.pairing
     if last == 0:
         ranked = [e for e in (order if order is not None else initial_order(event)) if e in active]
+        if order is None and options.seeding == "rating" and not options.accelerated:
+            ranked = round_one_order(ranked)
         history: dict[int, PairHistory] = {}
     else:
         standings = compute_standings(event)

@@ -83,8 +83,8 @@ RESULTS = [
     Column("adjusted_ew", _("EW adjusted"), "text"),
     Column("matchpoints_ns", _("NS matchpoints"), "num"),
     Column("matchpoints_ew", _("EW matchpoints"), "num"),
-    Column("pct_ns", _("NS %"), "num", 4),
-    Column("pct_ew", _("EW %"), "num", 4),
+    Column("pct_ns", _("NS percentage"), "num", 4),
+    Column("pct_ew", _("EW percentage"), "num", 4),
     Column("status", _("Status"), "text"),
     Column("source", _("Source"), "text"),
 ]

@@ -174,3 +174,9 @@ def test_pyproject_declares_the_license_as_an_spdx_string():
     assert data["project"]["license"] == "AGPL-3.0-or-later"
     setuptools = next(r for r in data["build-system"]["requires"] if r.startswith("setuptools"))
     assert int(setuptools.split(">=")[1].split(".")[0]) >= 77  # PEP 639 license strings
+
+
+@pytest.mark.django_db
+def test_with_debug_on_a_missing_slash_still_redirects(client, debug_on):
+    response = client.get("/table")
+    assert response.status_code == 301 and response["Location"] == "/table/"

@@ -9,6 +9,7 @@ from itertools import combinations
 import pytest
 
 from scoring.methods import next_pairing
+from scoring.pairing import initial_order
 from tests.factories import ClubFactory, PairFactory
 from tournaments.actors import Actor
 from tournaments.demo import play_round
@@ -192,10 +193,30 @@ def test_swiss_keeps_named_pairs_and_clubs_apart(actor):
 
 
 def test_accelerated_swiss_pairs_the_top_half_on_virtual_points(actor):
+    # 8 pairs, 5 rounds: group A is the first 4 of the lot; rounds 1-2 give them 2 virtual
+    # match points. After round 1 (A v A, B v B), A's winners (2 + 2) meet each other, B's
+    # losers (0) each other, and A's losers (0 + 2) and B's winners (2 + 0) are paired together.
     event = running(actor, 8, format=Event.Format.SWISS, rounds_count=5, accelerated=True)
-    pairings_propose(event.pk, 1, actor=actor)
-    expected = next_pairing(event_input(event, rounds=[]))
-    assert expected.tables == seats(event.rounds.get(number=1))
+    order = initial_order(event_input(event, rounds=[]))
+    group_a = set(order[:4])
+    rnd = play(event, actor, 1, random.Random(6))
+    rows = StandingsSnapshot.objects.get(event=event, after_round=1).rows
+    mp = {r["entry"]: r["match_points"] for r in rows}
+    assert sorted(mp.values()) == [0, 0, 0, 0, 2, 2, 2, 2]  # no draw with this seed
+    assert {frozenset(t) for t in seats(rnd)} == {
+        frozenset(order[i : i + 2]) for i in range(0, 8, 2)
+    }
+    pairings_propose(event.pk, 2, actor=actor)
+    tables = {frozenset(t) for t in seats(event.rounds.get(number=2))}
+    a_winners = frozenset(e for e in group_a if mp[e] == 2)
+    assert a_winners in tables
+    b_losers = frozenset(e for e in order[4:] if mp[e] == 0)
+    assert b_losers in tables
+    # A's losers and B's winners (2 each, virtual or real) are paired among themselves.
+    middle = {e for e in group_a if mp[e] == 0} | {e for e in order[4:] if mp[e] == 2}
+    assert all(t <= middle for t in tables - {a_winners, b_losers})
+    # Virtual points never reach the standings.
+    assert sum(mp.values()) == 8
 
 
 def test_forbidden_pairs_are_added_once_removed_and_audited(actor, organiser):

@@ -301,3 +301,34 @@ def test_a_round_robin_pairing_set_by_hand_rests_whoever_is_left_without_a_table
     )
     assert list(rnd.rests.all()) == [ew1]
     assert event.audit.filter(action="round_pairing_set").exists()
+
+
+def test_a_knockout_with_byes_for_the_top_seeds(actor):
+    # 12 pairs in 3 groups of 4, the best 2 of each: 6 qualifiers in a bracket of 8. The two
+    # group winners seeded first go straight to the semi-finals (they rest in round 4).
+    event = running(
+        actor,
+        12,
+        format=Event.Format.GROUPS,
+        group_size=4,
+        qualifiers=2,
+        repesca=0,
+        boards_per_round=2,
+    )
+    assert event.rounds_count == 3 + 3
+    rng = random.Random(12)
+    for number in (1, 2, 3):
+        assert len(seats(play(event, actor, number, rng))) == 6
+    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
+    first = stage["bracket"][0]
+    byes = [m["top"] for m in first if m["bottom"] is None]
+    assert len(first) == 4 and len(byes) == 2
+    quarter = play(event, actor, 4, rng)
+    assert len(seats(quarter)) == 2
+    assert sorted(quarter.rests.values_list("pk", flat=True)) == sorted(byes)
+    semi = play(event, actor, 5, rng)
+    assert {e for t in seats(semi) for e in t} >= set(byes)
+    play(event, actor, 6, rng)
+    assert_rederived(event)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=6).stage
+    assert stage["bracket"][-1][0]["winner"] is not None

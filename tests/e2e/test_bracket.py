@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.e2e.journey import log_in
 from tests.e2e.test_public_pages import assert_accessible, no_sideways_scroll
 from tournaments.actors import Actor
 from tournaments.demo import play_round
@@ -98,4 +99,36 @@ def test_the_bracket_page_in_the_browser(new_page, organiser):
     assert page.locator("svg#bracket text", has_text="▶").count() == 3
     assert page.locator("#champion").is_visible()
     shoot("bracket-final")
+    problems.assert_clean()
+
+
+def test_the_pairing_page_on_a_phone(new_page, organiser):
+    """The organiser chooses groups then knockout, keeps two pairs apart and lets them meet
+    again after a confirmation, on a 390 px phone."""
+    event = events.event_create(actor=Actor(user=organiser), name="Lliga del dijous")
+    events.registration_open(event=event, actor=Actor(user=organiser))
+    for i in range(4):
+        events.entry_register(
+            event=event, actor=Actor(user=organiser), player1=f"Anna {i}", player2=f"Pere {i}"
+        )
+    page, problems, shoot = new_page("pairing-page-phone", phone=True)
+    log_in(page, "organiser")
+    page.goto(f"/manage/{event.pk}/pairing/")
+    no_sideways_scroll(page)
+    page.get_by_label("Groups, then knockout").check()
+    page.get_by_label("Repesca places").fill("")
+    page.get_by_role("button", name="Save", exact=True).click()
+    assert page.get_by_text("Pairing method saved.").is_visible()
+    event.refresh_from_db()
+    assert event.format == "groups" and event.repesca is None
+    page.select_option("#id_entry_a", label="1. Anna 0 – Pere 0")
+    page.select_option("#id_entry_b", label="3. Anna 2 – Pere 2")
+    page.get_by_role("button", name="Keep apart").click()
+    assert page.locator(".forbidden-list li").count() == 1
+    shoot("kept-apart")
+    assert_accessible(page, "pairing page")
+    page.locator(".forbidden-list a", has_text="Remove").click()
+    page.locator("#confirm").click()
+    assert page.get_by_text("No prohibited pairings.").is_visible()
+    no_sideways_scroll(page)
     problems.assert_clean()

@@ -9,6 +9,7 @@ from itertools import combinations
 import pytest
 
 from scoring.methods import next_pairing
+from scoring.pairing import initial_order
 from tests.factories import ClubFactory, PairFactory
 from tournaments.actors import Actor
 from tournaments.demo import play_round
@@ -52,6 +53,17 @@ def seats(rnd):
     return [(t.ns_id, t.ew_id) for t in rnd.tables.order_by("number")]
 
 
+def assert_rederived(event):
+    """Every stored round is what the pure pairing derives from the rounds before it, as the
+    independent checker would: tables in order (NS first), the bye and the rests."""
+    rounds = list(event.rounds.order_by("number"))
+    for i, rnd in enumerate(rounds):
+        derived = next_pairing(event_input(event, rounds=rounds[:i]))
+        assert seats(rnd) == derived.tables, rnd.number
+        assert rnd.bye_id == derived.bye, rnd.number
+        assert sorted(rnd.rests.values_list("pk", flat=True)) == sorted(derived.rests)
+
+
 # --- round robin --------------------------------------------------------------------------------
 
 
@@ -75,6 +87,7 @@ def test_round_robin_of_an_odd_field_meets_everybody_once_with_one_rest_a_round(
     assert set(met.values()) == {1}
     assert rests == Counter(entries)
     assert all(abs(ns[e] - ew[e]) <= 1 for e in entries)
+    assert_rederived(event)
     with pytest.raises(ServiceError, match="This event has 5 rounds"):
         pairings_propose(event.pk, 6, actor=actor)
     # The stored rests count in the standings (a rest scores nothing).
@@ -155,6 +168,7 @@ def test_groups_then_knockout_to_the_final(actor):
     assert stage["bracket"][1][0]["score"] is not None
     # Knocked-out pairs are neither seated nor resting in the knockout.
     assert not final.rests.exists() and final.bye_id is None
+    assert_rederived(event)
     with pytest.raises(ServiceError, match="This event has 5 rounds"):
         pairings_propose(event.pk, 6, actor=actor)
 
@@ -189,13 +203,34 @@ def test_swiss_keeps_named_pairs_and_clubs_apart(actor):
             assert {a, b} != {entries[0].pk, entries[2].pk}
             if number == 1:
                 assert not {a, b} <= set(clubmates)
+    assert_rederived(Event.objects.get(pk=event.pk))
 
 
 def test_accelerated_swiss_pairs_the_top_half_on_virtual_points(actor):
+    # 8 pairs, 5 rounds: group A is the first 4 of the lot; rounds 1-2 give them 2 virtual
+    # match points. After round 1 (A v A, B v B), A's winners (2 + 2) meet each other, B's
+    # losers (0) each other, and A's losers (0 + 2) and B's winners (2 + 0) are paired together.
     event = running(actor, 8, format=Event.Format.SWISS, rounds_count=5, accelerated=True)
-    pairings_propose(event.pk, 1, actor=actor)
-    expected = next_pairing(event_input(event, rounds=[]))
-    assert expected.tables == seats(event.rounds.get(number=1))
+    order = initial_order(event_input(event, rounds=[]))
+    group_a = set(order[:4])
+    rnd = play(event, actor, 1, random.Random(6))
+    rows = StandingsSnapshot.objects.get(event=event, after_round=1).rows
+    mp = {r["entry"]: r["match_points"] for r in rows}
+    assert sorted(mp.values()) == [0, 0, 0, 0, 2, 2, 2, 2]  # no draw with this seed
+    assert {frozenset(t) for t in seats(rnd)} == {
+        frozenset(order[i : i + 2]) for i in range(0, 8, 2)
+    }
+    pairings_propose(event.pk, 2, actor=actor)
+    tables = {frozenset(t) for t in seats(event.rounds.get(number=2))}
+    a_winners = frozenset(e for e in group_a if mp[e] == 2)
+    assert a_winners in tables
+    b_losers = frozenset(e for e in order[4:] if mp[e] == 0)
+    assert b_losers in tables
+    # A's losers and B's winners (2 each, virtual or real) are paired among themselves.
+    middle = {e for e in group_a if mp[e] == 0} | {e for e in order[4:] if mp[e] == 2}
+    assert all(t <= middle for t in tables - {a_winners, b_losers})
+    # Virtual points never reach the standings.
+    assert sum(mp.values()) == 8
 
 
 def test_forbidden_pairs_are_added_once_removed_and_audited(actor, organiser):
@@ -266,3 +301,34 @@ def test_a_round_robin_pairing_set_by_hand_rests_whoever_is_left_without_a_table
     )
     assert list(rnd.rests.all()) == [ew1]
     assert event.audit.filter(action="round_pairing_set").exists()
+
+
+def test_a_knockout_with_byes_for_the_top_seeds(actor):
+    # 12 pairs in 3 groups of 4, the best 2 of each: 6 qualifiers in a bracket of 8. The two
+    # group winners seeded first go straight to the semi-finals (they rest in round 4).
+    event = running(
+        actor,
+        12,
+        format=Event.Format.GROUPS,
+        group_size=4,
+        qualifiers=2,
+        repesca=0,
+        boards_per_round=2,
+    )
+    assert event.rounds_count == 3 + 3
+    rng = random.Random(12)
+    for number in (1, 2, 3):
+        assert len(seats(play(event, actor, number, rng))) == 6
+    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
+    first = stage["bracket"][0]
+    byes = [m["top"] for m in first if m["bottom"] is None]
+    assert len(first) == 4 and len(byes) == 2
+    quarter = play(event, actor, 4, rng)
+    assert len(seats(quarter)) == 2
+    assert sorted(quarter.rests.values_list("pk", flat=True)) == sorted(byes)
+    semi = play(event, actor, 5, rng)
+    assert {e for t in seats(semi) for e in t} >= set(byes)
+    play(event, actor, 6, rng)
+    assert_rederived(event)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=6).stage
+    assert stage["bracket"][-1][0]["winner"] is not None

@@ -174,6 +174,7 @@ def _run_from_the_pages(client, organiser, n, before_start=None, **options):
     event.refresh_from_db()
     events.boards_generate(event=event)
     rng = random.Random(7)
+    notes = []
     for number in range(1, event.rounds_count + 1):
         for step in ("propose", "open"):
             response = client.post(
@@ -189,8 +190,13 @@ def _run_from_the_pages(client, organiser, n, before_start=None, **options):
         client.post(reverse("tournaments:round_close", args=[event.pk, number]))
         assert Round.objects.get(pk=rnd.pk).status == Round.Status.CLOSED
         standings_recompute(event.pk)
+        if number < event.rounds_count:
+            step = client.get(reverse("tournaments:event_dashboard", args=[event.pk]))
+            assert step.context["step"].label == f"Propose round {number + 1}"
+            notes.append(step.context["step"].note)
     dashboard = client.get(reverse("tournaments:event_dashboard", args=[event.pk]))
     assert dashboard.context["step"].label == "Finish the event"
+    event.notes = notes
     return event
 
 
@@ -199,6 +205,7 @@ def test_a_round_robin_evening_from_the_pages(logged_in, organiser):
     assert event.rounds_count == 5
     met = {frozenset((t.ns_id, t.ew_id)) for r in event.rounds.all() for t in r.tables.all()}
     assert len(met) == 10  # every pair of the five met
+    assert event.notes[0] == "Round 2 follows the round robin's schedule."
     page = logged_in.get(reverse("tournaments:round_detail", args=[event.pk, 1])).content.decode()
     assert "Resting (no game, no score)" in page
     public = logged_in.get(reverse("public:round_results", args=[event.pk, 1])).content.decode()
@@ -229,6 +236,7 @@ def test_an_accelerated_swiss_with_a_prohibited_pairing_from_the_pages(logged_in
 def test_groups_and_knockout_from_the_pages_to_the_public_bracket(client, logged_in, organiser):
     event = _run_from_the_pages(logged_in, organiser, 8, format="groups")
     assert event.rounds_count == 5
+    assert event.notes[3] == "Round 5 follows the groups' schedule, then the knockout bracket."
     events.event_publish(event=event, actor=Actor(user=organiser))
     client.logout()
     page = client.get(reverse("public:groups", args=[event.pk]))

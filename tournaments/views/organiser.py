@@ -157,11 +157,21 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 note=_("When every table has finished and confirmed its results."),
             )
         if last.number < event.rounds_count:
+            following = last.number + 1
+            if event.format == Event.Format.ROUND_ROBIN:
+                note = _("Round %(n)s follows the round robin's schedule.") % {"n": following}
+            elif event.format == Event.Format.GROUPS:
+                note = _("Round %(n)s follows the groups' schedule, then the knockout bracket.") % {
+                    "n": following
+                }
+            else:
+                note = _("Pairs are paired from the standings after round %(n)s.") % {
+                    "n": last.number
+                }
             return NextStep(
-                _("Propose round %(n)s") % {"n": last.number + 1},
-                reverse("tournaments:round_propose", args=[pk, last.number + 1]),
-                note=_("Pairs are paired from the standings after round %(n)s.")
-                % {"n": last.number},
+                _("Propose round %(n)s") % {"n": following},
+                reverse("tournaments:round_propose", args=[pk, following]),
+                note=note,
             )
         return NextStep(
             _("Finish the event"),

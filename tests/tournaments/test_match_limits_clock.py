@@ -260,3 +260,17 @@ def test_the_organiser_sets_or_corrects_the_deal_of_a_table(client, organiser):
         for a in AuditEntry.objects.filter(event=event, action="table_time_called")
     ]
     assert changes == [[None, 3], [3, 4]]
+
+
+def test_the_referee_queue_and_the_console_list_tables_finished_after_time(client, organiser):
+    event = _game_event(organiser)
+    rnd = event.rounds.get(number=1)
+    ago = timezone.now() - datetime.timedelta(minutes=58)
+    clock.clock_start(rnd=rnd, actor=Actor(user=organiser), now=ago)  # over 8 minutes ago
+    _enter(_table(event, 2), 1, 46)
+    client.force_login(organiser)
+    queue = client.get(reverse("referee:queue", args=[event.pk])).content.decode()
+    assert 'data-late-table="2"' in queue and 'data-late-table="1"' not in queue
+    assert "has not said when time was called" in queue
+    console = client.get(reverse("tournaments:round_console", args=[event.pk, 1])).content.decode()
+    assert 'id="late-tables"' in console and 'data-late-table="2"' in console

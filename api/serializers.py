@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.errors import clip
+from tournaments.clock import round_clock
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -160,14 +161,39 @@ class EntrySerializer(serializers.ModelSerializer):
         fields = ["id", "number", "pair", "withdrawn"]
 
 
+class ClockSerializer(serializers.Serializer):
+    """The round's clock as the pages show it (tournaments.clock)."""
+
+    state = serializers.ChoiceField(
+        choices=["none", "not_started", "running", "paused", "over"], read_only=True
+    )
+    seconds_left = serializers.IntegerField(read_only=True)
+    ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
 class RoundSerializer(serializers.ModelSerializer):
     boards = serializers.SerializerMethodField()
     bye = EntrySerializer(read_only=True, allow_null=True)
     tables = serializers.IntegerField(source="table_count", read_only=True)
+    clock = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
-        fields = ["id", "number", "status", "boards", "bye", "tables", "opened_at", "closed_at"]
+        fields = [
+            "id",
+            "number",
+            "status",
+            "boards",
+            "bye",
+            "tables",
+            "opened_at",
+            "closed_at",
+            "clock",
+        ]
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, rnd: Round) -> dict[str, object]:
+        return dict(ClockSerializer(round_clock(rnd)).data)
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_boards(self, rnd: Round) -> list[int]:
@@ -187,7 +213,7 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "number", "round", "ns", "ew", "code_ns", "code_ew"]
+        fields = ["id", "number", "round", "ns", "ew", "code_ns", "code_ew", "time_after"]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_code_ns(self, table: Table) -> str | None:

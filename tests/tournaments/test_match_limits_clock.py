@@ -14,7 +14,7 @@ from tests.factories import EventFactory, PairFactory
 from tournaments import scoring_io, selectors
 from tournaments.actors import Actor
 from tournaments.clock import OVER, PAUSED, RUNNING, round_clock
-from tournaments.models import AuditEntry, Entry, Round
+from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.services import ServiceError, clock, events
 from tournaments.services.results import (
     board_declare_played,
@@ -260,3 +260,30 @@ def test_the_organiser_sets_or_corrects_the_deal_of_a_table(client, organiser):
         for a in AuditEntry.objects.filter(event=event, action="table_time_called")
     ]
     assert changes == [[None, 3], [3, 4]]
+
+
+def test_the_referee_queue_and_the_console_list_tables_finished_after_time(client, organiser):
+    event = _game_event(organiser)
+    rnd = event.rounds.get(number=1)
+    ago = timezone.now() - datetime.timedelta(minutes=58)
+    clock.clock_start(rnd=rnd, actor=Actor(user=organiser), now=ago)  # over 8 minutes ago
+    _enter(_table(event, 2), 1, 46)
+    client.force_login(organiser)
+    queue = client.get(reverse("referee:queue", args=[event.pk])).content.decode()
+    assert 'data-late-table="2"' in queue and 'data-late-table="1"' not in queue
+    assert "has not said when time was called" in queue
+    console = client.get(reverse("tournaments:round_console", args=[event.pk, 1])).content.decode()
+    assert 'id="late-tables"' in console and 'data-late-table="2"' in console
+
+
+def test_the_api_gives_the_rounds_clock_and_the_tables_time(client, organiser):
+    event = _game_event(organiser)
+    Event.objects.filter(pk=event.pk).update(published=True)
+    rnd = event.rounds.get(number=1)
+    clock.clock_start(rnd=rnd, actor=Actor(user=organiser))
+    rounds = client.get(reverse("api:event_rounds", args=[event.pk])).json()["results"]
+    assert rounds[0]["clock"]["state"] == "running"
+    assert 49 * 60 < rounds[0]["clock"]["seconds_left"] <= 50 * 60
+    clock.table_time_called(table=_table(event), actor=Actor(user=organiser), deal=2)
+    tables = client.get(reverse("api:round_tables", args=[rnd.pk])).json()["results"]
+    assert [t["time_after"] for t in sorted(tables, key=lambda t: t["number"])] == [2, None]

@@ -222,3 +222,13 @@ def test_a_result_kept_for_one_side_waits_while_the_phone_holds_the_other_sides_
     assert phone.post(reverse("table:enter"), {"code": table.code_ns}).status_code == 302
     assert short(phone, table, HTTP_X_TABLE_SIDE="NS").status_code == 200
     assert BoardResult.objects.get().entered_side == "NS"
+
+
+def test_the_tables_grant_outlives_a_phone_that_sleeps_or_closes_its_browser(table):
+    # The queue sends with the session of the code typed: it must not end with the browser, nor
+    # before an evening is over.
+    client = Client()
+    answer = client.post(reverse("table:enter"), {"code": table.code_ns})
+    cookie = answer.cookies[settings.SESSION_COOKIE_NAME]
+    assert int(cookie["max-age"]) >= 12 * 3600
+    assert not settings.SESSION_EXPIRE_AT_BROWSER_CLOSE

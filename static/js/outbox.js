@@ -81,6 +81,8 @@
     return parts.join(" ");
   }
 
+  var WAIT_CODES = {key_in_use: true, login: true, forbidden: true, side: true};
+
   /* "sent", "refused" or "wait" (no answer, or an answer that says: try again later). */
   function send(item) {
     if (navigator.onLine === false) { return Promise.resolve({state: "wait", data: null, status: 0}); }
@@ -89,7 +91,8 @@
       credentials: "same-origin",
       cache: "no-store",
       headers: {"Content-Type": item.type, "Accept": "application/json",
-                "X-CSRFToken": csrfToken(), "Idempotency-Key": item.key},
+                "X-CSRFToken": csrfToken(), "Idempotency-Key": item.key,
+                "X-Table-Side": item.side || ""},
       body: item.body
     }).then(function (res) {
       var json = (res.headers.get("Content-Type") || "").indexOf("application/json") === 0;
@@ -97,9 +100,9 @@
         .then(function (data) {
           if (res.ok && data) { return {state: "sent", data: data}; }
           // No JSON (a proxy, a CSRF page, a server error), too many requests, the key still
-          // being processed, or a lapsed session: nothing was decided, keep it and try later.
-          if (!data || res.status >= 500 || res.status === 429 ||
-              data.code === "key_in_use" || data.code === "login") {
+          // being processed, or this phone holds no code (or another side's or table's) for
+          // it now: nothing was decided, keep it and try later.
+          if (!data || res.status >= 500 || res.status === 429 || WAIT_CODES[data.code]) {
             return {state: "wait", data: data, status: res.status};
           }
           return {state: "refused", data: data, status: res.status};
@@ -132,21 +135,28 @@
     if (waiter) { delete waiters[item.key]; waiter(outcome); }
   }
 
+  function tableOf(url) {
+    var m = /^(?:https?:\/\/[^/]+)?(\/[^/]+\/[^/]+\/)/.exec(url);
+    return m ? m[1] : url;
+  }
+
   function flushOnce() {
     return all(QUEUE).then(function (items) {
       items.sort(function (a, b) { return a.seq - b.seq; });
-      var stopped = null;
+      // In order within each table: nothing goes before an item of its table that waits.
+      var stopped = {};
+      lastWait = null;
       return items.reduce(function (chain, item) {
         return chain.then(function () {
-          if (stopped) { answerWaiting(item, stopped); return null; }
+          var table = tableOf(item.url);
+          if (stopped[table]) { answerWaiting(item, stopped[table]); return null; }
           return send(item).then(function (outcome) {
             if (outcome.state === "wait") {
-              stopped = outcome;  // in order: nothing after it goes first
-              lastWait = outcome;
+              stopped[table] = outcome;
+              lastWait = lastWait || outcome;
               answerWaiting(item, outcome);
               return null;
             }
-            lastWait = null;
             return settle(item, outcome);
           });
         });
@@ -173,6 +183,7 @@
   /* Keep ``item`` and send it; resolves with its outcome ("sent", "refused" or "wait"). */
   function enqueue(item) {
     item.key = newKey();
+    if (item.side === undefined) { item.side = mySide(); }
     item.page = PAGE;
     item.created = Date.now();
     var answered = new Promise(function (resolve) { waiters[item.key] = resolve; });
@@ -217,7 +228,7 @@
         });
         box.appendChild(el("summary", "outbox-count", counts.join(" · ")));
         var why = navigator.onLine === false ? t("offline") : t("noAnswer");
-        if (lastWait && lastWait.data && lastWait.data.code === "login") { why = lastWait.data.error; }
+        if (lastWait && lastWait.data && lastWait.data.error) { why = lastWait.data.error; }
         box.appendChild(el("p", "muted", why + " " + t("kept")));
         var again = el("button", "small", t("sendNow"));
         again.type = "button";
@@ -278,6 +289,11 @@
     box.scrollIntoView({block: "center"});
   }
 
+  function mySide() {
+    var panel = document.getElementById("outbox");
+    return panel ? panel.dataset.side || "" : "";
+  }
+
   function homeUrl() {
     var panel = document.getElementById("outbox");
     return panel ? panel.dataset.homeUrl : "";
@@ -296,7 +312,8 @@
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
       enqueue({
         url: form.action, body: body.toString(), type: "application/x-www-form-urlencoded",
-        kind: form.dataset.outbox, board: board, label: form.dataset.label || ""
+        kind: form.dataset.outbox, board: board, label: form.dataset.label || "",
+        side: mySide()
       }).then(function (outcome) {
         form.dataset.sending = "";
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });

@@ -104,6 +104,9 @@ EXPECTED: dict[str, Rule] = {
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
+    # the offline app's service worker and manifest: nothing of a table in them
+    "table:service_worker": Rule("web", ALL),
+    "table:manifest": Rule("web", ALL),
     "table:board_list": Rule("web", AT_TABLE_1),
     "table:table_time": Rule("web", None, AT_TABLE_1),
     "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),

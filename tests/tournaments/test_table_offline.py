@@ -50,12 +50,13 @@ def legal_game(board, trump):
     return [engine.card_token(c) for c in hand.played]
 
 
-def short(client, table, n=1, key="k1", **fields):
+def short(client, table, n=1, key="k1", HTTP_X_TABLE_SIDE="", **fields):
     data = {"delegated": "0", "trump": "oros", "outcome": "played", "totals_ns": "45"} | fields
     return client.post(
         reverse("table:board_short", args=[table.code_ns, n]),
         data,
         HTTP_IDEMPOTENCY_KEY=key,
+        HTTP_X_TABLE_SIDE=HTTP_X_TABLE_SIDE,
         **JSON,
     )
 
@@ -171,6 +172,7 @@ def test_a_closed_round_is_a_refusal_with_its_reason(table):
     refused = short(ns, table)
     assert refused.status_code == 403
     assert "round is closed" in refused.json()["error"]
+    assert refused.json()["code"] == "closed"
 
 
 def test_the_service_worker_covers_the_table_pages_and_keeps_only_their_files(client):
@@ -205,3 +207,28 @@ def test_the_table_home_links_the_manifest_and_the_outbox(table):
     assert f'href="/table/{table.code_ns}/manifest.webmanifest"' in html
     assert 'id="outbox"' in html and 'data-sw="/table/sw.js"' in html
     assert 'data-outbox="confirmation"' not in html  # nothing entered yet: nothing to confirm
+
+
+def test_a_result_kept_for_one_side_waits_while_the_phone_holds_the_other_sides_code(table):
+    # NS queued a result, then EW typed its own code on the same phone.
+    phone = holder(table, "NS")
+    assert phone.post(reverse("table:enter"), {"code": table.code_ew}).status_code == 302
+    waiting = short(phone, table, HTTP_X_TABLE_SIDE="NS")
+    assert waiting.status_code == 409
+    assert waiting.json()["code"] == "side"
+    assert "NS's code" in waiting.json()["error"]
+    assert not BoardResult.objects.exists()
+    # NS's code back on the phone: the same submission goes through, as NS's.
+    assert phone.post(reverse("table:enter"), {"code": table.code_ns}).status_code == 302
+    assert short(phone, table, HTTP_X_TABLE_SIDE="NS").status_code == 200
+    assert BoardResult.objects.get().entered_side == "NS"
+
+
+def test_the_tables_grant_outlives_a_phone_that_sleeps_or_closes_its_browser(table):
+    # The queue sends with the session of the code typed: it must not end with the browser, nor
+    # before an evening is over.
+    client = Client()
+    answer = client.post(reverse("table:enter"), {"code": table.code_ns})
+    cookie = answer.cookies[settings.SESSION_COOKIE_NAME]
+    assert int(cookie["max-age"]) >= 12 * 3600
+    assert not settings.SESSION_EXPIRE_AT_BROWSER_CLOSE

@@ -32,6 +32,7 @@ from tournaments.forms_results import (
     problem_field,
     problems_to_errors,
 )
+from tournaments.labels import side_label
 from tournaments.models import Board
 from tournaments.services import Conflict, NotAllowed, ServiceError, results
 from tournaments.services import disputes as dispute_services
@@ -54,7 +55,7 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
             "forbidden": _("This page belongs to another table."),
             "closed": _("This round is closed: results can no longer be entered here."),
         }
-        return JsonResponse({"error": messages_by_kind[exc.kind]}, status=403)
+        return JsonResponse({"error": messages_by_kind[exc.kind], "code": exc.kind}, status=403)
     if exc.kind == "login":
         return redirect(reverse("table:enter") + "?code=" + table_access.normalise_code(code)[:6])
     if exc.kind == "closed":
@@ -77,6 +78,9 @@ def table_view(view: Callable) -> Callable:
         return view(request, access, *args, **kwargs)
 
     return wrapper
+
+
+SIDE_HEADER = "X-Table-Side"  # the side a queued submission was made for (outbox.js)
 
 
 def _page_fingerprint(request: HttpRequest) -> str:
@@ -103,6 +107,21 @@ def idempotent_page(view: Callable) -> Callable:
                     % {"n": once.MAX_KEY}
                 },
                 status=400,
+            )
+        meant = request.headers.get(SIDE_HEADER, "")
+        if meant and meant != access.side:
+            # Kept on a shared phone for one side, sent after the other side typed its code:
+            # it waits until its own side's code is back on this phone.
+            return JsonResponse(
+                {
+                    "error": _(
+                        "Waiting for %(side)s's code: this was entered for %(side)s. Type "
+                        "%(side)s's code on this phone to send it."
+                    )
+                    % {"side": side_label(meant)},
+                    "code": "side",
+                },
+                status=409,
             )
         sender = f"p{access.table.pk}" + (
             f"u{request.user.pk}" if access.organiser else access.side

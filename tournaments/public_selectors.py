@@ -370,6 +370,9 @@ class ScorecardLine:
     direction: str  # "NS" or "EW"
     opponent: Entry | None
     line: ResultLine
+    # The pair's net score (for − against) minus the par's for its side, where the board's
+    # analysis is stored (the lines are of rounds whose cards the reader may see).
+    vs_par: int | None = None
 
     @property
     def score_for(self) -> int:
@@ -416,6 +419,15 @@ class Scorecard:
         pcts = [line.pct for line in self.lines if line.pct is not None]
         return sum(pcts) / len(pcts) if pcts else None
 
+    @property
+    def has_par(self) -> bool:
+        return any(line.vs_par is not None for line in self.lines)
+
+    @property
+    def total_vs_par(self) -> int:
+        """Over the boards whose analysis is stored."""
+        return sum(line.vs_par for line in self.lines if line.vs_par is not None)
+
 
 def scorecards(
     ev: EventView, entries: list[Entry], *, round_number: int | None = None
@@ -442,6 +454,14 @@ def scorecards(
         for row in rows:
             if row["entry"] in wanted:
                 history[row["entry"]].append((after, row["rank"]))
+    # Scorecards show the rounds whose boards the reader may see (``visible_rounds``): the
+    # cards' rule, which the analysis follows (policy.can_see_analysis).
+    boards = list({line.result.board.pk: line.result.board for line in lines}.values())
+    par_net_ns = {
+        b.number: b.perfect_play.par_net_ns
+        for b in attach_analyses(ev.event, boards)
+        if b.perfect_play is not None
+    }
     out = []
     for entry in entries:
         own = []
@@ -458,6 +478,7 @@ def scorecards(
                     direction=direction,
                     opponent=ev.entries.get(opponent_id),
                     line=line,
+                    vs_par=_vs_par(line, direction, par_net_ns),
                 )
             )
         out.append(
@@ -466,6 +487,13 @@ def scorecards(
             )
         )
     return out
+
+
+def _vs_par(line: ResultLine, direction: str, par_net_ns: dict[int, int]) -> int | None:
+    par = par_net_ns.get(line.result.board.number)
+    if par is None:
+        return None
+    return line.net_ns - par if direction == "NS" else par - line.net_ns
 
 
 # Boards, tables, records ----------------------------------------------------------------------

@@ -225,6 +225,33 @@ def test_the_traveller_of_an_open_round_shows_nothing_to_a_player_of_it(client, 
     assert_hidden(response.content.decode())
 
 
+def test_a_scorecard_shows_each_board_and_the_total_against_par(client, played_event):
+    entry = played_event.entries.get(number=1)
+    page = client.get(reverse("public:scorecard", args=[played_event.pk, 1])).content.decode()
+    assert "vs par" in page
+    pars = {
+        a.board.number: a.par["score"]["NS"] - a.par["score"]["EW"]
+        for a in BoardAnalysis.objects.filter(board__event=played_event).select_related("board")
+    }
+    total = 0
+    # The public sees round 1 only (closed): its two boards, each against its par.
+    for result in BoardResult.objects.filter(
+        board__event=played_event, table__round__number=1
+    ).select_related("table", "board"):
+        if entry.pk not in (result.table.ns_id, result.table.ew_id):
+            continue
+        net = result.score_ns - result.score_ew
+        if result.table.ew_id == entry.pk:
+            net = -net
+            vs = net + pars[result.board.number]
+        else:
+            vs = net - pars[result.board.number]
+        total += vs
+        assert f'<td class="num vs-par">{"+" if vs > 0 else ""}{vs}</td>' in page
+    assert page.count('<td class="num vs-par">') == 3  # two boards and the total
+    assert f'<td class="num vs-par">{"+" if total > 0 else ""}{total}</td></tr></tfoot>' in page
+
+
 # --- the table's own page ----------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ from scoring.pairing import pair_next_round
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
-from tournaments.services import ServiceError
+from tournaments.services import Conflict
 from tournaments.services.events import round_propose
 
 
@@ -18,7 +18,7 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
     event = Event.objects.get(pk=event_id)
     missing = pairing_gate(event, round_number)
     if missing:
-        raise ServiceError(
+        raise Conflict(
             _("Results are missing or unconfirmed at tables %(t)s.")
             % {"t": ", ".join(str(t.number) for t in missing)},
             field="results",

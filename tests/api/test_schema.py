@@ -1,6 +1,7 @@
 """The OpenAPI schema describes every endpoint, request and error; /api/docs/ works offline."""
 
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -150,3 +151,19 @@ def test_schema_generates_without_warnings(tmp_path, db):
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     assert "/api/v1/play-records" in out.read_text()
+
+
+def test_docs_name_every_field_of_every_answer(schema):
+    """docs/api.md's Fields section names each object of the answers and each of its fields."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+    fields = docs.read_text().split("## Fields", 1)[1].split("\n## ", 1)[0]
+    missing = []
+    for name, component in schema["components"]["schemas"].items():
+        if name.startswith(("Paginated", "Patched")) or name.endswith("Request"):
+            continue
+        if "properties" not in component:
+            continue
+        if not re.search(rf"\b{name}\b", fields):
+            missing.append(name)
+        missing += [f"{name}.{p}" for p in component["properties"] if f"`{p}`" not in fields]
+    assert not missing, missing

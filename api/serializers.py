@@ -126,7 +126,7 @@ class TableTokenSerializer(serializers.Serializer):
 
 
 class EventSerializer(serializers.ModelSerializer):
-    club = serializers.CharField(source="club.name", default=None, read_only=True)
+    club = serializers.CharField(source="club.name", default=None, read_only=True, allow_null=True)
     seed = serializers.CharField(
         source="public_seed",
         read_only=True,

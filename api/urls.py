@@ -1,13 +1,70 @@
 from django.urls import path
 
-from api import views
+from api import lifecycle, views
 
 app_name = "api"
 urlpatterns = [
     path("auth/token", views.AccountTokenView.as_view(), name="auth_token"),
     path("table-token", views.TableTokenView.as_view(), name="table_token"),
-    path("events", views.EventListView.as_view(), name="event_list"),
-    path("events/<int:pk>", views.EventDetailView.as_view(), name="event_detail"),
+    path("events", lifecycle.EventsView.as_view(), name="event_list"),
+    path("event-presets", lifecycle.PresetsView.as_view(), name="event_presets"),
+    path("events/<int:pk>", lifecycle.EventView.as_view(), name="event_detail"),
+    path(
+        "events/<int:pk>/registration",
+        lifecycle.RegistrationOpenView.as_view(),
+        name="event_registration",
+    ),
+    path("events/<int:pk>/start", lifecycle.EventStartView.as_view(), name="event_start"),
+    path("events/<int:pk>/finish", lifecycle.EventFinishView.as_view(), name="event_finish"),
+    path("events/<int:pk>/publish", lifecycle.EventPublishView.as_view(), name="event_publish"),
+    path("events/<int:pk>/pairs", lifecycle.PairsView.as_view(), name="event_pairs"),
+    path("events/<int:pk>/pairs/import", lifecycle.PairsImportView.as_view(), name="pairs_import"),
+    path(
+        "events/<int:pk>/pairs/<int:number>/withdraw",
+        lifecycle.PairWithdrawView.as_view(),
+        name="pair_withdraw",
+    ),
+    path(
+        "events/<int:pk>/pairs/<int:number>/reinstate",
+        lifecycle.PairReinstateView.as_view(),
+        name="pair_reinstate",
+    ),
+    path("events/<int:pk>/rounds/<int:number>", lifecycle.RoundView.as_view(), name="round"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/propose",
+        lifecycle.RoundProposeView.as_view(),
+        name="round_propose",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/pairing",
+        lifecycle.RoundPairingView.as_view(),
+        name="round_pairing",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/swap",
+        lifecycle.RoundSwapView.as_view(),
+        name="round_swap",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/open",
+        lifecycle.RoundOpenView.as_view(),
+        name="round_open",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/close",
+        lifecycle.RoundCloseView.as_view(),
+        name="round_close",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/reopen",
+        lifecycle.RoundReopenView.as_view(),
+        name="round_reopen",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:number>/rulings",
+        lifecycle.RoundRulingsView.as_view(),
+        name="round_rulings",
+    ),
     path("events/<int:pk>/rounds", views.EventRoundsView.as_view(), name="event_rounds"),
     path("events/<int:pk>/boards/<int:number>", views.BoardView.as_view(), name="board"),
     path("events/<int:pk>/standings", views.StandingsView.as_view(), name="standings"),

@@ -14,7 +14,7 @@ from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.labels import side_label
 from tournaments.models import BoardResult, ByeRequest, Event, ForbiddenPair, Round, Table
 from tournaments.selectors import round_missing
-from tournaments.services import ServiceError
+from tournaments.services import Conflict
 
 
 def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventInput:
@@ -178,7 +178,7 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
     if round_number == 1:
         return []
     if previous is None:
-        raise ServiceError(_("Round %(n)s has not been played.") % {"n": round_number - 1})
+        raise Conflict(_("Round %(n)s has not been played.") % {"n": round_number - 1})
     if previous.status == Round.Status.CLOSED:
         return []
     return [table for table, _boards in round_missing(previous)]

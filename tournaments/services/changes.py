@@ -30,7 +30,7 @@ from tournaments.models import (
     TableToken,
 )
 from tournaments.selectors import round_missing
-from tournaments.services import ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit
 from tournaments.services.events import (
     fresh_codes,
     max_length,
@@ -67,10 +67,10 @@ def reopen_plan(rnd: Round) -> ReopenPlan:
     event = rnd.event
     require_status(event, Event.Status.RUNNING, doing=_("reopen a round"))
     if rnd.status != Round.Status.CLOSED:
-        raise ServiceError(_("Only a closed round can be reopened."), field="round")
+        raise Conflict(_("Only a closed round can be reopened."), field="round")
     following = event.rounds.filter(number__gt=rnd.number)
     if following.exclude(status=Round.Status.PENDING).exists():
-        raise ServiceError(
+        raise Conflict(
             _("Round %(n)s has been opened: round %(m)s can no longer be reopened.")
             % {"n": rnd.number + 1, "m": rnd.number},
             field="round",
@@ -133,14 +133,14 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
 def unopen_check(rnd: Round) -> None:
     """Refused unless ``rnd`` is open and no table has stored a result or seen a board."""
     if rnd.status != Round.Status.OPEN:
-        raise ServiceError(_("Only an open round can be un-opened."), field="round")
+        raise Conflict(_("Only an open round can be un-opened."), field="round")
     if BoardResult.objects.filter(table__round=rnd).exists():
-        raise ServiceError(
+        raise Conflict(
             _("A table has already stored a result: close the round or correct the result."),
             field="round",
         )
     if BoardUnlock.objects.filter(table__round=rnd).exists():
-        raise ServiceError(
+        raise Conflict(
             _("A table has already played a board of this round: it cannot be un-opened."),
             field="round",
         )
@@ -193,7 +193,7 @@ def pairing_set(
     event = rnd.event
     require_organiser(event, actor)
     if rnd.status != Round.Status.PENDING:
-        raise ServiceError(_("Only a round that is not open yet can be changed."), field="round")
+        raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
     ids = dict(event.entries.values_list("number", "pk"))
     unknown = sorted({n for t in tables for n in t} - set(ids) | ({bye} - set(ids) - {None}))
     if unknown:
@@ -270,11 +270,11 @@ def _open_round(event: Event) -> Round | None:
 def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     event = entry.event
     if entry.withdrawn:
-        raise ServiceError(_("This pair has already withdrawn."))
+        raise Conflict(_("This pair has already withdrawn."))
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         return WithdrawalPlan(entry=entry, deletes=True)
     if event.status != Event.Status.RUNNING:
-        raise ServiceError(_("The event is over: its pairs can no longer withdraw."))
+        raise Conflict(_("The event is over: its pairs can no longer withdraw."))
     after = event.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"] or 0
     forfeit, side = None, ""
     current = _open_round(event)
@@ -359,7 +359,7 @@ class ReinstatePlan:
 def reinstate_plan(entry: Entry) -> ReinstatePlan:
     event = entry.event
     if not entry.withdrawn:
-        raise ServiceError(_("This pair has not withdrawn."))
+        raise Conflict(_("This pair has not withdrawn."))
     require_status(event, Event.Status.RUNNING, doing=_("reinstate a pair"))
     current = _open_round(event)
     unforfeit = None
@@ -443,7 +443,7 @@ def player_substitute(
     if len(name) > max_length(Player):
         raise ServiceError(_("At most %(n)s characters.") % {"n": max_length(Player)}, field="name")
     if entry.withdrawn:
-        raise ServiceError(_("This pair has withdrawn."), field="seat")
+        raise Conflict(_("This pair has withdrawn."), field="seat")
     with transaction.atomic():
         entry = (
             Entry.objects.select_for_update(of=("self",))

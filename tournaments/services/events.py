@@ -27,7 +27,7 @@ from tournaments.models import (
     new_table_code,
 )
 from tournaments.selectors import round_missing
-from tournaments.services import NotAllowed, ServiceError, audit, clubs
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 
 
 def require_organiser(event: Event, actor: Actor) -> None:
@@ -37,7 +37,7 @@ def require_organiser(event: Event, actor: Actor) -> None:
 
 def require_status(event: Event, *allowed: str, doing: str) -> None:
     if event.status not in allowed:
-        raise ServiceError(
+        raise Conflict(
             _("Cannot %(doing)s: the event is %(status)s.")
             % {"doing": doing, "status": event.get_status_display().lower()},
             field="status",
@@ -387,10 +387,10 @@ def round_propose(
     with transaction.atomic():
         rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
         if rnd.status != Round.Status.PENDING:
-            raise ServiceError(_("Round %(n)s is already open.") % {"n": number}, field="round")
+            raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
         previous = event.rounds.filter(number=number - 1).first()
         if previous is not None and previous.status != Round.Status.CLOSED:
-            raise ServiceError(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
+            raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
         rnd.tables.all().delete()
         codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
@@ -452,7 +452,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     event = table.round.event
     require_organiser(event, actor)
     if table.round.status == Round.Status.CLOSED:
-        raise ServiceError(_("This round is closed: its codes no longer work anyway."))
+        raise Conflict(_("This round is closed: its codes no longer work anyway."))
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         table.code_ns, table.code_ew = fresh_codes(2)
@@ -480,7 +480,7 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if reopen and rnd.status != Round.Status.CLOSED:
-            raise ServiceError(_("Only a closed round is reopened for rulings."), field="round")
+            raise Conflict(_("Only a closed round is reopened for rulings."), field="round")
         if rnd.ruling_open == reopen:
             return rnd
         rnd.ruling_open = reopen
@@ -502,7 +502,7 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
     event = rnd.event
     require_organiser(event, actor)
     if rnd.status != Round.Status.PENDING:
-        raise ServiceError(_("Only a round that is not open yet can be changed."))
+        raise Conflict(_("Only a round that is not open yet can be changed."))
     with transaction.atomic():
         slots: list[tuple[Table | Round, str]] = []
         for eid in (entry_a, entry_b):
@@ -545,13 +545,13 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PENDING:
-            raise ServiceError(
+            raise Conflict(
                 _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()}
             )
         if not rnd.tables.exists():
-            raise ServiceError(_("This round has no pairings yet."))
+            raise Conflict(_("This round has no pairings yet."))
         if event.boards.count() < event.total_boards:
-            raise ServiceError(_("The boards are still being generated; try again in a moment."))
+            raise Conflict(_("The boards are still being generated; try again in a moment."))
         rnd.status = Round.Status.OPEN
         rnd.opened_at = timezone.now()
         rnd.save(update_fields=["status", "opened_at"])
@@ -572,7 +572,7 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
-            raise ServiceError(_("Only an open round can be closed."))
+            raise Conflict(_("Only an open round can be closed."))
         # The race: a table storing a result while the round closes. Its store holds the
         # table's lock and re-reads the round's status under it; taking every table's lock
         # here makes the close wait for stores in flight, and later stores see it closed.
@@ -580,7 +580,7 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
         missing = round_missing(rnd)
         if missing and not accept_missing:
             tables = ", ".join(str(t.number) for t, _b in missing)
-            raise ServiceError(
+            raise Conflict(
                 _("Results are missing or unconfirmed at tables %(tables)s.") % {"tables": tables},
                 field="results",
             )
@@ -604,7 +604,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
     require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
     if event.rounds.filter(status=Round.Status.OPEN).exists():
-        raise ServiceError(_("Close the open round first."))
+        raise Conflict(_("Close the open round first."))
     with transaction.atomic():
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)

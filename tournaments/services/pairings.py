@@ -13,7 +13,7 @@ from scoring.methods import next_pairing
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
-from tournaments.services import ServiceError
+from tournaments.services import Conflict
 from tournaments.services.events import round_propose
 from tournaments.services.ratings import club_seeding_ratings
 
@@ -30,7 +30,7 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
         )
     missing = pairing_gate(event, round_number)
     if missing:
-        raise ServiceError(
+        raise Conflict(
             _("Results are missing or unconfirmed at tables %(t)s.")
             % {"t": ", ".join(str(t.number) for t in missing)},
             field="results",

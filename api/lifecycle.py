@@ -1,0 +1,629 @@
+"""The event's lifecycle in the API: what the organiser's pages do, through the same forms and
+services (``tournaments.forms.EventForm``, ``tournaments.services.events``, ``changes``,
+``pairings``), with the same permissions, state checks and audit.
+
+Refusals: 400 with the field, 403 for anyone but the event's organisers, 404 for an event you
+may not see, 409 when the event or round is not in a state that allows the action.
+"""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from django.forms.models import model_to_dict
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import access
+from api import lifecycle_serializers as ls
+from api import serializers as s
+from api.errors import NON_FIELD
+from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from api.schema import errors
+from api.views import ApiView, EventDetailView, EventListView
+from tournaments import scoring_io, selectors
+from tournaments.forms import PRESET_LABELS, PRESETS, EventForm
+from tournaments.models import Entry, Event, Round
+from tournaments.services import Conflict, NotAllowed, ServiceError, changes, clubs, pairings
+from tournaments.services import events as svc
+
+WRITE = errors(400, 401, 403, 404, 409, 422)
+TAGS = ["event lifecycle"]
+
+
+def _post(
+    summary: str, description: str, request: Any, response: Any, *, created: bool = False
+) -> Any:
+    return extend_schema(
+        tags=TAGS,
+        summary=summary,
+        description=description,
+        request=request,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201 if created else 200: response, **WRITE},
+    )
+
+
+def _event(request: Request, pk: int) -> Event:
+    return get_object_or_404(access.visible_events(request).select_related("club"), pk=pk)
+
+
+def _entry(event: Event, number: int) -> Entry:
+    return get_object_or_404(
+        Entry.objects.select_related("pair__player1", "pair__player2", "pair__club", "event"),
+        event=event,
+        number=number,
+    )
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("event", "bye"), event=event, number=number
+    )
+
+
+def _form_errors(exc: DjangoValidationError) -> ValidationError:
+    if hasattr(exc, "error_dict"):
+        return ValidationError(
+            {NON_FIELD if k == "__all__" else k: v for k, v in exc.message_dict.items()}
+        )
+    return ValidationError({NON_FIELD: exc.messages})
+
+
+def _event_body(event: Event) -> dict[str, Any]:
+    return s.EventSerializer(Event.objects.select_related("club").get(pk=event.pk)).data
+
+
+# ---- events ------------------------------------------------------------------------------------
+
+
+def _event_form(
+    request: Request, data: dict[str, Any], event: Event | None
+) -> tuple[EventForm, str | None]:
+    """The organiser's event form, filled with the current values, the preset and ``data``."""
+    values: dict[str, Any] = model_to_dict(event or Event())  # a new event: the defaults
+    values.pop("club", None)
+    values.update(PRESETS.get(data.get("preset", ""), {}))
+    values.update({k: v for k, v in data.items() if k not in ("preset", "club")})
+    values = {k: ("" if v is None else v) for k, v in values.items()}
+    locked = event is not None and event.status not in (
+        Event.Status.DRAFT,
+        Event.Status.REGISTRATION,
+    )
+    form = EventForm(values, instance=event, locked=locked)
+    club = data.get("club")
+    if club is None and event is not None:
+        club = event.club.name if event.club else ""
+    return form, club
+
+
+def _save_event(request: Request, event: Event | None) -> Event:
+    body = ls.EventWriteSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    data = dict(request.data)  # as sent: the form reads the values the way the page does
+    if event is None and not data.get("name"):
+        raise ValidationError({"name": [_("This field is required.")]})
+    if event is not None and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        started = sorted(set(data) & set(svc.EVENT_OPTIONS))
+        changed = [k for k in started if getattr(event, k) != body.validated_data.get(k)]
+        if changed:
+            raise Conflict(
+                _(
+                    "The options cannot change once the event has started: the boards are "
+                    "dealt and the rounds are played and scored under them."
+                ),
+                field=changed[0],
+            )
+    form, club_name = _event_form(request, data, event)
+    if not form.is_valid():
+        raise ValidationError(
+            {
+                (NON_FIELD if k == "__all__" else k): [e["message"] for e in v]
+                for k, v in form.errors.get_json_data().items()
+            }
+        )
+    actor = access.actor_for(request)
+    try:
+        with transaction.atomic():
+            club = clubs.club_for(
+                name=club_name or "", actor=actor, current=event.club if event else None
+            )
+            if event is None:
+                return svc.event_create(actor=actor, club=club, **form.service_fields())
+            return svc.event_update(event=event, actor=actor, club=club, **form.service_fields())
+    except DjangoValidationError as exc:
+        raise _form_errors(exc) from None
+
+
+class EventCreateMixin:
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an event",
+        description="Any logged-in account; it becomes the event's organiser. The options "
+        "are checked as on the organiser's page (rounds 1–30, boards 1–36, a target of at "
+        "least 1); a club you do not organise is refused (403).",
+        request=ls.EventWriteSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: s.EventSerializer, **errors(400, 401, 403, 409, 422)},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        event = _save_event(request, None)
+        return Response(_event_body(event), status=status.HTTP_201_CREATED)
+
+
+class EventUpdateMixin:
+    @extend_schema(
+        tags=TAGS,
+        summary="Change an event",
+        description="Organisers: the fields sent change. The options only until the event "
+        "starts (then 409); the details (name, club, date, venue) always.",
+        request=ls.EventWriteSerializer,
+        responses={200: s.EventSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        event = _event(request, pk)
+        if not access.actor_for(request).is_organiser(event):
+            raise NotAllowed(_("Only the organisers of this event can do that."))
+        if "preset" in request.data:
+            raise ValidationError({"preset": [_("A preset applies when creating an event.")]})
+        event = _save_event(request, event)
+        return Response(_event_body(event))
+
+
+class EventsView(EventCreateMixin, EventListView):
+    pass
+
+
+class EventView(EventUpdateMixin, EventDetailView):
+    pass
+
+
+class PresetsView(ApiView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Event presets",
+        description="The presets of the organiser's event form: send `preset` when creating.",
+        responses={200: ls.PresetSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            ls.PresetSerializer(
+                [
+                    {
+                        "name": name,
+                        "label": str(label),
+                        "description": str(text),
+                        "options": dict(PRESETS[name]),
+                    }
+                    for name, label, text in PRESET_LABELS
+                ],
+                many=True,
+            ).data
+        )
+
+
+def _action(request: Request, pk: int, act: Any) -> Response:
+    event = _event(request, pk)
+    act(event, access.actor_for(request))
+    return Response(_event_body(event))
+
+
+class RegistrationOpenView(ApiView):
+    @_post("Open registration", "Draft → registration.", None, s.EventSerializer)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return _action(request, pk, lambda e, a: svc.registration_open(event=e, actor=a))
+
+
+class EventStartView(ApiView):
+    @_post(
+        "Start the event",
+        "Closes registration and deals every board (in the background: `boards_ready` counts "
+        "them; a round opens once they are all dealt). At least two pairs.",
+        None,
+        s.EventSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return _action(request, pk, lambda e, a: svc.event_start(event=e, actor=a))
+
+
+class EventFinishView(ApiView):
+    @_post(
+        "Finish the event",
+        "Every round closed; reveals the seed (`seed`). Rulings end with the event.",
+        None,
+        s.EventSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return _action(request, pk, lambda e, a: svc.event_finish(event=e, actor=a))
+
+
+class EventPublishView(ApiView):
+    @_post(
+        "Publish or hide the results",
+        "`published: true` shows the public pages (and the API's reads) to everyone.",
+        ls.PublishSerializer,
+        s.EventSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        body = ls.PublishSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        published = body.validated_data["published"]
+        return _action(
+            request, pk, lambda e, a: svc.event_publish(event=e, actor=a, published=published)
+        )
+
+
+# ---- pairs -------------------------------------------------------------------------------------
+
+
+def _pairs(event: Event) -> list[dict[str, Any]]:
+    return ls.PairSerializer(selectors.event_entries(event), many=True).data
+
+
+class PairsView(ApiView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Pairs of an event",
+        description="Every registered pair with its number and players, withdrawn ones "
+        "flagged; for whoever may see the event.",
+        responses={200: ls.PairSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_pairs(_event(request, pk)))
+
+    @_post(
+        "Register pairs",
+        "One pair (`{player1, player2, name?, club?}`) or many (`{pairs: [...]}`: all or "
+        "none, errors at `pairs[i].field`), while the event is a draft or open for "
+        "registration. Answers the pairs registered.",
+        ls.PairRegisterSerializer,
+        ls.PairSerializer(many=True),
+        created=True,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(request, pk)
+        many = isinstance(request.data, dict) and "pairs" in request.data
+        if many:
+            body = ls.PairsRegisterSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            rows = body.validated_data["pairs"]
+        else:
+            single = ls.PairRegisterSerializer(data=request.data)
+            single.is_valid(raise_exception=True)
+            rows = [single.validated_data]
+        actor = access.actor_for(request)
+        created = []
+        with transaction.atomic():
+            for i, row in enumerate(rows):
+                try:
+                    created.append(svc.entry_register(event=event, actor=actor, **row))
+                except ServiceError as exc:
+                    if many and exc.field:
+                        exc.field = f"pairs[{i}].{exc.field}"
+                    raise
+        return Response(
+            ls.PairSerializer(
+                selectors.event_entries(event).filter(pk__in=[e.pk for e in created]), many=True
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class PairsImportView(ApiView):
+    @_post(
+        "Import pairs from CSV",
+        "The organiser's CSV import: every line registered, or none (400 on `csv` naming "
+        "the line).",
+        ls.PairsImportSerializer,
+        ls.PairSerializer(many=True),
+        created=True,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event(request, pk)
+        body = ls.PairsImportSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            created = svc.entries_import_csv(
+                event=event, actor=access.actor_for(request), text=body.validated_data["csv"]
+            )
+        except ServiceError as exc:
+            if exc.field == "file":
+                exc.field = "csv"
+            raise
+        return Response(
+            ls.PairSerializer(
+                selectors.event_entries(event).filter(pk__in=[e.pk for e in created]), many=True
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class PairWithdrawView(ApiView):
+    @_post(
+        "Withdraw a pair",
+        "Before the start the pair is removed. Later it is withdrawn after the last round it "
+        "played: in an open round where it still owes boards its match is forfeited; a "
+        "proposal that includes it is dropped. The standings are recomputed.",
+        ls.ReasonSerializer,
+        ls.WithdrawalSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        body = ls.ReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        plan = changes.entry_withdraw(
+            entry=_entry(event, number),
+            actor=access.actor_for(request),
+            reason=body.validated_data["reason"],
+        )
+        pair = None if plan.deletes else _entry(event, number)
+        return Response(
+            ls.WithdrawalSerializer(
+                {
+                    "pair": pair,
+                    "removed": plan.deletes,
+                    "forfeited_table": plan.forfeit.number if plan.forfeit else None,
+                    "dropped_proposal": plan.dropped,
+                }
+            ).data
+        )
+
+
+class PairReinstateView(ApiView):
+    @_post(
+        "Reinstate a pair",
+        "Takes a withdrawal back while the event runs: the pair is paired again from the next "
+        "proposal; a forfeit in the still open round is taken back.",
+        ls.ReasonSerializer,
+        ls.ReinstatementSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        body = ls.ReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        plan = changes.entry_reinstate(
+            entry=_entry(event, number),
+            actor=access.actor_for(request),
+            reason=body.validated_data["reason"],
+        )
+        return Response(
+            ls.ReinstatementSerializer(
+                {
+                    "pair": _entry(event, number),
+                    "unforfeited_table": plan.unforfeit.number if plan.unforfeit else None,
+                    "dropped_proposal": plan.dropped,
+                }
+            ).data
+        )
+
+
+# ---- rounds ------------------------------------------------------------------------------------
+
+
+def round_body(event: Event, number: int) -> dict[str, Any]:
+    rnd = Round.objects.select_related("event", "bye").filter(event=event, number=number).first()
+    tables = list(rnd.tables.select_related("ns", "ew").order_by("number")) if rnd else []
+    pending = rnd is not None and rnd.status == Round.Status.PENDING and tables
+    return ls.RoundDetailSerializer(
+        {
+            "event": event.pk,
+            "id": rnd.pk if rnd else None,
+            "number": number,
+            "status": rnd.status if rnd else None,
+            "boards": list(event.board_numbers(number)),
+            "tables": tables,
+            "bye": rnd.bye.number if rnd and rnd.bye_id else None,
+            "warnings": [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending else [],
+            "missing": [
+                {"table": t.number, "boards": boards}
+                for t, boards in (
+                    selectors.round_missing(rnd) if rnd and rnd.status == Round.Status.OPEN else []
+                )
+            ],
+            "opened_at": rnd.opened_at if rnd else None,
+            "closed_at": rnd.closed_at if rnd else None,
+            "ruling_open": bool(rnd and rnd.ruling_open),
+        }
+    ).data
+
+
+def _round_number(event: Event, number: int) -> int:
+    if not 1 <= number <= event.rounds_count:
+        raise Http404
+    return number
+
+
+class RoundView(ApiView):
+    @extend_schema(
+        tags=TAGS,
+        summary="A round of an event",
+        description="Its status, tables (pair numbers), bye, the proposal's warnings while it "
+        "is pending and, while it is open, the boards each table still owes. Table codes are in "
+        "`GET /rounds/{id}/tables` (organisers).",
+        responses={200: ls.RoundDetailSerializer, **errors(404)},
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        return Response(round_body(event, _round_number(event, number)))
+
+
+class RoundProposeView(ApiView):
+    @_post(
+        "Propose a round",
+        "The program pairs the round from the standings (as the organiser's Propose button); "
+        "a pending proposal is replaced. Refused (409) while the previous round is open or "
+        "has results missing or unconfirmed.",
+        None,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        if not access.actor_for(request).is_organiser(event):
+            raise NotAllowed(_("Only the organisers of this event can do that."))
+        pairings.pairings_propose(
+            event.pk, _round_number(event, number), actor=access.actor_for(request)
+        )
+        return Response(round_body(event, number))
+
+
+def _warned(warnings: list[Any], confirm: bool) -> None:
+    if warnings and not confirm:
+        raise Conflict(
+            _("This pairing has warnings: send confirm=true to apply it anyway.")
+            + " "
+            + " ".join(str(w) for w in warnings),
+            field="confirm",
+        )
+
+
+class RoundPairingView(ApiView):
+    @_post(
+        "Set a round's pairing",
+        "Replace a pending round's pairing with one made by hand (pair numbers). Its warnings "
+        "(rematches, seats, second byes) refuse it with a 409 unless `confirm` is true.",
+        ls.PairingSerializer,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        rnd = _round(event, number)
+        body = ls.PairingSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        tables = [(ns, ew) for ns, ew in body.validated_data["tables"]]
+        bye = body.validated_data.get("bye")
+        actor = access.actor_for(request)
+        if not actor.is_organiser(event):
+            raise NotAllowed(_("Only the organisers of this event can do that."))
+        ids = dict(event.entries.values_list("number", "pk"))
+        if rnd.status == Round.Status.PENDING and all(n in ids for t in tables for n in t):
+            warnings = scoring_io.pairing_warnings(
+                rnd,
+                tables=[(ids[a], ids[b]) for a, b in tables],
+                bye=ids.get(bye) if bye is not None else None,
+            )
+            _warned(warnings, body.validated_data["confirm"])
+        changes.pairing_set(rnd=rnd, actor=actor, tables=tables, bye=bye)
+        return Response(round_body(event, number))
+
+
+class RoundSwapView(ApiView):
+    @_post(
+        "Swap two pairs",
+        "Exchange two pairs of a pending round (they keep the seats). Warnings refuse it "
+        "with a 409 unless `confirm` is true.",
+        ls.SwapSerializer,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        rnd = _round(event, number)
+        body = ls.SwapSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        a, b = (_entry(event, n).pk for n in body.validated_data["pairs"])
+        actor = access.actor_for(request)
+        if not actor.is_organiser(event):
+            raise NotAllowed(_("Only the organisers of this event can do that."))
+        if rnd.status == Round.Status.PENDING:
+            _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body.validated_data["confirm"])
+        svc.round_swap(rnd=rnd, actor=actor, entry_a=a, entry_b=b)
+        return Response(round_body(event, number))
+
+
+class RoundOpenView(ApiView):
+    @_post(
+        "Accept and open a round",
+        "The proposal becomes the round: each table's codes start working.",
+        None,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        svc.round_open(rnd=_round(event, number), actor=access.actor_for(request))
+        return Response(round_body(event, number))
+
+
+class RoundCloseView(ApiView):
+    @_post(
+        "Close a round",
+        "With every result counted, closes. Otherwise a 409 lists, per table, the boards "
+        "without a counted result (missing, unconfirmed or disputed; also in `GET` the "
+        "round's `missing`), unless `accept_missing` is true: then they count as not played. "
+        "The standings are recomputed.",
+        ls.CloseSerializer,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        body = ls.CloseSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        svc.round_close(
+            rnd=_round(event, number),
+            actor=access.actor_for(request),
+            accept_missing=body.validated_data["accept_missing"],
+        )
+        return Response(round_body(event, number))
+
+
+class RoundReopenView(ApiView):
+    @_post(
+        "Reopen a closed round",
+        "For results (closed too early): the tables' codes work again and the next round's "
+        "proposal is dropped. Only while the next round is not open. The reason is audited.",
+        ls.RequiredReasonSerializer,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        body = ls.RequiredReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        changes.round_reopen(
+            rnd=_round(event, number),
+            actor=access.actor_for(request),
+            reason=body.validated_data["reason"],
+        )
+        return Response(round_body(event, number))
+
+
+class RoundRulingsView(ApiView):
+    @_post(
+        "Reopen a closed round for rulings",
+        "`open: true` (with a reason) lets referees rule on the closed round (results from "
+        "the tables stay shut); `open: false` ends that and recomputes the standings.",
+        ls.RulingsSerializer,
+        ls.RoundDetailSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _event(request, pk)
+        body = ls.RulingsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        svc.round_rulings(
+            rnd=_round(event, number),
+            actor=access.actor_for(request),
+            reopen=body.validated_data["open"],
+            reason=body.validated_data["reason"],
+        )
+        return Response(round_body(event, number))

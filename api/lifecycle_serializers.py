@@ -1,0 +1,251 @@
+"""Request and response shapes of the event's lifecycle in the API (``api.lifecycle``).
+
+The requests are read here for their types only; what they mean is checked by the organiser's
+own form (``tournaments.forms.EventForm``) and by the services the pages use.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers import ChoiceField
+from tournaments.forms import PRESETS
+from tournaments.models import Entry, Event, Round, Table
+
+PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
+
+
+class EventWriteSerializer(serializers.Serializer):
+    """An event's details and options. Creating: ``name`` is required, the rest defaults (or
+    comes from ``preset``); updating: only the fields sent change, and the options only until
+    the event starts."""
+
+    preset = ChoiceField(
+        choices=[(p, p) for p in PRESETS],
+        required=False,
+        help_text=_("Fill in the options of a preset first (GET /event-presets)."),
+    )
+    name = serializers.CharField(max_length=200, required=False)
+    club = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        help_text=_("The club's name; empty for none. A new name creates the club."),
+    )
+    date = serializers.DateField(required=False)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    ruleset = ChoiceField(choices=Event.Ruleset.choices, required=False)
+    sant_vicenc_in_botifarra = serializers.BooleanField(required=False, allow_null=True)
+    game_target = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+    game_cap = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+    deal_limit = serializers.IntegerField(
+        min_value=1, max_value=32767, required=False, allow_null=True
+    )
+    match_mode = ChoiceField(choices=Event.MatchMode.choices, required=False)
+    rounds_count = serializers.IntegerField(min_value=1, max_value=30, required=False)
+    boards_per_round = serializers.IntegerField(min_value=1, max_value=36, required=False)
+    ranking_method = ChoiceField(choices=Event.Ranking.choices, required=False)
+    bye_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {key: [_("Unknown field.")] for key in unknown[:10]}
+                )
+        return super().to_internal_value(data)
+
+
+class PresetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    description = serializers.CharField()
+    options = serializers.DictField(
+        child=serializers.JSONField(), help_text=_("The options the preset sets.")
+    )
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PairSerializer(serializers.ModelSerializer):
+    """A pair as registered in the event: ``number`` is how pages, cards and standings name it."""
+
+    entry = serializers.IntegerField(source="pk", read_only=True, help_text=_("The entry id."))
+    name = serializers.CharField(source="pair.name", read_only=True)
+    players = serializers.SerializerMethodField()
+    club = serializers.CharField(source="pair.club.name", read_only=True, allow_null=True)
+    withdrawn = serializers.BooleanField(read_only=True)
+    withdrawn_after_round = serializers.IntegerField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "number",
+            "entry",
+            "name",
+            "players",
+            "club",
+            "withdrawn",
+            "withdrawn_after_round",
+        ]
+
+    @extend_schema_field(PlayerSerializer(many=True))
+    def get_players(self, entry: Entry) -> list[dict[str, Any]]:
+        return [{"id": p.pk, "name": p.name} for p in (entry.pair.player1, entry.pair.player2)]
+
+
+class PairRegisterSerializer(serializers.Serializer):
+    player1 = serializers.CharField(max_length=1000)
+    player2 = serializers.CharField(max_length=1000)
+    name = serializers.CharField(
+        max_length=1000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_("Empty: “Player 1 – Player 2”."),
+    )
+    club = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+class PairsRegisterSerializer(serializers.Serializer):
+    pairs = PairRegisterSerializer(
+        many=True,
+        min_length=1,
+        max_length=500,
+        help_text=_("Every pair is registered, or none when one is refused."),
+    )
+
+
+class PairsImportSerializer(serializers.Serializer):
+    csv = serializers.CharField(
+        max_length=512 * 1024,
+        help_text=_(
+            "The text of a CSV file: player1, player2[, name][, club] per line, an optional "
+            "header; comma, semicolon or tab. Every line is registered, or none."
+        ),
+    )
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class RequiredReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, help_text=_("Why: kept in the audit trail."))
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    pair = PairSerializer(allow_null=True, help_text=_("Null when the pair was removed."))
+    removed = serializers.BooleanField(
+        help_text=_("Before the start a withdrawal removes the pair from the event.")
+    )
+    forfeited_table = serializers.IntegerField(
+        allow_null=True, help_text=_("The open round's table whose match the pair forfeits.")
+    )
+    dropped_proposal = serializers.IntegerField(
+        allow_null=True, help_text=_("The round whose proposed pairing was dropped.")
+    )
+
+
+class ReinstatementSerializer(serializers.Serializer):
+    pair = PairSerializer()
+    unforfeited_table = serializers.IntegerField(allow_null=True)
+    dropped_proposal = serializers.IntegerField(allow_null=True)
+
+
+class PublishSerializer(serializers.Serializer):
+    published = serializers.BooleanField(default=True)
+
+
+class RoundTableSerializer(serializers.ModelSerializer):
+    ns = serializers.IntegerField(source="ns.number", help_text=_("NS's pair number."))
+    ew = serializers.IntegerField(source="ew.number", help_text=_("EW's pair number."))
+    forfeited_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = ["id", "number", "ns", "ew", "forfeited_by"]
+
+    @extend_schema_field(ChoiceField(choices=[("NS", "NS"), ("EW", "EW")], allow_null=True))
+    def get_forfeited_by(self, table: Table) -> str | None:
+        return table.forfeited_by or None
+
+
+class MissingSerializer(serializers.Serializer):
+    table = serializers.IntegerField(help_text=_("The table's number."))
+    boards = serializers.ListField(child=serializers.IntegerField())
+
+
+class RoundDetailSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    id = serializers.IntegerField(allow_null=True, help_text=_("Null: not proposed yet."))
+    number = serializers.IntegerField()
+    status = ChoiceField(choices=Round.Status.choices, allow_null=True)
+    boards = serializers.ListField(child=serializers.IntegerField())
+    tables = RoundTableSerializer(many=True)
+    bye = serializers.IntegerField(allow_null=True, help_text=_("The pair number with the bye."))
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_(
+            "A proposal's rematches, seat-direction problems and second byes, in sentences."
+        ),
+    )
+    missing = MissingSerializer(
+        many=True,
+        help_text=_("An open round: the boards each table still owes a counted result."),
+    )
+    opened_at = serializers.DateTimeField(allow_null=True)
+    closed_at = serializers.DateTimeField(allow_null=True)
+    ruling_open = serializers.BooleanField(
+        help_text=_("A closed round reopened so that referees may rule on it.")
+    )
+
+
+class PairingSerializer(serializers.Serializer):
+    tables = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(**PAIR_NUMBER), min_length=2, max_length=2
+        ),
+        max_length=500,
+        help_text=_("[NS, EW] pair numbers, table 1 first."),
+    )
+    bye = serializers.IntegerField(required=False, allow_null=True, **PAIR_NUMBER)
+    confirm = serializers.BooleanField(
+        default=False,
+        help_text=_("Apply it despite its warnings (otherwise a 409 lists them)."),
+    )
+
+
+class SwapSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.IntegerField(**PAIR_NUMBER),
+        min_length=2,
+        max_length=2,
+        help_text=_("The two pair numbers that exchange places."),
+    )
+    confirm = serializers.BooleanField(default=False)
+
+
+class CloseSerializer(serializers.Serializer):
+    accept_missing = serializers.BooleanField(
+        default=False,
+        help_text=_(
+            "The explicit decision on the boards without a counted result (missing, "
+            "unconfirmed or disputed): true closes anyway and they count as not played "
+            "(a referee may still rule on a disputed one if the round is reopened for rulings); "
+            "false refuses with a 409 that lists them."
+        ),
+    )
+
+
+class RulingsSerializer(serializers.Serializer):
+    open = serializers.BooleanField(
+        help_text=_("True: reopen the closed round for rulings; false: end them.")
+    )
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")

@@ -1,0 +1,104 @@
+"""The lifecycle endpoints refuse as the pages do: 401 anonymous, 403 for anyone but the
+event's organisers, 404 for an event one may not see, 409 for a wrong state, 400 naming the
+field; a POST sent twice with one Idempotency-Key acts once."""
+
+import pytest
+
+from tests.api.conftest import errors_of
+from tests.factories import EventFactory
+from tournaments.models import AuditEntry, Entry
+
+
+def _url(world, tail):
+    return f"/api/v1/events/{world.event.pk}/{tail}"
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [("anonymous", 401), ("referee", 403), ("player", 403), ("table", 403), ("organiser", 200)],
+)
+def test_only_organisers_propose(world, who, expected):
+    response = world.client(who).post(_url(world, "rounds/2/propose"), format="json")
+    if who == "organiser":
+        expected = 409  # round 1 is still open: the state check comes after the permission
+    assert response.status_code == expected, response.content
+    assert errors_of(response)
+
+
+def test_another_organisers_event_403_when_visible_404_when_not(world):
+    url = _url(world, "pairs/1/withdraw")
+    assert world.client("other_organiser").post(url, {}, format="json").status_code == 403
+    draft = EventFactory(organisers=[world.users["organiser"]], status="registration")
+    response = world.client("other_organiser").patch(
+        f"/api/v1/events/{draft.pk}", {"name": "Mine"}, format="json"
+    )
+    assert response.status_code == 404
+
+
+def test_wrong_states_are_409(world):
+    organiser = world.client("organiser")
+    for tail in ("start", "registration", "rounds/1/open", "rounds/1/reopen", "finish"):
+        body = {"reason": "x"} if tail.endswith("reopen") else {}
+        response = organiser.post(_url(world, tail), body, format="json")
+        assert response.status_code == 409, (tail, response.content)
+        assert errors_of(response)
+    register = organiser.post(_url(world, "pairs"), {"player1": "A", "player2": "B"}, format="json")
+    assert register.status_code == 409 and "status" in errors_of(register)
+
+
+def test_closing_lists_the_missing_boards_until_decided(world):
+    organiser = world.client("organiser")
+    round_url = _url(world, "rounds/1")
+    missing = organiser.get(round_url).json()["missing"]
+    assert [m["table"] for m in missing] == [1, 2]
+    refused = organiser.post(_url(world, "rounds/1/close"), {}, format="json")
+    assert refused.status_code == 409 and "results" in errors_of(refused)
+    assert organiser.get(round_url).json()["status"] == "open"
+    closed = organiser.post(_url(world, "rounds/1/close"), {"accept_missing": True}, format="json")
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    assert AuditEntry.objects.filter(event=world.event, action="round_closed").exists()
+
+
+def test_bad_input_names_the_field(world):
+    organiser = world.client("organiser")
+    draft = EventFactory(organisers=[world.users["organiser"]], status="registration")
+    url = f"/api/v1/events/{draft.pk}/pairs"
+    many = {"pairs": [{"player1": "A", "player2": "B"}, {"player1": "C"}]}
+    response = organiser.post(url, many, format="json")
+    assert response.status_code == 400 and "pairs[1].player2" in errors_of(response)
+    assert not Entry.objects.filter(event=draft).exists()  # all or none
+    too_long = {"pairs": [{"player1": "A", "player2": "B"}, {"player1": "x" * 500, "player2": "D"}]}
+    response = organiser.post(url, too_long, format="json")
+    assert response.status_code == 400 and "pairs[1].player1" in errors_of(response)
+    assert not Entry.objects.filter(event=draft).exists()
+    csv = organiser.post(url + "/import", {"csv": "A,B\nC\n"}, format="json")
+    assert csv.status_code == 400 and "Line 2" in errors_of(csv)["csv"]
+    unknown = organiser.patch(f"/api/v1/events/{draft.pk}", {"colour": "red"}, format="json")
+    assert unknown.status_code == 400 and "colour" in errors_of(unknown)
+    zero = organiser.patch(f"/api/v1/events/{draft.pk}", {"game_target": 0}, format="json")
+    assert zero.status_code == 400 and "game_target" in errors_of(zero)
+
+
+def test_a_post_sent_twice_with_one_key_acts_once(world):
+    organiser = world.client("organiser")
+    draft = EventFactory(organisers=[world.users["organiser"]], status="registration")
+    url = f"/api/v1/events/{draft.pk}/pairs"
+    body = {"player1": "A", "player2": "B"}
+    first = organiser.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    again = organiser.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert first.status_code == again.status_code == 201
+    assert first.content == again.content and again["Idempotent-Replayed"] == "true"
+    assert Entry.objects.filter(event=draft).count() == 1
+
+
+def test_withdraw_and_reinstate_during_the_round(world):
+    organiser = world.client("organiser")
+    out = organiser.post(_url(world, "pairs/4/withdraw"), {"reason": "ill"}, format="json")
+    assert out.status_code == 200, out.content
+    assert out.json()["forfeited_table"] == 2 and out.json()["pair"]["withdrawn"] is True
+    twice = organiser.post(_url(world, "pairs/4/withdraw"), {}, format="json")
+    assert twice.status_code == 409
+    back = organiser.post(_url(world, "pairs/4/reinstate"), {"reason": "better"}, format="json")
+    assert back.status_code == 200 and back.json()["unforfeited_table"] == 2
+    pairs = world.client().get(_url(world, "pairs")).json()
+    assert [p["withdrawn"] for p in pairs] == [False] * 4

@@ -189,6 +189,12 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(_("Between 1 and 30 rounds."))
         return value
 
+    def clean_registration_cap(self) -> int | None:
+        value = self.cleaned_data.get("registration_cap")
+        if value is not None and not 2 <= value <= 2000:
+            raise forms.ValidationError(_("Between 2 and 2,000 pairs, or empty for no cap."))
+        return value
+
     def clean_seeding(self) -> str:
         return self.cleaned_data.get("seeding") or Event.Seeding.LOT
 

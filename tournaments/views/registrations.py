@@ -3,9 +3,10 @@ organiser's list with check-in (/manage/<pk>/registrations/)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.forms_registrations import SignupForm
@@ -19,6 +20,8 @@ from tournaments.views.organiser import _actor, _event
 def signup(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     is_open = event.status == Event.Status.REGISTRATION
+    if not (is_open or event.published or event.is_organiser(request.user)):
+        raise Http404(_("No such event."))  # an unpublished event stays unknown
     form = SignupForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":

@@ -32,6 +32,16 @@ class Command(BaseCommand):
                     f"Club evening (round 2's pairings wait for the organiser): "
                     f"{base}{reverse('tournaments:round_detail', args=[report.evening.pk, 2])}"
                 )
+            if report.season is not None:
+                club = report.season.club_id
+                season_url = reverse("clubs:season", args=[club, report.season.pk])
+                out.write(
+                    f"The club (ratings, seasons): {base}{reverse('clubs:club', args=[club])}"
+                )
+                out.write(f"Season of six finished evenings: {base}{season_url}")
+            if report.open_event is not None:
+                signup = reverse("public:register", args=[report.open_event.pk])
+                out.write(f"Open championship taking sign-ups: {base}{signup}")
             codes = table_codes(event)
             if codes:
                 out.write(f"Codes of the open round, one per side (enter them at {base}/table/):")

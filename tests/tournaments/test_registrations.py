@@ -196,3 +196,16 @@ def test_the_event_form_takes_a_cap_of_two_pairs_or_more(client, organiser):
     assert client.post(url, form | {"registration_cap": "24"}).status_code == 302
     event.refresh_from_db()
     assert event.registration_cap == 24
+
+
+def test_one_address_signs_up_at_most_ten_pairs_an_hour(client, open_event, sent):
+    open_event.registration_cap = None
+    open_event.save()
+    url = reverse("public:register", args=[open_event.pk])
+    for n in range(10):
+        pair = {"player1": f"A{n}", "player2": f"B{n}", "email": f"p{n}@example.org"}
+        assert sent(lambda pair=pair: client.post(url, pair)).status_code == 302
+    refused = client.post(url, {"player1": "X", "player2": "Y", "email": "x@example.org"})
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert "Too many sign-ups from this address" in refused.content.decode()
+    assert Registration.objects.count() == 10

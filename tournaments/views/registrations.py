@@ -9,6 +9,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournaments import ratelimit
 from tournaments.forms_registrations import SignupForm
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError
@@ -25,7 +26,15 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
     form = SignupForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
+        tried = ratelimit.signup_attempt(request=request) if form.is_valid() else None
+        if tried is not None and tried.blocked:
+            form.add_error(
+                None,
+                _("Too many sign-ups from this address: try again in %(minutes)s minutes.")
+                % {"minutes": tried.retry_after // 60 + 1},
+            )
+            status = 429
+        elif form.is_valid():
             try:
                 registration = svc.registration_signup(
                     event=event, language=get_language() or "", **form.cleaned_data
@@ -38,12 +47,15 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             status = 400
     taken = event.registrations.filter(status=Registration.Status.CONFIRMED).count()
-    return render(
+    response = render(
         request,
         "registrations/signup.html",
         {"event": event, "form": form, "open": is_open, "taken": taken},
         status=status,
     )
+    if status == 429:
+        response["Retry-After"] = str(tried.retry_after if tried else 60)
+    return response
 
 
 @require_http_methods(["GET", "POST"])

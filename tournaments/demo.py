@@ -2,6 +2,7 @@
 
 import random
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -9,17 +10,34 @@ from django.db import transaction
 
 from tournaments import play
 from tournaments.actors import Actor
-from tournaments.models import Board, BoardResult, BoardUnlock, Club, Event, Round, Table
+from tournaments.models import (
+    Board,
+    BoardResult,
+    BoardUnlock,
+    Club,
+    Entry,
+    Event,
+    Pair,
+    Player,
+    Round,
+    Season,
+    Table,
+)
 from tournaments.scoring_io import stale_events
 from tournaments.selectors import table_boards_due
 from tournaments.services import events, results, roles
 from tournaments.services.pairings import pairings_propose
+from tournaments.services.ratings import ratings_recompute
+from tournaments.services.registrations import registration_signup
 from tournaments.services.standings import standings_recompute
 
 DEMO_EVENT = "Torneig de demostració"
 DEMO_EVENING = "Vespre de club"
 DEMO_ROUND_ROBIN = "Lliga del dijous (tots contra tots)"
 DEMO_GROUPS = "Fires de Sant Narcís (grups i eliminatòries)"
+DEMO_SEASON = "Temporada de tardor"
+DEMO_SEASON_EVENING = "Dijous de club, %d"
+DEMO_OPEN = "Obert de tardor"
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"),
@@ -48,6 +66,8 @@ class DemoReport:
     evening: Event | None = None
     round_robin: Event | None = None
     groups: Event | None = None
+    season: Season | None = None
+    open_event: Event | None = None
     notes: list[str] = field(default_factory=list)
     # The pending invitation's token: shown once, when the demo is built (only its hash is kept).
     invitation_token: str | None = None
@@ -221,6 +241,8 @@ def build_demo() -> DemoReport:
     report.event = event
     report.evening = evening
     _format_events(report, actor, referee, club, rng)
+    report.season = _season(actor, club, rng)
+    report.open_event = _open_championship(actor, club)
     return report
 
 
@@ -281,6 +303,73 @@ def _play_and_close(event: Event, number: int, actor: Actor, rng: random.Random)
     rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
     play_round(rnd, rng)
     events.round_close(rnd=rnd, actor=actor)
+
+
+def _season(actor: Actor, club: Club, rng: random.Random) -> Season:
+    """Six finished weekly evenings of the same twelve members, partners changing, their
+    ratings computed, and the season that ranks them."""
+    members = [Player.objects.create(name=n, club=club) for pair in PAIR_NAMES[:6] for n in pair]
+    first = date.today() - timedelta(weeks=7)
+    for week in range(6):
+        # The circle method: a new partner for everyone each week.
+        rest = members[1:]
+        circle = [members[0], *rest[week:], *rest[:week]]
+        evening = events.event_create(
+            actor=actor,
+            name=DEMO_SEASON_EVENING % (week + 1),
+            club=club,
+            date=first + timedelta(weeks=week),
+            venue="Casal, sala gran",
+            rounds_count=2,
+            boards_per_round=3,
+        )
+        events.registration_open(event=evening, actor=actor)
+        for number in range(1, 7):
+            a, b = circle[number - 1], circle[12 - number]
+            pair = Pair.objects.create(name=f"{a.name} – {b.name}", player1=a, player2=b)
+            Entry.objects.create(event=evening, pair=pair, number=number)
+        evening = events.event_start(event=evening, actor=actor)
+        events.boards_generate(event=evening)
+        for number in (1, 2):
+            pairings_propose(evening.pk, number, actor=actor)
+            rnd = events.round_open(rnd=evening.rounds.get(number=number), actor=actor)
+            play_round(rnd, rng)
+            events.round_close(rnd=rnd, actor=actor)
+        standings_recompute(evening.pk)
+        events.event_publish(event=evening, actor=actor)
+        events.event_finish(event=Event.objects.get(pk=evening.pk), actor=actor)
+    ratings_recompute(club.pk)
+    # Some members show their rating to everyone; the others keep the default.
+    Player.objects.filter(pk__in=[m.pk for m in members[::2]]).update(
+        visibility=Player.Visibility.RATING
+    )
+    return Season.objects.create(
+        club=club,
+        name=DEMO_SEASON,
+        starts=first,
+        ends=first + timedelta(weeks=12),
+        point_table=Season.PointTable.FIELD,
+        best=4,
+    )
+
+
+def _open_championship(actor: Actor, club: Club) -> Event:
+    """An open championship taking sign-ups (the confirmations go to the console)."""
+    event = events.event_create(
+        actor=actor,
+        name=DEMO_OPEN,
+        club=club,
+        date=date.today() + timedelta(weeks=3),
+        venue="Casal, sala gran",
+        registration_cap=16,
+    )
+    events.registration_open(event=event, actor=actor)
+    events.event_publish(event=event, actor=actor)
+    for number, (a, b) in enumerate(PAIR_NAMES[8:11], start=1):
+        registration_signup(
+            event=event, player1=a, player2=b, email=f"parella{number}@exemple.cat", language="ca"
+        )
+    return event
 
 
 def _running_event(

@@ -351,6 +351,12 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(_("Between 1 and %(max)s rounds.") % {"max": MAX_ROUNDS})
         return value
 
+    def clean_registration_cap(self) -> int | None:
+        value = self.cleaned_data.get("registration_cap")
+        if value is not None and not 2 <= value <= 2000:
+            raise forms.ValidationError(_("Between 2 and 2,000 pairs, or empty for no cap."))
+        return value
+
     def clean_boards_per_round(self) -> int:
         value = self.cleaned_data["boards_per_round"]
         if not 1 <= value <= MAX_BOARDS_PER_ROUND:

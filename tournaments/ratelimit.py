@@ -57,6 +57,7 @@ TABLE_CODE = Limit("table-code", 20)
 LOGIN_CLIENT = Limit("login-client", 10)
 LOGIN_ACCOUNT = Limit("login-account", 30, 15 * 60)
 VERIFY = Limit("verify", 120)
+SIGNUP = Limit("signup", 10, 60 * 60)  # sign-ups of pairs from one address per hour
 
 REDIS_PREFIX = "botifarra:attempts:"
 REDIS_TIMEOUT_S = 0.5
@@ -151,6 +152,10 @@ def attempt(*counters: tuple[Limit, str]) -> Attempt:
 
 def table_code_attempt(*, request: HttpRequest) -> Attempt:
     return attempt((TABLE_CODE, client_ip(request)))
+
+
+def signup_attempt(*, request: HttpRequest) -> Attempt:
+    return attempt((SIGNUP, client_ip(request)))
 
 
 def login_attempt(*, request: HttpRequest, username: str) -> Attempt:

@@ -17,7 +17,7 @@ import pytest
 from tests.e2e.conftest import SCREENSHOTS
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
-from tournaments.models import BoardResult
+from tournaments.models import BoardResult, PlayerRating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -115,6 +115,15 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
         ("evening-round-1", f"/e/{evening.pk}/rounds/1/", None),
         ("login", "/accounts/login/", None),
     ]
+    if report.season is not None:  # the club's pages: its ratings, its season, a member
+        club = report.season.club_id
+        member = PlayerRating.objects.filter(club_id=club).order_by("-mu").first().player_id
+        public += [
+            ("club", f"/clubs/{club}/", None),
+            ("season", f"/clubs/{club}/seasons/{report.season.pk}/", None),
+            ("player", f"/players/{member}/", None),
+            ("sign-up", f"/e/{report.open_event.pk}/register/", None),
+        ]
     tables = open_tables(event)
     one, two, three = tables[0], tables[1], tables[2]
     first = min(event.rounds.get(number=2).board_numbers)

@@ -89,10 +89,19 @@ def test_the_emails_speak_the_language_the_pair_signed_up_in(
     assert mail.outbox[1].subject.startswith("Inscripción confirmada")
 
 
-def test_sign_up_is_refused_unless_registration_is_open(organiser):
+def test_sign_up_is_refused_unless_registration_is_open(client, organiser):
     draft = EventFactory(organisers=[organiser])
     with pytest.raises(ServiceError):
         _signup(draft, 1)
+    assert not Registration.objects.exists()
+    url = reverse("public:register", args=[draft.pk])
+    assert client.get(url).status_code == 404  # not published: the public learns nothing of it
+    draft.published = True
+    draft.save()
+    closed = client.post(url, {"player1": "A", "player2": "B", "email": "a@example.org"})
+    assert closed.status_code == 409 and "Registration for this event is closed." in (
+        closed.content.decode()
+    )
     assert not Registration.objects.exists()
 
 
@@ -162,3 +171,41 @@ def test_withdrawing_by_the_link_removes_a_checked_in_pair_before_the_start(
         client.get(reverse("public:registration", args=[open_event.pk, "x" * 20])).status_code
         == 404
     )
+
+
+def test_the_event_form_takes_a_cap_of_two_pairs_or_more(client, organiser):
+    event = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION, club=None)
+    form = {
+        "name": "Obert",
+        "club_name": "",
+        "date": "2027-06-24",
+        "venue": "Sala gran",
+        "ruleset": "lliure",
+        "game_target": "101",
+        "match_mode": "boards",
+        "game_cap": "121",
+        "rounds_count": "4",
+        "boards_per_round": "6",
+        "ranking_method": "wins",
+        "bye_points": "36",
+    }
+    client.force_login(organiser)
+    url = reverse("tournaments:event_edit", args=[event.pk])
+    refused = client.post(url, form | {"registration_cap": "1"})
+    assert refused.status_code == 400 and "registration_cap" in refused.context["form"].errors
+    assert client.post(url, form | {"registration_cap": "24"}).status_code == 302
+    event.refresh_from_db()
+    assert event.registration_cap == 24
+
+
+def test_one_address_signs_up_at_most_ten_pairs_an_hour(client, open_event, sent):
+    open_event.registration_cap = None
+    open_event.save()
+    url = reverse("public:register", args=[open_event.pk])
+    for n in range(10):
+        pair = {"player1": f"A{n}", "player2": f"B{n}", "email": f"p{n}@example.org"}
+        assert sent(lambda pair=pair: client.post(url, pair)).status_code == 302
+    refused = client.post(url, {"player1": "X", "player2": "Y", "email": "x@example.org"})
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert "Too many sign-ups from this address" in refused.content.decode()
+    assert Registration.objects.count() == 10

@@ -13,7 +13,7 @@ from scoring.methods import next_pairing
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
-from tournaments.services import Conflict
+from tournaments.services import Conflict, ServiceError
 from tournaments.services.events import round_propose
 from tournaments.services.ratings import club_seeding_ratings
 

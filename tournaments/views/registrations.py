@@ -3,11 +3,13 @@ organiser's list with check-in (/manage/<pk>/registrations/)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournaments import ratelimit
 from tournaments.forms_registrations import SignupForm
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError
@@ -19,10 +21,20 @@ from tournaments.views.organiser import _actor, _event
 def signup(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     is_open = event.status == Event.Status.REGISTRATION
+    if not (is_open or event.published or event.is_organiser(request.user)):
+        raise Http404(_("No such event."))  # an unpublished event stays unknown
     form = SignupForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
+        tried = ratelimit.signup_attempt(request=request) if form.is_valid() else None
+        if tried is not None and tried.blocked:
+            form.add_error(
+                None,
+                _("Too many sign-ups from this address: try again in %(minutes)s minutes.")
+                % {"minutes": tried.retry_after // 60 + 1},
+            )
+            status = 429
+        elif form.is_valid():
             try:
                 registration = svc.registration_signup(
                     event=event, language=get_language() or "", **form.cleaned_data
@@ -35,12 +47,15 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             status = 400
     taken = event.registrations.filter(status=Registration.Status.CONFIRMED).count()
-    return render(
+    response = render(
         request,
         "registrations/signup.html",
         {"event": event, "form": form, "open": is_open, "taken": taken},
         status=status,
     )
+    if status == 429:
+        response["Retry-After"] = str(tried.retry_after if tried else 60)
+    return response
 
 
 @require_http_methods(["GET", "POST"])

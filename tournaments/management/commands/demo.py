@@ -65,6 +65,16 @@ class Command(BaseCommand):
                     "Groups and knockout (semi-finals in progress), the bracket: "
                     f"{base}{reverse('public:groups', args=[report.groups.pk])}"
                 )
+            if report.season is not None:
+                club = report.season.club_id
+                season_url = reverse("clubs:season", args=[club, report.season.pk])
+                out.write(
+                    f"The club (ratings, seasons): {base}{reverse('clubs:club', args=[club])}"
+                )
+                out.write(f"Season of six finished evenings: {base}{season_url}")
+            if report.open_event is not None:
+                signup = reverse("public:register", args=[report.open_event.pk])
+                out.write(f"Open championship taking sign-ups: {base}{signup}")
             codes = table_codes(event)
             if codes:
                 out.write(f"Codes of the open round, one per side (enter them at {base}/table/):")

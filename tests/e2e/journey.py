@@ -63,7 +63,9 @@ def round_tables(page) -> list[dict]:
         assert ns and ew, row.inner_text()
         rows.append(
             {
-                "table": int(cells.nth(0).inner_text()),
+                "table": int(
+                    cells.nth(0).inner_text().split()[0]
+                ),  # then when its last result came
                 "ns": int(ns.group(1)),
                 "ew": int(ew.group(1)),
                 "codes": dict(

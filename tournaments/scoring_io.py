@@ -13,6 +13,7 @@ from scoring.pairing import history_from, swap_warnings
 from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.labels import side_label
 from tournaments.models import BoardResult, ByeRequest, Event, ForbiddenPair, Round, Table
+from tournaments.rating_reads import club_seeding_ratings
 from tournaments.selectors import round_missing
 from tournaments.services import Conflict
 
@@ -152,13 +153,17 @@ def pairing_options(event: Event) -> st.PairingOptions:
 def pairing_inputs(event: Event) -> dict[str, object]:
     """What the pairing reads besides the results: options, clubs, prohibited pairs, ratings."""
     entries = list(event.entries.values_list("pk", "pair__club_id", "rating"))
+    ratings = {pk: rating for pk, _c, rating in entries if rating is not None}
+    if event.seeding == Event.Seeding.RATING and not ratings:
+        # No rating typed by the organiser: the club's ratings of the players seed the pairs.
+        ratings = club_seeding_ratings(event)
     return {
         "pairing": pairing_options(event),
         "clubs": {pk: club for pk, club, _r in entries if club is not None},
         "forbidden": list(
             ForbiddenPair.objects.filter(event=event).values_list("low_id", "high_id")
         ),
-        "ratings": {pk: rating for pk, _c, rating in entries if rating is not None},
+        "ratings": ratings,
     }
 
 

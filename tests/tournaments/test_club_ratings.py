@@ -17,6 +17,7 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.club_history import club_evening, players
 from tournaments.actors import Actor
 from tournaments.models import Event, Player, PlayerRating, RatingHistory
+from tournaments.rating_reads import stored_state
 from tournaments.services import events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.ratings import (
@@ -25,7 +26,6 @@ from tournaments.services.ratings import (
     SKIPPED,
     ratings_recompute,
     ratings_update,
-    stored_state,
 )
 from tournaments.tasks import RATINGS_RUNS, update_ratings
 

@@ -5,8 +5,6 @@ acceleration and prohibited pairings, round robin, groups then knockout) from th
 results as ``scoring_io.event_input`` reads them; this module only stores what it proposes.
 """
 
-import dataclasses
-
 from django.utils.translation import gettext as _
 
 from scoring.methods import next_pairing
@@ -15,7 +13,6 @@ from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
 from tournaments.services.events import round_propose
-from tournaments.services.ratings import club_seeding_ratings
 
 
 def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
@@ -36,12 +33,8 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    inputs = event_input(event, rounds=played)
-    if event.seeding == Event.Seeding.RATING and not inputs.ratings:
-        # No rating set by hand: the club's ratings of the players seed the pairs.
-        inputs = dataclasses.replace(inputs, ratings=club_seeding_ratings(event))
     try:
-        pairing = next_pairing(inputs)
+        pairing = next_pairing(event_input(event, rounds=played))
     except ValueError as exc:
         # The method has no such round (the round robin or the knockout is over).
         raise ServiceError(

@@ -13,18 +13,16 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from scoring.lots import lot_order
 from scoring.ratings import (
     Players,
-    Rating,
     RatingEvent,
     RatingState,
     rate_event,
     rating_event_from_input,
     replay_history,
 )
-from scoring.seeding import rating_order
 from tournaments.models import Club, Entry, Event, PlayerRating, RatingHistory
+from tournaments.rating_reads import stored_state
 from tournaments.scoring_io import event_input
 
 APPLIED, RECOMPUTED, SKIPPED = "applied", "recomputed", "skipped"
@@ -63,16 +61,6 @@ def rating_input(event: Event) -> RatingEvent:
 
 def rated_events(club: Club) -> Iterable[Event]:
     return Event.objects.filter(club=club, status=Event.Status.FINISHED).order_by("date", "pk")
-
-
-def stored_state(club: Club) -> RatingState:
-    ratings = {
-        r.player_id: Rating(mu=r.mu, sigma=r.sigma, events=r.events, boards=r.boards)
-        for r in PlayerRating.objects.filter(club=club)
-    }
-    rated = Event.objects.filter(club=club, rated_at__isnull=False).order_by("-date", "-pk")
-    last = rated.values_list("date", "pk").first()
-    return RatingState(ratings=ratings, last=tuple(last) if last else None, events=rated.count())
 
 
 def _store(club: Club, event: Event, rating_event: RatingEvent, state: RatingState) -> None:
@@ -144,16 +132,3 @@ def ratings_update(event_id: int) -> str:
         rating_event = rating_input(event)
         _store(club, event, rating_event, rate_event(state=state, event=rating_event))
     return APPLIED
-
-
-def club_seeding_ratings(event: Event) -> dict[int, int]:
-    """Seeding ratings of the event's pairs from the club's ratings of their players
-    (``scoring.seeding``): strongest first, as descending numbers; empty without a club."""
-    if event.club_id is None:
-        return {}
-    entries = list(event.entries.filter(withdrawn_after_round__isnull=True).select_related("pair"))
-    lot = lot_order({e.pk: e.number for e in entries}, event.seed)
-    by_pk = {e.pk: e for e in entries}
-    pairs = {pk: (by_pk[pk].pair.player1_id, by_pk[pk].pair.player2_id) for pk in lot}
-    order = rating_order(pairs, state=stored_state(event.club))
-    return {pk: len(order) - i for i, pk in enumerate(order)}

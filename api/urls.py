@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from api import lifecycle, views
 
@@ -83,4 +83,6 @@ urlpatterns = [
     path(
         "disputes/<int:pk>/withdraw", views.DisputeWithdrawView.as_view(), name="dispute_withdraw"
     ),
+    # Last: anything else under /api/v1/ is the API's JSON 404.
+    re_path(r"^.*$", views.not_found, name="not_found"),
 ]

@@ -9,8 +9,10 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import Count, Prefetch
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
@@ -23,6 +25,7 @@ import engine
 from api import access
 from api import serializers as s
 from api.authentication import expires_at, issue_table_token
+from api.errors import NON_FIELD, error_body
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
 from api.schema import errors
@@ -53,6 +56,17 @@ class ApiView(APIView):
 def refuse_if_blocked(attempt: ratelimit.Attempt) -> None:
     if attempt.blocked:
         raise Throttled(wait=attempt.retry_after)
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any other path under the API (an id that is not a number, a typo): the API's JSON 404,
+    not the site's HTML page."""
+    message = _("Not found: nothing here has this number, or you may not see it.")
+    return JsonResponse(
+        error_body([{"field": NON_FIELD, "message": str(message)}]),
+        status=status.HTTP_404_NOT_FOUND,
+    )
 
 
 # ---- authentication ----------------------------------------------------------------------------

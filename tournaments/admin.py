@@ -18,9 +18,12 @@ from tournaments.models import (
     Event,
     Pair,
     Player,
+    PlayerMerge,
     PlayRecord,
+    Registration,
     Round,
     Ruling,
+    Season,
     StandingsSnapshot,
     Submission,
     Table,
@@ -70,10 +73,30 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "licence", "club", "user"]
-    list_filter = ["club"]
+    list_display = ["name", "licence", "club", "user", "visibility"]
+    list_filter = ["club", "visibility"]
     search_fields = ["name", "licence", "user__username"]
     autocomplete_fields = ["user", "club"]
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "merged_name", "merged_id", "kept_name", "actor"]
+    search_fields = ["merged_name", "kept_name", "actor"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts", "ends", "point_table", "best", "rank_by"]
+    list_filter = ["club"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["event", "player1", "player2", "email", "status", "checked_in_at"]
+    list_filter = ["status"]
+    search_fields = ["player1", "player2", "email", "event__name"]
+    readonly_fields = ["token", "entry", "checked_in_at"]
 
 
 @admin.register(Pair)

@@ -26,14 +26,20 @@ def test_admin_login_works_for_staff(client):
 def test_demo_command_is_idempotent_and_prints_logins(capsys):
     from django.core.management import call_command
 
-    from tournaments.models import Event
+    from tournaments.models import Event, PlayerRating, Registration, Season
 
     call_command("demo")
     first = capsys.readouterr().out
     call_command("demo")
     second = capsys.readouterr().out
     assert "organiser" in first and "botifarra-demo" in first
-    assert Event.objects.count() == 2
+    # the championship, the evening, the season's six finished evenings, the open championship
+    assert Event.objects.count() == 9
+    season = Season.objects.get()
+    assert Event.objects.filter(club=season.club, status="finished").count() == 6
+    assert PlayerRating.objects.filter(club=season.club, events=6).count() == 12
+    assert Registration.objects.filter(event__status="registration").count() == 3
+    assert f"/clubs/{season.club_id}/seasons/{season.pk}/" in first
     assert "already exist" in second
 
 

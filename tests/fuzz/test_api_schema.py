@@ -1,6 +1,7 @@
 """Schemathesis against the OpenAPI schema (/api/schema/): every operation, called in-process
 through the WSGI application with a table token and with an organiser's token, never answers a
-5xx (check ``not_a_server_error``). Path parameters are generated, or taken from the running
+5xx (check ``not_a_server_error``), and every answer keeps the published contract
+(``tests/contract.py``: its status is listed, its body as described). Path parameters are generated, or taken from the running
 event (so that the cases also reach the views behind the 404s).
 
 Bounded by FUZZ_EXAMPLES (25 per operation and principal by default); ``make fuzz`` runs more.
@@ -24,6 +25,7 @@ from schemathesis.generation.modes import GenerationMode
 
 from api.authentication import table_token
 from config.wsgi import application
+from tests import contract
 from tests.api.conftest import _fast_passwords, world  # noqa: F401
 from tournaments.actors import Actor
 from tournaments.models import AttemptCounter, BoardResult, PlayRecord
@@ -122,6 +124,15 @@ def test_no_operation_answers_a_server_error(api_world, op, who, fuzz_figures):
         fuzz_figures("schemathesis cases by status", str(response.status_code))
         try:
             case.validate_response(response, checks=[not_a_server_error])
+            # The answer keeps the published contract too (status listed, body as described).
+            broken = contract.problems(
+                case.method,
+                case.formatted_path,
+                response.status_code,
+                response.headers.get("content-type", [""])[0],
+                response.content,
+            )
+            assert not broken, "\n".join(broken)
         except Exception as exc:  # noqa: BLE001 - collected, reported below
             TOTALS["failures"] += 1
             fuzz_figures("schemathesis", "failures")

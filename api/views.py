@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 import engine
 from api import access
 from api import serializers as s
-from api.authentication import expires_at, issue_table_token
+from api.authentication import TableUser, expires_at, issue_table_token
 from api.errors import NON_FIELD, error_body
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
@@ -321,7 +321,12 @@ def _result_qs():
     ).prefetch_related(Prefetch("disputes", queryset=Dispute.objects.order_by("pk")))
 
 
-def _table(pk: int) -> Table:
+def _table(pk: int, request: Request) -> Table:
+    """Table ``pk``, with its event and players: the token's own table when it is that one
+    (already read by the authentication, with the same joins)."""
+    user = request.user
+    if isinstance(user, TableUser) and user.table.pk == pk:
+        return user.table
     table = (
         Table.objects.select_related(
             "round__event",
@@ -399,7 +404,7 @@ class ResultListView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         form = s.ShortResultSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        table = _table(form.validated_data["table"])
+        table = _table(form.validated_data["table"], request)
         try:
             outcome = results.result_submit_short(
                 table=table,
@@ -483,7 +488,7 @@ class BoardPlayedView(ApiView):
     def post(self, request: Request) -> Response:
         form = s.DeclarePlayedSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        table = _table(form.validated_data["table"])
+        table = _table(form.validated_data["table"], request)
         unlock = results.board_declare_played(
             table=table, board_number=form.validated_data["board"], actor=access.actor_for(request)
         )
@@ -548,7 +553,7 @@ class PlayRecordCreateView(ApiView):
     def post(self, request: Request) -> Response:
         form = s.PlayRecordSubmitSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        table = _table(form.validated_data["table"])
+        table = _table(form.validated_data["table"], request)
         actor = access.actor_for(request)
         try:
             outcome = results.result_submit_play_record(

@@ -45,13 +45,13 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 25,
+    "submit": 23,
     "confirm": 21,
-    "play_record": 28,
-    "standings_api": 4,
+    "play_record": 26,
+    "standings_api": 5,
     "table_page": 4,
     "standings_page": 6,
-    "console": 16,
+    "console": 18,
 }
 
 

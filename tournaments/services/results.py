@@ -57,11 +57,13 @@ def board_for_table(table: Table, board_number: int) -> Board:
             field="board",
         )
     try:
-        return Board.objects.get(event_id=table.round.event_id, number=board_number)
+        board = Board.objects.get(event_id=table.round.event_id, number=board_number)
     except Board.DoesNotExist:
         raise ServiceError(
             _("Board %(n)s does not exist yet.") % {"n": board_number}, field="board"
         ) from None
+    board.event = table.round.event  # already read with the table: no second query
+    return board
 
 
 def _check_reached(table: Table, board_number: int, actor: Actor) -> None:

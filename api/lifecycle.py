@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from api import access
 from api import lifecycle_serializers as ls
 from api import serializers as s
+from api.authentication import TableUser
 from api.errors import NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.schema import errors
@@ -52,6 +53,14 @@ def _post(
 
 def _event(request: Request, pk: int) -> Event:
     return get_object_or_404(access.visible_events(request).select_related("club"), pk=pk)
+
+
+def _organised(request: Request, pk: int) -> Event:
+    """The event, for its organisers only: anyone else is refused before the body is read."""
+    event = _event(request, pk)
+    if not access.actor_for(request).is_organiser(event):
+        raise NotAllowed(_("Only the organisers of this event can do that."))
+    return event
 
 
 def _entry(event: Event, number: int) -> Entry:
@@ -154,6 +163,8 @@ class EventCreateMixin:
     )
     @idempotent
     def post(self, request: Request) -> Response:
+        if isinstance(request.user, TableUser):
+            raise NotAllowed(_("Log in to create an event."))
         event = _save_event(request, None)
         return Response(_event_body(event), status=status.HTTP_201_CREATED)
 
@@ -168,9 +179,7 @@ class EventUpdateMixin:
         responses={200: s.EventSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
-        if not access.actor_for(request).is_organiser(event):
-            raise NotAllowed(_("Only the organisers of this event can do that."))
+        event = _organised(request, pk)
         if "preset" in request.data:
             raise ValidationError({"preset": [_("A preset applies when creating an event.")]})
         event = _save_event(request, event)
@@ -212,7 +221,7 @@ class PresetsView(ApiView):
 
 
 def _action(request: Request, pk: int, act: Any) -> Response:
-    event = _event(request, pk)
+    event = _organised(request, pk)
     act(event, access.actor_for(request))
     return Response(_event_body(event))
 
@@ -295,7 +304,7 @@ class PairsView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         many = isinstance(request.data, dict) and "pairs" in request.data
         if many:
             body = ls.PairsRegisterSerializer(data=request.data)
@@ -334,7 +343,7 @@ class PairsImportView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.PairsImportSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -364,7 +373,7 @@ class PairWithdrawView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.ReasonSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         plan = changes.entry_withdraw(
@@ -395,7 +404,7 @@ class PairReinstateView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.ReasonSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         plan = changes.entry_reinstate(
@@ -475,9 +484,7 @@ class RoundProposeView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
-        if not access.actor_for(request).is_organiser(event):
-            raise NotAllowed(_("Only the organisers of this event can do that."))
+        event = _organised(request, pk)
         pairings.pairings_propose(
             event.pk, _round_number(event, number), actor=access.actor_for(request)
         )
@@ -504,15 +511,13 @@ class RoundPairingView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         rnd = _round(event, number)
         body = ls.PairingSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         tables = [(ns, ew) for ns, ew in body.validated_data["tables"]]
         bye = body.validated_data.get("bye")
         actor = access.actor_for(request)
-        if not actor.is_organiser(event):
-            raise NotAllowed(_("Only the organisers of this event can do that."))
         ids = dict(event.entries.values_list("number", "pk"))
         if rnd.status == Round.Status.PENDING and all(n in ids for t in tables for n in t):
             warnings = scoring_io.pairing_warnings(
@@ -535,14 +540,12 @@ class RoundSwapView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         rnd = _round(event, number)
         body = ls.SwapSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         a, b = (_entry(event, n).pk for n in body.validated_data["pairs"])
         actor = access.actor_for(request)
-        if not actor.is_organiser(event):
-            raise NotAllowed(_("Only the organisers of this event can do that."))
         if rnd.status == Round.Status.PENDING:
             _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body.validated_data["confirm"])
         svc.round_swap(rnd=rnd, actor=actor, entry_a=a, entry_b=b)
@@ -558,7 +561,7 @@ class RoundOpenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         svc.round_open(rnd=_round(event, number), actor=access.actor_for(request))
         return Response(round_body(event, number))
 
@@ -575,7 +578,7 @@ class RoundCloseView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.CloseSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         svc.round_close(
@@ -596,7 +599,7 @@ class RoundReopenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.RequiredReasonSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         changes.round_reopen(
@@ -617,7 +620,7 @@ class RoundRulingsView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = _organised(request, pk)
         body = ls.RulingsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         svc.round_rulings(

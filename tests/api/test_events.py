@@ -131,3 +131,19 @@ def test_standings_snapshot_stale_flag(world, django_capture_on_commit_callbacks
 def test_unknown_event_is_a_json_404(world, url):
     response = world.client().get(url)
     assert response.status_code == 404 and errors_of(response)
+
+
+def test_standings_after_a_round_only_once_it_may_be_seen(
+    world, django_capture_on_commit_callbacks
+):
+    url = f"/api/v1/events/{world.event.pk}/standings"
+    with django_capture_on_commit_callbacks(execute=True):
+        world.client("table").post("/api/v1/results", world.short(board=1), format="json")
+        world.client("table_ew").post("/api/v1/results", world.short(board=1), format="json")
+    assert world.client().get(url, {"after": 1}).status_code == 404  # round 1 still open
+    live = world.client("organiser").get(url, {"after": 1}).json()
+    assert live["after_round"] == 1 and live["rounds"] == [1]
+    row = next(r for r in live["rows"] if r["pair"] == world.table.ns.number)
+    assert row["name"] == world.table.ns.pair.name and row["entry"] == world.table.ns.pk
+    assert live["matches"][0]["ns"] == world.table.ns.number
+    assert world.client().get(url, {"after": "x"}).status_code == 400

@@ -165,6 +165,31 @@ EXPECTED: dict[str, Rule] = {
     "api:table_token": Rule("api", None, ALL),
     "api:event_list": Rule("api", ALL, ACCOUNTS),
     "api:event_detail": Rule("api", ALL, pk="event"),
+    # The event's lifecycle (api/lifecycle.py): reads for whoever sees the event, writes for
+    # its organisers only (an empty body is then a 400 or a 409, never a 200).
+    "api:event_presets": Rule("api", ALL),
+    "api:event_pairs": Rule("api", ALL, ORGANISER, pk="event"),
+    "api:round": Rule("api", ALL, pk="event"),
+    **{
+        f"api:{name}": Rule("api", None, ORGANISER, pk="event")
+        for name in (
+            "event_registration",
+            "event_start",
+            "event_finish",
+            "event_publish",
+            "pairs_import",
+            "pair_withdraw",
+            "pair_reinstate",
+            "round_propose",
+            "round_pairing",
+            "round_swap",
+            "round_open",
+            "round_close",
+            "round_reopen",
+            "round_rulings",
+        )
+    },
+    "api:not_found": Rule("api", None),
     "api:event_rounds": Rule("api", ALL, pk="event"),
     # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)
     "api:board": Rule("api", ALL, pk="event", number="board"),

@@ -137,6 +137,9 @@ def test_a_waiting_pair_cannot_be_checked_in(open_event, organiser, sent):
 
 def test_the_sign_up_page_and_the_registrations_page(client, open_event, organiser, sent):
     url = reverse("public:register", args=[open_event.pk])
+    open_event.published = True
+    open_event.save()
+    assert url in client.get(reverse("public:event", args=[open_event.pk])).content.decode()
     assert "0 of 2 places taken" in client.get(url).content.decode()
     bad = client.post(url, {"player1": "Anna", "player2": "", "email": "no"})
     assert bad.status_code == 400 and not Registration.objects.exists()

@@ -7,13 +7,19 @@ import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from engine.analysis import CardCost
+from engine.cards import Seat
+from engine.par import par as engine_par
+from engine.rules import TRUMPS, Rules
 from tournaments import play as adapter
 from tournaments.models import (
     AttemptCounter,
     AuditEntry,
     Board,
+    BoardAnalysis,
     BoardResult,
     BoardUnlock,
+    ByeRequest,
     Club,
     Dispute,
     Entry,
@@ -22,10 +28,16 @@ from tournaments.models import (
     IdempotentResponse,
     Pair,
     Player,
+    PlayerMerge,
+    PlayerRating,
     PlayRecord,
+    PlayRecordAnalysis,
+    RatingHistory,
+    Registration,
     RoleInvitation,
     Round,
     Ruling,
+    Season,
     StandingsSnapshot,
     Submission,
     Substitution,
@@ -304,3 +316,117 @@ class SubstitutionFactory(factory.django.DjangoModelFactory):
     player_in = factory.SubFactory(PlayerFactory)
     previous_pair = factory.LazyAttribute(lambda o: o.entry.pair)
     created_by = "organiser"
+
+
+class ByeRequestFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ByeRequest
+
+    entry = factory.SubFactory(EntryFactory)
+    round_number = 2
+    created_by = "organiser"
+
+
+class BoardAnalysisFactory(factory.django.DjangoModelFactory):
+    """Stored figures only: ``tasks_analysis`` computes real ones with the solver."""
+
+    class Meta:
+        model = BoardAnalysis
+
+    board = factory.SubFactory(BoardFactory)
+    ruleset = Event.Ruleset.LLIURE
+    sant_vicenc_in_botifarra = False
+    points = factory.LazyFunction(lambda: dict.fromkeys(TRUMPS, 36))
+    par = factory.LazyAttribute(
+        lambda o: engine_par(dealer=Seat.E, points=o.points, rules=Rules()).to_json()
+    )
+    backend = "python"
+    seconds = 0.1
+
+
+class PlayRecordAnalysisFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PlayRecordAnalysis
+
+    play_record = factory.SubFactory(PlayRecordFactory)
+    ruleset = Event.Ruleset.LLIURE
+    sant_vicenc_in_botifarra = False
+    costs = factory.LazyFunction(
+        lambda: [
+            CardCost(
+                index=0,
+                trick=1,
+                position=1,
+                seat=Seat.E,
+                card=0,
+                value_before=36,
+                value_after=36,
+                best=(0,),
+            ).to_json()
+        ]
+    )
+    backend = "python"
+    seconds = 0.1
+
+
+class PlayerRatingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PlayerRating
+
+    club = factory.SubFactory(ClubFactory)
+    player = factory.SubFactory(PlayerFactory)
+    mu = 25.0
+    sigma = 25.0 / 3
+
+
+class RatingHistoryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RatingHistory
+
+    player = factory.SubFactory(PlayerFactory)
+    event = factory.SubFactory(EventFactory)
+    mu = 25.0
+    sigma = 25.0 / 3
+
+
+class PlayerMergeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PlayerMerge
+
+    kept = factory.SubFactory(PlayerFactory)
+    kept_name = factory.LazyAttribute(lambda o: o.kept.name)
+    merged_id = factory.Sequence(lambda n: 10_000 + n)
+    merged_name = factory.Sequence(lambda n: f"Merged player {n}")
+    moved = factory.LazyFunction(
+        lambda: {
+            "pairs": [],
+            "substitutions": [],
+            "events": [],
+            "account": False,
+            "licence": False,
+            "club": False,
+        }
+    )
+    actor = "organiser"
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Season {n}")
+    starts = factory.LazyFunction(lambda: timezone.localdate() - timedelta(days=90))
+    ends = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=90))
+
+
+class RegistrationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Registration
+
+    event = factory.SubFactory(EventFactory)
+    player1 = factory.Sequence(lambda n: f"Registered player {2 * n}")
+    player2 = factory.Sequence(lambda n: f"Registered player {2 * n + 1}")
+    email = factory.Sequence(lambda n: f"pair{n}@example.com")
+    language = "ca"
+    status = Registration.Status.CONFIRMED

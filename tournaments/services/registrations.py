@@ -21,6 +21,7 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError, audit
 from tournaments.services.events import entry_register, require_organiser
+from tournaments.site import site_url
 
 CONFIRMED, WAITING, PROMOTED, WITHDRAWN = "confirmed", "waiting", "promoted", "withdrawn"
 
@@ -118,7 +119,8 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
 
 def registration_link(registration: Registration) -> str:
     path = reverse("public:registration", args=[registration.event_id, registration.token])
-    return settings.SITE_URL.rstrip("/") + path
+    # Sent by a task, with no request: SITE_URL when set, else the default address.
+    return site_url() + path
 
 
 def registration_email_send(registration_id: int, kind: str) -> int:

@@ -3,6 +3,7 @@ table's side or a user) and the body DRF's parsed data. The storing, the replay 
 in :mod:`tournaments.idempotency`, shared with the table pages.
 """
 
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -70,8 +71,21 @@ def _rendered(response: Response | HttpResponse) -> HttpResponse:
     return out
 
 
-def idempotent(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate an API view's ``post``: honour the ``Idempotency-Key`` header when present."""
+def _without(fields: tuple[str, ...]) -> Callable[[HttpResponse], str]:
+    def stored(response: HttpResponse) -> str:
+        data = json.loads(response.content)
+        if isinstance(data, dict):
+            data.update({field: None for field in fields if field in data})
+        return JSONRenderer().render(data).decode("utf-8")
+
+    return stored
+
+
+def idempotent(method: Callable[..., Any] | None = None, *, forget: tuple[str, ...] = ()) -> Any:
+    """Decorate an API view's ``post``: honour the ``Idempotency-Key`` header when present.
+    ``forget``: fields of the answer that are shown once (a secret link) and replayed as null."""
+    if method is None:
+        return lambda m: idempotent(m, forget=forget)
 
     @wraps(method)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Any:
@@ -88,6 +102,7 @@ def idempotent(method: Callable[..., Any]) -> Callable[..., Any]:
                 key=key,
                 request_hash=fingerprint(request),
                 run=lambda: _rendered(method(self, request, *args, **kwargs)),
+                stored=_without(forget) if forget else None,
             )
         except once.KeyReused:
             raise IdempotencyKeyReused() from None

@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from api.serializers import ChoiceField
 from tournaments.forms import PRESETS
-from tournaments.models import Entry, Event, Round, Table
+from tournaments.models import Entry, Event, RoleInvitation, Round, Table
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
 
@@ -249,3 +249,63 @@ class RulingsSerializer(serializers.Serializer):
         help_text=_("True: reopen the closed round for rulings; false: end them.")
     )
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+# ---- roles (api.roles) -------------------------------------------------------------------------
+
+ROLES = RoleInvitation.Role.choices
+
+
+class RoleMemberSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    username = serializers.CharField(source="get_username")
+
+
+class InvitationSerializer(serializers.Serializer):
+    """A pending invitation: never its token, which only the link shown once holds."""
+
+    id = serializers.IntegerField(source="pk")
+    role = ChoiceField(choices=ROLES)
+    email = serializers.SerializerMethodField()
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.EmailField(allow_null=True))
+    def get_email(self, invitation: RoleInvitation) -> str | None:
+        return invitation.email or None
+
+
+class RolesSerializer(serializers.Serializer):
+    organisers = RoleMemberSerializer(many=True)
+    referees = RoleMemberSerializer(
+        many=True, help_text=_("Referees who are not also organisers (organisers referee anyway).")
+    )
+    invitations = InvitationSerializer(many=True, help_text=_("The pending invitations."))
+
+
+class RoleChangeSerializer(serializers.Serializer):
+    role = ChoiceField(choices=ROLES)
+    user = serializers.CharField(
+        max_length=254, help_text=_("The account's username or e-mail address.")
+    )
+
+
+class InvitationCreateSerializer(serializers.Serializer):
+    role = ChoiceField(choices=ROLES)
+    email = serializers.EmailField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=_("Optional: whom the link is for (a new account gets it as its e-mail)."),
+    )
+
+
+class NewInvitationSerializer(InvitationSerializer):
+    url = serializers.CharField(
+        allow_null=True,
+        help_text=_(
+            "The one-time link that appoints whoever opens it. Shown in this answer only: the "
+            "server keeps no copy of it, so a replay (same Idempotency-Key) gives null."
+        ),
+    )

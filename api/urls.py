@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from api import lifecycle, views
+from api import lifecycle, roles, views
 
 app_name = "api"
 urlpatterns = [
@@ -28,6 +28,14 @@ urlpatterns = [
         "events/<int:pk>/pairs/<int:number>/reinstate",
         lifecycle.PairReinstateView.as_view(),
         name="pair_reinstate",
+    ),
+    path("events/<int:pk>/roles", roles.RolesView.as_view(), name="event_roles"),
+    path("events/<int:pk>/roles/remove", roles.RoleRemoveView.as_view(), name="role_remove"),
+    path("events/<int:pk>/invitations", roles.InvitationsView.as_view(), name="invitations"),
+    path(
+        "events/<int:pk>/invitations/<int:invitation_pk>/revoke",
+        roles.InvitationRevokeView.as_view(),
+        name="invitation_revoke",
     ),
     path("events/<int:pk>/rounds/<int:number>", lifecycle.RoundView.as_view(), name="round"),
     path(

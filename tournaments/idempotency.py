@@ -72,10 +72,16 @@ def _replay(row: IdempotentResponse, request_hash: str) -> HttpResponse:
 
 
 def run_once(
-    *, scope: str, key: str, request_hash: str, run: Callable[[], HttpResponse]
+    *,
+    scope: str,
+    key: str,
+    request_hash: str,
+    run: Callable[[], HttpResponse],
+    stored: Callable[[HttpResponse], str] | None = None,
 ) -> HttpResponse:
     """``run()``'s response, or the stored one when this scope has seen this key (raises
-    :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored."""
+    :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored; ``stored`` gives the
+    text kept for a replay when it must not hold everything the first answer showed."""
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -94,6 +100,7 @@ def run_once(
             transaction.set_rollback(True)
             return response
         row.status_code = response.status_code
-        row.body = {"request": request_hash, "content": response.content.decode("utf-8")}
+        content = stored(response) if stored else response.content.decode("utf-8")
+        row.body = {"request": request_hash, "content": content}
         row.save(update_fields=["status_code", "body"])
         return response

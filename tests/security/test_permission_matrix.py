@@ -189,6 +189,11 @@ EXPECTED: dict[str, Rule] = {
             "round_rulings",
         )
     },
+    # Who runs the event (api/roles.py): its organisers and referees read, organisers change.
+    "api:event_roles": Rule("api", EVENT_STAFF, ORGANISER, pk="event"),
+    "api:role_remove": Rule("api", None, ORGANISER, pk="event"),
+    "api:invitations": Rule("api", None, ORGANISER, pk="event"),
+    "api:invitation_revoke": Rule("api", None, ORGANISER, pk="event"),
     "api:not_found": Rule("api", None),
     "api:event_rounds": Rule("api", ALL, pk="event"),
     # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)

@@ -151,7 +151,7 @@ def removal_plan(event: Event, actor: Actor, user: Any, role: str) -> RemovalPla
     if not has_role(event, user, role):
         raise ServiceError(sentence(role, "not") % {"user": _username(user)}, field="user")
     if role == Role.ORGANISER and event.organisers.count() <= 1:
-        raise ServiceError(
+        raise Conflict(
             _(
                 "An event keeps at least one organiser: appoint another organiser before "
                 "removing %(user)s."
@@ -223,7 +223,7 @@ def invitation_revoke(*, invitation: RoleInvitation, actor: Actor) -> None:
         # Revoked while someone accepts it: the row lock lets exactly one of them win.
         invitation = RoleInvitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.pending:
-            raise ServiceError(
+            raise Conflict(
                 _("This invitation is no longer pending (accepted, revoked or expired)."),
                 field="invitation",
             )

@@ -52,9 +52,9 @@ def can_see_codes(actor: Actor, event: Event) -> bool:
 
 
 def can_download_tournament_file(actor: Actor, event: Event) -> bool:
-    """The tournament file holds the seed (every board's cards): the organisers always, anyone
-    else once the event is finished and its seed public."""
-    return event.seed_revealed or actor.is_organiser(event)
+    """The tournament file holds the seed, which stays secret from everyone, organisers
+    included, until the event is finished: then anyone may check the pairings with it."""
+    return event.seed_revealed
 
 
 def round_of_board(event: Event, board_number: int) -> int:

@@ -148,8 +148,8 @@ EXPECTED: dict[str, Rule] = {
     "public:export_sheet_csv": Rule("web", ALL, ALL, pk="event"),
     "public:export_xlsx": Rule("web", ALL, ALL, pk="event"),
     "public:export_records": Rule("web", ALL, ALL, pk="event"),
-    # the tournament file holds the seed: organisers only until the event is finished
-    "public:export_tournament_file": Rule("web", ORGANISER, pk="event"),
+    # the tournament file holds the seed: nobody until the event is finished
+    "public:export_tournament_file": Rule("web", NOBODY, pk="event"),
     # players and clubs (player: table 1's NS player 1, the "player" account; partner: NS 2)
     "players:player": Rule("web", ALL, pk="player"),
     "players:partnership": Rule("web", ALL, pk="player"),

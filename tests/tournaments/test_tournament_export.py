@@ -98,7 +98,7 @@ def played_event(organiser):
 
 
 def test_an_exported_event_checks_clean(client, organiser, played_event, tmp_path):
-    client.force_login(organiser)
+    events.event_finish(event=played_event, actor=Actor(user=organiser))
     response = client.get(reverse("public:export_tournament_file", args=[played_event.pk]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="event-{played_event.pk}.btf"'
@@ -146,8 +146,11 @@ def test_a_pairing_changed_by_hand_is_reported_by_the_checker(organiser, played_
     assert "round 3 table 1: table:" in run.stdout
 
 
-def test_the_file_is_the_organisers_until_the_event_is_finished(client, organiser, played_event):
+def test_nobody_has_the_file_before_the_event_is_finished(client, organiser, played_event):
     url = reverse("public:export_tournament_file", args=[played_event.pk])
+    response = client.get(url)
+    assert response.status_code == 403 and played_event.seed.encode() not in response.content
+    client.force_login(organiser)  # the seed is secret from the organisers too
     response = client.get(url)
     assert response.status_code == 403 and played_event.seed.encode() not in response.content
     events.event_finish(event=played_event, actor=Actor(user=organiser))

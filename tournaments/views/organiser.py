@@ -318,7 +318,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 "public": _url("public:event", pk),
                 "standings": _url("public:standings", pk),
                 "tournament_file": _url("public:export_tournament_file", pk)
-                if can_change
+                if can_change and event.seed_revealed
                 else None,
             },
             "can_finish": can_change

@@ -190,8 +190,8 @@ def export_records(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def export_tournament_file(request: HttpRequest, pk: int) -> HttpResponse:
-    """The event as a tournament file (docs/formats.md): it holds the seed, so the organisers
-    may download it at any time, everyone else once the event is finished."""
+    """The event as a tournament file (docs/formats.md): it holds the seed, so anyone may
+    download it once the event is finished, and nobody before (organisers included)."""
     ev = public_event(request, pk)
     if not policy.can_download_tournament_file(Actor(user=request.user), ev.event):
         return refused(

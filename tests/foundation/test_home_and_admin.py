@@ -33,8 +33,9 @@ def test_demo_command_is_idempotent_and_prints_logins(capsys):
     call_command("demo")
     second = capsys.readouterr().out
     assert "organiser" in first and "botifarra-demo" in first
-    # the championship, the evening, the season's six finished evenings, the open championship
-    assert Event.objects.count() == 9
+    # the championship, the evening, the round robin, the groups and knockout, the season's six
+    # finished evenings, the open championship
+    assert Event.objects.count() == 11
     season = Season.objects.get()
     assert Event.objects.filter(club=season.club, status="finished").count() == 6
     assert PlayerRating.objects.filter(club=season.club, events=6).count() == 12

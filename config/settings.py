@@ -123,6 +123,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
+# WhiteNoise reads DEBUG when its middleware starts; tests turn DEBUG off after these settings
+# are read, and without this it would scan every collected file for each test client.
+WHITENOISE_AUTOREFRESH = DEBUG
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

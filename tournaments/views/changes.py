@@ -1,6 +1,7 @@
 """Undo and late changes: each page shows what the change will do (its plan), asks for
 confirmation, then calls one service (tournaments.services.changes)."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -47,30 +48,55 @@ def _confirm(
     return render(request, template, {"event": event, "form": form, **context}, status=status)
 
 
+def _confirmed_change(
+    request: HttpRequest,
+    *,
+    event: Event,
+    back: HttpResponse,
+    plan: Callable[[], Any],
+    act: Callable[[str], None],
+    template: str,
+    reason_required: bool,
+    **context: Any,
+) -> HttpResponse:
+    """The shape of every undo and late change: show its plan (refused at once if the service
+    says it cannot be done), ask for a reason and confirmation, then act and go back. ``act``
+    posts its own success messages; a refusal at that moment (the state changed meanwhile) is
+    shown as a message on the page we go back to."""
+    try:
+        planned = plan()
+    except ServiceError as exc:
+        return _refused(request, exc, back)
+    form = ReasonForm(_posted(request), required=reason_required)
+    if request.method == "POST" and form.is_valid():
+        try:
+            act(form.cleaned_data["reason"])
+        except ServiceError as exc:
+            return _refused(request, exc, back)
+        return back
+    return _confirm(request, template, event, form, plan=planned, **context)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     entry = _entry(event, entry_pk)
-    try:
-        plan = svc.withdrawal_plan(entry)
-    except ServiceError as exc:
-        return _refused(request, exc, _entries_page(event))
-    form = ReasonForm(_posted(request), required=False)
-    if request.method == "POST" and form.is_valid():
-        try:
-            svc.entry_withdraw(
-                entry=entry, actor=_actor(request), reason=form.cleaned_data["reason"]
-            )
-        except ServiceError as exc:
-            return _refused(request, exc, _entries_page(event))
-        if plan.deletes:
-            messages.success(request, _("Pair %(n)s removed.") % {"n": entry.number})
-        else:
-            messages.success(request, _("Pair %(n)s withdrawn.") % {"n": entry.number})
-        return _entries_page(event)
-    return _confirm(
-        request, "tournaments/confirm_withdraw.html", event, form, entry=entry, plan=plan
+
+    def act(reason: str) -> None:
+        plan = svc.entry_withdraw(entry=entry, actor=_actor(request), reason=reason)
+        done = _("Pair %(n)s removed.") if plan.deletes else _("Pair %(n)s withdrawn.")
+        messages.success(request, done % {"n": entry.number})
+
+    return _confirmed_change(
+        request,
+        event=event,
+        back=_entries_page(event),
+        plan=lambda: svc.withdrawal_plan(entry),
+        act=act,
+        template="tournaments/confirm_withdraw.html",
+        reason_required=False,
+        entry=entry,
     )
 
 
@@ -79,22 +105,20 @@ def entry_withdraw(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse
 def entry_reinstate(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     entry = _entry(event, entry_pk)
-    try:
-        plan = svc.reinstate_plan(entry)
-    except ServiceError as exc:
-        return _refused(request, exc, _entries_page(event))
-    form = ReasonForm(_posted(request), required=False)
-    if request.method == "POST" and form.is_valid():
-        try:
-            svc.entry_reinstate(
-                entry=entry, actor=_actor(request), reason=form.cleaned_data["reason"]
-            )
-        except ServiceError as exc:
-            return _refused(request, exc, _entries_page(event))
+
+    def act(reason: str) -> None:
+        svc.entry_reinstate(entry=entry, actor=_actor(request), reason=reason)
         messages.success(request, _("Pair %(n)s plays again.") % {"n": entry.number})
-        return _entries_page(event)
-    return _confirm(
-        request, "tournaments/confirm_reinstate.html", event, form, entry=entry, plan=plan
+
+    return _confirmed_change(
+        request,
+        event=event,
+        back=_entries_page(event),
+        plan=lambda: svc.reinstate_plan(entry),
+        act=act,
+        template="tournaments/confirm_reinstate.html",
+        reason_required=False,
+        entry=entry,
     )
 
 
@@ -138,18 +162,9 @@ def entry_substitute(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
 def round_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     rnd = _round(event, number)
-    try:
-        plan = svc.reopen_plan(rnd)
-    except ServiceError as exc:
-        return _refused(request, exc, _round_page(event, number))
-    form = ReasonForm(_posted(request))
-    if request.method == "POST" and form.is_valid():
-        try:
-            done = svc.round_reopen(
-                rnd=rnd, actor=_actor(request), reason=form.cleaned_data["reason"]
-            )
-        except ServiceError as exc:
-            return _refused(request, exc, _round_page(event, number))
+
+    def act(reason: str) -> None:
+        done = svc.round_reopen(rnd=rnd, actor=_actor(request), reason=reason)
         messages.success(request, _("Round %(n)s is open again.") % {"n": number})
         if done.new_codes:
             messages.warning(
@@ -157,8 +172,17 @@ def round_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 _("Tables %(tables)s have new codes: print their cards again.")
                 % {"tables": ", ".join(map(str, done.new_codes))},
             )
-        return _round_page(event, number)
-    return _confirm(request, "tournaments/confirm_reopen.html", event, form, rnd=rnd, plan=plan)
+
+    return _confirmed_change(
+        request,
+        event=event,
+        back=_round_page(event, number),
+        plan=lambda: svc.reopen_plan(rnd),
+        act=act,
+        template="tournaments/confirm_reopen.html",
+        reason_required=True,
+        rnd=rnd,
+    )
 
 
 @login_required
@@ -166,21 +190,23 @@ def round_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def round_unopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     rnd = _round(event, number)
-    try:
-        svc.unopen_check(rnd)
-    except ServiceError as exc:
-        return _refused(request, exc, _round_page(event, number))
-    form = ReasonForm(_posted(request))
-    if request.method == "POST" and form.is_valid():
-        try:
-            svc.round_unopen(rnd=rnd, actor=_actor(request), reason=form.cleaned_data["reason"])
-        except ServiceError as exc:
-            return _refused(request, exc, _round_page(event, number))
+
+    def act(reason: str) -> None:
+        svc.round_unopen(rnd=rnd, actor=_actor(request), reason=reason)
         messages.success(
             request, _("Round %(n)s is back to proposed: change it, then open it.") % {"n": number}
         )
-        return _round_page(event, number)
-    return _confirm(request, "tournaments/confirm_unopen.html", event, form, rnd=rnd)
+
+    return _confirmed_change(
+        request,
+        event=event,
+        back=_round_page(event, number),
+        plan=lambda: svc.unopen_check(rnd),
+        act=act,
+        template="tournaments/confirm_unopen.html",
+        reason_required=True,
+        rnd=rnd,
+    )
 
 
 @login_required

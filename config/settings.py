@@ -222,6 +222,10 @@ SPECTACULAR_SETTINGS = {
         "UnlockReasonEnum": "tournaments.models.BoardUnlock.Reason",
         "DisputeReasonEnum": "tournaments.models.Dispute.Reason",
         "AdjustedEnum": "tournaments.models.BoardResult.Adjusted",
+        "RulingKindEnum": "tournaments.models.Ruling.Kind",
+        "WebhookKindEnum": "api.webhooks.KIND_CHOICES",
+        "WebhookDeliveryStatusEnum": "tournaments.models.WebhookDelivery.Status",
+        "WebhookErrorEnum": "api.webhooks.ERROR_CHOICES",
     },
 }
 

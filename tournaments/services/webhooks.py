@@ -3,12 +3,13 @@ at sending a delivery (run by ``tasks.deliver_webhook``, which retries with back
 
 from __future__ import annotations
 
+import http.client
 import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -110,39 +111,39 @@ class Answer:
     error: str  # a key of ERRORS when there was no HTTP answer
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer (a 3xx, not delivered): following it could lead anywhere,
-    a private address included."""
-
-    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        return None
-
-
-# No proxies from the environment (a proxy would see the site's own network) and no redirects.
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)
-
-
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")[:RESPONSE_KEPT]
 
 
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
-    """One POST; the receiver's status and the start of its answer, or why there was none."""
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    """One POST; the receiver's status and the start of its answer, or why there was none.
+
+    ``http.client`` directly: no proxies from the environment (a proxy would see the site's
+    own network), no redirects followed (one could lead anywhere, a private address included:
+    a 3xx is an answer, not a delivery), and the headers sent exactly as named.
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(
+            host, parts.port, timeout=timeout, context=ssl.create_default_context()
+        )
+    else:
+        connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
-            return Answer(response.status, _text(response.read(RESPONSE_KEPT * 4)), "")
-    except urllib.error.HTTPError as exc:
-        return Answer(exc.code, _text(exc.read(RESPONSE_KEPT * 4)), "")
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return Answer(response.status, _text(response.read(RESPONSE_KEPT * 4)), "")
     except TimeoutError:
         return Answer(None, "", "timeout")
-    except urllib.error.URLError as exc:
-        kind = "timeout" if isinstance(exc.reason, TimeoutError) else "connection"
-        if isinstance(exc.reason, socket.gaierror):
-            kind = "gone"
-        return Answer(None, "", kind)
-    except OSError:
+    except socket.gaierror:
+        return Answer(None, "", "gone")
+    except (OSError, http.client.HTTPException):
         return Answer(None, "", "connection")
+    finally:
+        connection.close()
 
 
 def retry_delay(tries: int) -> float:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
@@ -19,7 +20,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from api.lifecycle import _organised
+from api.lifecycle import _event
 from api.parsers import StorableJSONParser
 from api.schema import errors
 from api.views import ApiView
@@ -85,6 +86,14 @@ class DeliverySerializer(serializers.Serializer):
     )
     payload = serializers.JSONField(help_text="The body sent (docs/api.md, Webhooks).")
     attempts = AttemptSerializer(many=True)
+
+
+def _organised(request: Request, pk: int) -> Event:
+    """The event, for its organisers only (401 for an anonymous caller, 403 for anyone else)."""
+    event = _event(request, pk)
+    if not access.actor_for(request).is_organiser(event):
+        access.refuse(request, _("Only the organisers of this event can do that."))
+    return event
 
 
 def _webhooks_body(event: Event) -> Any:

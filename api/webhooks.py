@@ -59,7 +59,7 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
 
-class AttemptSerializer(serializers.Serializer):
+class WebhookAttemptSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     duration_ms = serializers.IntegerField()
@@ -74,7 +74,7 @@ class AttemptSerializer(serializers.Serializer):
         return attempt.error or None
 
 
-class DeliverySerializer(serializers.Serializer):
+class WebhookDeliverySerializer(serializers.Serializer):
     id = serializers.UUIDField(source="uuid", help_text="As sent in X-Botifarra-Delivery.")
     webhook = serializers.IntegerField(source="webhook_id")
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
@@ -85,7 +85,7 @@ class DeliverySerializer(serializers.Serializer):
         allow_null=True, help_text="When the next try is due while it is being sent."
     )
     payload = serializers.JSONField(help_text="The body sent (docs/api.md, Webhooks).")
-    attempts = AttemptSerializer(many=True)
+    attempts = WebhookAttemptSerializer(many=True)
 
 
 def _organised(request: Request, pk: int) -> Event:
@@ -170,7 +170,7 @@ class WebhookPingView(ApiView):
         "Queues a delivery of kind `ping` (empty `data`) to this webhook, to check the "
         "receiver and its signature check. Answers the delivery.",
         None,
-        DeliverySerializer,
+        WebhookDeliverySerializer,
         code=202,
     )
     @idempotent
@@ -189,11 +189,11 @@ def _deliveries(webhook_pks: Any) -> QuerySet[WebhookDelivery]:
 
 
 def _delivery_body(delivery: WebhookDelivery) -> Any:
-    return DeliverySerializer(_deliveries([delivery.webhook_id]).get(pk=delivery.pk)).data
+    return WebhookDeliverySerializer(_deliveries([delivery.webhook_id]).get(pk=delivery.pk)).data
 
 
 class WebhookDeliveriesView(generics.ListAPIView):
-    serializer_class = DeliverySerializer
+    serializer_class = WebhookDeliverySerializer
     parser_classes = [StorableJSONParser]
 
     def get_queryset(self) -> QuerySet[WebhookDelivery]:
@@ -205,7 +205,7 @@ class WebhookDeliveriesView(generics.ListAPIView):
         summary="A webhook's deliveries",
         description="Newest first, each with its attempts: when, how long, the receiver's "
         "status and the start of its answer. Organisers only.",
-        responses={200: DeliverySerializer(many=True), **errors(400, 401, 403, 404)},
+        responses={200: WebhookDeliverySerializer(many=True), **errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -217,7 +217,7 @@ class DeliveryResendView(ApiView):
         "The same delivery (same id and body, a new timestamp and signature) is sent again, "
         "with a fresh set of retries; its earlier attempts stay listed. Answers the delivery.",
         None,
-        DeliverySerializer,
+        WebhookDeliverySerializer,
         code=202,
     )
     @idempotent

@@ -19,6 +19,7 @@ import ipaddress
 import json
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -111,19 +112,30 @@ def payload(delivery_id: str, event: Event, kind: str, data: dict[str, Any]) -> 
     }
 
 
-def emit(event: Event, kind: str, data: dict[str, Any] | None = None) -> list[WebhookDelivery]:
+def emit(
+    event: Event,
+    kind: str,
+    data: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+) -> list[WebhookDelivery]:
     """Record a delivery of ``kind`` for every webhook of ``event`` and queue them after commit.
 
-    Called inside the service's transaction: a rolled-back change sends nothing.
+    Called inside the service's transaction: a rolled-back change sends nothing. ``data`` may
+    be a function, called only when the event has webhooks: the usual case (none) then costs
+    the services one query.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown webhook kind {kind!r}")
-    data = dict(data or {})
-    _check_minimal(data)
+    if not callable(data):
+        _check_minimal(data or {})
+    hooks = list(Webhook.objects.filter(event_id=event.pk).order_by("pk"))
+    if not hooks:
+        return []
+    values = dict((data() if callable(data) else data) or {})
+    _check_minimal(values)
     made = []
-    for webhook in Webhook.objects.filter(event_id=event.pk).order_by("pk"):
+    for webhook in hooks:
         delivery = WebhookDelivery(webhook=webhook, kind=kind, payload={})
-        delivery.payload = payload(str(delivery.uuid), event, kind, data)
+        delivery.payload = payload(str(delivery.uuid), event, kind, values)
         delivery.save()
         queue.deliver_webhook(delivery)
         made.append(delivery)

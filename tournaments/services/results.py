@@ -281,7 +281,7 @@ def _emit_result(kind: str, result: BoardResult, **data: object) -> None:
     webhooks.emit(
         table.round.event,
         kind,
-        {
+        lambda: {
             "result": result.pk,
             "round": table.round.number,
             "table": table.number,

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from api import lifecycle, roles, views
+from api import lifecycle, roles, views, webhooks
 
 app_name = "api"
 urlpatterns = [
@@ -36,6 +36,27 @@ urlpatterns = [
         "events/<int:pk>/invitations/<int:invitation_pk>/revoke",
         roles.InvitationRevokeView.as_view(),
         name="invitation_revoke",
+    ),
+    path("events/<int:pk>/webhooks", webhooks.WebhooksView.as_view(), name="webhooks"),
+    path(
+        "events/<int:pk>/webhooks/<int:webhook_pk>/delete",
+        webhooks.WebhookDeleteView.as_view(),
+        name="webhook_delete",
+    ),
+    path(
+        "events/<int:pk>/webhooks/<int:webhook_pk>/ping",
+        webhooks.WebhookPingView.as_view(),
+        name="webhook_ping",
+    ),
+    path(
+        "events/<int:pk>/webhooks/<int:webhook_pk>/deliveries",
+        webhooks.WebhookDeliveriesView.as_view(),
+        name="webhook_deliveries",
+    ),
+    path(
+        "events/<int:pk>/webhook-deliveries/<uuid:delivery_id>/resend",
+        webhooks.DeliveryResendView.as_view(),
+        name="webhook_resend",
     ),
     path("events/<int:pk>/rounds/<int:number>", lifecycle.RoundView.as_view(), name="round"),
     path(

@@ -174,6 +174,14 @@ CELERY_BEAT_SCHEDULE = {
 STANDINGS_COALESCE_SECONDS = float(env_str("STANDINGS_COALESCE_SECONDS", "2"))
 STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 
+# Webhooks (docs/api.md, "Webhooks"): loopback and private addresses are refused unless allowed
+# (allowed by default with DEBUG: tests and a laptop post to 127.0.0.1).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=DEBUG)
+WEBHOOKS_PER_EVENT = env_int("WEBHOOKS_PER_EVENT", 5, minimum=1)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
+WEBHOOK_TIMEOUT_SECONDS = float(env_str("WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOK_RETRY_BASE_SECONDS = float(env_str("WEBHOOK_RETRY_BASE_SECONDS", "60"))
+
 # Every route has its own, smaller body limit (tournaments/body_limits.py); this global one is
 # the largest of them (the CSV import's confirmation), for anything read outside a route.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2048 * 1024
@@ -214,6 +222,10 @@ SPECTACULAR_SETTINGS = {
         "UnlockReasonEnum": "tournaments.models.BoardUnlock.Reason",
         "DisputeReasonEnum": "tournaments.models.Dispute.Reason",
         "AdjustedEnum": "tournaments.models.BoardResult.Adjusted",
+        "RulingKindEnum": "tournaments.models.Ruling.Kind",
+        "WebhookKindEnum": "api.webhooks.KIND_CHOICES",
+        "WebhookDeliveryStatusEnum": "tournaments.models.WebhookDelivery.Status",
+        "WebhookErrorEnum": "api.webhooks.ERROR_CHOICES",
     },
 }
 

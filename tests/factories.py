@@ -1,6 +1,7 @@
 """A factory for every model (a test builds what it needs and nothing more)."""
 
 import random
+import uuid
 from datetime import timedelta
 
 import factory
@@ -43,6 +44,9 @@ from tournaments.models import (
     Substitution,
     Table,
     TableToken,
+    Webhook,
+    WebhookAttempt,
+    WebhookDelivery,
 )
 
 
@@ -430,3 +434,39 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     email = factory.Sequence(lambda n: f"pair{n}@example.com")
     language = "ca"
     status = Registration.Status.CONFIRMED
+
+
+class WebhookFactory(factory.django.DjangoModelFactory):
+    """A registered webhook (to an address nothing listens on: the tests that send start a
+    receiver on loopback and register its address instead)."""
+
+    class Meta:
+        model = Webhook
+
+    event = factory.SubFactory(EventFactory)
+    url = factory.Sequence(lambda n: f"https://hooks.example.org/botifarra/{n}")
+    created_by = "organiser"
+
+
+class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = WebhookDelivery
+
+    webhook = factory.SubFactory(WebhookFactory)
+    kind = "round.opened"
+    payload = factory.LazyAttribute(
+        lambda d: {"id": str(d.uuid), "kind": d.kind, "event": d.webhook.event_id, "data": {}}
+    )
+    uuid = factory.LazyFunction(uuid.uuid4)
+
+
+class WebhookAttemptFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = WebhookAttempt
+
+    delivery = factory.SubFactory(WebhookDeliveryFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    started_at = factory.LazyFunction(timezone.now)
+    duration_ms = 12
+    status_code = 500
+    response_body = "Internal Server Error"

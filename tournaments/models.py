@@ -2,6 +2,7 @@
 
 import hmac
 import secrets
+import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -1081,3 +1082,80 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player1} – {self.player2}"
+
+
+def new_webhook_secret() -> str:
+    return "whsec_" + secrets.token_hex(32)
+
+
+class Webhook(models.Model):
+    """An address the site POSTs signed JSON to when something happens in the event
+    (``tournaments/webhooks.py``; docs/api.md, "Webhooks"). The secret signs the deliveries, so
+    it is kept as it is (not hashed); it is shown once, to the organiser who registered it."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="webhooks"
+    )
+    url = models.URLField(_("address"), max_length=500)
+    secret = models.CharField(max_length=80, default=new_webhook_secret, editable=False)
+    created_by = models.CharField(_("registered by"), max_length=120)
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "url"], name="webhook_url_once_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One notification to one webhook, tried until it is answered with a 2xx or the attempts
+    run out; a re-send tries the same delivery (same id, same body) again."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being sent")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    kind = models.CharField(_("kind"), max_length=40)
+    payload = models.JSONField()
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    delivered_at = models.DateTimeField(_("delivered"), null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+
+
+class WebhookAttempt(models.Model):
+    """One POST of a delivery and what the receiver answered (or why nothing came back)."""
+
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True)
+    response_body = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["delivery", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "number"], name="webhook_attempt_number")
+        ]
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300

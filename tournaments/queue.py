@@ -153,3 +153,20 @@ def registration_email(registration, kind: str) -> None:  # noqa: ANN001 - a Reg
     """Send one of a registration's e-mails in the background, after commit."""
     registration_id = registration.pk
     transaction.on_commit(lambda: _task("send_registration_email").delay(registration_id, kind))
+
+
+def deliver_webhook(delivery) -> None:  # noqa: ANN001 - a WebhookDelivery
+    """Send a webhook delivery in the background, after commit (``tasks.deliver_webhook``).
+
+    A broker outage must never fail what emitted it: the delivery stays "being sent" with no
+    attempt, and the organiser re-sends it from the webhooks page.
+    """
+    delivery_id = delivery.pk
+
+    def enqueue() -> None:
+        try:
+            _task("deliver_webhook").delay(delivery_id)
+        except Exception:  # noqa: BLE001
+            log.warning("could not queue webhook delivery %s", delivery_id, exc_info=True)
+
+    transaction.on_commit(enqueue)

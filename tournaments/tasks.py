@@ -16,6 +16,7 @@ from tournaments.services.events import boards_generate
 from tournaments.services.ratings import ratings_recompute, ratings_update
 from tournaments.services.registrations import registration_email_send
 from tournaments.services.standings import standings_recompute
+from tournaments.services.webhooks import delivery_attempt
 
 log = logging.getLogger(__name__)
 
@@ -136,3 +137,17 @@ def recompute_ratings(self: Task, club_id: int) -> int:
 @shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
 def send_registration_email(self: Task, registration_id: int, kind: str) -> int:
     return registration_email_send(registration_id, kind)
+
+
+# Its retries are its own: the back-off (WEBHOOK_RETRY_BASE_SECONDS, doubling) and the number of
+# tries (WEBHOOK_MAX_ATTEMPTS) are settings, and a receiver's refusal is not an exception.
+@shared_task(base=BaseTask, bind=True, autoretry_for=())
+def deliver_webhook(self: Task, delivery_id: int) -> str:
+    """One try at a webhook delivery; on failure, the next one later. Without a worker (tasks
+    in-process: the demo) a delivery is tried once, in the request: re-send it from the page."""
+    delay = delivery_attempt(
+        delivery_id, tries=self.request.retries + 1, may_retry=not self.request.is_eager
+    )
+    if delay is None:
+        return "done"
+    raise self.retry(countdown=delay, max_retries=settings.WEBHOOK_MAX_ATTEMPTS)

@@ -25,9 +25,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import transaction
 
+from tests.factories import WebhookDeliveryFactory, WebhookFactory
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event, ForbiddenPair, Season
+from tournaments.models import Event, ForbiddenPair, Season, WebhookDelivery
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -101,6 +102,12 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:round_pairing": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:table_new_codes": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:result_correct": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    # webhooks: their secrets and their receivers' answers are the organisers' alone
+    "tournaments:webhooks": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:webhook_deliveries": Rule("web", ORGANISER, pk="event"),
+    "tournaments:webhook_delete": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:webhook_ping": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:webhook_resend": Rule("web", None, ORGANISER, pk="event"),
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
@@ -194,6 +201,12 @@ EXPECTED: dict[str, Rule] = {
     "api:role_remove": Rule("api", None, ORGANISER, pk="event"),
     "api:invitations": Rule("api", None, ORGANISER, pk="event"),
     "api:invitation_revoke": Rule("api", None, ORGANISER, pk="event"),
+    # The event's webhooks (api/webhooks.py): its organisers only, referees included out.
+    "api:webhooks": Rule("api", ORGANISER, ORGANISER, pk="event"),
+    "api:webhook_delete": Rule("api", None, ORGANISER, pk="event"),
+    "api:webhook_ping": Rule("api", None, ORGANISER, pk="event"),
+    "api:webhook_deliveries": Rule("api", ORGANISER, pk="event"),
+    "api:webhook_resend": Rule("api", None, ORGANISER, pk="event"),
     "api:not_found": Rule("api", None),
     "api:event_rounds": Rule("api", ALL, pk="event"),
     # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)
@@ -296,6 +309,8 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "role": "referee",
         "user_pk": world.users["referee"].pk,
         "invitation_pk": scene.invitation.pk,
+        "webhook_pk": _delivery(event).webhook_id,
+        "delivery_id": _delivery(event).uuid,
         "content_type_id": ContentType.objects.get_for_model(Event).pk,
         "app_label": "tournaments",
         "url": "no-such-page/",
@@ -307,6 +322,12 @@ def _forbidden_pair(event: Event) -> ForbiddenPair:
     return ForbiddenPair.objects.get_or_create(
         event=event, low=low, high=high, defaults={"created_by": "organiser"}
     )[0]
+
+
+def _delivery(event: Event) -> WebhookDelivery:
+    """A webhook of the event with one delivery (to an address nothing is sent to here)."""
+    delivery = WebhookDelivery.objects.filter(webhook__event=event).first()
+    return delivery or WebhookDeliveryFactory(webhook=WebhookFactory(event=event))
 
 
 def every_route() -> list[Route]:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
-from tournaments import queue
+from tournaments import queue, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
     BoardResult,
@@ -123,6 +123,7 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
             },
             note=reason.strip(),
         )
+        webhooks.emit(event, webhooks.ROUND_OPENED, {"round": rnd.number, "reopened": True})
         queue.request_standings(event)
     return plan
 

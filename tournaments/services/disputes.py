@@ -8,12 +8,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from tournaments import play, queue
+from tournaments import play, queue, webhooks
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
 from tournaments.services import Conflict, NotAllowed, ServiceError
 from tournaments.services.results import (
     InvalidSubmission,
+    _emit_result,
     _snapshot,
     open_dispute,
     save_audited,
@@ -233,6 +234,14 @@ def dispute_rule(
             else ("ruling_revised" if previous else "ruling"),
             before=before,
             note=ruling.explanation,
+        )
+        _emit_result(
+            webhooks.DISPUTE_RULED,
+            locked,
+            dispute=dispute.pk,
+            ruling=ruling.pk,
+            ruling_kind=ruling.kind,
+            revised=previous is not None,
         )
         if correction:
             Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import clip
-from tournaments import play, queue, scoring_io
+from tournaments import play, queue, scoring_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -561,6 +561,7 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
             action="round_opened",
             changes={"round": [None, rnd.number]},
         )
+        webhooks.emit(event, webhooks.ROUND_OPENED, {"round": rnd.number})
     return rnd
 
 
@@ -594,6 +595,9 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
             changes={"round": [None, rnd.number]},
             note=_("Closed with missing results") if missing else "",
         )
+        webhooks.emit(
+            event, webhooks.ROUND_CLOSED, {"round": rnd.number, "missing_accepted": bool(missing)}
+        )
         queue.request_standings(event)
         queue.request_analysis(event)
     return rnd
@@ -609,6 +613,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
         queue.update_ratings(event)
+        webhooks.emit(event, webhooks.EVENT_FINISHED)
         return _set_status(event, actor, Event.Status.FINISHED)
 
 

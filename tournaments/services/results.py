@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import engine
-from tournaments import play, policy, queue
+from tournaments import play, policy, queue, webhooks
 from tournaments.actors import Actor
 from tournaments.labels import FieldProblem, field_problems
 from tournaments.models import (
@@ -271,7 +271,24 @@ def open_dispute(
         changes={"reason": [None, reason]},
         note=details,
     )
+    _emit_result(webhooks.DISPUTE_OPENED, result, dispute=dispute.pk, reason=reason)
     return dispute
+
+
+def _emit_result(kind: str, result: BoardResult, **data: object) -> None:
+    """A webhook about one board at one table: where it is, never its cards or scores."""
+    table = result.table
+    webhooks.emit(
+        table.round.event,
+        kind,
+        lambda: {
+            "result": result.pk,
+            "round": table.round.number,
+            "table": table.number,
+            "board": result.board.number,
+            **data,
+        },
+    )
 
 
 def _repeats_last(
@@ -391,6 +408,10 @@ def _store(
             )
     if decision.dispute is not None:
         open_dispute(result, decision.dispute, actor)
+    if result.status == BoardResult.Status.CONFIRMED and (
+        stored is None or stored.status != BoardResult.Status.CONFIRMED
+    ):
+        _emit_result(webhooks.RESULT_CONFIRMED, result)
     # Every stored change asks for the standings: an entered result becoming disputed or
     # ruled changes them as much as a confirmation (requests coalesce per transaction).
     queue.request_standings(event)
@@ -516,5 +537,6 @@ def result_confirm(
         locked.status = BoardResult.Status.CONFIRMED
         locked.confirmed_by = actor.label
         save_audited(locked, actor=actor, action="result_confirmed", before=before)
+        _emit_result(webhooks.RESULT_CONFIRMED, locked)
         queue.request_standings(event)
     return locked

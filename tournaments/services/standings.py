@@ -1,5 +1,6 @@
 """The standings snapshots: recomputed from scratch by the standings task (``tasks``)."""
 
+import json
 from dataclasses import asdict
 from typing import Any
 
@@ -8,6 +9,7 @@ from django.utils import timezone
 
 from scoring import types as st
 from scoring.standings import compute_standings
+from tournaments import webhooks
 from tournaments.models import Event, StandingsSnapshot
 from tournaments.scoring_io import event_input
 from tournaments.stages import stage_view
@@ -24,8 +26,14 @@ def standings_recompute(event_id: int) -> int:
     data = event_input(event)
     counted = 0
     with transaction.atomic():
+        before = dict(
+            StandingsSnapshot.objects.filter(event=event).values_list("after_round", "rows")
+        )
+        changed = []
         for rnd in data.rounds:
             result = compute_standings(data, after_round=rnd.number)
+            if before.get(rnd.number) != json.loads(json.dumps(_rows(result))):
+                changed.append(rnd.number)
             n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables)
             counted = n
             StandingsSnapshot.objects.update_or_create(
@@ -49,4 +57,9 @@ def standings_recompute(event_id: int) -> int:
         # Stamp with the start time: a result stored while we ran leaves the standings stale,
         # and its own request has queued the next run.
         Event.objects.filter(pk=event_id).update(standings_updated_at=started)
+        if changed:
+            # Which rounds' standings changed, never the standings themselves.
+            webhooks.emit(
+                event, webhooks.STANDINGS_UPDATED, {"rounds": changed, "results_counted": counted}
+            )
     return counted

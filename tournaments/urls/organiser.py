@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, clock, pairing, registrations, roles
+from tournaments.views import changes, clock, pairing, registrations, roles, webhooks
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -27,6 +27,23 @@ urlpatterns = [
         "<int:pk>/invitations/<int:invitation_pk>/revoke/",
         roles.invitation_revoke,
         name="invitation_revoke",
+    ),
+    path("<int:pk>/webhooks/", webhooks.webhooks, name="webhooks"),
+    path(
+        "<int:pk>/webhooks/<int:webhook_pk>/",
+        webhooks.webhook_deliveries,
+        name="webhook_deliveries",
+    ),
+    path(
+        "<int:pk>/webhooks/<int:webhook_pk>/remove/",
+        webhooks.webhook_delete,
+        name="webhook_delete",
+    ),
+    path("<int:pk>/webhooks/<int:webhook_pk>/test/", webhooks.webhook_ping, name="webhook_ping"),
+    path(
+        "<int:pk>/webhooks/deliveries/<uuid:delivery_id>/resend/",
+        webhooks.delivery_resend,
+        name="webhook_resend",
     ),
     path("<int:pk>/pairs/", views.entries, name="entries"),
     path("<int:pk>/pairing/", pairing.pairing_method, name="pairing_method"),

@@ -1,0 +1,417 @@
+"""Webhooks on the database: every action that emits one, what a payload may hold (never cards,
+scores or the seed), registering and its validation, and sending to a real receiver on loopback
+with tasks in-process (tournaments/webhooks.py, services/webhooks.py). The real Celery worker's
+retries are in test_webhook_worker.py."""
+
+import json
+import time
+
+import pytest
+
+from tests.factories import UserFactory, WebhookFactory
+from tests.webhook_receiver import Receiver, docs_verifier
+from tournaments import webhooks
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, BoardResult, Webhook, WebhookDelivery
+from tournaments.services import Conflict, NotAllowed, ServiceError, changes, disputes, results
+from tournaments.services import events as ev
+from tournaments.services import webhooks as svc
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+SHORT = {"trump": "oros", "totals": {"NS": 40, "EW": 32}}
+
+
+@pytest.fixture
+def boss(running_event):
+    return Actor(user=running_event.organisers.get())
+
+
+@pytest.fixture
+def hook(running_event):
+    return WebhookFactory(event=running_event)
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver().start()
+    yield r
+    r.stop()
+
+
+def sent(kind=None):
+    qs = WebhookDelivery.objects.order_by("pk")
+    return list(qs.filter(kind=kind) if kind else qs)
+
+
+def side(table, s):
+    return Actor(table=table, side=s)
+
+
+def assert_minimal(delivery, event):
+    """Only the keys a payload may hold, only ids/numbers/kinds, and never the seed."""
+    body = delivery.payload
+    assert set(body) == {"id", "kind", "event", "occurred_at", "data", "links"}
+    assert body["id"] == str(delivery.uuid) and body["event"] == event.pk
+    assert set(body["data"]) <= webhooks.PAYLOAD_KEYS
+    assert event.seed not in json.dumps(body)
+    assert all(link.startswith("/api/v1/") for link in body["links"].values())
+
+
+# ---- every emitting action ------------------------------------------------------------------
+
+
+def test_opening_a_round_emits_round_opened(running_event, boss, hook):
+    ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    e1, e2, e3, e4 = running_event.entries.order_by("number")
+    rnd = ev.round_propose(
+        event=running_event, actor=boss, number=2, tables=[(e1.pk, e3.pk), (e2.pk, e4.pk)]
+    )
+    WebhookDelivery.objects.all().delete()
+    ev.round_open(rnd=rnd, actor=boss)
+    (delivery,) = sent()
+    assert delivery.kind == "round.opened" and delivery.webhook == hook
+    assert delivery.payload["data"] == {"round": 2}
+    assert delivery.payload["links"]["round"] == f"/api/v1/events/{running_event.pk}/rounds/2"
+    assert_minimal(delivery, running_event)
+
+
+def test_closing_a_round_emits_round_closed(running_event, boss, hook):
+    ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    (delivery,) = sent("round.closed")
+    assert delivery.payload["data"] == {"round": 1, "missing_accepted": True}
+    assert_minimal(delivery, running_event)
+
+
+def test_a_refused_close_sends_nothing(running_event, boss, hook):
+    with pytest.raises(Conflict):
+        ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss)
+    assert sent() == []
+
+
+def test_reopening_a_round_emits_round_opened_again(running_event, boss, hook):
+    rnd = running_event.rounds.get(number=1)
+    ev.round_close(rnd=rnd, actor=boss, accept_missing=True)
+    changes.round_reopen(rnd=rnd, actor=boss, reason="closed too early")
+    (delivery,) = sent("round.opened")
+    assert delivery.payload["data"] == {"round": 1, "reopened": True}
+
+
+def test_a_result_confirmed_by_the_same_entry_emits_result_confirmed(running_event, table1, hook):
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "NS"), data=SHORT)
+    assert sent("result.confirmed") == []  # entered, not yet confirmed
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=side(table1, "EW"), data=SHORT
+    )
+    assert out.result.status == BoardResult.Status.CONFIRMED
+    (delivery,) = sent("result.confirmed")
+    assert delivery.payload["data"] == {"result": out.result.pk, "round": 1, "table": 1, "board": 1}
+    assert delivery.payload["links"]["result"] == f"/api/v1/results/{out.result.pk}"
+    assert_minimal(delivery, running_event)
+    # Neither the cards nor the totals of the board travel.
+    assert "40" not in json.dumps(delivery.payload["data"])
+    # Sending it again changes nothing and sends nothing more.
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "EW"), data=SHORT)
+    assert len(sent("result.confirmed")) == 1
+
+
+def test_confirming_a_result_emits_result_confirmed(running_event, table1, hook):
+    out = results.result_submit_short(
+        table=table1, board_number=2, actor=side(table1, "NS"), data=SHORT
+    )
+    results.result_confirm(result=out.result, actor=side(table1, "EW"))
+    (delivery,) = sent("result.confirmed")
+    assert delivery.payload["data"]["board"] == 2
+
+
+def test_a_dispute_opening_and_its_ruling_emit(running_event, table1, referee, hook):
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=side(table1, "NS"), data=SHORT
+    )
+    dispute = disputes.dispute_request(
+        result=out.result, actor=side(table1, "EW"), reason="They revoked the ace of oros"
+    )
+    (opened,) = sent("dispute.opened")
+    assert opened.payload["data"] == {
+        "dispute": dispute.pk,
+        "reason": "player_request",
+        "result": out.result.pk,
+        "round": 1,
+        "table": 1,
+        "board": 1,
+    }
+    assert "ace" not in json.dumps(opened.payload)  # the players' words stay home
+    ruling = disputes.dispute_rule(
+        dispute=dispute,
+        actor=Actor(user=referee),
+        kind="accept",
+        explanation="NS's entry stands: 40 to 32.",
+        data={"submission": out.result.submissions.get().pk},
+    )
+    (ruled,) = sent("dispute.ruled")
+    assert ruled.payload["data"] == {
+        "dispute": dispute.pk,
+        "ruling": ruling.pk,
+        "ruling_kind": "accept",
+        "revised": False,
+        "result": out.result.pk,
+        "round": 1,
+        "table": 1,
+        "board": 1,
+    }
+    assert "stands" not in json.dumps(ruled.payload)
+    for delivery in sent():
+        assert_minimal(delivery, running_event)
+
+
+def test_two_different_entries_open_a_dispute_that_emits(running_event, table1, hook):
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "NS"), data=SHORT)
+    other = {"trump": "oros", "totals": {"NS": 32, "EW": 40}}
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "EW"), data=other)
+    (delivery,) = sent("dispute.opened")
+    assert delivery.payload["data"]["reason"] == "conflict"
+
+
+def test_standings_changed_emit_once_and_unchanged_do_not(running_event, table1, hook):
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "NS"), data=SHORT)
+    results.result_submit_short(table=table1, board_number=1, actor=side(table1, "EW"), data=SHORT)
+    standings_recompute(running_event.pk)
+    (delivery,) = sent("standings.updated")
+    assert delivery.payload["data"] == {"rounds": [1], "results_counted": 1}
+    assert delivery.payload["links"]["standings"] == (
+        f"/api/v1/events/{running_event.pk}/standings"
+    )
+    assert_minimal(delivery, running_event)
+    standings_recompute(running_event.pk)  # nothing changed since
+    assert len(sent("standings.updated")) == 1
+
+
+def test_finishing_the_event_emits_without_the_seed(running_event, boss, hook):
+    ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    ev.event_finish(event=running_event, actor=boss)
+    (delivery,) = sent("event.finished")
+    assert delivery.payload["data"] == {}
+    assert_minimal(delivery, running_event)
+    running_event.refresh_from_db()
+    assert running_event.public_seed  # revealed, yet in no payload
+    for d in sent():
+        assert running_event.seed not in json.dumps(d.payload)
+
+
+def test_every_webhook_of_the_event_gets_its_own_delivery(running_event, boss, hook):
+    second = WebhookFactory(event=running_event)
+    WebhookFactory()  # another event's
+    ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    deliveries = sent("round.closed")
+    assert {d.webhook for d in deliveries} == {hook, second}
+    assert len({d.uuid for d in deliveries}) == 2
+
+
+def test_without_webhooks_nothing_is_recorded(running_event, boss):
+    ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    assert sent() == []
+
+
+def test_a_payload_refuses_anything_but_ids_and_numbers(running_event, hook):
+    with pytest.raises(ValueError, match="seed"):
+        webhooks.emit(running_event, webhooks.EVENT_FINISHED, {"seed": running_event.seed})
+    with pytest.raises(ValueError, match="totals"):
+        webhooks.emit(running_event, webhooks.RESULT_CONFIRMED, {"totals": {"NS": 40}})
+    with pytest.raises(ValueError, match="ids, numbers"):
+        webhooks.emit(running_event, webhooks.RESULT_CONFIRMED, {"board": {"hands": []}})
+    with pytest.raises(ValueError, match="kind"):
+        webhooks.emit(running_event, "cards.dealt", {})
+    assert sent() == []
+
+
+# ---- signing --------------------------------------------------------------------------------
+
+
+def test_the_signature_is_what_the_documented_receiver_checks(hook):
+    delivery = WebhookDelivery.objects.create(
+        webhook=hook, kind="ping", payload={"id": "x", "kind": "ping", "data": {}}
+    )
+    body = webhooks.body_bytes(delivery)
+    headers = webhooks.headers(delivery, body)
+    verify = docs_verifier()
+    assert verify(hook.secret, headers, body)
+    assert headers["X-Botifarra-Event"] == "ping"
+    assert headers["X-Botifarra-Delivery"] == str(delivery.uuid)
+    assert not verify(hook.secret + "x", headers, body)  # another secret
+    assert not verify(hook.secret, headers, body + b" ")  # a changed body
+    old = webhooks.headers(delivery, body, now=time.time() - 301)
+    assert not verify(hook.secret, old, body)  # outside the replay window
+    assert verify(hook.secret, old, body, now=time.time() - 300)
+
+
+# ---- registering ----------------------------------------------------------------------------
+
+
+def test_registering_makes_a_secret_and_writes_the_audit(running_event, boss):
+    a = svc.webhook_create(event=running_event, actor=boss, url=" https://a.example.org/h ")
+    b = svc.webhook_create(event=running_event, actor=boss, url="http://b.example.org/h?x=1")
+    assert a.url == "https://a.example.org/h"
+    assert a.secret.startswith("whsec_") and len(a.secret) == 70 and a.secret != b.secret
+    entry = AuditEntry.objects.filter(event=running_event, action="webhook_added").first()
+    assert entry.changes == {"url": [None, "https://a.example.org/h"]}
+    assert a.secret not in json.dumps(list(AuditEntry.objects.values("changes", "note")))
+    svc.webhook_delete(webhook=a, actor=boss)
+    assert not Webhook.objects.filter(pk=a.pk).exists()
+    assert AuditEntry.objects.filter(event=running_event, action="webhook_removed").exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["ftp://example.org/h", "example.org/h", "https://", "javascript:alert(1)", "http:///x"],
+)
+def test_an_address_that_is_not_http_is_refused_on_url(running_event, boss, url):
+    with pytest.raises(ServiceError) as exc:
+        svc.webhook_create(event=running_event, actor=boss, url=url)
+    assert exc.value.field == "url" and "https://" in exc.value.message
+    assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/h",
+        "http://localhost/h",
+        "http://10.1.2.3/h",
+        "http://192.168.1.10/h",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/h",
+        "http://[::ffff:127.0.0.1]/h",
+        "http://0.0.0.0/h",
+    ],
+)
+def test_in_production_private_addresses_are_refused(running_event, boss, settings, url):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    with pytest.raises(ServiceError) as exc:
+        svc.webhook_create(event=running_event, actor=boss, url=url)
+    assert exc.value.field == "url" and "private or local network" in exc.value.message
+
+
+def test_in_production_a_public_address_passes_and_an_unknown_name_is_refused(
+    running_event, boss, settings
+):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    assert webhooks.check_url("https://93.184.215.14/hook") == "https://93.184.215.14/hook"
+    with pytest.raises(ServiceError, match="cannot be found"):
+        svc.webhook_create(event=running_event, actor=boss, url="https://no-such-host.invalid/h")
+
+
+def test_the_same_address_twice_and_too_many_are_conflicts(running_event, boss, settings):
+    settings.WEBHOOKS_PER_EVENT = 2
+    svc.webhook_create(event=running_event, actor=boss, url="https://a.example.org/h")
+    with pytest.raises(Conflict, match="already registered"):
+        svc.webhook_create(event=running_event, actor=boss, url="https://a.example.org/h")
+    svc.webhook_create(event=running_event, actor=boss, url="https://b.example.org/h")
+    with pytest.raises(Conflict, match="at most 2"):
+        svc.webhook_create(event=running_event, actor=boss, url="https://c.example.org/h")
+    assert Webhook.objects.count() == 2
+
+
+def test_only_the_events_organisers_manage_its_webhooks(running_event, referee, hook):
+    for who in (Actor(user=referee), Actor(user=UserFactory())):
+        with pytest.raises(NotAllowed):
+            svc.webhook_create(event=running_event, actor=who, url="https://x.example.org/h")
+        with pytest.raises(NotAllowed):
+            svc.webhook_delete(webhook=hook, actor=who)
+        with pytest.raises(NotAllowed):
+            svc.webhook_ping(webhook=hook, actor=who)
+    delivery = WebhookDelivery.objects.create(webhook=hook, kind="ping", payload={})
+    with pytest.raises(NotAllowed):
+        svc.delivery_resend(delivery=delivery, actor=Actor(user=referee))
+    assert Webhook.objects.filter(pk=hook.pk).exists()
+
+
+# ---- sending, in-process, to a real receiver ------------------------------------------------
+
+
+def register(event, boss, receiver):
+    webhook = svc.webhook_create(event=event, actor=boss, url=receiver.url)
+    receiver.secret = webhook.secret
+    return webhook
+
+
+def test_a_delivery_reaches_a_receiver_signed(
+    running_event, boss, receiver, django_capture_on_commit_callbacks
+):
+    register(running_event, boss, receiver)
+    with django_capture_on_commit_callbacks(execute=True):
+        ev.round_close(rnd=running_event.rounds.get(number=1), actor=boss, accept_missing=True)
+    (got,) = [r for r in receiver.received if r.headers["X-Botifarra-Event"] == "round.closed"]
+    assert got.verified and got.path == "/hooks/botifarra"
+    assert got.json["data"] == {"round": 1, "missing_accepted": True}
+    delivery = WebhookDelivery.objects.get(kind="round.closed")
+    assert got.headers["X-Botifarra-Delivery"] == str(delivery.uuid)
+    assert delivery.status == WebhookDelivery.Status.DELIVERED and delivery.delivered_at
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.status_code, attempt.response_body, attempt.error) == (200, "ok", "")
+
+
+def test_a_failure_is_kept_and_a_resend_delivers_the_same_delivery(
+    running_event, boss, receiver, django_capture_on_commit_callbacks
+):
+    webhook = register(running_event, boss, receiver)
+    receiver.answers = [500]
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    delivery.refresh_from_db()
+    # In-process (no worker) a delivery is tried once: the organiser re-sends it.
+    assert delivery.status == WebhookDelivery.Status.FAILED
+    (failed,) = delivery.attempts.all()
+    assert failed.status_code == 500 and failed.response_body.startswith("boom")
+    assert len(failed.response_body) == svc.RESPONSE_KEPT  # truncated
+    with django_capture_on_commit_callbacks(execute=True):
+        svc.delivery_resend(delivery=delivery, actor=boss)
+    delivery.refresh_from_db()
+    assert delivery.status == WebhookDelivery.Status.DELIVERED
+    assert [a.status_code for a in delivery.attempts.all()] == [500, 200]
+    first, second = receiver.received
+    assert first.body == second.body and second.verified
+    assert first.headers["X-Botifarra-Delivery"] == second.headers["X-Botifarra-Delivery"]
+
+
+def test_no_answer_in_time_is_a_timeout(
+    running_event, boss, receiver, settings, django_capture_on_commit_callbacks
+):
+    webhook = register(running_event, boss, receiver)
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0.3
+    receiver.delay = 1.0
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.status_code, attempt.error) == (None, "timeout")
+    assert 250 <= attempt.duration_ms < 1000
+
+
+def test_nobody_listening_is_a_connection_failure(
+    running_event, boss, django_capture_on_commit_callbacks
+):
+    closed = Receiver().start()
+    url = closed.url
+    closed.stop()
+    webhook = svc.webhook_create(event=running_event, actor=boss, url=url)
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.status_code, attempt.error) == (None, "connection")
+
+
+def test_an_address_refused_since_is_not_contacted(
+    running_event, boss, receiver, settings, django_capture_on_commit_callbacks
+):
+    webhook = register(running_event, boss, receiver)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False  # e.g. the name now points at a private address
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.status_code, attempt.error) == (None, "address")
+    assert receiver.received == []
+
+
+def test_retries_wait_longer_each_time(settings):
+    settings.WEBHOOK_RETRY_BASE_SECONDS = 60
+    assert [svc.retry_delay(n) for n in range(1, 8)] == [60, 120, 240, 480, 960, 1920, 3600]

@@ -34,6 +34,7 @@ from tournaments.models import (
     PlayRecordAnalysis,
     RatingHistory,
     Registration,
+    ResultsMail,
     RoleInvitation,
     Round,
     Ruling,
@@ -430,3 +431,12 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     email = factory.Sequence(lambda n: f"pair{n}@example.com")
     language = "ca"
     status = Registration.Status.CONFIRMED
+
+
+class ResultsMailFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ResultsMail
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+    email = factory.Sequence(lambda n: f"player{n}@example.com")

@@ -1134,6 +1134,4 @@ class ResultsMail(models.Model):
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="one_results_mail")
-        ]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_results_mail")]

@@ -153,3 +153,16 @@ def registration_email(registration, kind: str) -> None:  # noqa: ANN001 - a Reg
     """Send one of a registration's e-mails in the background, after commit."""
     registration_id = registration.pk
     transaction.on_commit(lambda: _task("send_registration_email").delay(registration_id, kind))
+
+
+def checkin_reminders(event: Event) -> None:
+    """Send the check-in reminders of the event in the background, after commit."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("send_checkin_reminders").delay(event_id))
+
+
+def results_emails(event: Event) -> None:
+    """Send each player's results of a finished and published event, after commit (the task
+    sends nothing twice, so finishing and publishing may both ask)."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("send_results_emails").delay(event_id))

@@ -34,6 +34,12 @@ def pair_registration(registration: Registration) -> Registration:
     return registration.matched_into or registration
 
 
+def _current_pair(registration: Registration) -> Registration:
+    """The pair's registration as stored now (the caller's copy may be older than a match)."""
+    fresh = Registration.objects.select_related("matched_into", "event").get(pk=registration.pk)
+    return pair_registration(fresh)
+
+
 def recipients(registration: Registration) -> list[str]:
     """Everyone the pair's messages go to: who signed up, the partner's e-mail if given, and
     the e-mails of the solo sign-ups matched into it."""
@@ -144,7 +150,7 @@ def registration_mark_paid(*, registration: Registration, actor: Actor, paid: bo
 def registration_withdraw(*, registration: Registration) -> Registration:
     """The pair withdraws (by the link of its e-mail) before the event starts; the first pair
     waiting takes a freed place."""
-    registration = pair_registration(registration)
+    registration = _current_pair(registration)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=registration.event_id)  # see signup
         registration = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -189,7 +195,7 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
     """The organiser checks a confirmed pair in: it becomes an entry (numbered in check-in
     order) and will be paired. Checking in twice changes nothing. The players' e-mails and
     language are kept for their results after the event."""
-    registration = pair_registration(registration)
+    registration = _current_pair(registration)
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():

@@ -397,3 +397,20 @@ def render_pdf(plan: PdfPlan, progress: Callable[[int, int], None] | None = None
             progress(i + 1, total)
     pages = [page for doc in documents for page in doc.pages]
     return bytes(documents[0].copy(pages).write_pdf())
+
+
+def season_pdf(view: Any) -> bytes:
+    """A club season's ranking (``club_selectors.SeasonView``) as an A4 landscape PDF."""
+    from weasyprint import HTML
+
+    html = render_to_string(
+        "print/season.html",
+        {
+            "view": view,
+            "club": view.season.club,
+            "print_css": mark_safe(print_css()),  # noqa: S308 - our own CSS files
+            "pdf": True,
+        },
+    )
+    document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher())
+    return bytes(document.write_pdf())

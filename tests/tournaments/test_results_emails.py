@@ -7,12 +7,14 @@ from datetime import date
 import pytest
 from django.core import mail
 
-from tests.factories import ClubFactory
+from tests.conftest import wait_for
+from tests.factories import ClubFactory, EventFactory, RegistrationFactory
 from tests.tournaments.club_history import club_evening, players
 from tournaments.actors import Actor
-from tournaments.models import ResultsMail
+from tournaments.models import Event, Registration, ResultsMail
 from tournaments.services import events
 from tournaments.services.mailings import results_mails_send
+from tournaments.tasks import send_checkin_reminders, send_results_emails
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +93,28 @@ def test_a_running_event_sends_no_results(club, field, organiser):
     event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 17), play=1)
     assert results_mails_send(event.pk) == 0
     assert not ResultsMail.objects.exists()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_a_worker_the_results_go_once_however_often_the_task_runs(
+    celery_worker_process, club, field, organiser
+):
+    event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 24))
+    sent = lambda: ResultsMail.objects.filter(event=event).count()  # noqa: E731
+    assert wait_for(lambda: sent() == 5, timeout=60)
+    # Delivered again, twice: nothing more is sent. A reminder queued after them (one worker
+    # runs the queue in order) says when they have run.
+    other = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION)
+    marker = RegistrationFactory(event=other, status=Registration.Status.CONFIRMED)
+    send_results_emails.delay(event.pk)
+    send_results_emails.delay(event.pk)
+    send_checkin_reminders.delay(other.pk)
+    assert wait_for(
+        lambda: Registration.objects.get(pk=marker.pk).reminded_at is not None, timeout=60
+    )
+    assert sent() == 5
+    assert sorted(ResultsMail.objects.values_list("email", flat=True)) == [
+        f"soci{i}@example.org" for i in range(5)
+    ]

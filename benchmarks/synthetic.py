@@ -164,3 +164,137 @@ def store_event(data: EventInput, *, name: str, seed: str):
             batch_size=2000,
         )
     return event
+
+
+def store_club_history(history, *, name: str = "Benchmark club", batch: int = 5000):  # noqa: ANN001, ANN201
+    """Write a synthetic club history (``scoring.simulation.SyntheticClub``) into the database
+    with bulk inserts: its players, finished events, pairs, entries, boards, closed rounds,
+    tables and confirmed results. Needs Django set up; returns the ``Club`` and the map from
+    the simulation's player ids to the stored players' ids."""
+    import engine
+    from tournaments.bulk import insert_rows
+    from tournaments.models import (
+        Board,
+        BoardResult,
+        Club,
+        Entry,
+        Event,
+        Pair,
+        Player,
+        Round,
+        Table,
+    )
+
+    club = Club.objects.create(name=name)
+    sim_players = sorted(history.skills)
+    stored = Player.objects.bulk_create(
+        [Player(name=f"Player {p}", club=club) for p in sim_players], batch_size=batch
+    )
+    player_of = {p: s.pk for p, s in zip(sim_players, stored, strict=True)}
+    events = Event.objects.bulk_create(
+        [
+            Event(
+                name=f"Evening {ev.event}",
+                club=club,
+                date=ev.when,
+                status=Event.Status.FINISHED,
+                published=True,
+                rounds_count=len(ev.input.rounds),
+                boards_per_round=len(ev.input.rounds[0].boards),
+                seed=f"bench-{ev.event}",
+                commitment=engine.commitment(f"bench-{ev.event}"),
+            )
+            for ev in history.events
+        ],
+        batch_size=batch,
+    )
+    sim_entries = [
+        (event, ev, e)
+        for event, ev in zip(events, history.events, strict=True)
+        for e in ev.input.entries
+    ]
+    pairs = Pair.objects.bulk_create(
+        [
+            Pair(
+                name=f"{ev.lineups[e][0]} – {ev.lineups[e][1]}",
+                player1_id=player_of[ev.lineups[e][0]],
+                player2_id=player_of[ev.lineups[e][1]],
+                club=club,
+            )
+            for _event, ev, e in sim_entries
+        ],
+        batch_size=batch,
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(event=event, pair=pair, number=ev.input.numbers.get(e, i + 1))
+            for i, ((event, ev, e), pair) in enumerate(zip(sim_entries, pairs, strict=True))
+        ],
+        batch_size=batch,
+    )
+    entry_of = {e: entry.pk for (_event, _ev, e), entry in zip(sim_entries, entries, strict=True)}
+    boards = Board.objects.bulk_create(
+        [
+            Board(event=event, number=n, dealer="N", hands={})
+            for event, ev in zip(events, history.events, strict=True)
+            for rnd in ev.input.rounds
+            for n in rnd.boards
+        ],
+        batch_size=batch,
+    )
+    board_of = {(b.event_id, b.number): b.pk for b in boards}
+    sim_rounds = [
+        (event, rnd)
+        for event, ev in zip(events, history.events, strict=True)
+        for rnd in ev.input.rounds
+    ]
+    rounds = Round.objects.bulk_create(
+        [
+            Round(
+                event=event,
+                number=rnd.number,
+                status=Round.Status.CLOSED,
+                bye_id=entry_of.get(rnd.bye) if rnd.bye is not None else None,
+            )
+            for event, rnd in sim_rounds
+        ],
+        batch_size=batch,
+    )
+    sim_tables = [
+        (event, stored_round, t)
+        for (event, rnd), stored_round in zip(sim_rounds, rounds, strict=True)
+        for t in rnd.tables
+    ]
+    tables = Table.objects.bulk_create(
+        [
+            Table(
+                round=stored_round,
+                number=t.table,
+                ns_id=entry_of[t.ns],
+                ew_id=entry_of[t.ew],
+                code_ns=f"{t.table:05d}N",
+                code_ew=f"{t.table:05d}E",
+            )
+            for _event, stored_round, t in sim_tables
+        ],
+        batch_size=batch,
+    )
+    results = [
+        BoardResult(
+            table_id=table.pk,
+            board_id=board_of[(event.pk, r.board)],
+            status=BoardResult.Status.CONFIRMED,
+            source=BoardResult.Source.SHORT,
+            trump="oros",
+            multiplier=1,
+            score_ns=r.score_ns,
+            score_ew=r.score_ew,
+            adjusted_ns=r.adjusted_ns or "",
+            adjusted_ew=r.adjusted_ew or "",
+            entered_by="synthetic",
+        )
+        for (event, _round, t), table in zip(sim_tables, tables, strict=True)
+        for r in t.results
+    ]
+    insert_rows(BoardResult, results, batch=batch)
+    return club, player_of

@@ -35,6 +35,7 @@ from tournaments.models import (
     PlayRecordAnalysis,
     RatingHistory,
     Registration,
+    ResultsMail,
     RoleInvitation,
     Round,
     Ruling,
@@ -470,3 +471,12 @@ class WebhookAttemptFactory(factory.django.DjangoModelFactory):
     duration_ms = 12
     status_code = 500
     response_body = "Internal Server Error"
+
+
+class ResultsMailFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ResultsMail
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+    email = factory.Sequence(lambda n: f"player{n}@example.com")

@@ -3,6 +3,7 @@
 import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -362,12 +363,19 @@ def _open_championship(actor: Actor, club: Club) -> Event:
         date=date.today() + timedelta(weeks=3),
         venue="Casal, sala gran",
         registration_cap=16,
+        fee_amount=Decimal("20.00"),
+        fee_instructions="En efectiu a l'entrada.",
     )
     events.registration_open(event=event, actor=actor)
     events.event_publish(event=event, actor=actor)
     for number, (a, b) in enumerate(PAIR_NAMES[8:11], start=1):
         registration_signup(
             event=event, player1=a, player2=b, email=f"parella{number}@exemple.cat", language="ca"
+        )
+    # Two players without a partner, for the organiser to match on the sign-ups page.
+    for number, (name, _partner) in enumerate(PAIR_NAMES[11:13], start=1):
+        registration_signup(
+            event=event, player1=name, email=f"sol{number}@exemple.cat", language="ca"
         )
     return event
 

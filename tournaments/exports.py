@@ -368,3 +368,7 @@ def season_table(view: SeasonView) -> Table:
 
 def season_csv(view: SeasonView) -> str:
     return program_csv(season_table(view))
+
+
+def season_xlsx(view: SeasonView) -> bytes:
+    return xlsx(season_table(view), title=view.season.name)

@@ -215,6 +215,9 @@ class EventForm(forms.ModelForm):
             "late_entry_points",
             "requested_bye_points",
             "registration_cap",
+            "fee_amount",
+            "fee_currency",
+            "fee_instructions",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -282,6 +285,8 @@ class EventForm(forms.ModelForm):
         )
         self.fields["deal_limit"].widget.attrs["min"] = 1
         self.fields["registration_cap"].widget.attrs["min"] = 2
+        self.fields["fee_amount"].widget.attrs["min"] = 0
+        self.fields["fee_currency"].required = False
         # Older clients and the presets do not send it: by lot unless asked.
         self.fields["game_target"].widget.attrs["min"] = 1
         self.fields["round_minutes"].widget.attrs["min"] = 1
@@ -355,6 +360,12 @@ class EventForm(forms.ModelForm):
         value = self.cleaned_data.get("registration_cap")
         if value is not None and not 2 <= value <= 2000:
             raise forms.ValidationError(_("Between 2 and 2,000 pairs, or empty for no cap."))
+        return value
+
+    def clean_fee_currency(self) -> str:
+        value = (self.cleaned_data.get("fee_currency") or "EUR").strip().upper()
+        if not (len(value) == 3 and value.isalpha()):
+            raise forms.ValidationError(_("Three letters, for example EUR."))
         return value
 
     def clean_boards_per_round(self) -> int:

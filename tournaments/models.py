@@ -83,6 +83,10 @@ class Player(models.Model):
         choices=Visibility.choices,
         default=Visibility.RESULTS,
     )
+    # Where the player's personal results go after an event (taken from the registration at
+    # check-in), and in which language; blank: no e-mail is sent.
+    email = models.EmailField(_("e-mail"), blank=True)
+    language = models.CharField(_("language"), max_length=10, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -271,6 +275,24 @@ class Event(models.Model):
         null=True,
         blank=True,
         help_text=_("Empty: no cap. Pairs signing up beyond it go on the waiting list."),
+    )
+    # The optional entry fee: shown on the sign-up page and in the confirmation; the organiser
+    # marks each registration paid on the list (docs/clubs.md, "Fees").
+    fee_amount = models.DecimalField(
+        _("entry fee"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Per pair. Empty: no fee."),
+    )
+    fee_currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    fee_instructions = models.CharField(
+        _("how to pay"),
+        max_length=300,
+        blank=True,
+        help_text=_("For example: cash at the door, or a bank transfer to IBAN …"),
     )
     # When the club's ratings last took this event in (services.ratings); None: not yet.
     rated_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -1052,23 +1074,43 @@ def new_registration_token() -> str:
 
 class Registration(models.Model):
     """A pair's public sign-up for an event. Checking in on the day makes it an ``Entry``: only
-    checked-in pairs are paired."""
+    checked-in pairs are paired.
+
+    A player may sign up alone (``SOLO``, ``player2`` empty): the organiser matches two solo
+    sign-ups into a pair; the first becomes the pair's registration, the second is ``MATCHED``
+    and points to it (``matched_into``), and both players' e-mails get the pair's messages."""
 
     class Status(models.TextChoices):
         CONFIRMED = "confirmed", _("Confirmed")
         WAITING = "waiting", _("On the waiting list")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+        SOLO = "solo", _("Looking for a partner")
+        MATCHED = "matched", _("Matched with a partner")
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="registrations"
     )
     player1 = models.CharField(_("player 1"), max_length=120)
-    player2 = models.CharField(_("player 2"), max_length=120)
+    player2 = models.CharField(_("player 2"), max_length=120, blank=True)
     email = models.EmailField(_("e-mail"))
+    email2 = models.EmailField(_("partner's e-mail"), blank=True)
     language = models.CharField(max_length=10)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     # The secret of the confirmation's link: whoever holds it may withdraw the pair.
     token = models.CharField(max_length=64, unique=True, default=new_registration_token)
+    # The secret of the check-in QR code: an organiser opening its link checks the pair in;
+    # anyone else sees the registration only. Separate from ``token``, which withdraws.
+    checkin_token = models.CharField(max_length=64, unique=True, default=new_registration_token)
+    matched_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="matched_solos",
+        verbose_name=_("pair registration"),
+    )
+    paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True, editable=False)
     entry = models.OneToOneField(
         Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="registration"
     )
@@ -1081,7 +1123,7 @@ class Registration(models.Model):
         verbose_name_plural = _("registrations")
 
     def __str__(self) -> str:
-        return f"{self.player1} – {self.player2}"
+        return f"{self.player1} – {self.player2}" if self.player2 else self.player1
 
 
 def new_webhook_secret() -> str:
@@ -1159,3 +1201,15 @@ class WebhookAttempt(models.Model):
     @property
     def ok(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class ResultsMail(models.Model):
+    """A player's personal results of an event, sent once (services/mailings.py)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="results_mails")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results_mails")
+    email = models.EmailField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_results_mail")]

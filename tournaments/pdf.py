@@ -15,15 +15,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments import charts, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.models import Round
+from tournaments.qr import qr_svg
 
 # WeasyPrint reports every layout step and every CSS rule it skips (screen-only media queries).
 logging.getLogger("weasyprint").setLevel(logging.ERROR)
@@ -160,12 +160,6 @@ def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
         "card": card,
         "chart": mark_safe(charts.rank_chart(card.entry.pair.name, card.history, card.pairs)),
     }  # noqa: S308
-
-
-def qr_svg(url: str, *, title: str, scale: int = 4) -> SafeString:
-    """A QR code of ``url`` as inline SVG (segno's own markup)."""
-    qr = segno.make(url, error="m")
-    return mark_safe(qr.svg_inline(scale=scale, title=title, svgclass="qr"))  # noqa: S308
 
 
 def table_qr(url: str) -> str:
@@ -403,3 +397,20 @@ def render_pdf(plan: PdfPlan, progress: Callable[[int, int], None] | None = None
             progress(i + 1, total)
     pages = [page for doc in documents for page in doc.pages]
     return bytes(documents[0].copy(pages).write_pdf())
+
+
+def season_pdf(view: Any) -> bytes:
+    """A club season's ranking (``club_selectors.SeasonView``) as an A4 landscape PDF."""
+    from weasyprint import HTML
+
+    html = render_to_string(
+        "print/season.html",
+        {
+            "view": view,
+            "club": view.season.club,
+            "print_css": mark_safe(print_css()),  # noqa: S308 - our own CSS files
+            "pdf": True,
+        },
+    )
+    document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_fetcher())
+    return bytes(document.write_pdf())

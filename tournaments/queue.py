@@ -170,3 +170,16 @@ def deliver_webhook(delivery) -> None:  # noqa: ANN001 - a WebhookDelivery
             log.warning("could not queue webhook delivery %s", delivery_id, exc_info=True)
 
     transaction.on_commit(enqueue)
+
+
+def checkin_reminders(event: Event) -> None:
+    """Send the check-in reminders of the event in the background, after commit."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("send_checkin_reminders").delay(event_id))
+
+
+def results_emails(event: Event) -> None:
+    """Send each player's results of a finished and published event, after commit (the task
+    sends nothing twice, so finishing and publishing may both ask)."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _task("send_results_emails").delay(event_id))

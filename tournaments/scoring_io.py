@@ -12,10 +12,21 @@ from scoring.methods import planned_rounds
 from scoring.pairing import history_from, swap_warnings
 from scoring.pairing import pairing_warnings as scoring_pairing_warnings
 from tournaments.labels import side_label
-from tournaments.models import BoardResult, ByeRequest, Event, ForbiddenPair, Round, Table
+from tournaments.models import (
+    BoardResult,
+    ByeRequest,
+    Entry,
+    Event,
+    ForbiddenPair,
+    Round,
+    Table,
+)
 from tournaments.rating_reads import club_seeding_ratings
 from tournaments.selectors import round_missing
 from tournaments.services import Conflict
+
+RESULT_FIELDS = ("board__number", "score_ns", "score_ew", "adjusted_ns", "adjusted_ew")
+TABLE_FIELDS = ("pk", "round_id", "number", "ns_id", "ew_id", "forfeited_by", "time_after")
 
 
 def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventInput:
@@ -23,53 +34,135 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
     if rounds is None:
         rounds = list(event.rounds.exclude(status=Round.Status.PENDING).order_by("number"))
     tables = Table.objects.filter(round__in=rounds).order_by("round__number", "number")
-    results: dict[int, list[st.BoardResult]] = {}
-    rows = BoardResult.objects.filter(
+    results = BoardResult.objects.filter(
         table__round__in=rounds, status__in=BoardResult.COUNTED
-    ).values_list(
-        "table_id",
-        "board__number",
-        "table__number",
-        "table__ns_id",
-        "table__ew_id",
-        "score_ns",
-        "score_ew",
-        "adjusted_ns",
-        "adjusted_ew",
+    ).values_list("table_id", *RESULT_FIELDS)
+    entries = event.entries.values_list("pk", "number", "withdrawn_after_round", "joins_round")
+    rests = Round.rests.through.objects.filter(round__in=rounds).values_list("round_id", "entry_id")
+    bye_requests = [
+        st.ByeRequest(entry, number, event.requested_bye_points)
+        for entry, number in ByeRequest.objects.filter(entry__event=event)
+        .order_by("round_number", "entry__number")
+        .values_list("entry_id", "round_number")
+    ]
+    return _event_input(
+        event,
+        rounds=rounds,
+        tables=list(tables.values_list(*TABLE_FIELDS)),
+        results=dict_of_lists((row[0], row[1:]) for row in results),
+        entries=list(entries),
+        rests=dict_of_lists(rests),
+        bye_requests=bye_requests,
+        pairing=pairing_inputs(event),
     )
-    for table_id, board, table_no, ns, ew, s_ns, s_ew, adj_ns, adj_ew in rows:
-        results.setdefault(table_id, []).append(
-            st.BoardResult(
-                board=board,
+
+
+def club_results_input(club_id: int) -> list[tuple[Event, st.EventInput]]:
+    """The results of all the club's finished events, in order of (date, id), read in a
+    handful of queries whatever the number of events (the ratings' recomputation from
+    scratch reads a club's whole history). No pairing inputs: only the results are read.
+    """
+    finished = {"event__club_id": club_id, "event__status": Event.Status.FINISHED}
+    events = list(
+        Event.objects.filter(club_id=club_id, status=Event.Status.FINISHED).order_by("date", "pk")
+    )
+    rounds = dict_of_lists(
+        (r.event_id, r)
+        for r in Round.objects.filter(**finished)
+        .exclude(status=Round.Status.PENDING)
+        .order_by("event_id", "number")
+    )
+    round_filter = {f"round__{k}": v for k, v in finished.items()}
+    tables = dict_of_lists(
+        (row[1], row)
+        for row in Table.objects.filter(**round_filter)
+        .exclude(round__status=Round.Status.PENDING)
+        .order_by("round_id", "number")
+        .values_list(*TABLE_FIELDS)
+    )
+    results = dict_of_lists(
+        (row[0], row[1:])
+        for row in BoardResult.objects.filter(
+            **{f"table__{k}": v for k, v in round_filter.items()},
+            status__in=BoardResult.COUNTED,
+        ).values_list("table_id", *RESULT_FIELDS)
+    )
+    entries = dict_of_lists(
+        (row[0], row[1:])
+        for row in Entry.objects.filter(**finished).values_list(
+            "event_id", "pk", "number", "withdrawn_after_round", "joins_round"
+        )
+    )
+    rests = dict_of_lists(
+        Round.rests.through.objects.filter(**round_filter).values_list("round_id", "entry_id")
+    )
+    out = []
+    for event in events:
+        event_rounds = rounds.get(event.pk, [])
+        for r in event_rounds:
+            r.event = event  # the round's boards are the event's: no query per round
+        out.append(
+            (
+                event,
+                _event_input(
+                    event,
+                    rounds=event_rounds,
+                    tables=[t for r in event_rounds for t in tables.get(r.pk, [])],
+                    results=results,
+                    entries=entries.get(event.pk, []),
+                    rests=rests,
+                    bye_requests=[],
+                    pairing={"pairing": pairing_options(event)},
+                ),
+            )
+        )
+    return out
+
+
+def _event_input(
+    event: Event,
+    *,
+    rounds: list[Round],
+    tables: list[tuple],
+    results: dict[int, list[tuple]],
+    entries: list[tuple],
+    rests: dict[int, list[int]],
+    bye_requests: list[st.ByeRequest],
+    pairing: dict[str, object],
+) -> st.EventInput:
+    """An ``EventInput`` from the rows read: ``tables`` as ``TABLE_FIELDS`` in order of round
+    and number, ``results`` by table id as ``RESULT_FIELDS``, ``entries`` as (pk, number,
+    withdrawn after round, joins round), ``rests`` by round id."""
+    by_round: dict[int, list[st.TableRound]] = {}
+    numbers = {r.pk: r.number for r in rounds}
+    for table_id, round_id, table_no, ns, ew, forfeited_by, time_after in tables:
+        table_results = sorted(
+            (
+                st.BoardResult(
+                    board=board,
+                    table=table_no,
+                    ns=ns,
+                    ew=ew,
+                    score_ns=s_ns,
+                    score_ew=s_ew,
+                    adjusted_ns=adj_ns or None,
+                    adjusted_ew=adj_ew or None,
+                )
+                for board, s_ns, s_ew, adj_ns, adj_ew in results.get(table_id, [])
+            ),
+            key=lambda r: r.board,
+        )
+        by_round.setdefault(round_id, []).append(
+            st.TableRound(
+                round=numbers[round_id],
                 table=table_no,
                 ns=ns,
                 ew=ew,
-                score_ns=s_ns,
-                score_ew=s_ew,
-                adjusted_ns=adj_ns or None,
-                adjusted_ew=adj_ew or None,
-            )
-        )
-    by_round: dict[int, list[st.TableRound]] = {}
-    for table in tables:
-        table_results = sorted(results.get(table.pk, []), key=lambda r: r.board)
-        by_round.setdefault(table.round_id, []).append(
-            st.TableRound(
-                round=0,
-                table=table.number,
-                ns=table.ns_id,
-                ew=table.ew_id,
                 results=table_results,
-                forfeited_by=table.forfeited_by or None,
-                time_after=table.time_after,
+                forfeited_by=forfeited_by or None,
+                time_after=time_after,
             )
         )
-    entries = list(
-        event.entries.values_list("pk", "number", "withdrawn_after_round", "joins_round")
-    )
-    rests = dict_of_lists(
-        Round.rests.through.objects.filter(round__in=rounds).values_list("round_id", "entry_id")
-    )
     return st.EventInput(
         entries=[pk for pk, _n, _w, _j in entries],
         numbers={pk: number for pk, number, _w, _j in entries},
@@ -78,18 +171,7 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
             st.RoundInput(
                 number=r.number,
                 boards=list(r.board_numbers),
-                tables=[
-                    st.TableRound(
-                        round=r.number,
-                        table=t.table,
-                        ns=t.ns,
-                        ew=t.ew,
-                        results=t.results,
-                        forfeited_by=t.forfeited_by,
-                        time_after=t.time_after,
-                    )
-                    for t in by_round.get(r.pk, [])
-                ],
+                tables=by_round.get(r.pk, []),
                 bye=r.bye_id,
                 rests=sorted(rests.get(r.pk, [])),
                 closed=r.status == Round.Status.CLOSED,
@@ -105,18 +187,13 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
         tiebreak_deals=event.tiebreak_deals,
         bye_points=event.bye_points,
         seed=event.seed,
-        **pairing_inputs(event),
+        **pairing,  # type: ignore[arg-type]
         late_entries=[
             st.LateEntry(pk, joins, event.late_entry_points)
             for pk, _n, _w, joins in entries
             if joins is not None and joins > 1
         ],
-        bye_requests=[
-            st.ByeRequest(entry, number, event.requested_bye_points)
-            for entry, number in ByeRequest.objects.filter(entry__event=event)
-            .order_by("round_number", "entry__number")
-            .values_list("entry_id", "round_number")
-        ],
+        bye_requests=bye_requests,
     )
 
 

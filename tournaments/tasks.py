@@ -13,8 +13,12 @@ from tournaments.models import Event
 from tournaments.queue import STANDINGS_LOCK, STANDINGS_QUEUED
 from tournaments.scoring_io import stale_events
 from tournaments.services.events import boards_generate
+from tournaments.services.mailings import (
+    registration_email_send,
+    reminders_send,
+    results_mails_send,
+)
 from tournaments.services.ratings import ratings_recompute, ratings_update
-from tournaments.services.registrations import registration_email_send
 from tournaments.services.standings import standings_recompute
 from tournaments.services.webhooks import delivery_attempt
 
@@ -151,3 +155,15 @@ def deliver_webhook(self: Task, delivery_id: int) -> str:
     if delay is None:
         return "done"
     raise self.retry(countdown=delay, max_retries=settings.WEBHOOK_MAX_ATTEMPTS)
+
+
+@shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
+def send_checkin_reminders(self: Task, event_id: int) -> int:
+    """The check-in reminder to each confirmed pair not yet reminded (never twice)."""
+    return reminders_send(event_id)
+
+
+@shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
+def send_results_emails(self: Task, event_id: int) -> int:
+    """Each player's personal results of a finished, published event (never twice)."""
+    return results_mails_send(event_id)

@@ -135,6 +135,10 @@ EXPECTED: dict[str, Rule] = {
     "public:registration": Rule("web", NOBODY, NOBODY, pk="event"),  # no such token
     "tournaments:registrations": Rule("web", ORGANISER, pk="event"),
     "tournaments:registration_check_in": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:registration_paid": Rule("web", None, ORGANISER, pk="event"),
+    "tournaments:registrations_match": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    "tournaments:registrations_remind": Rule("web", None, ORGANISER, pk="event"),
+    "public:check_in": Rule("web", NOBODY, NOBODY, pk="event"),  # no such token
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:groups": Rule("web", ALL, ALL, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
@@ -167,6 +171,8 @@ EXPECTED: dict[str, Rule] = {
     "clubs:season_new": Rule("web", NOBODY, NOBODY, pk="club"),
     "clubs:season": Rule("web", ALL, pk="club"),
     "clubs:season_csv": Rule("web", ALL, pk="club"),
+    "clubs:season_xlsx": Rule("web", ALL, pk="club"),
+    "clubs:season_pdf": Rule("web", ALL, pk="club"),
     # API
     "api:auth_token": Rule("api", None, ALL),
     "api:table_token": Rule("api", None, ALL),

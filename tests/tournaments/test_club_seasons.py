@@ -8,6 +8,8 @@ from datetime import date
 
 import pytest
 from django.urls import reverse
+from openpyxl import load_workbook
+from pypdf import PdfReader
 
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.club_history import club_evening, players
@@ -130,3 +132,37 @@ def test_only_the_clubs_organisers_create_a_season(client, club, organiser):
     season = Season.objects.get()
     assert (season.club, season.point_table, season.best) == (club, "top10", None)
     assert "Hivern" in client.get(reverse("clubs:club", args=[club.pk])).content.decode()
+
+
+def test_the_season_pdf_and_xlsx_give_the_ranking_the_reader_may_see(
+    client, club, organiser, members
+):
+    first = _evening(club, organiser, members, 0)
+    second = _evening(club, organiser, members, 1)
+    hidden = _evening(club, organiser, members, 2)
+    events.event_publish(event=hidden, actor=Actor(user=organiser), published=False)
+    season = Season.objects.create(
+        club=club, name="Tardor", starts=first.date, ends=date(2026, 12, 31), best=1
+    )
+    view = season_view(season, Actor())
+    assert [e.pk for e in view.events] == [first.pk, second.pk]
+
+    response = client.get(reverse("clubs:season_pdf", args=[club.pk, season.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    assert "Penya Botifarrera · Tardor" in text and "best 1 of 2 events" in text
+    assert first.name in text and second.name in text and hidden.name not in text
+    top = view.rows[0]
+    assert top.players[0].name in text
+
+    book = load_workbook(
+        io.BytesIO(client.get(reverse("clubs:season_xlsx", args=[club.pk, season.pk])).content)
+    )
+    sheet = book.active
+    header = [c.value for c in sheet[1]]
+    records = [dict(zip(header, (c.value for c in row), strict=True)) for row in sheet.iter_rows(2)]
+    assert len(records) == 16  # eight players each evening (the hidden one not shown)
+    assert {r["Event id"] for r in records} == {first.pk, second.pk}
+    assert all(isinstance(r["Points"], int | float) for r in records)
+    players = {r["Players"] for r in records}
+    assert sum(1 for r in records if r["Counted"]) == len(players)  # best 1: one event each

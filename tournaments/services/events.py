@@ -614,6 +614,8 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
         queue.update_ratings(event)
         webhooks.emit(event, webhooks.EVENT_FINISHED)
+        if event.published:
+            queue.results_emails(event)
         return _set_status(event, actor, Event.Status.FINISHED)
 
 
@@ -621,6 +623,8 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
     require_organiser(event, actor)
     event.published = published
     event.save(update_fields=["published"])
+    if published and event.status == Event.Status.FINISHED:
+        queue.results_emails(event)
     audit.record(
         event=event,
         actor=actor.label,
@@ -658,7 +662,16 @@ EVENT_OPTIONS = (
     "repesca",
     "repesca_min_points",
 )
-EVENT_DETAILS = ("name", "club", "date", "venue", "registration_cap")
+EVENT_DETAILS = (
+    "name",
+    "club",
+    "date",
+    "venue",
+    "registration_cap",
+    "fee_amount",
+    "fee_currency",
+    "fee_instructions",
+)
 
 
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:

@@ -21,35 +21,76 @@ from scoring.ratings import (
     rating_event_from_input,
     replay_history,
 )
-from tournaments.models import Club, Entry, Event, PlayerRating, RatingHistory
+from tournaments.bulk import insert_rows
+from tournaments.models import Club, Entry, Event, PlayerRating, RatingHistory, Substitution
 from tournaments.rating_reads import stored_state
-from tournaments.scoring_io import event_input
+from tournaments.scoring_io import club_results_input, event_input
 
 APPLIED, RECOMPUTED, SKIPPED = "applied", "recomputed", "skipped"
+BATCH = 5000
 
 
-def lineups_of(event: Event) -> tuple[dict[int, Players], dict[tuple[int, int], Players]]:
+Lineups = tuple[dict[int, Players], dict[tuple[int, int], Players]]
+ENTRY_PLAYERS = ("pk", "pair__player1_id", "pair__player2_id")
+SUBSTITUTION_FIELDS = (
+    "entry_id",
+    "from_round",
+    "pk",
+    "previous_pair__player1_id",
+    "previous_pair__player2_id",
+)
+
+
+def _lineups(entries: Iterable[tuple], substitutions: Iterable[tuple], rounds: int) -> Lineups:
     """Each entry's two players in round 1, and who sat instead in later rounds.
 
-    A substitution from round r means the entry's pair before it (``previous_pair``) played the
-    rounds before r; the entry's current pair plays from its last substitution on.
+    ``entries``: (entry id, player 1, player 2) of its current pair; ``substitutions``:
+    ``SUBSTITUTION_FIELDS``. A substitution from round r means the entry's pair before it
+    (``previous_pair``) played the rounds before r; the entry's current pair plays from its
+    last substitution on.
     """
+    changes: dict[int, list[tuple]] = {}
+    for entry_id, *change in substitutions:
+        changes.setdefault(entry_id, []).append(tuple(change))
     lineups: dict[int, Players] = {}
     subs: dict[tuple[int, int], Players] = {}
-    entries = event.entries.select_related("pair").prefetch_related("substitutions__previous_pair")
-    for entry in entries:
-        changes = sorted(entry.substitutions.all(), key=lambda s: (s.from_round, s.pk))
+    for entry_id, player1, player2 in entries:
+        own = sorted(changes.get(entry_id, []))  # by (from round, id)
 
-        def players(rnd: int, entry: Entry = entry, changes: list = changes) -> Players:
-            later = [s for s in changes if s.from_round > rnd]
-            pair = later[0].previous_pair if later else entry.pair
-            return (pair.player1_id, pair.player2_id)
+        def players(rnd: int, own: list[tuple] = own, current: Players = (player1, player2)):
+            later = [c for c in own if c[0] > rnd]
+            return (later[0][2], later[0][3]) if later else current
 
-        lineups[entry.pk] = players(1)
-        for rnd in range(2, event.rounds_count + 1):
-            if players(rnd) != lineups[entry.pk]:
-                subs[(rnd, entry.pk)] = players(rnd)
+        lineups[entry_id] = players(1)
+        for rnd in range(2, rounds + 1):
+            if players(rnd) != lineups[entry_id]:
+                subs[(rnd, entry_id)] = players(rnd)
     return lineups, subs
+
+
+def lineups_of(event: Event) -> Lineups:
+    """The event's line-ups (``_lineups``), read in two queries."""
+    return _lineups(
+        event.entries.values_list(*ENTRY_PLAYERS),
+        Substitution.objects.filter(entry__event=event).values_list(*SUBSTITUTION_FIELDS),
+        event.rounds_count,
+    )
+
+
+def club_lineups(club_id: int, events: list[Event]) -> dict[int, Lineups]:
+    """The line-ups of all the club's finished events, read in two queries."""
+    finished = {"event__club_id": club_id, "event__status": Event.Status.FINISHED}
+    entries: dict[int, list[tuple]] = {}
+    for event_id, *row in Entry.objects.filter(**finished).values_list("event_id", *ENTRY_PLAYERS):
+        entries.setdefault(event_id, []).append(tuple(row))
+    subs: dict[int, list[tuple]] = {}
+    for event_id, *row in Substitution.objects.filter(
+        **{f"entry__{k}": v for k, v in finished.items()}
+    ).values_list("entry__event_id", *SUBSTITUTION_FIELDS):
+        subs.setdefault(event_id, []).append(tuple(row))
+    return {
+        e.pk: _lineups(entries.get(e.pk, []), subs.get(e.pk, []), e.rounds_count) for e in events
+    }
 
 
 def rating_input(event: Event) -> RatingEvent:
@@ -90,7 +131,11 @@ def _store(club: Club, event: Event, rating_event: RatingEvent, state: RatingSta
 
 
 def ratings_recompute(club_id: int) -> int:
-    """The club's ratings from scratch over its whole history; the number of events rated."""
+    """The club's ratings from scratch over its whole history; the number of events rated.
+
+    One pass: the whole history is read in a few queries (``club_results_input``,
+    ``club_lineups``), rated in order, and the ratings and every player's history are
+    written in bulk (benchmarks/ratings.py times it on 500 events of 40 pairs)."""
     with transaction.atomic():
         # Row lock on the club: a recomputation and an event's update running at once would
         # each write ratings from a different history.
@@ -98,10 +143,44 @@ def ratings_recompute(club_id: int) -> int:
         PlayerRating.objects.filter(club=club).delete()
         RatingHistory.objects.filter(event__club=club).delete()
         Event.objects.filter(club=club).update(rated_at=None)
-        events = {e.pk: e for e in rated_events(club)}
-        inputs = [rating_input(e) for e in events.values()]
+        history = club_results_input(club.pk)
+        events = [event for event, _data in history]
+        lineups = club_lineups(club.pk, events)
+        inputs = [
+            rating_event_from_input(
+                data,
+                event=event.pk,
+                when=event.date,
+                lineups=lineups[event.pk][0],
+                substitutes=lineups[event.pk][1],
+            )
+            for event, data in history
+        ]
+        rows: list[RatingHistory] = []
+        state = None
         for rating_event, state in replay_history(inputs):
-            _store(club, events[rating_event.event], rating_event, state)
+            rows += [
+                RatingHistory(player_id=p, event_id=rating_event.event, mu=r.mu, sigma=r.sigma)
+                for p in sorted(rating_event.players())
+                for r in [state.ratings[p]]
+            ]
+        insert_rows(RatingHistory, rows, batch=BATCH)
+        if state is not None:
+            PlayerRating.objects.bulk_create(
+                [
+                    PlayerRating(
+                        club=club,
+                        player_id=p,
+                        mu=r.mu,
+                        sigma=r.sigma,
+                        events=r.events,
+                        boards=r.boards,
+                    )
+                    for p, r in state.ratings.items()
+                ],
+                batch_size=BATCH,
+            )
+        Event.objects.filter(pk__in=[e.pk for e in events]).update(rated_at=timezone.now())
     return len(events)
 
 

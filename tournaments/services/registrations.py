@@ -1,19 +1,17 @@
-"""Public sign-up for an event, its cap and waiting list, and check-in on the day.
+"""Public sign-up for an event, its cap and waiting list, fees, and check-in on the day.
 
 A pair signs up while the organiser has registration open. Up to the event's cap the pair is
 confirmed, beyond it it waits; a confirmed pair that withdraws gives its place to the first
-pair waiting, who is told by e-mail. On the day the organiser checks the pairs in: checking in
-registers the pair as an entry of the event, so only checked-in pairs are paired in round 1.
-Every message goes by e-mail (Django's e-mail framework, sent by a task) in the language the
-pair signed up in.
+pair waiting, who is told by e-mail. A player may also sign up alone: the organiser matches two
+solo sign-ups into a pair, which then takes a place (or waits) like any pair. On the day the
+organiser checks the pairs in (a click on the list, or the QR code of the confirmation opened
+on the organiser's phone): checking in registers the pair as an entry of the event, so only
+checked-in pairs are paired in round 1. Every message goes by e-mail (``mailings``) in the
+language the pair signed up in.
 """
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import queue
@@ -21,9 +19,9 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError, audit
 from tournaments.services.events import entry_register, require_organiser
-from tournaments.site import site_url
 
 CONFIRMED, WAITING, PROMOTED, WITHDRAWN = "confirmed", "waiting", "promoted", "withdrawn"
+SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
 
 
 def _open_for_signup(event: Event) -> None:
@@ -31,32 +29,128 @@ def _open_for_signup(event: Event) -> None:
         raise ServiceError(_("Registration for this event is closed."), code="closed")
 
 
+def pair_registration(registration: Registration) -> Registration:
+    """The registration that stands for the pair: a matched solo sign-up's partner's."""
+    return registration.matched_into or registration
+
+
+def _current_pair(registration: Registration) -> Registration:
+    """The pair's registration as stored now (the caller's copy may be older than a match)."""
+    fresh = Registration.objects.select_related("matched_into", "event").get(pk=registration.pk)
+    return pair_registration(fresh)
+
+
+def recipients(registration: Registration) -> list[str]:
+    """Everyone the pair's messages go to: who signed up, the partner's e-mail if given, and
+    the e-mails of the solo sign-ups matched into it."""
+    pair = pair_registration(registration)
+    emails = [pair.email, pair.email2] + [s.email for s in pair.matched_solos.all()]
+    return list(dict.fromkeys(e for e in emails if e))
+
+
+def is_full(event: Event) -> bool:
+    taken = event.registrations.filter(status=Registration.Status.CONFIRMED).count()
+    return event.registration_cap is not None and taken >= event.registration_cap
+
+
 def registration_signup(
-    *, event: Event, player1: str, player2: str, email: str, language: str
+    *,
+    event: Event,
+    player1: str,
+    player2: str = "",
+    email: str,
+    language: str,
+    email2: str = "",
 ) -> Registration:
-    """Sign a pair up: confirmed within the cap, else on the waiting list; an e-mail says which."""
+    """Sign a pair up: confirmed within the cap, else on the waiting list; an e-mail says which.
+    Without a second player it is a solo sign-up, waiting for the organiser to match it (solo
+    sign-ups take no place until they are matched into a pair)."""
     with transaction.atomic():
         # Row lock on the event: two pairs signing up for the last place at once must not both
         # be confirmed.
         event = Event.objects.select_for_update().get(pk=event.pk)
         _open_for_signup(event)
-        taken = event.registrations.filter(status=Registration.Status.CONFIRMED).count()
-        full = event.registration_cap is not None and taken >= event.registration_cap
+        if not player2.strip():
+            status, kind = Registration.Status.SOLO, SOLO
+        elif is_full(event):
+            status, kind = Registration.Status.WAITING, WAITING
+        else:
+            status, kind = Registration.Status.CONFIRMED, CONFIRMED
         registration = Registration.objects.create(
             event=event,
             player1=player1.strip(),
             player2=player2.strip(),
             email=email,
+            email2=email2 if player2.strip() else "",
             language=language,
-            status=Registration.Status.WAITING if full else Registration.Status.CONFIRMED,
+            status=status,
         )
-        queue.registration_email(registration, WAITING if full else CONFIRMED)
+        queue.registration_email(registration, kind)
+    return registration
+
+
+def registration_match(*, first: Registration, second: Registration, actor: Actor) -> Registration:
+    """The organiser matches two solo sign-ups into a pair: the first becomes the pair's
+    registration (confirmed within the cap, else waiting), the second points to it. Both
+    players are told by e-mail."""
+    event = first.event
+    require_organiser(event, actor)
+    if first.pk == second.pk:
+        raise ServiceError(_("Choose two different players."), field="second")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)  # see signup: the cap
+        if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+            raise ServiceError(_("The event has started: register the pair on the list of pairs."))
+        locked = Registration.objects.select_for_update().filter(
+            pk__in=[first.pk, second.pk], event=event
+        )
+        by_pk = {r.pk: r for r in locked}
+        if len(by_pk) != 2 or any(r.status != Registration.Status.SOLO for r in by_pk.values()):
+            raise ServiceError(
+                _("Only two players still looking for a partner can be matched."), field="second"
+            )
+        first, second = by_pk[first.pk], by_pk[second.pk]
+        full = is_full(event)
+        first.player2 = second.player1
+        first.status = Registration.Status.WAITING if full else Registration.Status.CONFIRMED
+        first.save(update_fields=["player2", "status"])
+        second.status = Registration.Status.MATCHED
+        second.matched_into = first
+        second.save(update_fields=["status", "matched_into"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="solo_players_matched",
+            changes={"pair": [None, str(first)], "status": [None, first.status]},
+        )
+        queue.registration_email(first, MATCHED)
+    return first
+
+
+def registration_mark_paid(*, registration: Registration, actor: Actor, paid: bool) -> Registration:
+    """The organiser marks the pair's fee paid or not paid (audited)."""
+    event = registration.event
+    require_organiser(event, actor)
+    with transaction.atomic():
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        was_paid = registration.paid_at is not None
+        if was_paid == paid:
+            return registration
+        registration.paid_at = timezone.now() if paid else None
+        registration.save(update_fields=["paid_at"])
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="registration_paid" if paid else "registration_unpaid",
+            changes={"pair": [None, str(registration)], "paid": [was_paid, paid]},
+        )
     return registration
 
 
 def registration_withdraw(*, registration: Registration) -> Registration:
     """The pair withdraws (by the link of its e-mail) before the event starts; the first pair
     waiting takes a freed place."""
+    registration = _current_pair(registration)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=registration.event_id)  # see signup
         registration = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -80,6 +174,12 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     return registration
 
 
+def registration_by_checkin_token(*, event_id: int, token: str) -> Registration:
+    return Registration.objects.select_related("event", "matched_into", "entry").get(
+        event_id=event_id, checkin_token=token
+    )
+
+
 def _promote_first_waiting(event: Event) -> None:
     waiting = event.registrations.filter(status=Registration.Status.WAITING).order_by(
         "created_at", "pk"
@@ -93,7 +193,9 @@ def _promote_first_waiting(event: Event) -> None:
 
 def registration_check_in(*, registration: Registration, actor: Actor) -> Registration:
     """The organiser checks a confirmed pair in: it becomes an entry (numbered in check-in
-    order) and will be paired. Checking in twice changes nothing."""
+    order) and will be paired. Checking in twice changes nothing. The players' e-mails and
+    language are kept for their results after the event."""
+    registration = _current_pair(registration)
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
@@ -105,6 +207,14 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
         entry = entry_register(
             event=event, actor=actor, player1=registration.player1, player2=registration.player2
         )
+        partner = registration.matched_solos.first()
+        for player, email in (
+            (entry.pair.player1, registration.email),
+            (entry.pair.player2, partner.email if partner else registration.email2),
+        ):
+            if email:
+                player.email, player.language = email, registration.language
+                player.save(update_fields=["email", "language"])
         registration.entry = entry
         registration.checked_in_at = timezone.now()
         registration.save(update_fields=["entry", "checked_in_at"])
@@ -115,32 +225,3 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
             changes={"entry": [None, str(entry)]},
         )
     return registration
-
-
-def registration_link(registration: Registration) -> str:
-    path = reverse("public:registration", args=[registration.event_id, registration.token])
-    # Sent by a task, with no request: SITE_URL when set, else the default address.
-    return site_url() + path
-
-
-def registration_email_send(registration_id: int, kind: str) -> int:
-    """Send one of the pair's messages, in the language they signed up in."""
-    registration = Registration.objects.select_related("event").get(pk=registration_id)
-    with translation.override(registration.language or settings.LANGUAGE_CODE):
-        subjects = {
-            CONFIRMED: _("Registration confirmed: %(event)s"),
-            WAITING: _("On the waiting list: %(event)s"),
-            PROMOTED: _("A place for you: %(event)s"),
-            WITHDRAWN: _("Registration withdrawn: %(event)s"),
-        }
-        subject = subjects[kind] % {"event": registration.event.name}
-        body = render_to_string(
-            "email/registration.txt",
-            {
-                "registration": registration,
-                "event": registration.event,
-                "kind": kind,
-                "link": registration_link(registration),
-            },
-        )
-    return send_mail(subject, body, None, [registration.email])

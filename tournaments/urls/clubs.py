@@ -11,4 +11,6 @@ urlpatterns = [
     path("<int:pk>/seasons/new/", clubs.season_new, name="season_new"),
     path("<int:pk>/seasons/<int:season_pk>/", clubs.season_page, name="season"),
     path("<int:pk>/seasons/<int:season_pk>/season.csv", clubs.season_csv, name="season_csv"),
+    path("<int:pk>/seasons/<int:season_pk>/season.xlsx", clubs.season_xlsx, name="season_xlsx"),
+    path("<int:pk>/seasons/<int:season_pk>/season.pdf", clubs.season_pdf, name="season_pdf"),
 ]

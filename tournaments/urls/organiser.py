@@ -55,6 +55,17 @@ urlpatterns = [
         name="forbidden_remove",
     ),
     path("<int:pk>/registrations/", registrations.registration_list, name="registrations"),
+    path("<int:pk>/registrations/match/", registrations.match_solos, name="registrations_match"),
+    path(
+        "<int:pk>/registrations/remind/",
+        registrations.send_reminders,
+        name="registrations_remind",
+    ),
+    path(
+        "<int:pk>/registrations/<int:registration_pk>/paid/",
+        registrations.mark_paid,
+        name="registration_paid",
+    ),
     path(
         "<int:pk>/registrations/<int:registration_pk>/check-in/",
         registrations.check_in,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/groups/", public.groups, name="groups"),
     path("<int:pk>/register/", registrations.signup, name="register"),
     path("<int:pk>/registration/<str:token>/", registrations.registration, name="registration"),
+    path("<int:pk>/check-in/<str:token>/", registrations.check_in_link, name="check_in"),
     path("<int:pk>/screen/", public.screen, name="screen"),
     path("<int:pk>/crosstable/", public.crosstable, name="crosstable"),
     path("<int:pk>/pairings/", public.pairings, name="pairings"),

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import exports, queue
+from tournaments import exports, pdf, queue
 from tournaments.actors import Actor
 from tournaments.club_selectors import club_ratings, season_view
 from tournaments.forms_players import SeasonForm
@@ -77,3 +77,25 @@ def season_csv(request: HttpRequest, pk: int, season_pk: int) -> HttpResponse:
     response = HttpResponse(exports.season_csv(view), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="season-{view.season.pk}.csv"'
     return response
+
+
+def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def season_xlsx(request: HttpRequest, pk: int, season_pk: int) -> HttpResponse:
+    view = season_view(_season(pk, season_pk), Actor(user=request.user))
+    return _download(
+        exports.season_xlsx(view),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        f"season-{view.season.pk}.xlsx",
+    )
+
+
+@require_GET
+def season_pdf(request: HttpRequest, pk: int, season_pk: int) -> HttpResponse:
+    view = season_view(_season(pk, season_pk), Actor(user=request.user))
+    return _download(pdf.season_pdf(view), "application/pdf", f"season-{view.season.pk}.pdf")

@@ -1,0 +1,120 @@
+"""Each player's personal results after the event (scorecard and standing), sent once the
+event is finished and published, only to players with an e-mail, in the player's language,
+and never twice for the same event (Django's in-memory e-mail backend)."""
+
+from datetime import date
+
+import pytest
+from django.core import mail
+
+from tests.conftest import wait_for
+from tests.factories import ClubFactory, EventFactory, RegistrationFactory
+from tests.tournaments.club_history import club_evening, players
+from tournaments.actors import Actor
+from tournaments.models import Event, Registration, ResultsMail
+from tournaments.services import events
+from tournaments.services.mailings import results_mails_send
+from tournaments.tasks import send_checkin_reminders, send_results_emails
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(organiser):
+    club = ClubFactory(name="Penya del Dijous")
+    club.organisers.add(organiser)
+    return club
+
+
+@pytest.fixture
+def field(club):
+    people = players(*[f"Soci {i}" for i in range(8)], club=club)
+    for i, p in enumerate(people[:5]):
+        p.email = f"soci{i}@example.org"
+        p.language = "ca" if i == 0 else "en"
+        p.save()
+    return people
+
+
+def _lineup(people):
+    return [(people[i], people[i + 4]) for i in range(4)]
+
+
+def _results(event):
+    return [m for m in mail.outbox if m.subject.startswith(("Your results", "Els teus"))]
+
+
+def test_every_player_with_an_e_mail_gets_their_results_once(
+    club, field, organiser, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 3))
+    sent = _results(event)
+    assert sorted(m.to[0] for m in sent) == [f"soci{i}@example.org" for i in range(5)]
+    assert ResultsMail.objects.filter(event=event).count() == 5
+    # Soci 1 plays in pair 2 with Soci 5: its rank, match points and every board it played.
+    entry = event.entries.get(pair__player1=field[1])
+    final = event.snapshots.order_by("-after_round").first().rows
+    row = next(r for r in final if r["entry"] == entry.pk)
+    body = next(m.body for m in sent if m.to == ["soci1@example.org"])
+    assert f"Pair {entry.number}: {entry.pair.name}" in body
+    assert f"Rank: {row['rank']} of 4" in body
+    assert body.count("Round ") == event.rounds_count * event.boards_per_round
+    assert f"/e/{event.pk}/pairs/{entry.number}/" in body
+    # Soci 0 reads Catalan: the date is written the Catalan way.
+    catalan = next(m.body for m in sent if m.to == ["soci0@example.org"])
+    assert "de setembre de 2026" in catalan
+    # Asked again (the task repeated, the event published again): nothing more is sent.
+    mail.outbox.clear()
+    assert results_mails_send(event.pk) == 0
+    actor = Actor(user=organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.event_publish(event=event, actor=actor, published=False)
+        events.event_publish(event=event, actor=actor)
+    assert _results(event) == []
+    assert ResultsMail.objects.filter(event=event).count() == 5
+
+
+def test_nothing_is_sent_before_the_results_are_published(
+    club, field, organiser, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 10))
+        events.event_publish(event=event, actor=Actor(user=organiser), published=False)
+    mail.outbox.clear()
+    ResultsMail.objects.all().delete()
+    assert results_mails_send(event.pk) == 0 and _results(event) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        events.event_publish(event=event, actor=Actor(user=organiser))
+    assert len(_results(event)) == 5
+
+
+def test_a_running_event_sends_no_results(club, field, organiser):
+    event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 17), play=1)
+    assert results_mails_send(event.pk) == 0
+    assert not ResultsMail.objects.exists()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_a_worker_the_results_go_once_however_often_the_task_runs(
+    celery_worker_process, club, field, organiser
+):
+    event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 24))
+    sent = lambda: ResultsMail.objects.filter(event=event).count()  # noqa: E731
+    assert wait_for(lambda: sent() == 5, timeout=60)
+    # Delivered again, twice: nothing more is sent. A reminder queued after them (one worker
+    # runs the queue in order) says when they have run.
+    other = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION)
+    marker = RegistrationFactory(event=other, status=Registration.Status.CONFIRMED)
+    send_results_emails.delay(event.pk)
+    send_results_emails.delay(event.pk)
+    send_checkin_reminders.delay(other.pk)
+    assert wait_for(
+        lambda: Registration.objects.get(pk=marker.pk).reminded_at is not None, timeout=60
+    )
+    assert sent() == 5
+    assert sorted(ResultsMail.objects.values_list("email", flat=True)) == [
+        f"soci{i}@example.org" for i in range(5)
+    ]

@@ -1,0 +1,168 @@
+"""The e-mails of registration and results, sent by Celery tasks (``tasks.py``) through Django's
+e-mail framework, each in its reader's language.
+
+- a registration's messages (confirmed, waiting, a place freed, solo, matched, withdrawn),
+  to every e-mail of the pair (``registrations.recipients``); those that let the pair play
+  carry the check-in QR code as an attached PNG and its link;
+- the check-in reminder, once per pair, when the organiser sends the reminders;
+- each player's personal results (scorecard and standing) once the event is finished and
+  published, once per player and event (``ResultsMail``): a task run twice sends nothing twice.
+"""
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from tournaments import public_selectors as sel
+from tournaments.models import Event, Player, Registration, ResultsMail, StandingsSnapshot
+from tournaments.qr import qr_png
+from tournaments.scoring_io import stale_events
+from tournaments.services.registrations import (
+    CONFIRMED,
+    MATCHED,
+    PROMOTED,
+    REMINDER,
+    SOLO,
+    WAITING,
+    WITHDRAWN,
+    pair_registration,
+    recipients,
+)
+from tournaments.services.standings import standings_recompute
+from tournaments.site import site_url
+
+
+def registration_link(registration: Registration) -> str:
+    path = reverse("public:registration", args=[registration.event_id, registration.token])
+    # Sent by a task, with no request: SITE_URL when set, else the default address.
+    return site_url() + path
+
+
+def checkin_link(registration: Registration) -> str:
+    """What the check-in QR code encodes: the organiser's phone opens it to check the pair in."""
+    pair = pair_registration(registration)
+    return site_url() + reverse("public:check_in", args=[pair.event_id, pair.checkin_token])
+
+
+def _subject(kind: str, event: Event) -> str:
+    subjects = {
+        CONFIRMED: _("Registration confirmed: %(event)s"),
+        WAITING: _("On the waiting list: %(event)s"),
+        PROMOTED: _("A place for you: %(event)s"),
+        WITHDRAWN: _("Registration withdrawn: %(event)s"),
+        SOLO: _("Signed up alone: %(event)s"),
+        MATCHED: _("Your partner for %(event)s"),
+        REMINDER: _("Check in on the day: %(event)s"),
+    }
+    return subjects[kind] % {"event": event.name}
+
+
+def registration_email_send(registration_id: int, kind: str) -> int:
+    """Send one of the pair's messages to every e-mail of the pair, in the language they
+    signed up in."""
+    registration = Registration.objects.select_related("event").get(pk=registration_id)
+    pair = pair_registration(registration)
+    event = registration.event
+    playing = pair.status == Registration.Status.CONFIRMED and kind in (
+        CONFIRMED,
+        PROMOTED,
+        MATCHED,
+        REMINDER,
+    )
+    with translation.override(registration.language or settings.LANGUAGE_CODE):
+        body = render_to_string(
+            "email/registration.txt",
+            {
+                "registration": pair,
+                "event": event,
+                "kind": kind,
+                "link": registration_link(registration),
+                "checkin_link": checkin_link(pair) if playing else "",
+            },
+        )
+        message = EmailMultiAlternatives(_subject(kind, event), body, None, recipients(pair))
+    if playing:
+        message.attach("check-in.png", qr_png(checkin_link(pair)), "image/png")
+    return message.send()
+
+
+def reminders_send(event_id: int) -> int:
+    """The check-in reminder to every confirmed pair not yet checked in nor reminded; the
+    number of pairs reminded. Each pair is reminded once, however often it is asked."""
+    sent = 0
+    pending = Registration.objects.filter(
+        event_id=event_id,
+        status=Registration.Status.CONFIRMED,
+        entry__isnull=True,
+        reminded_at__isnull=True,
+    ).values_list("pk", flat=True)
+    for pk in list(pending):
+        with transaction.atomic():
+            # Row lock: two reminder runs at once must not both send to this pair.
+            reg = Registration.objects.select_for_update().get(pk=pk)
+            if reg.reminded_at is not None:
+                continue
+            registration_email_send(reg.pk, REMINDER)
+            reg.reminded_at = timezone.now()
+            reg.save(update_fields=["reminded_at"])
+            sent += 1
+    return sent
+
+
+def _final_standings(event: Event, ev: sel.EventView) -> dict[int, sel.StandingRow]:
+    if stale_events().filter(pk=event.pk).exists():
+        standings_recompute(event.pk)  # the mails must not give a rank of before the last round
+    snapshot = (
+        StandingsSnapshot.objects.filter(event=event).defer("matches").order_by("-after_round")
+    ).first()
+    return {row.entry.pk: row for row in sel.standing_rows(ev, snapshot)}
+
+
+def results_mails_send(event_id: int) -> int:
+    """Each player with an e-mail gets their scorecard and standing once the event is finished
+    and published; the number of e-mails sent by this call (0 when all have been sent)."""
+    event = Event.objects.get(pk=event_id)
+    if event.status != Event.Status.FINISHED or not event.published:
+        return 0
+    ev = sel.event_view(event, staff=False)
+    rows = _final_standings(event, ev)
+    entries = list(ev.entries.values())
+    cards = {card.entry.pk: card for card in sel.scorecards(ev, entries)}
+    sent = 0
+    for entry in entries:
+        for player in (entry.pair.player1, entry.pair.player2):
+            if player.email and _results_mail(event, ev, entry, player, cards, rows):
+                sent += 1
+    return sent
+
+
+def _results_mail(event, ev, entry, player: Player, cards, rows) -> bool:  # noqa: ANN001
+    try:
+        with transaction.atomic():
+            # The unique (event, player) row is taken before sending: a second run (or one
+            # running at the same time, which waits on the insert) finds it and sends nothing.
+            # If sending fails the row is rolled back and the task's retry sends it.
+            ResultsMail.objects.create(event=event, player=player, email=player.email)
+            with translation.override(player.language or settings.LANGUAGE_CODE):
+                url = reverse("public:scorecard", args=[event.pk, entry.number])
+                body = render_to_string(
+                    "email/results.txt",
+                    {
+                        "player": player,
+                        "event": event,
+                        "entry": entry,
+                        "card": cards.get(entry.pk),
+                        "row": rows.get(entry.pk),
+                        "pairs": len(ev.entries),
+                        "link": site_url() + url,
+                    },
+                )
+                subject = _("Your results: %(event)s") % {"event": event.name}
+            EmailMultiAlternatives(subject, body, None, [player.email]).send()
+    except IntegrityError:
+        return False
+    return True

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from api import lifecycle, roles, views
+from api import archive, lifecycle, roles, views
 
 app_name = "api"
 urlpatterns = [
@@ -8,7 +8,9 @@ urlpatterns = [
     path("table-token", views.TableTokenView.as_view(), name="table_token"),
     path("events", lifecycle.EventsView.as_view(), name="event_list"),
     path("event-presets", lifecycle.PresetsView.as_view(), name="event_presets"),
+    path("events/import", archive.EventImportView.as_view(), name="event_import"),
     path("events/<int:pk>", lifecycle.EventView.as_view(), name="event_detail"),
+    path("events/<int:pk>/archive", archive.EventArchiveView.as_view(), name="event_archive"),
     path(
         "events/<int:pk>/registration",
         lifecycle.RegistrationOpenView.as_view(),

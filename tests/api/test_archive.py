@@ -2,6 +2,7 @@
 JSON Schema, and its import into an empty database giving the same standings and verdicts."""
 
 import copy
+import io
 import json
 
 import jsonschema
@@ -73,7 +74,9 @@ def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_pat
     UserFactory(username="club-organiser")
     path = tmp_path / "archive.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    call_command("import_event", str(path), user="club-organiser", stdout=open("/dev/null", "w"))
+    out = io.StringIO()
+    call_command("import_event", str(path), user="club-organiser", stdout=out)
+    assert out.getvalue().startswith("imported event ")
 
     event = Event.objects.get()
     assert _counts() == {**before, "AuditEntry": before["AuditEntry"] + 1}

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from api import archive, lifecycle, roles, views
+from api import archive, lifecycle, reads, roles, views
 
 app_name = "api"
 urlpatterns = [
@@ -78,6 +78,18 @@ urlpatterns = [
     path("events/<int:pk>/rounds", views.EventRoundsView.as_view(), name="event_rounds"),
     path("events/<int:pk>/boards/<int:number>", views.BoardView.as_view(), name="board"),
     path("events/<int:pk>/standings", views.StandingsView.as_view(), name="standings"),
+    path("events/<int:pk>/crosstable", reads.CrosstableView.as_view(), name="crosstable"),
+    path(
+        "events/<int:pk>/boards/<int:number>/traveller",
+        reads.TravellerView.as_view(),
+        name="traveller",
+    ),
+    path(
+        "events/<int:pk>/pairs/<int:number>/scorecard",
+        reads.ScorecardView.as_view(),
+        name="scorecard",
+    ),
+    path("events/<int:pk>/audit", reads.AuditView.as_view(), name="event_audit"),
     path("rounds/<int:pk>/tables", views.RoundTablesView.as_view(), name="round_tables"),
     path("results", views.ResultListView.as_view(), name="result_list"),
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),

@@ -91,7 +91,11 @@ def login(commits: Any, username: str = "club-organiser") -> Run:
     return run
 
 
-def run_event(commits: Any, *, name: str = "Dijous", finish: bool = True) -> Run:
+def run_event(
+    commits: Any, *, name: str = "Dijous", finish: bool = True, publish: bool = False
+) -> Run:
+    """The event; ``finish=False`` stops with round 2 open and its results entered (round 1
+    closed), ``publish`` then publishes it as it runs."""
     run = login(commits)
     org = run.organiser
     event = run.post(
@@ -167,9 +171,10 @@ def run_event(commits: Any, *, name: str = "Dijous", finish: bool = True) -> Run
     for table in playing:
         ns, ew = run.token(table["code_ns"]), run.token(table["code_ew"])
         run.short(ns, ew, table["id"], 3, 42)
-    run.post(org, f"{API}/events/{pk}/rounds/2/close", {"accept_missing": True})
     if finish:
+        run.post(org, f"{API}/events/{pk}/rounds/2/close", {"accept_missing": True})
         run.post(org, f"{API}/events/{pk}/finish")
+    if finish or publish:
         run.post(org, f"{API}/events/{pk}/publish", {"published": True})
     assert Event.objects.get(pk=pk).status == ("finished" if finish else "running")
     return run

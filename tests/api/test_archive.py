@@ -104,7 +104,7 @@ def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_pat
 
 
 def test_who_may_download_the_archive(db, commits):
-    run = run_event(commits, finish=False)
+    run = run_event(commits, finish=False)  # round 2 open
     organiser = run.organiser.get(f"{API}/events/{run.pk}/archive")
     assert organiser.status_code == 200
     assert organiser.json()["event"]["seed"] is None  # not before the event is finished

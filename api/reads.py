@@ -222,4 +222,3 @@ class AuditView(generics.ListAPIView):
         if query.validated_data.get("action"):
             entries = entries.filter(action=query.validated_data["action"])
         return entries.order_by("created_at", "pk")
-

@@ -31,7 +31,15 @@ from api.views import ApiView, EventDetailView, EventListView
 from tournaments import scoring_io, selectors
 from tournaments.forms import PRESET_LABELS, PRESETS, EventForm
 from tournaments.models import Entry, Event, Round
-from tournaments.services import Conflict, NotAllowed, ServiceError, changes, clubs, pairings
+from tournaments.services import (
+    Conflict,
+    NotAllowed,
+    ServiceError,
+    changes,
+    clubs,
+    late_entries,
+    pairings,
+)
 from tournaments.services import events as svc
 
 WRITE = errors(400, 401, 403, 404, 409, 422)
@@ -296,8 +304,10 @@ class PairsView(ApiView):
     @_post(
         "Register pairs",
         "One pair (`{player1, player2, name?, club?}`) or many (`{pairs: [...]}`: all or "
-        "none, errors at `pairs[i].field`), while the event is a draft or open for "
-        "registration. Answers the pairs registered.",
+        "none, errors at `pairs[i].field`). While the event runs, a late entry (as on the "
+        "organiser's page): it plays from the next round not opened yet (`joins_round`) "
+        "and starts with the event's late-entry match points; a pending proposal of that "
+        "round is dropped. Answers the pairs registered.",
         ls.PairRegisterSerializer,
         ls.PairSerializer(many=True),
         created=True,
@@ -315,11 +325,16 @@ class PairsView(ApiView):
             single.is_valid(raise_exception=True)
             rows = [single.validated_data]
         actor = access.actor_for(request)
+        register = (
+            late_entries.late_entry_register
+            if event.status == Event.Status.RUNNING
+            else svc.entry_register
+        )
         created = []
         with transaction.atomic():
             for i, row in enumerate(rows):
                 try:
-                    created.append(svc.entry_register(event=event, actor=actor, **row))
+                    created.append(register(event=event, actor=actor, **row))
                 except ServiceError as exc:
                     if many and exc.field:
                         exc.field = f"pairs[{i}].{exc.field}"
@@ -423,6 +438,36 @@ class PairReinstateView(ApiView):
         )
 
 
+class PairSubstituteView(ApiView):
+    @_post(
+        "Substitute a player",
+        "Player `seat` (1 or 2) of the pair leaves and `name` plays in their place from the "
+        "open round (or the next one): the pair keeps its number and its score; the old "
+        "line-up stays in its history. 409 for a withdrawn pair or a finished event.",
+        ls.SubstituteSerializer,
+        ls.SubstitutionSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = _organised(request, pk)
+        entry = _entry(event, number)
+        body = ls.SubstituteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        made = changes.player_substitute(
+            entry=entry, actor=access.actor_for(request), **body.validated_data
+        )
+        return Response(
+            ls.SubstitutionSerializer(
+                {
+                    "pair": _entry(event, number),
+                    "from_round": made.from_round,
+                    "player_out": made.player_out.name,
+                    "player_in": made.player_in.name,
+                }
+            ).data
+        )
+
+
 # ---- rounds ------------------------------------------------------------------------------------
 
 
@@ -441,9 +486,17 @@ def round_body(event: Event, number: int) -> dict[str, Any]:
             "bye": rnd.bye.number if rnd and rnd.bye_id else None,
             "warnings": [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending else [],
             "missing": [
-                {"table": t.number, "boards": boards}
-                for t, boards in (
-                    selectors.round_missing(rnd) if rnd and rnd.status == Round.Status.OPEN else []
+                {
+                    "table": o.table.number,
+                    "boards": o.boards,
+                    "missing": o.missing,
+                    "unconfirmed": o.unconfirmed,
+                    "disputed": o.disputed,
+                }
+                for o in (
+                    selectors.round_outstanding(rnd)
+                    if rnd and rnd.status == Round.Status.OPEN
+                    else []
                 )
             ],
             "opened_at": rnd.opened_at if rnd else None,
@@ -571,8 +624,10 @@ class RoundCloseView(ApiView):
         "Close a round",
         "With every result counted, closes. Otherwise a 409 lists, per table, the boards "
         "without a counted result (missing, unconfirmed or disputed; also in `GET` the "
-        "round's `missing`), unless `accept_missing` is true: then they count as not played. "
-        "The standings are recomputed.",
+        "round's `missing`, by kind), unless the organiser decides that they count as not "
+        'played: all of them (`accept_missing: true`) or kind by kind (`accept: ["missing", '
+        '"unconfirmed"]` closes only if no board is disputed). The decision is audited and '
+        "the standings are recomputed.",
         ls.CloseSerializer,
         ls.RoundDetailSerializer,
     )
@@ -585,6 +640,7 @@ class RoundCloseView(ApiView):
             rnd=_round(event, number),
             actor=access.actor_for(request),
             accept_missing=body.validated_data["accept_missing"],
+            accept=body.validated_data["accept"],
         )
         return Response(round_body(event, number))
 

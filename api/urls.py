@@ -31,6 +31,11 @@ urlpatterns = [
         lifecycle.PairReinstateView.as_view(),
         name="pair_reinstate",
     ),
+    path(
+        "events/<int:pk>/pairs/<int:number>/substitute",
+        lifecycle.PairSubstituteView.as_view(),
+        name="pair_substitute",
+    ),
     path("events/<int:pk>/roles", roles.RolesView.as_view(), name="event_roles"),
     path("events/<int:pk>/roles/remove", roles.RoleRemoveView.as_view(), name="role_remove"),
     path("events/<int:pk>/invitations", roles.InvitationsView.as_view(), name="invitations"),

@@ -180,6 +180,7 @@ EXPECTED: dict[str, Rule] = {
             "pairs_import",
             "pair_withdraw",
             "pair_reinstate",
+            "pair_substitute",
             "round_propose",
             "round_pairing",
             "round_swap",

@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from api import access
 from api import serializers as s
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from api.lifecycle import _event, _event_body
+from api.lifecycle import event_body
+from api.organiser import visible_event
 from api.parsers import ArchiveJSONParser
 from api.schema import errors
 from api.views import ApiView
@@ -39,7 +40,7 @@ class EventArchiveView(ApiView):
         responses={200: OpenApiTypes.OBJECT, **errors(403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         if not policy.can_download_archive(access.actor_for(request), event):
             access.refuse(
                 request,
@@ -75,4 +76,4 @@ class EventImportView(ApiView):
         if not actor.is_authenticated:  # a table's token
             raise NotAllowed(_("Log in to import an event."))
         event = event_import(document=request.data, actor=actor)
-        return Response(_event_body(event), status=status.HTTP_201_CREATED)
+        return Response(event_body(event), status=status.HTTP_201_CREATED)

@@ -26,6 +26,7 @@ from api import serializers as s
 from api.authentication import TableUser
 from api.errors import NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from api.organiser import organised_event, organiser_call, post_schema, visible_event
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
 from tournaments import scoring_io, selectors
@@ -42,33 +43,13 @@ from tournaments.services import (
 )
 from tournaments.services import events as svc
 
-WRITE = errors(400, 401, 403, 404, 409, 422)
 TAGS = ["event lifecycle"]
 
 
 def _post(
     summary: str, description: str, request: Any, response: Any, *, created: bool = False
 ) -> Any:
-    return extend_schema(
-        tags=TAGS,
-        summary=summary,
-        description=description,
-        request=request,
-        parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201 if created else 200: response, **WRITE},
-    )
-
-
-def _event(request: Request, pk: int) -> Event:
-    return get_object_or_404(access.visible_events(request).select_related("club"), pk=pk)
-
-
-def _organised(request: Request, pk: int) -> Event:
-    """The event, for its organisers only: anyone else is refused before the body is read."""
-    event = _event(request, pk)
-    if not access.actor_for(request).is_organiser(event):
-        raise NotAllowed(_("Only the organisers of this event can do that."))
-    return event
+    return post_schema(TAGS, summary, description, request, response, code=201 if created else 200)
 
 
 def _entry(event: Event, number: int) -> Entry:
@@ -93,7 +74,7 @@ def _form_errors(exc: DjangoValidationError) -> ValidationError:
     return ValidationError({NON_FIELD: exc.messages})
 
 
-def _event_body(event: Event) -> dict[str, Any]:
+def event_body(event: Event) -> dict[str, Any]:
     return s.EventSerializer(Event.objects.select_related("club").get(pk=event.pk)).data
 
 
@@ -174,7 +155,7 @@ class EventCreateMixin:
         if isinstance(request.user, TableUser):
             raise NotAllowed(_("Log in to create an event."))
         event = _save_event(request, None)
-        return Response(_event_body(event), status=status.HTTP_201_CREATED)
+        return Response(event_body(event), status=status.HTTP_201_CREATED)
 
 
 class EventUpdateMixin:
@@ -187,11 +168,11 @@ class EventUpdateMixin:
         responses={200: s.EventSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
+        event = organised_event(request, pk)
         if "preset" in request.data:
             raise ValidationError({"preset": [_("A preset applies when creating an event.")]})
         event = _save_event(request, event)
-        return Response(_event_body(event))
+        return Response(event_body(event))
 
 
 class EventsView(EventCreateMixin, EventListView):
@@ -228,17 +209,18 @@ class PresetsView(ApiView):
         )
 
 
-def _action(request: Request, pk: int, act: Any) -> Response:
-    event = _organised(request, pk)
-    act(event, access.actor_for(request))
-    return Response(_event_body(event))
+def _action(request: Request, pk: int, act: Any, body: Any = None) -> Response:
+    """An organiser's step of the event's lifecycle: ``act(call)``, answering the event."""
+    call = organiser_call(request, pk, body)
+    act(call)
+    return Response(event_body(call.event))
 
 
 class RegistrationOpenView(ApiView):
     @_post("Open registration", "Draft → registration.", None, s.EventSerializer)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.registration_open(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.registration_open(event=c.event, actor=c.actor))
 
 
 class EventStartView(ApiView):
@@ -251,7 +233,7 @@ class EventStartView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.event_start(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.event_start(event=c.event, actor=c.actor))
 
 
 class EventFinishView(ApiView):
@@ -263,7 +245,7 @@ class EventFinishView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.event_finish(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.event_finish(event=c.event, actor=c.actor))
 
 
 class EventPublishView(ApiView):
@@ -275,11 +257,13 @@ class EventPublishView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        body = ls.PublishSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        published = body.validated_data["published"]
         return _action(
-            request, pk, lambda e, a: svc.event_publish(event=e, actor=a, published=published)
+            request,
+            pk,
+            lambda c: svc.event_publish(
+                event=c.event, actor=c.actor, published=c.body["published"]
+            ),
+            ls.PublishSerializer,
         )
 
 
@@ -299,7 +283,7 @@ class PairsView(ApiView):
         responses={200: ls.PairSerializer(many=True), **errors(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_pairs(_event(request, pk)))
+        return Response(_pairs(visible_event(request, pk)))
 
     @_post(
         "Register pairs",
@@ -314,7 +298,7 @@ class PairsView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
+        event = organised_event(request, pk)
         many = isinstance(request.data, dict) and "pairs" in request.data
         if many:
             body = ls.PairsRegisterSerializer(data=request.data)
@@ -358,13 +342,9 @@ class PairsImportView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.PairsImportSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.PairsImportSerializer)
         try:
-            created = svc.entries_import_csv(
-                event=event, actor=access.actor_for(request), text=body.validated_data["csv"]
-            )
+            created = svc.entries_import_csv(event=event, actor=actor, text=body["csv"])
         except ServiceError as exc:
             if exc.field == "file":
                 exc.field = "csv"
@@ -388,13 +368,9 @@ class PairWithdrawView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.ReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.ReasonSerializer)
         plan = changes.entry_withdraw(
-            entry=_entry(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
+            entry=_entry(event, number), actor=actor, reason=body["reason"]
         )
         pair = None if plan.deletes else _entry(event, number)
         return Response(
@@ -419,13 +395,9 @@ class PairReinstateView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.ReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.ReasonSerializer)
         plan = changes.entry_reinstate(
-            entry=_entry(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
+            entry=_entry(event, number), actor=actor, reason=body["reason"]
         )
         return Response(
             ls.ReinstatementSerializer(
@@ -449,13 +421,9 @@ class PairSubstituteView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        entry = _entry(event, number)
-        body = ls.SubstituteSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        made = changes.player_substitute(
-            entry=entry, actor=access.actor_for(request), **body.validated_data
-        )
+        entry = _entry(organised_event(request, pk), number)  # a 404 before the body's 400
+        event, actor, body = organiser_call(request, pk, ls.SubstituteSerializer)
+        made = changes.player_substitute(entry=entry, actor=actor, **body)
         return Response(
             ls.SubstitutionSerializer(
                 {
@@ -522,7 +490,7 @@ class RoundView(ApiView):
         responses={200: ls.RoundDetailSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         return Response(round_body(event, _round_number(event, number)))
 
 
@@ -537,10 +505,8 @@ class RoundProposeView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        pairings.pairings_propose(
-            event.pk, _round_number(event, number), actor=access.actor_for(request)
-        )
+        event, actor, _body = organiser_call(request, pk)
+        pairings.pairings_propose(event.pk, _round_number(event, number), actor=actor)
         return Response(round_body(event, number))
 
 
@@ -564,13 +530,10 @@ class RoundPairingView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
+        event, actor, body = organiser_call(request, pk, ls.PairingSerializer)
         rnd = _round(event, number)
-        body = ls.PairingSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        tables = [(ns, ew) for ns, ew in body.validated_data["tables"]]
-        bye = body.validated_data.get("bye")
-        actor = access.actor_for(request)
+        tables = [(ns, ew) for ns, ew in body["tables"]]
+        bye = body.get("bye")
         ids = dict(event.entries.values_list("number", "pk"))
         if rnd.status == Round.Status.PENDING and all(n in ids for t in tables for n in t):
             warnings = scoring_io.pairing_warnings(
@@ -578,7 +541,7 @@ class RoundPairingView(ApiView):
                 tables=[(ids[a], ids[b]) for a, b in tables],
                 bye=ids.get(bye) if bye is not None else None,
             )
-            _warned(warnings, body.validated_data["confirm"])
+            _warned(warnings, body["confirm"])
         changes.pairing_set(rnd=rnd, actor=actor, tables=tables, bye=bye)
         return Response(round_body(event, number))
 
@@ -593,14 +556,11 @@ class RoundSwapView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
+        event, actor, body = organiser_call(request, pk, ls.SwapSerializer)
         rnd = _round(event, number)
-        body = ls.SwapSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        a, b = (_entry(event, n).pk for n in body.validated_data["pairs"])
-        actor = access.actor_for(request)
+        a, b = (_entry(event, n).pk for n in body["pairs"])
         if rnd.status == Round.Status.PENDING:
-            _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body.validated_data["confirm"])
+            _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body["confirm"])
         svc.round_swap(rnd=rnd, actor=actor, entry_a=a, entry_b=b)
         return Response(round_body(event, number))
 
@@ -614,8 +574,8 @@ class RoundOpenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        svc.round_open(rnd=_round(event, number), actor=access.actor_for(request))
+        event, actor, _body = organiser_call(request, pk)
+        svc.round_open(rnd=_round(event, number), actor=actor)
         return Response(round_body(event, number))
 
 
@@ -633,14 +593,12 @@ class RoundCloseView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.CloseSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.CloseSerializer)
         svc.round_close(
             rnd=_round(event, number),
-            actor=access.actor_for(request),
-            accept_missing=body.validated_data["accept_missing"],
-            accept=body.validated_data["accept"],
+            actor=actor,
+            accept_missing=body["accept_missing"],
+            accept=body["accept"],
         )
         return Response(round_body(event, number))
 
@@ -655,14 +613,8 @@ class RoundReopenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RequiredReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        changes.round_reopen(
-            rnd=_round(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
-        )
+        event, actor, body = organiser_call(request, pk, ls.RequiredReasonSerializer)
+        changes.round_reopen(rnd=_round(event, number), actor=actor, reason=body["reason"])
         return Response(round_body(event, number))
 
 
@@ -676,13 +628,8 @@ class RoundRulingsView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RulingsSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.RulingsSerializer)
         svc.round_rulings(
-            rnd=_round(event, number),
-            actor=access.actor_for(request),
-            reopen=body.validated_data["open"],
-            reason=body.validated_data["reason"],
+            rnd=_round(event, number), actor=actor, reopen=body["open"], reason=body["reason"]
         )
         return Response(round_body(event, number))

@@ -9,6 +9,8 @@ import jsonschema
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 
 from tests.api.event_run import API, client, login, run_event
 from tests.factories import UserFactory
@@ -118,6 +120,18 @@ def test_who_may_download_the_archive(db, commits):
         client(), f"{API}/auth/token", {"username": "stranger", "password": "pass-word-123"}
     )
     assert client(token["token"]).get(f"{API}/events/{run.pk}/archive").status_code == 403
+
+    # The organiser's dashboard links it; the link works with the page's session.
+    web = Client()
+    web.force_login(User.objects.get(username=run.username))
+    dashboard = web.get(reverse("tournaments:event_dashboard", args=[run.pk])).content.decode()
+    link = f'href="{API}/events/{run.pk}/archive"'
+    assert link in dashboard
+    assert web.get(f"{API}/events/{run.pk}/archive").json()["event"]["name"] == "Dijous"
+    web.force_login(User.objects.get(username="stranger"))
+    Event.objects.get(pk=run.pk).referees.add(User.objects.get(username="stranger"))
+    as_referee = web.get(reverse("tournaments:event_dashboard", args=[run.pk]))
+    assert as_referee.status_code == 200 and link not in as_referee.content.decode()
 
 
 def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db, commits):

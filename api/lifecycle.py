@@ -26,41 +26,30 @@ from api import serializers as s
 from api.authentication import TableUser
 from api.errors import NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from api.organiser import organised_event, organiser_call, post_schema, visible_event
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
 from tournaments import scoring_io, selectors
 from tournaments.forms import PRESET_LABELS, PRESETS, EventForm
 from tournaments.models import Entry, Event, Round
-from tournaments.services import Conflict, NotAllowed, ServiceError, changes, clubs, pairings
+from tournaments.services import (
+    Conflict,
+    NotAllowed,
+    ServiceError,
+    changes,
+    clubs,
+    late_entries,
+    pairings,
+)
 from tournaments.services import events as svc
 
-WRITE = errors(400, 401, 403, 404, 409, 422)
 TAGS = ["event lifecycle"]
 
 
 def _post(
     summary: str, description: str, request: Any, response: Any, *, created: bool = False
 ) -> Any:
-    return extend_schema(
-        tags=TAGS,
-        summary=summary,
-        description=description,
-        request=request,
-        parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201 if created else 200: response, **WRITE},
-    )
-
-
-def _event(request: Request, pk: int) -> Event:
-    return get_object_or_404(access.visible_events(request).select_related("club"), pk=pk)
-
-
-def _organised(request: Request, pk: int) -> Event:
-    """The event, for its organisers only: anyone else is refused before the body is read."""
-    event = _event(request, pk)
-    if not access.actor_for(request).is_organiser(event):
-        raise NotAllowed(_("Only the organisers of this event can do that."))
-    return event
+    return post_schema(TAGS, summary, description, request, response, code=201 if created else 200)
 
 
 def _entry(event: Event, number: int) -> Entry:
@@ -85,7 +74,7 @@ def _form_errors(exc: DjangoValidationError) -> ValidationError:
     return ValidationError({NON_FIELD: exc.messages})
 
 
-def _event_body(event: Event) -> dict[str, Any]:
+def event_body(event: Event) -> dict[str, Any]:
     return s.EventSerializer(Event.objects.select_related("club").get(pk=event.pk)).data
 
 
@@ -166,7 +155,7 @@ class EventCreateMixin:
         if isinstance(request.user, TableUser):
             raise NotAllowed(_("Log in to create an event."))
         event = _save_event(request, None)
-        return Response(_event_body(event), status=status.HTTP_201_CREATED)
+        return Response(event_body(event), status=status.HTTP_201_CREATED)
 
 
 class EventUpdateMixin:
@@ -179,11 +168,11 @@ class EventUpdateMixin:
         responses={200: s.EventSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def patch(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
+        event = organised_event(request, pk)
         if "preset" in request.data:
             raise ValidationError({"preset": [_("A preset applies when creating an event.")]})
         event = _save_event(request, event)
-        return Response(_event_body(event))
+        return Response(event_body(event))
 
 
 class EventsView(EventCreateMixin, EventListView):
@@ -220,17 +209,18 @@ class PresetsView(ApiView):
         )
 
 
-def _action(request: Request, pk: int, act: Any) -> Response:
-    event = _organised(request, pk)
-    act(event, access.actor_for(request))
-    return Response(_event_body(event))
+def _action(request: Request, pk: int, act: Any, body: Any = None) -> Response:
+    """An organiser's step of the event's lifecycle: ``act(call)``, answering the event."""
+    call = organiser_call(request, pk, body)
+    act(call)
+    return Response(event_body(call.event))
 
 
 class RegistrationOpenView(ApiView):
     @_post("Open registration", "Draft → registration.", None, s.EventSerializer)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.registration_open(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.registration_open(event=c.event, actor=c.actor))
 
 
 class EventStartView(ApiView):
@@ -243,7 +233,7 @@ class EventStartView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.event_start(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.event_start(event=c.event, actor=c.actor))
 
 
 class EventFinishView(ApiView):
@@ -255,7 +245,7 @@ class EventFinishView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        return _action(request, pk, lambda e, a: svc.event_finish(event=e, actor=a))
+        return _action(request, pk, lambda c: svc.event_finish(event=c.event, actor=c.actor))
 
 
 class EventPublishView(ApiView):
@@ -267,11 +257,13 @@ class EventPublishView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        body = ls.PublishSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        published = body.validated_data["published"]
         return _action(
-            request, pk, lambda e, a: svc.event_publish(event=e, actor=a, published=published)
+            request,
+            pk,
+            lambda c: svc.event_publish(
+                event=c.event, actor=c.actor, published=c.body["published"]
+            ),
+            ls.PublishSerializer,
         )
 
 
@@ -291,20 +283,22 @@ class PairsView(ApiView):
         responses={200: ls.PairSerializer(many=True), **errors(404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_pairs(_event(request, pk)))
+        return Response(_pairs(visible_event(request, pk)))
 
     @_post(
         "Register pairs",
         "One pair (`{player1, player2, name?, club?}`) or many (`{pairs: [...]}`: all or "
-        "none, errors at `pairs[i].field`), while the event is a draft or open for "
-        "registration. Answers the pairs registered.",
+        "none, errors at `pairs[i].field`). While the event runs, a late entry (as on the "
+        "organiser's page): it plays from the next round not opened yet (`joins_round`) "
+        "and starts with the event's late-entry match points; a pending proposal of that "
+        "round is dropped. Answers the pairs registered.",
         ls.PairRegisterSerializer,
         ls.PairSerializer(many=True),
         created=True,
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
+        event = organised_event(request, pk)
         many = isinstance(request.data, dict) and "pairs" in request.data
         if many:
             body = ls.PairsRegisterSerializer(data=request.data)
@@ -315,11 +309,16 @@ class PairsView(ApiView):
             single.is_valid(raise_exception=True)
             rows = [single.validated_data]
         actor = access.actor_for(request)
+        register = (
+            late_entries.late_entry_register
+            if event.status == Event.Status.RUNNING
+            else svc.entry_register
+        )
         created = []
         with transaction.atomic():
             for i, row in enumerate(rows):
                 try:
-                    created.append(svc.entry_register(event=event, actor=actor, **row))
+                    created.append(register(event=event, actor=actor, **row))
                 except ServiceError as exc:
                     if many and exc.field:
                         exc.field = f"pairs[{i}].{exc.field}"
@@ -343,13 +342,9 @@ class PairsImportView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.PairsImportSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.PairsImportSerializer)
         try:
-            created = svc.entries_import_csv(
-                event=event, actor=access.actor_for(request), text=body.validated_data["csv"]
-            )
+            created = svc.entries_import_csv(event=event, actor=actor, text=body["csv"])
         except ServiceError as exc:
             if exc.field == "file":
                 exc.field = "csv"
@@ -373,13 +368,9 @@ class PairWithdrawView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.ReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.ReasonSerializer)
         plan = changes.entry_withdraw(
-            entry=_entry(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
+            entry=_entry(event, number), actor=actor, reason=body["reason"]
         )
         pair = None if plan.deletes else _entry(event, number)
         return Response(
@@ -404,13 +395,9 @@ class PairReinstateView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.ReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.ReasonSerializer)
         plan = changes.entry_reinstate(
-            entry=_entry(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
+            entry=_entry(event, number), actor=actor, reason=body["reason"]
         )
         return Response(
             ls.ReinstatementSerializer(
@@ -418,6 +405,32 @@ class PairReinstateView(ApiView):
                     "pair": _entry(event, number),
                     "unforfeited_table": plan.unforfeit.number if plan.unforfeit else None,
                     "dropped_proposal": plan.dropped,
+                }
+            ).data
+        )
+
+
+class PairSubstituteView(ApiView):
+    @_post(
+        "Substitute a player",
+        "Player `seat` (1 or 2) of the pair leaves and `name` plays in their place from the "
+        "open round (or the next one): the pair keeps its number and its score; the old "
+        "line-up stays in its history. 409 for a withdrawn pair or a finished event.",
+        ls.SubstituteSerializer,
+        ls.SubstitutionSerializer,
+    )
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        entry = _entry(organised_event(request, pk), number)  # a 404 before the body's 400
+        event, actor, body = organiser_call(request, pk, ls.SubstituteSerializer)
+        made = changes.player_substitute(entry=entry, actor=actor, **body)
+        return Response(
+            ls.SubstitutionSerializer(
+                {
+                    "pair": _entry(event, number),
+                    "from_round": made.from_round,
+                    "player_out": made.player_out.name,
+                    "player_in": made.player_in.name,
                 }
             ).data
         )
@@ -441,9 +454,17 @@ def round_body(event: Event, number: int) -> dict[str, Any]:
             "bye": rnd.bye.number if rnd and rnd.bye_id else None,
             "warnings": [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending else [],
             "missing": [
-                {"table": t.number, "boards": boards}
-                for t, boards in (
-                    selectors.round_missing(rnd) if rnd and rnd.status == Round.Status.OPEN else []
+                {
+                    "table": o.table.number,
+                    "boards": o.boards,
+                    "missing": o.missing,
+                    "unconfirmed": o.unconfirmed,
+                    "disputed": o.disputed,
+                }
+                for o in (
+                    selectors.round_outstanding(rnd)
+                    if rnd and rnd.status == Round.Status.OPEN
+                    else []
                 )
             ],
             "opened_at": rnd.opened_at if rnd else None,
@@ -469,7 +490,7 @@ class RoundView(ApiView):
         responses={200: ls.RoundDetailSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         return Response(round_body(event, _round_number(event, number)))
 
 
@@ -484,10 +505,8 @@ class RoundProposeView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        pairings.pairings_propose(
-            event.pk, _round_number(event, number), actor=access.actor_for(request)
-        )
+        event, actor, _body = organiser_call(request, pk)
+        pairings.pairings_propose(event.pk, _round_number(event, number), actor=actor)
         return Response(round_body(event, number))
 
 
@@ -511,13 +530,10 @@ class RoundPairingView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
+        event, actor, body = organiser_call(request, pk, ls.PairingSerializer)
         rnd = _round(event, number)
-        body = ls.PairingSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        tables = [(ns, ew) for ns, ew in body.validated_data["tables"]]
-        bye = body.validated_data.get("bye")
-        actor = access.actor_for(request)
+        tables = [(ns, ew) for ns, ew in body["tables"]]
+        bye = body.get("bye")
         ids = dict(event.entries.values_list("number", "pk"))
         if rnd.status == Round.Status.PENDING and all(n in ids for t in tables for n in t):
             warnings = scoring_io.pairing_warnings(
@@ -525,7 +541,7 @@ class RoundPairingView(ApiView):
                 tables=[(ids[a], ids[b]) for a, b in tables],
                 bye=ids.get(bye) if bye is not None else None,
             )
-            _warned(warnings, body.validated_data["confirm"])
+            _warned(warnings, body["confirm"])
         changes.pairing_set(rnd=rnd, actor=actor, tables=tables, bye=bye)
         return Response(round_body(event, number))
 
@@ -540,14 +556,11 @@ class RoundSwapView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
+        event, actor, body = organiser_call(request, pk, ls.SwapSerializer)
         rnd = _round(event, number)
-        body = ls.SwapSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        a, b = (_entry(event, n).pk for n in body.validated_data["pairs"])
-        actor = access.actor_for(request)
+        a, b = (_entry(event, n).pk for n in body["pairs"])
         if rnd.status == Round.Status.PENDING:
-            _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body.validated_data["confirm"])
+            _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body["confirm"])
         svc.round_swap(rnd=rnd, actor=actor, entry_a=a, entry_b=b)
         return Response(round_body(event, number))
 
@@ -561,8 +574,8 @@ class RoundOpenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        svc.round_open(rnd=_round(event, number), actor=access.actor_for(request))
+        event, actor, _body = organiser_call(request, pk)
+        svc.round_open(rnd=_round(event, number), actor=actor)
         return Response(round_body(event, number))
 
 
@@ -571,20 +584,21 @@ class RoundCloseView(ApiView):
         "Close a round",
         "With every result counted, closes. Otherwise a 409 lists, per table, the boards "
         "without a counted result (missing, unconfirmed or disputed; also in `GET` the "
-        "round's `missing`), unless `accept_missing` is true: then they count as not played. "
-        "The standings are recomputed.",
+        "round's `missing`, by kind), unless the organiser decides that they count as not "
+        'played: all of them (`accept_missing: true`) or kind by kind (`accept: ["missing", '
+        '"unconfirmed"]` closes only if no board is disputed). The decision is audited and '
+        "the standings are recomputed.",
         ls.CloseSerializer,
         ls.RoundDetailSerializer,
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.CloseSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.CloseSerializer)
         svc.round_close(
             rnd=_round(event, number),
-            actor=access.actor_for(request),
-            accept_missing=body.validated_data["accept_missing"],
+            actor=actor,
+            accept_missing=body["accept_missing"],
+            accept=body["accept"],
         )
         return Response(round_body(event, number))
 
@@ -599,14 +613,8 @@ class RoundReopenView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RequiredReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        changes.round_reopen(
-            rnd=_round(event, number),
-            actor=access.actor_for(request),
-            reason=body.validated_data["reason"],
-        )
+        event, actor, body = organiser_call(request, pk, ls.RequiredReasonSerializer)
+        changes.round_reopen(rnd=_round(event, number), actor=actor, reason=body["reason"])
         return Response(round_body(event, number))
 
 
@@ -620,13 +628,8 @@ class RoundRulingsView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RulingsSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.RulingsSerializer)
         svc.round_rulings(
-            rnd=_round(event, number),
-            actor=access.actor_for(request),
-            reopen=body.validated_data["open"],
-            reason=body.validated_data["reason"],
+            rnd=_round(event, number), actor=actor, reopen=body["open"], reason=body["reason"]
         )
         return Response(round_body(event, number))

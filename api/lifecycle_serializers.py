@@ -13,6 +13,7 @@ from rest_framework import serializers
 from api.serializers import ChoiceField
 from tournaments.forms import PRESETS
 from tournaments.models import Entry, Event, RoleInvitation, Round, Table
+from tournaments.services.events import OUTSTANDING_KINDS
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
 
@@ -82,6 +83,11 @@ class PairSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="pair.club.name", read_only=True, allow_null=True)
     withdrawn = serializers.BooleanField(read_only=True)
     withdrawn_after_round = serializers.IntegerField(read_only=True, allow_null=True)
+    joins_round = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text=_("A late entry: the first round it plays (null: from the start)."),
+    )
 
     class Meta:
         model = Entry
@@ -93,6 +99,7 @@ class PairSerializer(serializers.ModelSerializer):
             "club",
             "withdrawn",
             "withdrawn_after_round",
+            "joins_round",
         ]
 
     @extend_schema_field(PlayerSerializer(many=True))
@@ -159,6 +166,19 @@ class ReinstatementSerializer(serializers.Serializer):
     dropped_proposal = serializers.IntegerField(allow_null=True)
 
 
+class SubstituteSerializer(serializers.Serializer):
+    seat = ChoiceField(choices=[(1, "1"), (2, "2")], help_text=_("Which player leaves: 1 or 2."))
+    name = serializers.CharField(max_length=1000, help_text=_("The new player's name."))
+    reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+
+class SubstitutionSerializer(serializers.Serializer):
+    pair = PairSerializer(help_text=_("The pair with its players now."))
+    from_round = serializers.IntegerField(help_text=_("The first round the new player plays."))
+    player_out = serializers.CharField()
+    player_in = serializers.CharField()
+
+
 class PublishSerializer(serializers.Serializer):
     published = serializers.BooleanField(default=True)
 
@@ -179,7 +199,19 @@ class RoundTableSerializer(serializers.ModelSerializer):
 
 class MissingSerializer(serializers.Serializer):
     table = serializers.IntegerField(help_text=_("The table's number."))
-    boards = serializers.ListField(child=serializers.IntegerField())
+    boards = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("Every board of the three kinds below.")
+    )
+    missing = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("Boards never entered.")
+    )
+    unconfirmed = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=_("Boards entered by one pair, awaiting the other's confirmation."),
+    )
+    disputed = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("Boards waiting for a referee.")
+    )
 
 
 class RoundDetailSerializer(serializers.Serializer):
@@ -240,6 +272,16 @@ class CloseSerializer(serializers.Serializer):
             "unconfirmed or disputed): true closes anyway and they count as not played "
             "(a referee may still rule on a disputed one if the round is reopened for rulings); "
             "false refuses with a 409 that lists them."
+        ),
+    )
+    accept = serializers.ListField(
+        child=ChoiceField(choices=[(k, k) for k in OUTSTANDING_KINDS]),
+        default=list,
+        max_length=3,
+        help_text=_(
+            "The decision kind by kind: the kinds of board (missing, unconfirmed, disputed) "
+            "that count as not played. The round closes only if every kind it has is "
+            "listed; otherwise a 409 says which kinds, at which tables, still need a decision."
         ),
     )
 

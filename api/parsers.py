@@ -11,8 +11,8 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from tournaments.body_limits import API_JSON_MAX_BYTES
-from tournaments.jsonio import JSONRejected, read_json
+from tournaments.body_limits import API_JSON_MAX_BYTES, ARCHIVE
+from tournaments.jsonio import MAX_DEPTH, JSONRejected, read_json
 
 # Refusals of one value, which then names the field; the others concern the text as a whole.
 VALUE_CODES = ("constant", "number", "nul", "surrogate")
@@ -28,11 +28,22 @@ class BodyRejected(ParseError):
 
 
 class StorableJSONParser(JSONParser):
+    max_bytes = API_JSON_MAX_BYTES
+    max_depth = MAX_DEPTH
+
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         # The body-size middleware has already refused a larger Content-Length; reading one
         # byte more than the limit still catches a body that arrives without one.
-        raw = stream.read(API_JSON_MAX_BYTES + 1) if stream is not None else b""
+        raw = stream.read(self.max_bytes + 1) if stream is not None else b""
         try:
-            return read_json(raw, max_bytes=API_JSON_MAX_BYTES)
+            return read_json(raw, max_bytes=self.max_bytes, max_depth=self.max_depth)
         except JSONRejected as exc:
             raise BodyRejected(exc) from None
+
+
+class ArchiveJSONParser(StorableJSONParser):
+    """An event archive: larger than any other body, and nested deeper (a play record's hands
+    inside a submission inside a result)."""
+
+    max_bytes = ARCHIVE
+    max_depth = 32

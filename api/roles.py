@@ -18,8 +18,8 @@ from rest_framework.response import Response
 
 from api import access
 from api import lifecycle_serializers as ls
-from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from api.lifecycle import _event, _organised
+from api.idempotency import idempotent
+from api.organiser import organiser_call, post_schema, visible_event
 from api.schema import errors
 from api.views import ApiView
 from tournaments import selectors
@@ -29,18 +29,10 @@ from tournaments.services import roles as svc
 from tournaments.views.roles import invitation_url
 
 TAGS = ["event roles"]
-WRITE = errors(400, 401, 403, 404, 409, 422)
 
 
 def _post(summary: str, description: str, request: Any, response: Any, *, code: int = 200) -> Any:
-    return extend_schema(
-        tags=TAGS,
-        summary=summary,
-        description=description,
-        request=request,
-        parameters=[IDEMPOTENCY_PARAMETER],
-        responses={code: response, **WRITE},
-    )
+    return post_schema(TAGS, summary, description, request, response, code=code)
 
 
 def _roles_body(event: Event) -> dict[str, Any]:
@@ -70,7 +62,7 @@ class RolesView(ApiView):
         responses={200: ls.RolesSerializer, **errors(401, 403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         actor = access.actor_for(request)
         if not (actor.is_organiser(event) or actor.is_referee(event)):
             access.refuse(
@@ -88,16 +80,9 @@ class RolesView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RoleChangeSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.RoleChangeSerializer)
         try:
-            svc.role_grant(
-                event=event,
-                actor=access.actor_for(request),
-                identifier=body.validated_data["user"],
-                role=body.validated_data["role"],
-            )
+            svc.role_grant(event=event, actor=actor, identifier=body["user"], role=body["role"])
         except ServiceError as exc:
             raise _as_user_field(exc) from None
         return Response(_roles_body(event))
@@ -113,19 +98,12 @@ class RoleRemoveView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.RoleChangeSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.RoleChangeSerializer)
         try:
-            user = svc.find_account(body.validated_data["user"])
+            user = svc.find_account(body["user"])
         except ServiceError as exc:
             raise _as_user_field(exc) from None
-        svc.role_remove(
-            event=event,
-            actor=access.actor_for(request),
-            user=user,
-            role=body.validated_data["role"],
-        )
+        svc.role_remove(event=event, actor=actor, user=user, role=body["role"])
         return Response(_roles_body(event))
 
 
@@ -141,14 +119,9 @@ class InvitationsView(ApiView):
     )
     @idempotent(forget=("url",))
     def post(self, request: Request, pk: int) -> Response:
-        event = _organised(request, pk)
-        body = ls.InvitationCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        event, actor, body = organiser_call(request, pk, ls.InvitationCreateSerializer)
         made = svc.invitation_create(
-            event=event,
-            actor=access.actor_for(request),
-            role=body.validated_data["role"],
-            email=body.validated_data["email"],
+            event=event, actor=actor, role=body["role"], email=body["email"]
         )
         data = {
             **ls.InvitationSerializer(made.invitation).data,
@@ -167,7 +140,7 @@ class InvitationRevokeView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int, invitation_pk: int) -> Response:
-        event = _organised(request, pk)
+        event, actor, _body = organiser_call(request, pk)
         found = get_object_or_404(RoleInvitation, pk=invitation_pk, event=event)
-        svc.invitation_revoke(invitation=found, actor=access.actor_for(request))
+        svc.invitation_revoke(invitation=found, actor=actor)
         return Response(_roles_body(event))

@@ -148,6 +148,7 @@ class EventSerializer(serializers.ModelSerializer):
             "commitment",
             "seed",
             "finished_at",
+            "boards_ready",
         ]
         read_only_fields = fields
 

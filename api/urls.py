@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from api import lifecycle, roles, views, webhooks
+from api import archive, lifecycle, reads, roles, views, webhooks
 
 app_name = "api"
 urlpatterns = [
@@ -8,7 +8,9 @@ urlpatterns = [
     path("table-token", views.TableTokenView.as_view(), name="table_token"),
     path("events", lifecycle.EventsView.as_view(), name="event_list"),
     path("event-presets", lifecycle.PresetsView.as_view(), name="event_presets"),
+    path("events/import", archive.EventImportView.as_view(), name="event_import"),
     path("events/<int:pk>", lifecycle.EventView.as_view(), name="event_detail"),
+    path("events/<int:pk>/archive", archive.EventArchiveView.as_view(), name="event_archive"),
     path(
         "events/<int:pk>/registration",
         lifecycle.RegistrationOpenView.as_view(),
@@ -28,6 +30,11 @@ urlpatterns = [
         "events/<int:pk>/pairs/<int:number>/reinstate",
         lifecycle.PairReinstateView.as_view(),
         name="pair_reinstate",
+    ),
+    path(
+        "events/<int:pk>/pairs/<int:number>/substitute",
+        lifecycle.PairSubstituteView.as_view(),
+        name="pair_substitute",
     ),
     path("events/<int:pk>/roles", roles.RolesView.as_view(), name="event_roles"),
     path("events/<int:pk>/roles/remove", roles.RoleRemoveView.as_view(), name="role_remove"),
@@ -97,6 +104,18 @@ urlpatterns = [
     path("events/<int:pk>/rounds", views.EventRoundsView.as_view(), name="event_rounds"),
     path("events/<int:pk>/boards/<int:number>", views.BoardView.as_view(), name="board"),
     path("events/<int:pk>/standings", views.StandingsView.as_view(), name="standings"),
+    path("events/<int:pk>/crosstable", reads.CrosstableView.as_view(), name="crosstable"),
+    path(
+        "events/<int:pk>/boards/<int:number>/traveller",
+        reads.TravellerView.as_view(),
+        name="traveller",
+    ),
+    path(
+        "events/<int:pk>/pairs/<int:number>/scorecard",
+        reads.ScorecardView.as_view(),
+        name="scorecard",
+    ),
+    path("events/<int:pk>/audit", reads.AuditView.as_view(), name="event_audit"),
     path("rounds/<int:pk>/tables", views.RoundTablesView.as_view(), name="round_tables"),
     path("results", views.ResultListView.as_view(), name="result_list"),
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),

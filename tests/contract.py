@@ -69,7 +69,9 @@ def _iso_date(value: object) -> bool:
 @functools.cache
 def _routes() -> list[tuple[re.Pattern[str], str]]:
     routes = []
-    for template in published_schema()["paths"]:
+    # Literal segments first: /events/import is not /events/{id} (the URL's int converter
+    # tells them apart; a pattern of "anything but /" would not).
+    for template in sorted(published_schema()["paths"], key=lambda t: t.count("{")):
         pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
         routes.append((re.compile(f"^{pattern}$"), template))
     return routes

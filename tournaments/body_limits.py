@@ -27,6 +27,8 @@ DEFAULT = 64 * KB
 # and the confirmation step that posts the text back form-encoded (up to 3 bytes per byte).
 CSV_UPLOAD = 1536 * KB
 CSV_CONFIRM = 2048 * KB
+# An event archive posted to the API's import (larger ones: ``manage.py import_event FILE``).
+ARCHIVE = 2048 * KB
 # Django's admin: change lists post one field per selected row.
 ADMIN = 256 * KB
 
@@ -40,6 +42,7 @@ BY_VIEW: dict[str, int] = {
     "table:enter": CODES_AND_LOGINS,
     "tournaments:entries_import": CSV_UPLOAD,
     "tournaments:entries_import_confirm": CSV_CONFIRM,
+    "api:event_import": ARCHIVE,
 }
 BY_NAMESPACE: dict[str, int] = {"admin": ADMIN}
 

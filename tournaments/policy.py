@@ -57,6 +57,13 @@ def can_download_tournament_file(actor: Actor, event: Event) -> bool:
     return event.seed_revealed
 
 
+def can_download_archive(actor: Actor, event: Event) -> bool:
+    """The event archive holds every board's cards, every submission and the audit trail: its
+    organisers any time (the seed in it only once the event is finished), everyone else once
+    the event is finished and published."""
+    return actor.is_organiser(event) or (event.seed_revealed and event.published)
+
+
 def round_of_board(event: Event, board_number: int) -> int:
     return (board_number - 1) // event.boards_per_round + 1
 

@@ -444,8 +444,11 @@ def scorecards(
         if line.table.ns_id in wanted or line.table.ew_id in wanted
     ]
     history: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    # The ranks after the rounds whose scores the reader may see: a rank after the open round
+    # would tell the public how that round is going.
+    scored = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     for after, rows in (
-        StandingsSnapshot.objects.filter(event=ev.event)
+        StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=scored)
         .order_by("after_round")
         .values_list("after_round", "rows")
     ):

@@ -56,6 +56,13 @@ ENDPOINTS = {
     "/api/v1/disputes/{id}": {"get"},
     "/api/v1/disputes/{id}/rule": {"post"},
     "/api/v1/disputes/{id}/withdraw": {"post"},
+    "/api/v1/events/{id}/pairs/{number}/substitute": {"post"},
+    "/api/v1/events/{id}/crosstable": {"get"},
+    "/api/v1/events/{id}/boards/{number}/traveller": {"get"},
+    "/api/v1/events/{id}/pairs/{number}/scorecard": {"get"},
+    "/api/v1/events/{id}/audit": {"get"},
+    "/api/v1/events/{id}/archive": {"get"},
+    "/api/v1/events/import": {"post"},
 }
 # Every POST but the two that exchange a secret for a token and the dry run of verify.
 SUBMITTING = [
@@ -68,6 +75,8 @@ SUBMITTING = [
     "/api/v1/events/{id}/pairs/import",
     "/api/v1/events/{id}/pairs/{number}/withdraw",
     "/api/v1/events/{id}/pairs/{number}/reinstate",
+    "/api/v1/events/{id}/pairs/{number}/substitute",
+    "/api/v1/events/import",
     "/api/v1/events/{id}/rounds/{number}/propose",
     "/api/v1/events/{id}/rounds/{number}/pairing",
     "/api/v1/events/{id}/rounds/{number}/swap",

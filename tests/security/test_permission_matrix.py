@@ -193,6 +193,7 @@ EXPECTED: dict[str, Rule] = {
             "pairs_import",
             "pair_withdraw",
             "pair_reinstate",
+            "pair_substitute",
             "round_propose",
             "round_pairing",
             "round_swap",
@@ -218,6 +219,16 @@ EXPECTED: dict[str, Rule] = {
     # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)
     "api:board": Rule("api", ALL, pk="event", number="board"),
     "api:standings": Rule("api", ALL, pk="event"),
+    # The public pages' data as JSON (api/reads.py): board 1's round is open, so its traveller
+    # is the organisers' and referees'; the crosstable and scorecards hide its scores.
+    "api:crosstable": Rule("api", ALL, pk="event"),
+    "api:traveller": Rule("api", EVENT_STAFF, pk="event", number="board"),
+    "api:scorecard": Rule("api", ALL, pk="event"),
+    "api:event_audit": Rule("api", ORGANISER, pk="event"),
+    # The archive (api/archive.py): the organisers while the event runs (without the seed);
+    # any account may import one (an empty body is a 400).
+    "api:event_archive": Rule("api", ORGANISER, pk="event"),
+    "api:event_import": Rule("api", None, ACCOUNTS),
     "api:round_tables": Rule("api", ALL, pk="round"),
     "api:result_list": Rule("api", ALL, ALL - {"anonymous"}),
     # Django staff as such see nothing more of an open round than anyone (policy.py)

@@ -26,7 +26,7 @@ from tournaments.models import (
     TableToken,
     new_table_code,
 )
-from tournaments.selectors import round_missing
+from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 
 
@@ -565,11 +565,37 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     return rnd
 
 
-def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Round:
-    """Close a round; refused while results are missing unless the organiser accepts that."""
+# The kinds of board without a counted result when a round closes (``selectors.Outstanding``).
+OUTSTANDING_KINDS = ("missing", "unconfirmed", "disputed")
+
+
+def _outstanding_words(kind: str, boards: list[tuple[int, list[int]]]) -> str:
+    where = "; ".join(
+        _("table %(t)s: %(b)s") % {"t": t, "b": ", ".join(str(n) for n in ns)} for t, ns in boards
+    )
+    words = {
+        "missing": _("Boards never entered (%(where)s)."),
+        "unconfirmed": _("Boards awaiting the other pair's confirmation (%(where)s)."),
+        "disputed": _("Boards disputed, waiting for a referee (%(where)s)."),
+    }
+    return words[kind] % {"where": where}
+
+
+def round_close(
+    *,
+    rnd: Round,
+    actor: Actor,
+    accept_missing: bool = False,
+    accept: Sequence[str] = (),
+) -> Round:
+    """Close a round; refused while boards have no counted result unless the organiser decides
+    that they count as not played: every kind (``accept_missing``, the page's one checkbox) or
+    kind by kind (``accept``: some of ``OUTSTANDING_KINDS``, e.g. the missing boards but not
+    the disputed ones)."""
 
     event = rnd.event
     require_organiser(event, actor)
+    accepted = set(OUTSTANDING_KINDS) if accept_missing else set(accept)
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
@@ -578,22 +604,33 @@ def round_close(*, rnd: Round, actor: Actor, accept_missing: bool = False) -> Ro
         # table's lock and re-reads the round's status under it; taking every table's lock
         # here makes the close wait for stores in flight, and later stores see it closed.
         list(Table.objects.select_for_update().filter(round=rnd).values_list("pk", flat=True))
-        missing = round_missing(rnd)
-        if missing and not accept_missing:
-            tables = ", ".join(str(t.number) for t, _b in missing)
-            raise Conflict(
-                _("Results are missing or unconfirmed at tables %(tables)s.") % {"tables": tables},
-                field="results",
-            )
+        outstanding = round_outstanding(rnd)
+        by_kind = {
+            kind: [(o.table.number, getattr(o, kind)) for o in outstanding if getattr(o, kind)]
+            for kind in OUTSTANDING_KINDS
+        }
+        undecided = [kind for kind in OUTSTANDING_KINDS if by_kind[kind] and kind not in accepted]
+        if undecided:
+            tables = ", ".join(str(o.table.number) for o in outstanding)
+            message = _("Results are missing or unconfirmed at tables %(tables)s.") % {
+                "tables": tables
+            }
+            if accept:  # decided kind by kind: say which kinds still need a decision
+                message = " ".join(_outstanding_words(k, by_kind[k]) for k in undecided)
+            raise Conflict(message, field="results")
         rnd.status = Round.Status.CLOSED
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
+        not_played = {kind: dict(boards) for kind, boards in by_kind.items() if boards}
         audit.record(
             event=event,
             actor=actor.label,
             action="round_closed",
-            changes={"round": [None, rnd.number]},
-            note=_("Closed with missing results") if missing else "",
+            changes={
+                "round": [None, rnd.number],
+                **({"not_played": [None, not_played]} if not_played else {}),
+            },
+            note=_("Closed with missing results") if outstanding else "",
         )
         webhooks.emit(
             event, webhooks.ROUND_CLOSED, {"round": rnd.number, "missing_accepted": bool(missing)}

@@ -19,6 +19,24 @@ def _rows(result: st.StandingsResult) -> list[dict[str, Any]]:
     return [asdict(s) for s in result.standings]
 
 
+def snapshot_values(data: st.EventInput, rnd: st.RoundInput) -> dict[str, Any]:
+    """The standings after ``rnd`` as a snapshot stores them (the event archive reads them
+    too): rows, the round's matches and travellers, the results counted."""
+    result = compute_standings(data, after_round=rnd.number)
+    return {
+        "rows": _rows(result),
+        "results_counted": sum(
+            len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables
+        ),
+        "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
+        "travellers": {
+            str(board): asdict(trav)
+            for board, trav in result.travellers.items()
+            if board in rnd.boards
+        },
+    }
+
+
 def standings_recompute(event_id: int) -> int:
     """Recompute every round's snapshot from scratch; returns the number of results counted."""
     started = timezone.now()
@@ -31,25 +49,14 @@ def standings_recompute(event_id: int) -> int:
         )
         changed = []
         for rnd in data.rounds:
-            result = compute_standings(data, after_round=rnd.number)
-            if before.get(rnd.number) != json.loads(json.dumps(_rows(result))):
+            values = snapshot_values(data, rnd)
+            counted = values["results_counted"]
+            if before.get(rnd.number) != json.loads(json.dumps(values["rows"])):
                 changed.append(rnd.number)
-            n = sum(len(t.results) for r in data.rounds if r.number <= rnd.number for t in r.tables)
-            counted = n
             StandingsSnapshot.objects.update_or_create(
                 event=event,
                 after_round=rnd.number,
-                defaults={
-                    "rows": _rows(result),
-                    "results_counted": n,
-                    "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
-                    "travellers": {
-                        str(board): asdict(trav)
-                        for board, trav in result.travellers.items()
-                        if board in rnd.boards
-                    },
-                    "stage": stage_view(data, rnd.number),
-                },
+                defaults={**values, "stage": stage_view(data, rnd.number)},
             )
         StandingsSnapshot.objects.filter(event=event).exclude(
             after_round__in=[r.number for r in data.rounds]

@@ -320,6 +320,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 "tournament_file": _url("public:export_tournament_file", pk)
                 if can_change and event.seed_revealed
                 else None,
+                "archive": _url("api:event_archive", pk) if can_change else None,
             },
             "can_finish": can_change
             and event.status == Event.Status.RUNNING

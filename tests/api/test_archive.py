@@ -1,0 +1,184 @@
+"""The event archive (issue 21): the whole event as one JSON document valid under the shipped
+JSON Schema, and its import into an empty database giving the same standings and verdicts."""
+
+import copy
+import io
+import json
+
+import jsonschema
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from tests.api.event_run import API, client, login, run_event
+from tests.factories import UserFactory
+from tournaments import archive, play
+from tournaments.models import (
+    AuditEntry,
+    BoardResult,
+    Club,
+    Dispute,
+    Event,
+    PlayRecord,
+    Ruling,
+    StandingsSnapshot,
+    Submission,
+)
+
+
+@pytest.fixture
+def commits(django_capture_on_commit_callbacks):
+    return django_capture_on_commit_callbacks
+
+
+def _valid(document: dict) -> None:
+    validator = jsonschema.Draft202012Validator(
+        archive.schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    problems = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(document)]
+    assert not problems, problems[:5]
+
+
+def _counts() -> dict[str, int]:
+    models = (BoardResult, Submission, PlayRecord, Dispute, Ruling, AuditEntry, Event)
+    return {m.__name__: m.objects.count() for m in models}
+
+
+def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_path):
+    run = run_event(None)
+    document = client().get(f"{API}/events/{run.pk}/archive").json()  # public: finished
+    _valid(document)
+    assert document["event"]["seed"] == Event.objects.get(pk=run.pk).seed
+    assert [p["number"] for p in document["pairs"]] == [1, 2, 3, 4, 5]
+    assert document["pairs"][3]["withdrawn_after_round"] == 2
+    assert [r["bye"] for r in document["rounds"]][0] == 5
+    outcomes = [
+        s["play_record"]["outcome"]
+        for r in document["results"]
+        for s in r["submissions"]
+        if s["play_record"]
+    ]
+    assert sorted(set(outcomes)) == ["complete", "illegal"]
+    kinds = sorted(
+        ru["kind"] for r in document["results"] for d in r["disputes"] for ru in d["rulings"]
+    )
+    assert kinds == ["corrected", "penalty"]
+    assert [s["after_round"] for s in document["standings"]] == [1, 2]
+    before = _counts()
+
+    # An empty database: nothing of the event, its players or its accounts is left.
+    call_command("flush", interactive=False, verbosity=0)
+    assert Event.objects.count() == 0
+    # The organiser moves to another installation: an account of the same name there (the
+    # rulings keep their referee by name; an unknown name would fall to the importer).
+    UserFactory(username="club-organiser")
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_event", str(path), user="club-organiser", stdout=out)
+    assert out.getvalue().startswith("imported event ")
+
+    event = Event.objects.get()
+    assert _counts() == {**before, "AuditEntry": before["AuditEntry"] + 1}
+    # The standings recomputed here (the snapshots the pages read) equal the archived ones.
+    numbers = archive.Numbers(dict(event.entries.values_list("pk", "number")))
+    stored = [
+        archive.standings_doc(s.after_round, s.__dict__, numbers)
+        for s in StandingsSnapshot.objects.filter(event=event).order_by("after_round")
+    ]
+    assert stored == document["standings"]
+    # Every play record replays, on the boards dealt here from the seed, to its stored verdict.
+    records = PlayRecord.objects.select_related("result__board__event")
+    assert records.count() == len(outcomes)
+    for pr in records:
+        assert play.replay(pr.result.board, pr.record).to_json() == pr.verdict
+    # Exported again, it is the same document but for what the import itself changed.
+    again = archive.event_archive(event, exported_at=event.created_at)
+    assert again["audit"][-1]["action"] == "event_imported"
+    again["audit"].pop()
+    for key in ("exported_at",):
+        again[key] = document[key]
+    again["event"]["published"] = document["event"]["published"]
+    for key in document:
+        assert again[key] == document[key], key
+
+
+def test_who_may_download_the_archive(db, commits):
+    run = run_event(commits, finish=False)  # round 2 open
+    organiser = run.organiser.get(f"{API}/events/{run.pk}/archive")
+    assert organiser.status_code == 200
+    assert organiser.json()["event"]["seed"] is None  # not before the event is finished
+    assert Event.objects.get(pk=run.pk).seed not in organiser.content.decode()
+    _valid(organiser.json())
+    assert client().get(f"{API}/events/{run.pk}/archive").status_code == 404  # unpublished
+    run.post(run.organiser, f"{API}/events/{run.pk}/publish", {"published": True})
+    assert client().get(f"{API}/events/{run.pk}/archive").status_code == 401  # not finished
+    UserFactory(username="stranger", password="pass-word-123")
+    token = run.post(
+        client(), f"{API}/auth/token", {"username": "stranger", "password": "pass-word-123"}
+    )
+    assert client(token["token"]).get(f"{API}/events/{run.pk}/archive").status_code == 403
+
+    # The organiser's dashboard links it; the link works with the page's session.
+    web = Client()
+    web.force_login(User.objects.get(username=run.username))
+    dashboard = web.get(reverse("tournaments:event_dashboard", args=[run.pk])).content.decode()
+    link = f'href="{API}/events/{run.pk}/archive"'
+    assert link in dashboard
+    assert web.get(f"{API}/events/{run.pk}/archive").json()["event"]["name"] == "Dijous"
+    web.force_login(User.objects.get(username="stranger"))
+    Event.objects.get(pk=run.pk).referees.add(User.objects.get(username="stranger"))
+    as_referee = web.get(reverse("tournaments:event_dashboard", args=[run.pk]))
+    assert as_referee.status_code == 200 and link not in as_referee.content.decode()
+
+
+def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db, commits):
+    run = run_event(commits)
+    document = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    other = login(commits, "second-club")
+    url = f"{API}/events/import"
+
+    unfinished = copy.deepcopy(document)
+    unfinished["event"]["seed"] = None
+    tampered_score = copy.deepcopy(document)
+    counted = next(r for r in tampered_score["results"] if r["status"] == "confirmed")
+    counted["score_ns"] += 1
+    tampered_verdict = copy.deepcopy(document)
+    with_record = next(
+        s for r in tampered_verdict["results"] for s in r["submissions"] if s["play_record"]
+    )
+    with_record["play_record"]["verdict"]["outcome"] = "invalid"
+    wrong_seed = copy.deepcopy(document)
+    wrong_seed["event"]["seed"] = "not the seed"
+    not_an_archive = {"format": "something else"}
+    before = _counts()
+    # The club exists here, and this account does not organise it: as when creating an event.
+    refused = other.organiser.post(url, document, format="json")
+    assert refused.status_code == 403 and refused.json()["errors"][0]["field"] == "club"
+    Club.objects.get(name="Casal").organisers.add(User.objects.get(username="second-club"))
+    for body, status, field in (
+        (unfinished, 409, "event.seed"),
+        (tampered_score, 400, "standings"),
+        (tampered_verdict, 400, "results"),
+        (wrong_seed, 400, "event.seed"),
+        (not_an_archive, 400, "format"),
+    ):
+        answer = other.organiser.post(url, body, format="json")
+        assert answer.status_code == status, answer.content
+        assert answer.json()["errors"][0]["field"] == field
+    assert _counts() == before
+
+    created = run.post(other.organiser, url, document, expect=201)
+    assert created["status"] == "finished" and created["published"] is False
+    assert created["seed"] == document["event"]["seed"]
+    imported = Event.objects.get(pk=created["id"])
+    assert list(imported.organisers.values_list("username", flat=True)) == ["second-club"]
+    standings = other.organiser.get(f"{API}/events/{created['id']}/standings").json()
+    original = run.organiser.get(f"{API}/events/{run.pk}/standings").json()
+    assert [(r["pair"], r["rank"], r["match_points"]) for r in standings["rows"]] == [
+        (r["pair"], r["rank"], r["match_points"]) for r in original["rows"]
+    ]
+    # Anonymous: logged-in accounts only.
+    assert client().post(url, document, format="json").status_code == 401

@@ -1,0 +1,393 @@
+"""The event archive (docs/formats.md, "The event archive"): the whole event as one JSON document,
+for keeping and for re-creating it in another installation (``services.archive``).
+
+Pairs are named by their number everywhere (never a database id), tables by their round and
+number, results by round, table and board, so the document means the same in any database. The
+seed is in it only once the event is finished (``Event.public_seed``); table codes never.
+Who may download it is ``policy.can_download_archive``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from django.conf import settings
+from django.db.models import Prefetch
+
+from tournaments.models import (
+    AuditEntry,
+    BoardResult,
+    BoardUnlock,
+    ByeRequest,
+    Dispute,
+    Entry,
+    Event,
+    ForbiddenPair,
+    PlayRecord,
+    Submission,
+    Substitution,
+)
+from tournaments.scoring_io import event_input
+from tournaments.services.events import EVENT_OPTIONS
+from tournaments.services.standings import snapshot_values
+
+FORMAT = "botifarra-event-archive"
+VERSION = 1
+SCHEMA_PATH = Path(settings.BASE_DIR) / "docs" / "schemas" / "archive.schema.json"
+
+RESULT_FIELDS = (
+    "status",
+    "source",
+    "delegated",
+    "trump",
+    "doubles",
+    "totals_ns",
+    "totals_ew",
+    "offending_pair",
+    "multiplier",
+    "score_ns",
+    "score_ew",
+    "capot",
+    "adjusted_ns",
+    "adjusted_ew",
+    "entered_by",
+    "entered_side",
+    "confirmed_by",
+    "version",
+)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def schema_problems(document: object) -> list[tuple[str, str]]:
+    """(path, message) for each way ``document`` departs from the archive's JSON Schema, the
+    first ten, in document order."""
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
+    return [(_path(e.absolute_path), e.message) for e in errors[:10]]
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _time(value: dt.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _user(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class Numbers:
+    """Entry ids ↔ pair numbers of one event."""
+
+    def __init__(self, entries: dict[int, int]) -> None:
+        self.number_of = entries  # id → number
+
+    def __call__(self, entry_id: int | None) -> int | None:
+        return self.number_of.get(entry_id) if entry_id is not None else None
+
+
+# ---- the standings, in pair numbers (export and the import's comparison share these) ---------
+
+
+def standings_row(row: dict[str, Any], numbers: Numbers) -> dict[str, Any]:
+    out = {"pair": numbers(row["entry"])}
+    out.update({k: v for k, v in row.items() if k != "entry"})
+    return out
+
+
+def standings_doc(after_round: int, values: dict[str, Any], numbers: Numbers) -> dict[str, Any]:
+    return {
+        "after_round": after_round,
+        "results_counted": values["results_counted"],
+        "rows": [standings_row(r, numbers) for r in values["rows"]],
+        "matches": [
+            {**m, "ns": numbers(m["ns"]), "ew": numbers(m["ew"])}
+            for m in sorted(values["matches"], key=lambda m: m["table"])
+        ],
+        "travellers": {
+            board: {
+                "top": trav["top"],
+                "lines": [
+                    {**line, "ns": numbers(line["ns"]), "ew": numbers(line["ew"])}
+                    for line in trav["lines"]
+                ],
+            }
+            for board, trav in sorted(values["travellers"].items(), key=lambda kv: int(kv[0]))
+        },
+    }
+
+
+def standings_docs(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
+    """The standings after each open or closed round, computed from the stored results as the
+    standings task computes its snapshots (never stale, whatever the queue is doing)."""
+    data = event_input(event)
+    return [standings_doc(rnd.number, snapshot_values(data, rnd), numbers) for rnd in data.rounds]
+
+
+# ---- the document -------------------------------------------------------------------------------
+
+
+def _event(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name,
+        "club": event.club.name if event.club else None,
+        "date": event.date.isoformat(),
+        "venue": event.venue,
+        "status": event.status,
+        "published": event.published,
+        "registration_cap": event.registration_cap,
+        "created_at": _time(event.created_at),
+        "finished_at": _time(event.finished_at),
+        "commitment": event.commitment,
+        "seed": event.public_seed,
+        "options": {name: getattr(event, name) for name in EVENT_OPTIONS},
+    }
+
+
+def _players(entry: Entry) -> list[dict[str, Any]]:
+    return [
+        {"name": p.name, "licence": p.licence} for p in (entry.pair.player1, entry.pair.player2)
+    ]
+
+
+def _pairs(entries: list[Entry]) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": e.number,
+            "name": e.pair.name,
+            "club": e.pair.club.name if e.pair.club else None,
+            "players": _players(e),
+            "withdrawn_after_round": e.withdrawn_after_round,
+            "joins_round": e.joins_round,
+            "rating": e.rating,
+        }
+        for e in entries
+    ]
+
+
+def _substitutions(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
+    rows = Substitution.objects.filter(entry__event=event).select_related(
+        "entry", "player_out", "player_in", "previous_pair__player1", "previous_pair__player2"
+    )
+    return [
+        {
+            "pair": numbers(s.entry_id),
+            "from_round": s.from_round,
+            "player_out": s.player_out.name,
+            "player_in": s.player_in.name,
+            "previous_pair": {
+                "name": s.previous_pair.name,
+                "players": [s.previous_pair.player1.name, s.previous_pair.player2.name],
+            },
+            "reason": s.reason,
+            "created_by": s.created_by,
+            "created_at": _time(s.created_at),
+        }
+        for s in rows.order_by("from_round", "pk")
+    ]
+
+
+def _rounds(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
+    rounds = event.rounds.prefetch_related("tables", "rests").order_by("number")
+    return [
+        {
+            "number": r.number,
+            "status": r.status,
+            "bye": numbers(r.bye_id),
+            "rests": sorted(numbers(e.pk) for e in r.rests.all()),
+            "opened_at": _time(r.opened_at),
+            "closed_at": _time(r.closed_at),
+            "ruling_open": r.ruling_open,
+            "tables": [
+                {
+                    "number": t.number,
+                    "ns": numbers(t.ns_id),
+                    "ew": numbers(t.ew_id),
+                    "forfeited_by": t.forfeited_by,
+                    "time_after": t.time_after,
+                }
+                for t in sorted(r.tables.all(), key=lambda t: t.number)
+            ],
+        }
+        for r in rounds
+    ]
+
+
+def _record(pr: PlayRecord | None) -> dict[str, Any] | None:
+    if pr is None:
+        return None
+    return {
+        "record": pr.record,
+        "verdict": pr.verdict,
+        "outcome": pr.outcome,
+        "created_at": _time(pr.created_at),
+    }
+
+
+def _rulings(dispute: Dispute) -> list[dict[str, Any]]:
+    rulings = sorted(dispute.rulings.all(), key=lambda r: (r.created_at, r.pk))
+    index = {r.pk: i for i, r in enumerate(rulings)}
+    return [
+        {
+            "kind": r.kind,
+            "data": r.data,
+            "explanation": r.explanation,
+            "referee": _user(r.referee),
+            "supersedes": index.get(r.supersedes_id) if r.supersedes_id else None,
+            "created_at": _time(r.created_at),
+        }
+        for r in rulings
+    ]
+
+
+def _result(result: BoardResult) -> dict[str, Any]:
+    submissions = sorted(result.submissions.all(), key=lambda s: (s.created_at, s.pk))
+    loose = [pr for pr in result.play_records.all() if pr.submission_id is None]
+    return {
+        "round": result.table.round.number,
+        "table": result.table.number,
+        "board": result.board.number,
+        **{name: getattr(result, name) for name in RESULT_FIELDS},
+        "created_at": _time(result.created_at),
+        "updated_at": _time(result.updated_at),
+        "submissions": [
+            {
+                "source": s.source,
+                "side": s.side,
+                "submitted_by": s.submitted_by,
+                "data": s.data,
+                "created_at": _time(s.created_at),
+                "play_record": _record(getattr(s, "play_record", None)),
+            }
+            for s in submissions
+        ],
+        "play_records": [_record(pr) for pr in sorted(loose, key=lambda p: (p.created_at, p.pk))],
+        "disputes": [
+            {
+                "reason": d.reason,
+                "details": d.details,
+                "opened_by": d.opened_by,
+                "previous_status": d.previous_status,
+                "status": d.status,
+                "referee": _user(d.referee),
+                "created_at": _time(d.created_at),
+                "closed_at": _time(d.closed_at),
+                "rulings": _rulings(d),
+            }
+            for d in sorted(result.disputes.all(), key=lambda d: (d.created_at, d.pk))
+        ],
+    }
+
+
+def _results(event: Event) -> list[dict[str, Any]]:
+    results = (
+        BoardResult.objects.filter(table__round__event=event)
+        .select_related("table__round", "board")
+        .prefetch_related(
+            Prefetch("submissions", Submission.objects.select_related("play_record")),
+            "play_records",
+            Prefetch(
+                "disputes",
+                Dispute.objects.select_related("referee").prefetch_related("rulings__referee"),
+            ),
+        )
+        .order_by("table__round__number", "table__number", "board__number")
+    )
+    return [_result(r) for r in results]
+
+
+def _where(result: BoardResult | None) -> dict[str, int] | None:
+    if result is None:
+        return None
+    return {
+        "round": result.table.round.number,
+        "table": result.table.number,
+        "board": result.board.number,
+    }
+
+
+def _audit(event: Event) -> list[dict[str, Any]]:
+    entries = AuditEntry.objects.filter(event=event).select_related(
+        "result__table__round", "result__board"
+    )
+    return [
+        {
+            "actor": a.actor,
+            "action": a.action,
+            "changes": a.changes,
+            "note": a.note,
+            "created_at": _time(a.created_at),
+            "result": _where(a.result),
+        }
+        for a in entries.order_by("created_at", "pk")
+    ]
+
+
+def _unlocks(event: Event) -> list[dict[str, Any]]:
+    rows = BoardUnlock.objects.filter(table__round__event=event).select_related(
+        "table__round", "board"
+    )
+    return [
+        {
+            "round": u.table.round.number,
+            "table": u.table.number,
+            "board": u.board.number,
+            "reason": u.reason,
+            "actor": u.actor,
+            "created_at": _time(u.created_at),
+        }
+        for u in rows.order_by("created_at", "pk")
+    ]
+
+
+def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
+    """The archive of ``event`` (the caller checked ``policy.can_download_archive``)."""
+    entries = list(
+        event.entries.select_related("pair__player1", "pair__player2", "pair__club").order_by(
+            "number"
+        )
+    )
+    numbers = Numbers({e.pk: e.number for e in entries})
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(exported_at),
+        "event": _event(event),
+        "pairs": _pairs(entries),
+        "substitutions": _substitutions(event, numbers),
+        "forbidden_pairs": [
+            [numbers(low), numbers(high)]
+            for low, high in ForbiddenPair.objects.filter(event=event)
+            .order_by("pk")
+            .values_list("low_id", "high_id")
+        ],
+        "bye_requests": [
+            {"pair": numbers(entry), "round": number, "created_by": by}
+            for entry, number, by in ByeRequest.objects.filter(entry__event=event)
+            .order_by("round_number", "entry__number")
+            .values_list("entry_id", "round_number", "created_by")
+        ],
+        "rounds": _rounds(event, numbers),
+        "boards": [
+            {"number": b.number, "dealer": b.dealer, "hands": b.hands}
+            for b in event.boards.order_by("number")
+        ],
+        "unlocks": _unlocks(event),
+        "results": _results(event),
+        "audit": _audit(event),
+        "standings": standings_docs(event, numbers),
+    }

@@ -1,0 +1,380 @@
+"""Re-create an event from its archive (``tournaments.archive``, docs/formats.md) in this
+installation: ``manage.py import_event FILE`` and ``POST /api/v1/events/import``.
+
+Only a finished event's archive is accepted: its seed deals the boards again, and they must be
+the archive's. Everything is then stored as it was (pairs, rounds, tables, results with every
+submission, play record, dispute and ruling, the audit trail), the standings are recomputed
+here from the stored results, and the import is refused, storing nothing, unless every play
+record replays to the verdict the archive holds and the standings after every round equal the
+archive's. The importing account becomes the event's organiser; the event is not published
+until it publishes it here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments import archive, play
+from tournaments.actors import Actor
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    BoardResult,
+    BoardUnlock,
+    ByeRequest,
+    Club,
+    Dispute,
+    Entry,
+    Event,
+    ForbiddenPair,
+    Pair,
+    Player,
+    PlayRecord,
+    Round,
+    Ruling,
+    Submission,
+    Substitution,
+    Table,
+)
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
+from tournaments.services.standings import standings_recompute
+
+
+def _time(value: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(value) if value else None
+
+
+def _stamp(obj: Any, **times: str | None) -> None:
+    """Put back the archive's times on fields Django sets itself (``auto_now_add``)."""
+    values = {k: _time(v) for k, v in times.items() if v}
+    if values:
+        type(obj).objects.filter(pk=obj.pk).update(**values)
+
+
+def _check(document: Mapping[str, Any]) -> None:
+    if not isinstance(document, Mapping) or document.get("format") != archive.FORMAT:
+        raise ServiceError(
+            _("This is not a Botifarra event archive: its format must be %(f)s.")
+            % {"f": archive.FORMAT},
+            field="format",
+        )
+    problems = archive.schema_problems(document)
+    if problems:
+        path, message = problems[0]
+        raise ServiceError(
+            _("This is not an event archive this installation can read: %(problem)s")
+            % {"problem": message},
+            field=path or "archive",
+        )
+    if document["event"]["seed"] is None:
+        raise Conflict(
+            _(
+                "Only the archive of a finished event can be imported: before that it holds no "
+                "seed, and the boards cannot be dealt again."
+            ),
+            field="event.seed",
+        )
+    if play.seed_commitment(document["event"]["seed"]) != document["event"]["commitment"]:
+        raise ServiceError(
+            _("The archive's seed is not the one its event committed to."), field="event.seed"
+        )
+
+
+class _Users:
+    """Referees are named by username: the account of that name here, else the importer."""
+
+    def __init__(self, actor: Actor) -> None:
+        self.actor = actor
+        self.known: dict[str, Any] = {}
+
+    def __call__(self, name: str | None, *, fallback: bool = True) -> Any:
+        if name is None:
+            return None
+        if name not in self.known:
+            found = get_user_model().objects.filter(username=name).first()
+            self.known[name] = found
+        return self.known[name] or (self.actor.user if fallback else None)
+
+
+def _club(name: str | None) -> Club | None:
+    return Club.objects.get_or_create(name=name)[0] if name else None
+
+
+def _pair(name: str, players: list[str], licences: list[str], club: Club | None) -> Pair:
+    p1, p2 = (
+        Player.objects.create(name=n, licence=lic, club=club)
+        for n, lic in zip(players, licences, strict=True)
+    )
+    return Pair.objects.create(name=name, player1=p1, player2=p2, club=club)
+
+
+def _event(data: Mapping[str, Any], actor: Actor) -> Event:
+    event = Event(
+        name=data["name"],
+        club=clubs.club_for(name=data["club"] or "", actor=actor),
+        date=dt.date.fromisoformat(data["date"]),
+        venue=data["venue"],
+        status=data["status"],
+        published=False,
+        registration_cap=data["registration_cap"],
+        seed=data["seed"],
+        finished_at=_time(data["finished_at"]),
+        **data["options"],
+    )
+    event.full_clean(exclude=["commitment"])
+    event.save()
+    event.organisers.add(actor.user)
+    _stamp(event, created_at=data["created_at"])
+    return event
+
+
+def _entries(event: Event, document: Mapping[str, Any]) -> dict[int, Entry]:
+    entries = {}
+    for row in document["pairs"]:
+        club = _club(row["club"])
+        pair = _pair(
+            row["name"],
+            [p["name"] for p in row["players"]],
+            [p["licence"] for p in row["players"]],
+            club,
+        )
+        entries[row["number"]] = Entry.objects.create(
+            event=event,
+            pair=pair,
+            number=row["number"],
+            withdrawn_after_round=row["withdrawn_after_round"],
+            joins_round=row["joins_round"],
+            rating=row["rating"],
+        )
+    for row in document["substitutions"]:
+        entry = entries[row["pair"]]
+        previous = row["previous_pair"]
+        old = _pair(previous["name"], previous["players"], ["", ""], entry.pair.club)
+        names = {
+            entry.pair.player1.name: entry.pair.player1,
+            entry.pair.player2.name: entry.pair.player2,
+        }
+        player_in = names.get(row["player_in"]) or Player.objects.create(name=row["player_in"])
+        player_out = next(
+            (p for p in (old.player1, old.player2) if p.name == row["player_out"]), old.player1
+        )
+        sub = Substitution.objects.create(
+            entry=entry,
+            from_round=row["from_round"],
+            player_out=player_out,
+            player_in=player_in,
+            previous_pair=old,
+            reason=row["reason"],
+            created_by=row["created_by"],
+        )
+        _stamp(sub, created_at=row["created_at"])
+    for low, high in document["forbidden_pairs"]:
+        a, b = sorted((entries[low], entries[high]), key=lambda e: e.pk)
+        ForbiddenPair.objects.create(event=event, low=a, high=b, created_by="import")
+    for row in document["bye_requests"]:
+        ByeRequest.objects.create(
+            entry=entries[row["pair"]], round_number=row["round"], created_by=row["created_by"]
+        )
+    return entries
+
+
+def _boards(event: Event, document: Mapping[str, Any]) -> dict[int, Board]:
+    boards = {}
+    for row in document["boards"]:
+        board = play.dealt_from(event.seed, row["number"], event=event)
+        if (board.dealer, board.hands) != (row["dealer"], row["hands"]):
+            raise ServiceError(
+                _("Board %(n)s of the archive is not the one its seed deals.")
+                % {"n": row["number"]},
+                field="boards",
+            )
+        board.save()
+        boards[board.number] = board
+    event.boards_ready = len(boards)
+    event.save(update_fields=["boards_ready", "commitment"])
+    return boards
+
+
+def _rounds(
+    event: Event, document: Mapping[str, Any], entries: dict[int, Entry]
+) -> dict[tuple[int, int], Table]:
+    tables = {}
+    for row in document["rounds"]:
+        rnd = Round.objects.create(
+            event=event,
+            number=row["number"],
+            status=row["status"],
+            bye=entries[row["bye"]] if row["bye"] is not None else None,
+            opened_at=_time(row["opened_at"]),
+            closed_at=_time(row["closed_at"]),
+            ruling_open=row["ruling_open"],
+        )
+        rnd.rests.set([entries[n] for n in row["rests"]])
+        for t in row["tables"]:
+            tables[(rnd.number, t["number"])] = Table.objects.create(
+                round=rnd,
+                number=t["number"],
+                ns=entries[t["ns"]],
+                ew=entries[t["ew"]],
+                forfeited_by=t["forfeited_by"],
+                time_after=t["time_after"],
+            )
+    return tables
+
+
+def _play_record(
+    data: Mapping[str, Any] | None,
+    result: BoardResult,
+    board: Board,
+    submission: Submission | None = None,
+) -> None:
+    if data is None:
+        return
+    replayed = play.replay(board, data["record"]).to_json()
+    if replayed != data["verdict"]:
+        raise ServiceError(
+            _(
+                "A play record of board %(b)s at table %(t)s of round %(r)s does not replay to "
+                "the verdict the archive holds."
+            )
+            % {"b": board.number, "t": result.table.number, "r": result.table.round.number},
+            field="results",
+        )
+    pr = PlayRecord.objects.create(
+        result=result,
+        submission=submission,
+        record=data["record"],
+        verdict=data["verdict"],
+        outcome=data["outcome"],
+    )
+    _stamp(pr, created_at=data["created_at"])
+
+
+def _results(
+    document: Mapping[str, Any],
+    tables: dict[tuple[int, int], Table],
+    boards: dict[int, Board],
+    users: _Users,
+) -> dict[tuple[int, int, int], BoardResult]:
+    stored = {}
+    for row in document["results"]:
+        table, board = tables[(row["round"], row["table"])], boards[row["board"]]
+        result = BoardResult.objects.create(
+            table=table, board=board, **{k: row[k] for k in archive.RESULT_FIELDS}
+        )
+        _stamp(result, created_at=row["created_at"], updated_at=row["updated_at"])
+        stored[(row["round"], row["table"], row["board"])] = result
+        for s in row["submissions"]:
+            submission = Submission.objects.create(
+                result=result,
+                source=s["source"],
+                side=s["side"],
+                submitted_by=s["submitted_by"],
+                data=s["data"],
+            )
+            _stamp(submission, created_at=s["created_at"])
+            _play_record(s["play_record"], result, board, submission)
+        for pr in row["play_records"]:
+            _play_record(pr, result, board)
+        for d in row["disputes"]:
+            dispute = Dispute.objects.create(
+                result=result,
+                reason=d["reason"],
+                details=d["details"],
+                opened_by=d["opened_by"],
+                previous_status=d["previous_status"],
+                status=d["status"],
+                referee=users(d["referee"], fallback=False),
+                closed_at=_time(d["closed_at"]),
+            )
+            _stamp(dispute, created_at=d["created_at"])
+            made: list[Ruling] = []
+            for r in d["rulings"]:
+                ruling = Ruling.objects.create(
+                    dispute=dispute,
+                    kind=r["kind"],
+                    data=r["data"],
+                    explanation=r["explanation"],
+                    referee=users(r["referee"]),
+                    supersedes=made[r["supersedes"]] if r["supersedes"] is not None else None,
+                )
+                _stamp(ruling, created_at=r["created_at"])
+                made.append(ruling)
+    return stored
+
+
+def _trail(
+    event: Event,
+    document: Mapping[str, Any],
+    tables: dict[tuple[int, int], Table],
+    boards: dict[int, Board],
+    results: dict[tuple[int, int, int], BoardResult],
+) -> None:
+    for u in document["unlocks"]:
+        unlock = BoardUnlock.objects.create(
+            table=tables[(u["round"], u["table"])],
+            board=boards[u["board"]],
+            reason=u["reason"],
+            actor=u["actor"],
+        )
+        _stamp(unlock, created_at=u["created_at"])
+    for a in document["audit"]:
+        where = a["result"]
+        entry = AuditEntry.objects.create(
+            event=event,
+            result=results.get((where["round"], where["table"], where["board"])) if where else None,
+            actor=a["actor"],
+            action=a["action"],
+            changes=a["changes"],
+            note=a["note"],
+        )
+        _stamp(entry, created_at=a["created_at"])
+
+
+def _same_standings(event: Event, document: Mapping[str, Any], entries: dict[int, Entry]) -> None:
+    standings_recompute(event.pk)  # the snapshots the pages read
+    numbers = archive.Numbers({e.pk: n for n, e in entries.items()})
+    here = {s["after_round"]: s for s in archive.standings_docs(event, numbers)}
+    for kept in document["standings"]:
+        if here.get(kept["after_round"]) != kept:
+            raise ServiceError(
+                _(
+                    "The standings after round %(n)s recomputed here differ from the archive's: "
+                    "its results and its standings do not agree."
+                )
+                % {"n": kept["after_round"]},
+                field="standings",
+            )
+    if set(here) != {s["after_round"] for s in document["standings"]}:
+        raise ServiceError(
+            _("The archive's standings do not cover the rounds it holds."), field="standings"
+        )
+
+
+def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
+    """Re-create the archived event here; refused, storing nothing, when anything disagrees."""
+    if not actor.is_authenticated:
+        raise NotAllowed(_("Log in to import an event."))
+    _check(document)
+    users = _Users(actor)
+    with transaction.atomic():
+        event = _event(document["event"], actor)
+        entries = _entries(event, document)
+        boards = _boards(event, document)
+        tables = _rounds(event, document, entries)
+        results = _results(document, tables, boards, users)
+        _trail(event, document, tables, boards, results)
+        _same_standings(event, document, entries)
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="event_imported",
+            changes={"exported_at": [None, document["exported_at"]]},
+        )
+    return event

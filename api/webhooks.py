@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from api.lifecycle import _event
+from api.organiser import visible_event
 from api.parsers import StorableJSONParser
 from api.schema import errors
 from api.views import ApiView
@@ -90,7 +90,7 @@ class WebhookDeliverySerializer(serializers.Serializer):
 
 def _organised(request: Request, pk: int) -> Event:
     """The event, for its organisers only (401 for an anonymous caller, 403 for anyone else)."""
-    event = _event(request, pk)
+    event = visible_event(request, pk)
     if not access.actor_for(request).is_organiser(event):
         access.refuse(request, _("Only the organisers of this event can do that."))
     return event

@@ -633,7 +633,9 @@ def round_close(
             note=_("Closed with missing results") if outstanding else "",
         )
         webhooks.emit(
-            event, webhooks.ROUND_CLOSED, {"round": rnd.number, "missing_accepted": bool(missing)}
+            event,
+            webhooks.ROUND_CLOSED,
+            {"round": rnd.number, "missing_accepted": bool(outstanding)},
         )
         queue.request_standings(event)
         queue.request_analysis(event)

@@ -430,9 +430,10 @@ class Scorecard:
 
 
 def scorecards(
-    ev: EventView, entries: list[Entry], *, round_number: int | None = None
+    ev: EventView, entries: list[Entry], *, round_number: int | None = None, par: bool = True
 ) -> list[Scorecard]:
-    """The scorecards of these pairs over the rounds the viewer may see (or one round)."""
+    """The scorecards of these pairs over the rounds the viewer may see (or one round);
+    ``par=False``: without the analysis (``vs_par``), one query less."""
     rounds = ev.visible_rounds
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
@@ -444,8 +445,10 @@ def scorecards(
         if line.table.ns_id in wanted or line.table.ew_id in wanted
     ]
     history: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    # The rank after a round tells of its scores: the rounds whose scores the reader may see.
+    scored = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     for after, rows in (
-        StandingsSnapshot.objects.filter(event=ev.event)
+        StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=scored)
         .order_by("after_round")
         .values_list("after_round", "rows")
     ):
@@ -459,7 +462,7 @@ def scorecards(
     boards = list({line.result.board.pk: line.result.board for line in lines}.values())
     par_net_ns = {
         b.number: b.perfect_play.par_net_ns
-        for b in attach_analyses(ev.event, boards)
+        for b in (attach_analyses(ev.event, boards) if par else [])
         if b.perfect_play is not None
     }
     out = []

@@ -130,6 +130,22 @@ def last_scored_round(*, staff: bool, rounds: Iterable[Round]) -> int:
     return last
 
 
+def pair_tables(table: Table, entry_ids: Iterable[int]) -> QuerySet[Table]:
+    """The tables whose results and rulings a pair's own pages (opened with the code of
+    ``table``) show: the pair's tables of the event's closed rounds, and ``table`` itself (a
+    table always sees its own results). Never another round still open: its boards may not be
+    over at other tables. Matchpoints, which compare tables, come from closed rounds only
+    (``public_selectors.scorecards``)."""
+    ids = list(entry_ids)
+    return Table.objects.filter(
+        Q(pk=table.pk)
+        | (
+            Q(round__event_id=table.round.event_id, round__status=Round.Status.CLOSED)
+            & (Q(ns_id__in=ids) | Q(ew_id__in=ids))
+        )
+    )
+
+
 # --- lists, as querysets (one query each, no N+1) ------------------------------------------
 
 

@@ -430,9 +430,10 @@ class Scorecard:
 
 
 def scorecards(
-    ev: EventView, entries: list[Entry], *, round_number: int | None = None
+    ev: EventView, entries: list[Entry], *, round_number: int | None = None, par: bool = True
 ) -> list[Scorecard]:
-    """The scorecards of these pairs over the rounds the viewer may see (or one round)."""
+    """The scorecards of these pairs over the rounds the viewer may see (or one round);
+    ``par=False``: without the analysis (``vs_par``), one query less."""
     rounds = ev.visible_rounds
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
@@ -462,7 +463,7 @@ def scorecards(
     boards = list({line.result.board.pk: line.result.board for line in lines}.values())
     par_net_ns = {
         b.number: b.perfect_play.par_net_ns
-        for b in attach_analyses(ev.event, boards)
+        for b in (attach_analyses(ev.event, boards) if par else [])
         if b.perfect_play is not None
     }
     out = []

@@ -4,8 +4,9 @@ Each side of a table has its own code, a bearer secret for that side of that tab
 (printed on its half of the table card). Entering it stores the table and the side in the
 session; the pages of any other table answer 403. The other pair confirms with its own code, on
 its own phone or typed on the same one. A code is useless once its round is closed or the
-organiser has issued new codes. Attempts at a code are counted by ``tournaments.ratelimit`` (one
-budget with the API's table tokens) so that a code cannot be found by trying.
+organiser has issued new codes (but the phone that held it still opens the pair's own read-only
+evening pages of the closed round). Attempts at a code are counted by ``tournaments.ratelimit``
+(one budget with the API's table tokens) so that a code cannot be found by trying.
 """
 
 from __future__ import annotations
@@ -128,10 +129,12 @@ def _held(held: dict | None, table: Table) -> bool:
     )
 
 
-def resolve(request: HttpRequest, raw_code: str) -> Access:
+def resolve(request: HttpRequest, raw_code: str, *, closed_ok: bool = False) -> Access:
     """The access the request has to the table with this code, or :class:`NoAccess`.
 
     Nothing about whether a code exists is told to someone who holds no right to it.
+    ``closed_ok``: a page that only reads what the pair may see anyway (its own evening) also
+    opens once the round is closed, for whoever held the code then (nothing can be entered).
     """
     code = normalise_code(raw_code)
     user = request.user
@@ -152,6 +155,7 @@ def resolve(request: HttpRequest, raw_code: str) -> Access:
         if held is not None or user.is_authenticated:
             raise NoAccess("forbidden")
         raise NoAccess("login")
-    if access.table.round.status != Round.Status.OPEN:
+    status = access.table.round.status
+    if status != Round.Status.OPEN and not (closed_ok and status == Round.Status.CLOSED):
         raise NoAccess("closed", access.table)
     return access

@@ -331,9 +331,10 @@
     navigator.serviceWorker.register(panel.dataset.sw, {scope: panel.dataset.swScope})
       .then(function () { return navigator.serviceWorker.ready; })
       .then(function (reg) {
-        // Keep this page and the pages it links to, so that they open without the network.
+        // Keep this page and the pages it links to, so that they open without the network
+        // (not the pair's evening pages: each is kept once opened, not fetched by every load).
         var urls = [window.location.pathname + window.location.search];
-        document.querySelectorAll("main a[href^='" + panel.dataset.swScope + "']").forEach(function (a) {
+        document.querySelectorAll("main a[href^='" + panel.dataset.swScope + "']:not([data-no-keep])").forEach(function (a) {
           var u = new URL(a.href, window.location.href);
           if (u.origin === window.location.origin) { urls.push(u.pathname + u.search); }
         });

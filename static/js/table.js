@@ -43,6 +43,8 @@
         })
         .then(function (html) {
           if (!html) { return; }
+          // The network answers again: the page is no longer the copy kept offline.
+          document.documentElement.removeAttribute("data-from-cache");
           var current = document.getElementById("boards");
           var holder = document.createElement("div");
           holder.innerHTML = html;

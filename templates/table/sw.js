@@ -1,7 +1,8 @@
 {% load static %}/* The table pages' service worker (served by tournaments/views/table_app.py at {{ scope }}sw.js,
    so that its scope covers the table pages). It keeps the table's pages and the files they use,
    so that they open without the network: pages are asked of the network first and the kept copy
-   is used only when it does not answer; files are kept by their versioned name. It keeps only
+   is used only when it does not answer (marked, so that the page says it is shown as of the
+   time it was kept); files are kept by their versioned name. It keeps only
    what the server sent to this phone (a board's cards only once the table may see them) and
    never keeps an answer to a submission: those go through the outbox (outbox.js). */
 "use strict";
@@ -33,11 +34,23 @@ function keep(request, response) {
   return response;
 }
 
+// A kept page says so: the mark on <html> shows its "No network: shown as of HH:MM" line
+// (the time it was rendered, in the page). Other kept answers are returned as they are.
+function marked(kept) {
+  var type = kept.headers.get("Content-Type") || "";
+  if (type.indexOf("text/html") !== 0) { return kept; }
+  return kept.text().then(function (html) {
+    return new Response(html.replace("<html ", "<html data-from-cache=\"1\" "), {
+      status: kept.status, statusText: kept.statusText, headers: kept.headers
+    });
+  });
+}
+
 function page(request) {
   return fetch(request).then(function (response) { return keep(request, response); },
     function (error) {
       return caches.match(request, {ignoreVary: true}).then(function (kept) {
-        if (kept) { return kept; }
+        if (kept) { return marked(kept); }
         throw error;
       });
     });

@@ -52,6 +52,10 @@ BOUNDS = {
     "table_page": 4,
     "standings_page": 6,
     "console": 18,
+    # the pair's own evening (tournaments/pair_pages.py)
+    "pair_scorecard": 9,
+    "pair_standings": 7,
+    "pair_rulings": 8,
 }
 
 
@@ -112,3 +116,56 @@ def test_console(busy, client, django_assert_max_num_queries):
     url = reverse("tournaments:round_console", args=[busy.event.pk, 1])
     with django_assert_max_num_queries(BOUNDS["console"]):
         assert client.get(url).status_code == 200
+
+
+@pytest.fixture
+def second_round(busy):
+    """Round 1 closed (its matchpoints in the standings), round 2 open with a board of the
+    table played, disputed and ruled: every part of the pair's pages has something to show."""
+    from tournaments.actors import Actor
+    from tournaments.services import disputes, events
+    from tournaments.services.standings import standings_recompute
+
+    organiser = Actor(user=busy.users["organiser"])
+    ns = _client(busy, busy.table, "NS")
+    rid = _submit(busy, ns, 1)
+    _client(busy, busy.table, "EW").post(
+        f"/api/v1/results/{rid}/confirm", {}, format="json", HTTP_IDEMPOTENCY_KEY="k2"
+    )
+    event = busy.event
+    events.round_close(rnd=event.rounds.get(number=1), actor=organiser, accept_missing=True)
+    t1, t2 = busy.table, busy.other
+    rnd = events.round_propose(
+        event=event, actor=organiser, number=2, tables=[(t1.ns_id, t2.ns_id), (t1.ew_id, t2.ew_id)]
+    )
+    events.round_open(rnd=rnd, actor=organiser)
+    table = rnd.tables.get(number=1)
+    rid = _submit(busy, _client(busy, table, "NS"), 3, table)
+    result = BoardResult.objects.get(pk=rid)
+    dispute = disputes.dispute_request(
+        result=result, actor=Actor(table=table, side="EW"), reason="revoke?"
+    )
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=organiser,
+        kind="penalty",
+        explanation="Revoke.",
+        data={"offending_pair": "EW"},
+    )
+    standings_recompute(event.pk)
+    return table
+
+
+@pytest.mark.parametrize("name", ["pair_scorecard", "pair_standings", "pair_rulings"])
+def test_pair_pages(second_round, client, name, django_assert_max_num_queries):
+    from tournaments.table_access import SESSION_KEY
+
+    table = second_round
+    session = client.session
+    session[SESSION_KEY] = {"table": table.pk, "side": "NS", "v": table.codes_version}
+    session.save()
+    url = reverse(f"table:{name}", args=[table.code_ns])
+    with django_assert_max_num_queries(BOUNDS[name]):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert 'id="round-closed"' not in response.content.decode()

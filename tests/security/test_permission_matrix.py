@@ -115,6 +115,10 @@ EXPECTED: dict[str, Rule] = {
     "table:service_worker": Rule("web", ALL),
     "table:manifest": Rule("web", ALL),
     "table:board_list": Rule("web", AT_TABLE_1),
+    # the pair's own evening (its scorecard, standings of closed rounds, its rulings)
+    "table:pair_scorecard": Rule("web", AT_TABLE_1),
+    "table:pair_standings": Rule("web", AT_TABLE_1),
+    "table:pair_rulings": Rule("web", AT_TABLE_1),
     "table:table_time": Rule("web", None, AT_TABLE_1),
     "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
     "table:short_preview": Rule("web", AT_TABLE_1, number="board"),

@@ -1,5 +1,6 @@
 """A pair's own evening on its phone: where it sits next once the next round is open (public
-then, without its code), and the links to its own scorecard and the standings."""
+then, without its code), and the link to its public scorecard (its own pages inside the table
+pages: test_pair_pages.py)."""
 
 from __future__ import annotations
 
@@ -44,15 +45,14 @@ def test_a_closed_rounds_page_says_where_the_pair_sits_next(running_event, organ
     assert nxt.code_ns not in page and nxt.code_ew not in page  # the code is on the card only
 
 
-def test_the_table_page_links_the_pairs_scorecard_once_the_event_is_published(running_event):
+def test_the_pairs_scorecard_links_the_public_one_once_the_event_is_published(running_event):
     event = running_event
     table = Table.objects.get(round__event=event, round__number=1, number=1)
     ns = holder(table, "NS")
-    url = reverse("table:table_home", args=[table.code_ns])
-    assert 'id="my-evening"' not in ns.get(url).content.decode()
+    url = reverse("table:pair_scorecard", args=[table.code_ns])
+    scorecard = reverse("public:scorecard", args=[event.pk, table.ns.number])
+    assert f'href="{scorecard}"' not in ns.get(url).content.decode()
     event.published = True
     event.save(update_fields=["published"])
-    page = ns.get(url).content.decode()
-    scorecard = reverse("public:scorecard", args=[event.pk, table.ns.number])
-    assert f'href="{scorecard}"' in page
+    assert f'href="{scorecard}"' in ns.get(url).content.decode()
     assert ns.get(scorecard).status_code == 200

@@ -61,23 +61,37 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
     if exc.kind == "closed":
         held = table_access.granted(request) or {}
         side = held.get("side", "") if exc.table and held.get("table") == exc.table.pk else ""
-        context = {"table": exc.table, "next": pages.next_seat(exc.table, side) if side else None}
+        context = {
+            "table": exc.table,
+            "next": pages.next_seat(exc.table, side) if side else None,
+            # The pair's own evening pages still open with this code (evening_view).
+            "code": table_access.normalise_code(code) if side else "",
+        }
         return render(request, "table/closed.html", context, status=403)
     return render(request, "table/forbidden.html", {}, status=403)
 
 
-def table_view(view: Callable) -> Callable:
-    """Resolve the table of ``code`` for this request, or answer as :class:`NoAccess` says."""
-
+def _table_view(view: Callable, *, closed_ok: bool) -> Callable:
     @wraps(view)
     def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            access = table_access.resolve(request, code)
+            access = table_access.resolve(request, code, closed_ok=closed_ok)
         except NoAccess as exc:
             return _refuse(request, code, exc)
         return view(request, access, *args, **kwargs)
 
     return wrapper
+
+
+def table_view(view: Callable) -> Callable:
+    """Resolve the table of ``code`` for this request, or answer as :class:`NoAccess` says."""
+    return _table_view(view, closed_ok=False)
+
+
+def evening_view(view: Callable) -> Callable:
+    """As ``table_view``, for the pair's own read-only pages (its scorecard, the standings,
+    its rulings): they also open once the round is closed, when the pair wants them most."""
+    return _table_view(view, closed_ok=True)
 
 
 SIDE_HEADER = "X-Table-Side"  # the side a queued submission was made for (outbox.js)

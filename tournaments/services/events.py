@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import clip
-from tournaments import play, queue, scoring_io
+from tournaments import play, queue, scoring_io, team_io
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -307,8 +307,10 @@ def event_start(*, event: Event, actor: Actor) -> Event:
 
     require_organiser(event, actor)
     require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
-    active = event.entries.filter(withdrawn_after_round__isnull=True).count()
-    if active < 2:
+    if event.is_team_event:
+        if event.teams.filter(withdrawn_after_round__isnull=True).count() < 2:
+            raise ServiceError(_("At least two teams are needed to start."), field="teams")
+    elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
@@ -316,7 +318,11 @@ def event_start(*, event: Event, actor: Actor) -> Event:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.
             try:
-                event.rounds_count = scoring_io.rounds_planned(event)
+                event.rounds_count = (
+                    team_io.team_rounds_planned(event)
+                    if event.is_team_event
+                    else scoring_io.rounds_planned(event)
+                )
             except ValueError as exc:
                 raise ServiceError(
                     _("These pairs cannot be paired by this method: %(why)s") % {"why": exc},

@@ -11,7 +11,7 @@ from tournaments.models import BoardResult, Event, Round, TeamMatch
 from tournaments.scoring_io import pairing_options
 
 
-def _results(rounds: list[Round]) -> dict[int, list[st.BoardResult]]:
+def counted_results(rounds: list[Round]) -> dict[int, list[st.BoardResult]]:
     """Counted results of the rounds' tables, by table id (pairs are entry ids)."""
     out: dict[int, list[st.BoardResult]] = {}
     rows = BoardResult.objects.filter(
@@ -63,7 +63,7 @@ def team_event_input(event: Event, *, rounds: list[Round] | None = None) -> Team
     """Every counted result of the event's open and closed rounds (or of ``rounds``)."""
     if rounds is None:
         rounds = list(event.rounds.exclude(status=Round.Status.PENDING).order_by("number"))
-    results = _results(rounds)
+    results = counted_results(rounds)
     matches: dict[int, list[TeamMatchInput]] = {}
     for m in TeamMatch.objects.filter(round__in=rounds).select_related("round__event"):
         matches.setdefault(m.round_id, []).append(match_input(m, results))
@@ -89,7 +89,7 @@ def team_event_input(event: Event, *, rounds: list[Round] | None = None) -> Team
 def butler_results(event: Event, *, rounds: list[Round]) -> list[st.BoardResult]:
     """Every counted result of the rounds' team-match tables (``ns``/``ew``: entry ids)."""
     out: list[st.BoardResult] = []
-    for table_results in _results(rounds).values():
+    for table_results in counted_results(rounds).values():
         out.extend(table_results)
     # A board's number is shared by every table of its round: number the tables apart.
     return sorted(out, key=lambda r: (r.board, r.table))

@@ -101,6 +101,10 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:round_pairing": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:table_new_codes": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:result_correct": Rule("web", ORGANISER, ORGANISER, pk="event"),
+    # team events (the scene is a pairs event: the line-up page finds no match, 404;
+    # tests/teams/test_team_security.py asks the team routes of a team event)
+    "tournaments:teams": Rule("web", EVENT_STAFF, ORGANISER, pk="event"),
+    "tournaments:lineup": Rule("web", ORGANISER, ORGANISER, pk="event"),
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
@@ -109,6 +113,7 @@ EXPECTED: dict[str, Rule] = {
     "table:manifest": Rule("web", ALL),
     "table:board_list": Rule("web", AT_TABLE_1),
     "table:table_time": Rule("web", None, AT_TABLE_1),
+    "table:table_match": Rule("web", AT_TABLE_1),  # (no team match at a pairs table: 404)
     "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
     "table:short_preview": Rule("web", AT_TABLE_1, number="board"),
     "table:board_confirm": Rule("web", None, AT_TABLE_1, number="board"),
@@ -130,6 +135,11 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:registration_check_in": Rule("web", None, ORGANISER, pk="event"),
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:groups": Rule("web", ALL, ALL, pk="event"),
+    # a pairs event has no team pages: 404 for everyone (team events: test_team_security.py)
+    "public:team_standings": Rule("web", NOBODY, pk="event"),
+    "public:team_rounds": Rule("web", NOBODY, pk="event"),
+    "public:team_match": Rule("web", NOBODY, pk="event"),
+    "public:butler": Rule("web", NOBODY, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
     "public:crosstable": Rule("web", ALL, ALL, pk="event"),
     "public:pairings": Rule("web", ALL, ALL, pk="event"),
@@ -274,6 +284,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
     return {
         "pk": pks.get(rule.pk or "", event.pk),
         "number": 1,  # round 1 / board 1 (the hidden board)
+        "match": 1,
         "board": 1,
         "entry_number": 1,
         "partner": world.table.ns.pair.player2_id,

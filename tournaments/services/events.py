@@ -44,6 +44,14 @@ def require_status(event: Event, *allowed: str, doing: str) -> None:
         )
 
 
+def require_pairs_event(event: Event) -> None:
+    """Pair-by-pair changes do not apply to a team event: its pairs come from line-ups."""
+    if event.is_team_event:
+        raise Conflict(
+            _("In a team event the pairs come from the teams' line-ups."), field="competitor"
+        )
+
+
 def event_create(*, actor: Actor, **fields: object) -> Event:
     if not actor.is_authenticated:
         raise NotAllowed(_("Log in to create an event."))
@@ -217,6 +225,7 @@ def entry_register(
     *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
 ) -> Entry:
     require_organiser(event, actor)
+    require_pairs_event(event)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
     return entry_create(
         event=event, actor=actor, player1=player1, player2=player2, name=name, club=club
@@ -378,6 +387,7 @@ def round_propose(
     if actor is not None:
         require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
+    require_pairs_event(event)
     if number < 1 or number > event.rounds_count:
         raise ServiceError(
             _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
@@ -507,6 +517,7 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
     """Exchange two pairs in a proposed round (keeping their seats)."""
     event = rnd.event
     require_organiser(event, actor)
+    require_pairs_event(event)
     if rnd.status != Round.Status.PENDING:
         raise Conflict(_("Only a round that is not open yet can be changed."))
     with transaction.atomic():

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, clock, pairing, registrations, roles
+from tournaments.views import changes, clock, pairing, registrations, roles, teams
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -29,6 +29,12 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("<int:pk>/pairs/", views.entries, name="entries"),
+    path("<int:pk>/teams/", teams.team_list, name="teams"),
+    path(
+        "<int:pk>/rounds/<int:number>/matches/<int:match>/lineup/",
+        teams.lineup,
+        name="lineup",
+    ),
     path("<int:pk>/pairing/", pairing.pairing_method, name="pairing_method"),
     path("<int:pk>/pairing/ratings/", pairing.ratings, name="pairing_ratings"),
     path("<int:pk>/pairing/prohibited/", pairing.forbidden_add, name="forbidden_add"),

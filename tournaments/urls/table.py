@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import clock, table_app, table_play
+from tournaments.views import clock, table_app, table_play, teams
 from tournaments.views import table as views
 
 app_name = "table"
@@ -13,6 +13,7 @@ urlpatterns = [
     path("<str:code>/", views.table_home, name="table_home"),
     path("<str:code>/boards/", views.board_list, name="board_list"),
     path("<str:code>/time/", clock.table_time, name="table_time"),
+    path("<str:code>/match/", teams.table_match, name="table_match"),
     path("<str:code>/board/<int:number>/", views.board_short, name="board_short"),
     path("<str:code>/board/<int:number>/preview/", views.short_preview, name="short_preview"),
     path("<str:code>/board/<int:number>/confirm/", views.board_confirm, name="board_confirm"),

@@ -27,6 +27,7 @@ from tournaments.models import (
     ForbiddenPair,
     IdempotentResponse,
     League,
+    LeagueAudit,
     LeagueFixture,
     LeagueGame,
     LeagueTeam,
@@ -540,3 +541,12 @@ class LeagueGameFactory(factory.django.DjangoModelFactory):
     number = factory.Sequence(lambda n: n + 1)
     hands = factory.LazyFunction(lambda: [[10, 0], [0, 4]])
     entered_by = "organiser"
+
+
+class LeagueAuditFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LeagueAudit
+
+    league = factory.SubFactory(LeagueFactory)
+    actor = "organiser"
+    action = "league_game"

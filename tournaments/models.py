@@ -1366,3 +1366,18 @@ class LeagueGame(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["fixture", "number"], name="league_game_unique")
         ]
+
+
+class LeagueAudit(models.Model):
+    """Append-only trail of a league: who entered or changed which result, when, what."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit")
+    actor = models.CharField(_("who"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    changes = models.JSONField(_("changes"), default=dict)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("league audit entry")
+        verbose_name_plural = _("league audit trail")

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event, ForbiddenPair, Season
+from tournaments.models import Event, ForbiddenPair, League, LeagueFixture, LeagueTeam, Season
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -170,6 +170,12 @@ EXPECTED: dict[str, Rule] = {
     "clubs:season_new": Rule("web", NOBODY, NOBODY, pk="club"),
     "clubs:season": Rule("web", ALL, pk="club"),
     "clubs:season_csv": Rule("web", ALL, pk="club"),
+    # the league (a published league whose organiser is the event's organiser)
+    "leagues:new": Rule("web", ACCOUNTS, ACCOUNTS),
+    "leagues:league": Rule("web", ALL, pk="league"),
+    "leagues:pdf": Rule("web", ALL, pk="league"),
+    "leagues:manage": Rule("web", ORGANISER, ORGANISER, pk="league"),
+    "leagues:fixture": Rule("web", ORGANISER, ORGANISER, pk="league"),
     # API
     "api:auth_token": Rule("api", None, ALL),
     "api:table_token": Rule("api", None, ALL),
@@ -279,6 +285,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "table": world.table.pk,
         "player": world.table.ns.pair.player1_id,
         "club": event.club_id,
+        "league": _league(scene).pk,
     }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
@@ -297,6 +304,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "table": 1,  # table 1 of round 1 (organiser pages)
         "result_pk": scene.played.pk,
         "forbidden_pk": _forbidden_pair(event).pk,
+        "fixture_pk": _league(scene).fixtures.first().pk,
         "request_pk": 999999,
         "code": world.table.code_ns,
         "kind": kind,
@@ -311,6 +319,18 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "app_label": "tournaments",
         "url": "no-such-page/",
     }
+
+
+def _league(scene: Scene) -> League:
+    league, created = League.objects.get_or_create(
+        name="Matrix league", defaults={"published": True}
+    )
+    if created:
+        league.organisers.add(scene.world.users["organiser"])
+        home = LeagueTeam.objects.create(league=league, number=1, name="Home")
+        away = LeagueTeam.objects.create(league=league, number=2, name="Away")
+        LeagueFixture.objects.create(league=league, day=1, home=home, away=away)
+    return league
 
 
 def _forbidden_pair(event: Event) -> ForbiddenPair:

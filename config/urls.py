@@ -20,6 +20,7 @@ urlpatterns = [
     path("e/", include("tournaments.urls.public", namespace="public")),
     path("players/", include("tournaments.urls.players", namespace="players")),
     path("clubs/", include("tournaments.urls.clubs", namespace="clubs")),
+    path("leagues/", include("tournaments.urls.leagues", namespace="leagues")),
     path("api/v1/", include("api.urls", namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

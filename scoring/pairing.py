@@ -334,6 +334,8 @@ def history_from(event: EventInput, *, after_round: int | None = None) -> dict[i
         if rnd.bye is not None:
             byes[rnd.bye] += 1
             score[rnd.bye] += 2
+    if event.scores is not None:
+        score = {e: event.scores.get(e, 0.0) for e in event.entries}
     return {
         e: PairHistory(
             opponents=frozenset(opponents[e]),
@@ -370,8 +372,11 @@ def pair_next_round(event: EventInput, *, order: Sequence[int] | None = None) ->
             ranked = round_one_order(ranked)
         history: dict[int, PairHistory] = {}
     else:
-        standings = compute_standings(event)
-        ranked = [s.entry for s in standings.standings if s.entry in active]
+        if event.ranking is not None:
+            ranked = [e for e in event.ranking if e in active]
+        else:
+            standings = compute_standings(event)
+            ranked = [s.entry for s in standings.standings if s.entry in active]
         history = history_from(event)
     virtual: dict[int, int] | None = None
     if options.accelerated:

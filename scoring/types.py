@@ -158,6 +158,10 @@ class EventInput:
     ratings: dict[int, int] = field(default_factory=dict)
     late_entries: list[LateEntry] = field(default_factory=list)
     bye_requests: list[ByeRequest] = field(default_factory=list)
+    # Competitors ranked elsewhere (teams, by victory points: ``scoring.team_pairing``): the
+    # order the Swiss pairs them in and their pairing scores. None: the pairs' own standings.
+    ranking: list[int] | None = None
+    scores: dict[int, float] | None = None
 
     @property
     def match_rules(self) -> MatchRules:

@@ -27,6 +27,12 @@ from tournaments.models import (
     Event,
     ForbiddenPair,
     IdempotentResponse,
+    League,
+    LeagueAudit,
+    LeagueFixture,
+    LeagueGame,
+    LeagueTeam,
+    LineUp,
     Pair,
     Player,
     PlayerMerge,
@@ -45,6 +51,9 @@ from tournaments.models import (
     Substitution,
     Table,
     TableToken,
+    Team,
+    TeamMatch,
+    TeamMember,
     Webhook,
     WebhookAttempt,
     WebhookDelivery,
@@ -480,3 +489,114 @@ class ResultsMailFactory(factory.django.DjangoModelFactory):
     event = factory.SubFactory(EventFactory)
     player = factory.SubFactory(PlayerFactory)
     email = factory.Sequence(lambda n: f"player{n}@example.com")
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    """A team of four players of a team event."""
+
+    class Meta:
+        model = Team
+        skip_postgeneration_save = True
+
+    event = factory.SubFactory(EventFactory, competitor=Event.Competitor.TEAMS)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.Sequence(lambda n: f"Team {n}")
+
+    @factory.post_generation
+    def members(self, create, extracted, **kwargs):
+        if create:
+            count = extracted if isinstance(extracted, int) else Team.MIN_PLAYERS
+            for order in range(1, count + 1):
+                TeamMember.objects.create(
+                    team=self, player=PlayerFactory(name=f"{self.name} player {order}"), order=order
+                )
+
+
+class TeamMemberFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TeamMember
+
+    team = factory.SubFactory(TeamFactory, members=0)
+    player = factory.SubFactory(PlayerFactory)
+    order = factory.Sequence(lambda n: n + 1)
+
+
+def _team_entry(team):
+    return EntryFactory(event=team.event, team=team)
+
+
+class TeamMatchFactory(factory.django.DjangoModelFactory):
+    """A match of round 1: two tables seating the teams' pairs crossed (open / closed room)."""
+
+    class Meta:
+        model = TeamMatch
+
+    round = factory.SubFactory(
+        RoundFactory, event=factory.SubFactory(EventFactory, competitor=Event.Competitor.TEAMS)
+    )
+    number = factory.Sequence(lambda n: n + 1)
+    team_a = factory.SubFactory(TeamFactory, event=factory.SelfAttribute("..round.event"))
+    team_b = factory.SubFactory(TeamFactory, event=factory.SelfAttribute("..round.event"))
+    open_table = factory.LazyAttribute(
+        lambda o: TableFactory(round=o.round, ns=_team_entry(o.team_a), ew=_team_entry(o.team_b))
+    )
+    closed_table = factory.LazyAttribute(
+        lambda o: TableFactory(round=o.round, ns=_team_entry(o.team_b), ew=_team_entry(o.team_a))
+    )
+
+
+class LineUpFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LineUp
+
+    match = factory.SubFactory(TeamMatchFactory)
+    team = factory.SelfAttribute("match.team_a")
+    first = factory.SelfAttribute("match.open_table.ns")
+    second = factory.SelfAttribute("match.closed_table.ew")
+    entered_by = "organiser"
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = League
+
+    name = factory.Sequence(lambda n: f"Lliga {n}")
+    club = factory.SubFactory(ClubFactory)
+
+
+class LeagueTeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LeagueTeam
+
+    league = factory.SubFactory(LeagueFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.Sequence(lambda n: f"Club team {n}")
+
+
+class LeagueFixtureFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LeagueFixture
+
+    league = factory.SubFactory(LeagueFactory)
+    day = 1
+    home = factory.SubFactory(LeagueTeamFactory, league=factory.SelfAttribute("..league"))
+    away = factory.SubFactory(LeagueTeamFactory, league=factory.SelfAttribute("..league"))
+
+
+class LeagueGameFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LeagueGame
+
+    fixture = factory.SubFactory(LeagueFixtureFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    hands = factory.LazyFunction(lambda: [[10, 0], [0, 4]])
+    entered_by = "organiser"
+
+
+class LeagueAuditFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LeagueAudit
+
+    league = factory.SubFactory(LeagueFactory)
+    actor = "organiser"
+    action = "league_game"

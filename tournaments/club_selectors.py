@@ -81,6 +81,7 @@ def season_events(season: Season, actor: Actor) -> list[Event]:
         .filter(
             club=season.club,
             status=Event.Status.FINISHED,
+            competitor=Event.Competitor.PAIRS,  # a team event ranks teams, not pairs
             date__gte=season.starts,
             date__lte=season.ends,
         )

@@ -18,6 +18,7 @@ from tournaments.models import (
     Club,
     Entry,
     Event,
+    League,
     Pair,
     Player,
     Round,
@@ -26,7 +27,8 @@ from tournaments.models import (
 )
 from tournaments.scoring_io import stale_events
 from tournaments.selectors import table_boards_due
-from tournaments.services import events, results, roles
+from tournaments.services import events, results, roles, teams
+from tournaments.services import league as league_services
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.ratings import ratings_recompute
 from tournaments.services.registrations import registration_signup
@@ -39,6 +41,10 @@ DEMO_GROUPS = "Fires de Sant Narcís (grups i eliminatòries)"
 DEMO_SEASON = "Temporada de tardor"
 DEMO_SEASON_EVENING = "Dijous de club, %d"
 DEMO_OPEN = "Obert de tardor"
+DEMO_TEAMS = "Campionat d'equips"
+DEMO_LEAGUE = "Lliga de clubs"
+TEAM_NAMES = ["Els Rapids", "La Penya", "Can Botifarra", "Els Manillers"]
+LEAGUE_CLUBS = ["Casal de Vic", "Ateneu de Manlleu", "Penya de Torelló", "Cercle de Tona"]
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"),
@@ -66,6 +72,8 @@ class DemoReport:
     event: Event | None = None
     evening: Event | None = None
     round_robin: Event | None = None
+    teams: Event | None = None
+    league: League | None = None
     groups: Event | None = None
     season: Season | None = None
     open_event: Event | None = None
@@ -273,6 +281,10 @@ def _format_events(
         standings_recompute(rr.pk)
         pairings_propose(rr.pk, 3, actor=actor)
         report.round_robin = rr
+    report.teams = Event.objects.filter(name=DEMO_TEAMS).first() or _team_event(
+        actor, referee, club, rng
+    )
+    report.league = League.objects.filter(name=DEMO_LEAGUE).first() or _league(actor, club, rng)
     report.groups = Event.objects.filter(name=DEMO_GROUPS).first()
     if report.groups is None:
         groups = _running_event(
@@ -417,3 +429,57 @@ def table_codes(event: Event) -> list[Table]:
         .select_related("ns__pair", "ew__pair")
         .order_by("number")
     )
+
+
+def _team_event(actor: Actor, referee: Any, club: Club, rng: random.Random) -> Event:
+    """A Swiss of four teams of four (one of five, with a substitute): rounds 1 and 2 played
+    and closed, the team standings and Butler computed."""
+    event = events.event_create(
+        actor=actor,
+        name=DEMO_TEAMS,
+        club=club,
+        competitor=Event.Competitor.TEAMS,
+        rounds_count=3,
+        boards_per_round=4,
+        date=date.today(),
+    )
+    event.referees.add(referee)
+    events.registration_open(event=event, actor=actor)
+    names = [p for pair in PAIR_NAMES for p in pair]
+    for k, team in enumerate(TEAM_NAMES):
+        players = names[4 * k : 4 * k + 4] + ([names[20]] if k == 0 else [])
+        teams.team_register(event=event, actor=actor, name=team, players=players)
+    event = events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    events.event_publish(event=event, actor=actor)
+    for number in (1, 2):
+        _play_and_close(event, number, actor, rng)
+    standings_recompute(event.pk)
+    return event
+
+
+def _league(actor: Actor, club: Club, rng: random.Random) -> League:
+    """A league of four club teams, home and away: three match days played (six games of
+    eight hands each match)."""
+    league = league_services.league_create(
+        actor=actor,
+        name=DEMO_LEAGUE,
+        club=club,
+        games_per_match=6,
+        hands_per_game=8,
+        published=True,
+        starts=date.today() - timedelta(days=21),
+    )
+    for name in LEAGUE_CLUBS:
+        league_services.league_team_add(league=league, actor=actor, name=name, club=name)
+    league_services.fixtures_generate(league=league, actor=actor)
+    for fixture in league.fixtures.filter(day__lte=3).order_by("day", "pk"):
+        for number in range(1, league.games_per_match + 1):
+            hands = []
+            for _ in range(league.hands_per_game):
+                score = rng.choice([0, 2, 4, 6, 8, 10, 14, 20, 36, 72])
+                hands.append((score, 0) if rng.random() < 0.5 else (0, score))
+            league_services.league_game_enter(
+                fixture=fixture, actor=actor, number=number, hands=hands
+            )
+    return league

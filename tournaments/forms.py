@@ -218,15 +218,23 @@ class EventForm(forms.ModelForm):
             "fee_amount",
             "fee_currency",
             "fee_instructions",
+            "competitor",
+            "team_bye_vp",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "competitor": forms.RadioSelect,
             "ruleset": forms.RadioSelect,
             "match_mode": forms.RadioSelect,
             "draw": forms.RadioSelect,
             "ranking_method": forms.RadioSelect,
         }
         help_texts = {
+            "competitor": _(
+                "Teams of four to six players: each match is two tables playing the same "
+                "boards, the teams' pairs crossed; scored in units and victory points."
+            ),
+            "team_bye_vp": _("Team events: the victory points (of 20) of a team with the bye."),
             "ruleset": _(
                 "Lliure: follow suit and beat an opponent's card when you can. "
                 "Obligada: the same, plus the eastern rule that a card which does not "

@@ -160,6 +160,10 @@ class Event(models.Model):
         BOARDS = "boards", _("Every board counts")
         GAME = "game", _("One game to the target per round")
 
+    class Competitor(models.TextChoices):
+        PAIRS = "pairs", _("Pairs")
+        TEAMS = "teams", _("Teams of four (two tables per match)")
+
     class Ranking(models.TextChoices):
         WINS = "wins", _("Games won, then point difference")
         MATCHPOINTS = "matchpoints", _("Duplicate percentage")
@@ -212,6 +216,14 @@ class Event(models.Model):
     )
     format = models.CharField(
         _("format"), max_length=10, choices=Format.choices, default=Format.SWISS
+    )
+    competitor = models.CharField(
+        _("competitors"), max_length=5, choices=Competitor.choices, default=Competitor.PAIRS
+    )
+    team_bye_vp = models.PositiveSmallIntegerField(
+        _("victory points of a team's bye"),
+        default=12,
+        validators=[MaxValueValidator(20)],
     )
     match_mode = models.CharField(
         _("match mode"), max_length=10, choices=MatchMode.choices, default=MatchMode.BOARDS
@@ -333,6 +345,10 @@ class Event(models.Model):
         )
 
     @property
+    def is_team_event(self) -> bool:
+        return self.competitor == self.Competitor.TEAMS
+
+    @property
     def total_boards(self) -> int:
         return self.rounds_count * self.boards_per_round
 
@@ -423,6 +439,16 @@ class Entry(models.Model):
     )
     # For an event seeded by rating: higher first; empty ones after, in lot order.
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+
+    # In a team event: the team this pair of players plays for (made from a line-up).
+    team = models.ForeignKey(
+        "Team",
+        verbose_name=_("team"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="pairs",
+    )
 
     # A late entry plays from this round on, starting with the event's late-entry match points.
     joins_round = models.PositiveSmallIntegerField(_("joins at round"), null=True, blank=True)
@@ -539,6 +565,15 @@ class Round(models.Model):
     bye = models.ForeignKey(
         Entry,
         verbose_name=_("bye"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="byes",
+    )
+    # A team event's bye: the team sits out and scores the event's bye VPs.
+    team_bye = models.ForeignKey(
+        "Team",
+        verbose_name=_("team with the bye"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -950,6 +985,8 @@ class StandingsSnapshot(models.Model):
     # pages, PDFs and exports read them here, never recomputing per request.
     travellers = models.JSONField(default=dict)
     results_counted = models.PositiveIntegerField(default=0)
+    # A team event: the Butler ranking of its pairs after this round (rows and boards).
+    butler = models.JSONField(default=dict, blank=True)
     # Groups and knockout: the group tables, the repesca list and the bracket after this round
     # (tournaments.stages); empty for the other methods.
     stage = models.JSONField(default=dict, blank=True)
@@ -1213,3 +1250,266 @@ class ResultsMail(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_results_mail")]
+
+
+# --- teams of four (docs/teams.md) --------------------------------------------------------
+
+
+class Team(models.Model):
+    """A team of a team event: four to six players; each match's line-up makes its two pairs."""
+
+    MIN_PLAYERS = 4
+    MAX_PLAYERS = 6
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="teams"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("team name"), max_length=120)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+    players = models.ManyToManyField(
+        Player, verbose_name=_("players"), through="TeamMember", related_name="teams"
+    )
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="team_number_unique"),
+            models.UniqueConstraint(fields=["event", "name"], name="team_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.name}"
+
+
+class TeamMember(models.Model):
+    """A player of a team, in the order the organiser listed them (1–4 form the first
+    line-up unless one is entered)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="+"
+    )
+    order = models.PositiveSmallIntegerField(_("order"))
+
+    class Meta:
+        ordering = ["team", "order"]
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "player"], name="team_member_unique"),
+            models.UniqueConstraint(fields=["team", "order"], name="team_member_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.player}"
+
+
+class TeamMatch(models.Model):
+    """A match of a round: team A against team B at two tables playing the round's boards.
+
+    The open room (``open_table``): A's first pair North–South, B's first pair East–West; the
+    closed room (``closed_table``): B's second pair North–South, A's second pair East–West.
+    """
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="team_matches"
+    )
+    number = models.PositiveSmallIntegerField(_("match"))
+    team_a = models.ForeignKey(
+        Team, verbose_name=_("team A"), on_delete=models.PROTECT, related_name="+"
+    )
+    team_b = models.ForeignKey(
+        Team, verbose_name=_("team B"), on_delete=models.PROTECT, related_name="+"
+    )
+    open_table = models.OneToOneField(
+        Table, verbose_name=_("open room"), on_delete=models.PROTECT, related_name="open_match"
+    )
+    closed_table = models.OneToOneField(
+        Table,
+        verbose_name=_("closed room"),
+        on_delete=models.PROTECT,
+        related_name="closed_match",
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("team match")
+        verbose_name_plural = _("team matches")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="team_match_number_unique"),
+            models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="team_match_two_teams"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_a.name} – {self.team_b.name}"
+
+
+class LineUp(models.Model):
+    """Who plays a match for a team: the first pair (open room) and the second pair (closed
+    room); the team's other players are the substitutes of this match."""
+
+    match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="lineups")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="lineups")
+    first = models.ForeignKey(
+        Entry, verbose_name=_("first pair"), on_delete=models.PROTECT, related_name="+"
+    )
+    second = models.ForeignKey(
+        Entry, verbose_name=_("second pair"), on_delete=models.PROTECT, related_name="+"
+    )
+    substitutes = models.ManyToManyField(
+        Player, verbose_name=_("substitutes"), related_name="+", blank=True
+    )
+    entered_by = models.CharField(_("entered by"), max_length=150)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "team"]
+        verbose_name = _("line-up")
+        verbose_name_plural = _("line-ups")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team"], name="one_lineup_per_match_team"),
+            models.CheckConstraint(condition=~Q(first=F("second")), name="lineup_two_pairs"),
+        ]
+
+
+# --- the league (Lliga) ---------------------------------------------------------------------
+
+
+class League(models.Model):
+    """A season of match days between club teams (``scoring.league``): 3/1/0 points."""
+
+    name = models.CharField(_("name"), max_length=200)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("organisers"), related_name="organised_leagues"
+    )
+    starts = models.DateField(_("first match day"), default=timezone.localdate)
+    home_and_away = models.BooleanField(
+        _("home and away"), default=True, help_text=_("Every team meets every other twice.")
+    )
+    games_per_match = models.PositiveSmallIntegerField(
+        _("games per match"), default=6, validators=[MinValueValidator(1)]
+    )
+    hands_per_game = models.PositiveSmallIntegerField(
+        _("hands per game"), default=8, validators=[MinValueValidator(1)]
+    )
+    published = models.BooleanField(_("published"), default=False)
+    seed = models.CharField(max_length=128, default=new_seed, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts", "name"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_organiser(self, user) -> bool:
+        return bool(
+            user.is_authenticated
+            and (user.is_superuser or self.organisers.filter(pk=user.pk).exists())
+        )
+
+
+class LeagueTeam(models.Model):
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="teams"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("team name"), max_length=120)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["league", "number"]
+        verbose_name = _("league team")
+        verbose_name_plural = _("league teams")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="league_team_number_unique"),
+            models.UniqueConstraint(fields=["league", "name"], name="league_team_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueFixture(models.Model):
+    """A match of a match day: home team against away team, played at the home club."""
+
+    class Forfeit(models.TextChoices):
+        HOME = "home", _("The home team did not turn up")
+        AWAY = "away", _("The away team did not turn up")
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="fixtures"
+    )
+    day = models.PositiveSmallIntegerField(_("match day"))
+    home = models.ForeignKey(
+        LeagueTeam, verbose_name=_("home"), on_delete=models.PROTECT, related_name="+"
+    )
+    away = models.ForeignKey(
+        LeagueTeam, verbose_name=_("away"), on_delete=models.PROTECT, related_name="+"
+    )
+    date = models.DateField(_("date"), null=True, blank=True)
+    forfeit = models.CharField(
+        _("forfeit"), max_length=4, blank=True, default="", choices=Forfeit.choices
+    )
+
+    class Meta:
+        ordering = ["league", "day", "pk"]
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "day", "home"], name="fixture_home_once"),
+            models.UniqueConstraint(fields=["league", "day", "away"], name="fixture_away_once"),
+            models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_two_teams"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} – {self.away}"
+
+
+class LeagueGame(models.Model):
+    """One game of a fixture: a home pair against an away pair, its hands' scores."""
+
+    fixture = models.ForeignKey(
+        LeagueFixture, verbose_name=_("fixture"), on_delete=models.CASCADE, related_name="games"
+    )
+    number = models.PositiveSmallIntegerField(_("game"))
+    hands = models.JSONField(_("hands"), default=list)  # [[home score, away score], …]
+    entered_by = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["fixture", "number"]
+        verbose_name = _("league game")
+        verbose_name_plural = _("league games")
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "number"], name="league_game_unique")
+        ]
+
+
+class LeagueAudit(models.Model):
+    """Append-only trail of a league: who entered or changed which result, when, what."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit")
+    actor = models.CharField(_("who"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    changes = models.JSONField(_("changes"), default=dict)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("league audit entry")
+        verbose_name_plural = _("league audit trail")

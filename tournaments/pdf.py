@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import charts, site, stage_pages
 from tournaments import public_selectors as sel
+from tournaments import team_selectors as ts
 from tournaments.models import Round
 from tournaments.qr import qr_svg
 
@@ -38,6 +39,9 @@ KINDS = (
     "scorecards",
     "table-cards",
     "groups",
+    "teams",
+    "butler",
+    "team-matches",
 )
 # Above these sizes a PDF is built by a Celery task with progress; smaller ones stream directly.
 LARGE_PAIRS = 60
@@ -210,6 +214,8 @@ def pdf_plan(
     slug = f"event-{event.pk}"
     common: dict[str, Any] = {"event": event, "ev": ev}
     pairs = len(ev.entries)
+    if kind in ("teams", "butler", "team-matches"):
+        return _team_plan(ev, kind, number, slug=slug, common=common)
     if kind == "standings":
         view = sel.standings(ev, after_round=number)
         if number is not None and view.after_round != number:
@@ -362,6 +368,43 @@ def pdf_plan(
     raise PdfRefused(_("Unknown PDF: %(kind)s.") % {"kind": kind})
 
 
+def _team_plan(
+    ev: sel.EventView, kind: str, number: int | None, *, slug: str, common: dict[str, Any]
+) -> PdfPlan:
+    """A team event's PDFs: its standings, the Butler ranking, a round's match scorecards."""
+    if not ev.event.is_team_event:
+        raise PdfRefused(_("This is not a team event."))
+    if kind == "team-matches":
+        rounds = [n for n in ts.played_rounds(ev) if ev.round_visible(n)]
+        if number is None:
+            number = rounds[-1] if rounds else None
+        if number is None or number not in rounds:
+            raise PdfRefused(_("There are no matches to print yet."))
+        matches = ts.match_queryset().filter(round__event=ev.event, round__number=number)
+        return PdfPlan(
+            kind=kind,
+            round=number,
+            template="print/team_matches.html",
+            title=_("Match scorecards"),
+            filename=f"{slug}-matches-round-{number}.pdf",
+            common=common | {"matches": [ts.match_view(m) for m in matches.order_by("number")]},
+            parts=[{}],
+        )
+    view = ts.team_standings(ev, after_round=number)
+    if number is not None and view.after_round != number:
+        raise PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
+    butler = kind == "butler"
+    return PdfPlan(
+        kind=kind,
+        round=view.after_round,
+        template="print/butler.html" if butler else "print/teams.html",
+        title=_("Butler ranking") if butler else _("Team standings"),
+        filename=f"{slug}-{kind}.pdf",
+        common=common | {"view": view},
+        parts=[{}],
+    )
+
+
 def part_html(plan: PdfPlan, part: dict[str, Any]) -> str:
     context = (
         plan.common
@@ -370,7 +413,9 @@ def part_html(plan: PdfPlan, part: dict[str, Any]) -> str:
             "print_css": mark_safe(print_css()),
             "pdf": True,  # noqa: S308
             "title": plan.title,
-            "round_number": plan.round if plan.kind not in ("standings", "groups") else None,
+            "round_number": plan.round
+            if plan.kind not in ("standings", "groups", "teams", "butler")
+            else None,
         }
     )
     return render_to_string(plan.template, context)

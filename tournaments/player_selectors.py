@@ -113,7 +113,7 @@ def _scored(entries: list[Entry], actor) -> dict[int, tuple[int, dict | None, in
         n = last[entry.event_id]
         snap = snaps.get((entry.event_id, n))
         rows = snap.rows if snap is not None else []
-        row = next((r for r in rows if r["entry"] == entry.pk), None)
+        row = next((r for r in rows if r.get("entry") == entry.pk), None)
         out[entry.pk] = (n, row, len(rows))
     return out
 

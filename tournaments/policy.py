@@ -37,6 +37,7 @@ from tournaments.models import (
     Player,
     Round,
     Table,
+    TeamMatch,
 )
 
 SIDES = ("NS", "EW")
@@ -144,6 +145,33 @@ def pair_tables(table: Table, entry_ids: Iterable[int]) -> QuerySet[Table]:
             & (Q(ns_id__in=ids) | Q(ew_id__in=ids))
         )
     )
+
+
+def can_follow_team_match(actor: Actor, match: TeamMatch) -> bool:
+    """May ``actor`` follow a team match board by board (docs/teams.md)?
+
+    The event's organisers and referees, and the players of the match's two tables, live; everyone
+    else once the round is closed (and the event published or finished). Even then a board shows
+    only when both tables have its result (``team_match_board_shown``).
+    """
+    event = match.round.event
+    if is_event_staff(actor, event):
+        return True
+    rnd = match.round
+    if rnd.status == Round.Status.PENDING:
+        return False
+    if rnd.status == Round.Status.CLOSED and (
+        event.published or event.status == Event.Status.FINISHED
+    ):
+        return True
+    return any(actor.sits_at(t) for t in (match.open_table, match.closed_table))
+
+
+def team_match_board_shown(status: str) -> bool:
+    """A board of a team match shows once both tables have its counted result (or a referee
+    gave an adjusted score): never one table's result alone, whose cards the other table may
+    not have seen yet. ``status`` is ``scoring.team_types.BOARD_STATUSES``'."""
+    return status != "missing"
 
 
 # --- lists, as querysets (one query each, no N+1) ------------------------------------------

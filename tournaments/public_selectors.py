@@ -151,7 +151,7 @@ def standing_rows(ev: EventView, snapshot: StandingsSnapshot | None) -> list[Sta
             data=row,
         )
         for row in snapshot.rows
-        if row["entry"] in ev.entries
+        if row.get("entry") in ev.entries  # (a team event's rows are teams)
     ]
 
 

@@ -28,7 +28,15 @@ from django.db import transaction
 from tests.factories import WebhookDeliveryFactory, WebhookFactory
 from tests.security.conftest import PRINCIPALS, Scene
 from tests.security.routes import Route, fill, walk
-from tournaments.models import Event, ForbiddenPair, Season, WebhookDelivery
+from tournaments.models import (
+    Event,
+    ForbiddenPair,
+    League,
+    LeagueFixture,
+    LeagueTeam,
+    Season,
+    WebhookDelivery,
+)
 
 ALL = frozenset(PRINCIPALS)
 NOBODY: frozenset[str] = frozenset()
@@ -108,6 +116,10 @@ EXPECTED: dict[str, Rule] = {
     "tournaments:webhook_delete": Rule("web", ORGANISER, ORGANISER, pk="event"),
     "tournaments:webhook_ping": Rule("web", None, ORGANISER, pk="event"),
     "tournaments:webhook_resend": Rule("web", None, ORGANISER, pk="event"),
+    # team events (the scene is a pairs event: the line-up page finds no match, 404;
+    # tests/teams/test_team_security.py asks the team routes of a team event)
+    "tournaments:teams": Rule("web", EVENT_STAFF, ORGANISER, pk="event"),
+    "tournaments:lineup": Rule("web", ORGANISER, ORGANISER, pk="event"),
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
@@ -120,6 +132,7 @@ EXPECTED: dict[str, Rule] = {
     "table:pair_standings": Rule("web", AT_TABLE_1),
     "table:pair_rulings": Rule("web", AT_TABLE_1),
     "table:table_time": Rule("web", None, AT_TABLE_1),
+    "table:table_match": Rule("web", AT_TABLE_1),  # (no team match at a pairs table: 404)
     "table:board_short": Rule("web", AT_TABLE_1, AT_TABLE_1, number="board"),
     "table:short_preview": Rule("web", AT_TABLE_1, number="board"),
     "table:board_confirm": Rule("web", None, AT_TABLE_1, number="board"),
@@ -145,6 +158,11 @@ EXPECTED: dict[str, Rule] = {
     "public:check_in": Rule("web", NOBODY, NOBODY, pk="event"),  # no such token
     "public:standings": Rule("web", ALL, ALL, pk="event"),
     "public:groups": Rule("web", ALL, ALL, pk="event"),
+    # a pairs event has no team pages: 404 for everyone (team events: test_team_security.py)
+    "public:team_standings": Rule("web", NOBODY, pk="event"),
+    "public:team_rounds": Rule("web", NOBODY, pk="event"),
+    "public:team_match": Rule("web", NOBODY, pk="event"),
+    "public:butler": Rule("web", NOBODY, pk="event"),
     "public:screen": Rule("web", ALL, ALL, pk="event"),
     "public:crosstable": Rule("web", ALL, ALL, pk="event"),
     "public:pairings": Rule("web", ALL, ALL, pk="event"),
@@ -177,6 +195,12 @@ EXPECTED: dict[str, Rule] = {
     "clubs:season_csv": Rule("web", ALL, pk="club"),
     "clubs:season_xlsx": Rule("web", ALL, pk="club"),
     "clubs:season_pdf": Rule("web", ALL, pk="club"),
+    # the league (a published league whose organiser is the event's organiser)
+    "leagues:new": Rule("web", ACCOUNTS, ACCOUNTS),
+    "leagues:league": Rule("web", ALL, pk="league"),
+    "leagues:pdf": Rule("web", ALL, pk="league"),
+    "leagues:manage": Rule("web", ORGANISER, ORGANISER, pk="league"),
+    "leagues:fixture": Rule("web", ORGANISER, ORGANISER, pk="league"),
     # API
     "api:auth_token": Rule("api", None, ALL),
     "api:table_token": Rule("api", None, ALL),
@@ -303,11 +327,13 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "table": world.table.pk,
         "player": world.table.ns.pair.player1_id,
         "club": event.club_id,
+        "league": _league(scene).pk,
     }
     kind = "hand-records" if route.key == "public:pdf" else "results"
     return {
         "pk": pks.get(rule.pk or "", event.pk),
         "number": 1,  # round 1 / board 1 (the hidden board)
+        "match": 1,
         "board": 1,
         "entry_number": 1,
         "partner": world.table.ns.pair.player2_id,
@@ -320,6 +346,7 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "table": 1,  # table 1 of round 1 (organiser pages)
         "result_pk": scene.played.pk,
         "forbidden_pk": _forbidden_pair(event).pk,
+        "fixture_pk": _league(scene).fixtures.first().pk,
         "request_pk": 999999,
         "code": world.table.code_ns,
         "kind": kind,
@@ -336,6 +363,18 @@ def values_for(route: Route, rule: Rule, scene: Scene) -> dict[str, object]:
         "app_label": "tournaments",
         "url": "no-such-page/",
     }
+
+
+def _league(scene: Scene) -> League:
+    league, created = League.objects.get_or_create(
+        name="Matrix league", defaults={"published": True}
+    )
+    if created:
+        league.organisers.add(scene.world.users["organiser"])
+        home = LeagueTeam.objects.create(league=league, number=1, name="Home")
+        away = LeagueTeam.objects.create(league=league, number=2, name="Away")
+        LeagueFixture.objects.create(league=league, day=1, home=home, away=away)
+    return league
 
 
 def _forbidden_pair(event: Event) -> ForbiddenPair:

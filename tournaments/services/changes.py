@@ -36,6 +36,7 @@ from tournaments.services.events import (
     max_length,
     pair_display_name,
     require_organiser,
+    require_pairs_event,
     require_status,
     round_propose,
 )
@@ -193,6 +194,7 @@ def pairing_set(
     (see ``round_propose``); the warnings are shown before (``scoring_io.pairing_warnings``)."""
     event = rnd.event
     require_organiser(event, actor)
+    require_pairs_event(event)
     if rnd.status != Round.Status.PENDING:
         raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
     ids = dict(event.entries.values_list("number", "pk"))
@@ -307,6 +309,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     boards to play, its match is forfeited; a proposal that includes it is dropped."""
     event = entry.event
     require_organiser(event, actor)
+    require_pairs_event(event)
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)
         entry = Entry.objects.select_for_update().select_related("pair", "event").get(pk=entry.pk)
@@ -429,6 +432,7 @@ def player_substitute(
     keeps its number and its score; the substitution is kept on the pair's history."""
     event = entry.event
     require_organiser(event, actor)
+    require_pairs_event(event)
     require_status(
         event,
         Event.Status.DRAFT,

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import clip
-from tournaments import play, queue, scoring_io, webhooks
+from tournaments import play, queue, scoring_io, team_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -41,6 +41,14 @@ def require_status(event: Event, *allowed: str, doing: str) -> None:
             _("Cannot %(doing)s: the event is %(status)s.")
             % {"doing": doing, "status": event.get_status_display().lower()},
             field="status",
+        )
+
+
+def require_pairs_event(event: Event) -> None:
+    """Pair-by-pair changes do not apply to a team event: its pairs come from line-ups."""
+    if event.is_team_event:
+        raise Conflict(
+            _("In a team event the pairs come from the teams' line-ups."), field="competitor"
         )
 
 
@@ -217,6 +225,7 @@ def entry_register(
     *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
 ) -> Entry:
     require_organiser(event, actor)
+    require_pairs_event(event)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
     return entry_create(
         event=event, actor=actor, player1=player1, player2=player2, name=name, club=club
@@ -307,8 +316,10 @@ def event_start(*, event: Event, actor: Actor) -> Event:
 
     require_organiser(event, actor)
     require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
-    active = event.entries.filter(withdrawn_after_round__isnull=True).count()
-    if active < 2:
+    if event.is_team_event:
+        if event.teams.filter(withdrawn_after_round__isnull=True).count() < 2:
+            raise ServiceError(_("At least two teams are needed to start."), field="teams")
+    elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
@@ -316,7 +327,11 @@ def event_start(*, event: Event, actor: Actor) -> Event:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.
             try:
-                event.rounds_count = scoring_io.rounds_planned(event)
+                event.rounds_count = (
+                    team_io.team_rounds_planned(event)
+                    if event.is_team_event
+                    else scoring_io.rounds_planned(event)
+                )
             except ValueError as exc:
                 raise ServiceError(
                     _("These pairs cannot be paired by this method: %(why)s") % {"why": exc},
@@ -372,6 +387,7 @@ def round_propose(
     if actor is not None:
         require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
+    require_pairs_event(event)
     if number < 1 or number > event.rounds_count:
         raise ServiceError(
             _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
@@ -501,6 +517,7 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
     """Exchange two pairs in a proposed round (keeping their seats)."""
     event = rnd.event
     require_organiser(event, actor)
+    require_pairs_event(event)
     if rnd.status != Round.Status.PENDING:
         raise Conflict(_("Only a round that is not open yet can be changed."))
     with transaction.atomic():

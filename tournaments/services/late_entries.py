@@ -14,7 +14,12 @@ from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
 from tournaments.services import ServiceError, audit
-from tournaments.services.events import entry_create, require_organiser, require_status
+from tournaments.services.events import (
+    entry_create,
+    require_organiser,
+    require_pairs_event,
+    require_status,
+)
 
 
 def next_unopened_round(event: Event) -> int:
@@ -34,6 +39,7 @@ def late_entry_register(
     """Register a pair after the start: it plays from the next round not opened yet and starts
     with the event's late-entry match points."""
     require_organiser(event, actor)
+    require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)

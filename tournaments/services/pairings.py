@@ -13,6 +13,8 @@ from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
 from tournaments.services.events import round_propose
+from tournaments.services.teams import team_round_store
+from tournaments.team_io import team_pairing_input
 
 
 def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
@@ -33,14 +35,24 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
+    # One pairing for both kinds of competitor: pairs, or teams ranked by their VPs.
+    if event.is_team_event:
+        data = team_pairing_input(event, rounds=played)
+    else:
+        data = event_input(event, rounds=played)
     try:
-        pairing = next_pairing(event_input(event, rounds=played))
+        pairing = next_pairing(data)
     except ValueError as exc:
         # The method has no such round (the round robin or the knockout is over).
         raise ServiceError(
             _("The pairing method has no round %(n)s for this event.") % {"n": round_number},
             field="round",
         ) from exc
+    if event.is_team_event:
+        rnd = team_round_store(
+            event=event, actor=actor, number=round_number, matches=pairing.tables, bye=pairing.bye
+        )
+        return rnd.team_matches.count()
     rnd = round_propose(
         event=event,
         actor=actor,

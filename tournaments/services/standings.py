@@ -8,11 +8,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import types as st
+from scoring.butler import butler_ranking
 from scoring.standings import compute_standings
+from scoring.team_standings import compute_team_standings
 from tournaments import webhooks
-from tournaments.models import Event, StandingsSnapshot
+from tournaments.models import Event, Round, StandingsSnapshot
 from tournaments.scoring_io import event_input
 from tournaments.stages import stage_view
+from tournaments.team_io import butler_results, team_event_input
 
 
 def _rows(result: st.StandingsResult) -> list[dict[str, Any]]:
@@ -41,6 +44,8 @@ def standings_recompute(event_id: int) -> int:
     """Recompute every round's snapshot from scratch; returns the number of results counted."""
     started = timezone.now()
     event = Event.objects.get(pk=event_id)
+    if event.is_team_event:
+        return _team_recompute(event, started)
     data = event_input(event)
     counted = 0
     with transaction.atomic():
@@ -70,3 +75,35 @@ def standings_recompute(event_id: int) -> int:
                 event, webhooks.STANDINGS_UPDATED, {"rounds": changed, "results_counted": counted}
             )
     return counted
+
+
+def _team_recompute(event: Event, started: Any) -> int:
+    """A team event's snapshots: the team standings (rows), the round's match scorecards
+    (matches) and the Butler ranking of the pairs after each round (butler)."""
+    rounds = list(event.rounds.exclude(status=Round.Status.PENDING).order_by("number"))
+    data = team_event_input(event, rounds=rounds)
+    results = butler_results(event, rounds=rounds)
+    numbers = dict(event.entries.values_list("pk", "number"))
+    per_board_round = {b: r.number for r in rounds for b in event.board_numbers(r.number)}
+    with transaction.atomic():
+        for rnd in data.rounds:
+            result = compute_team_standings(data, after_round=rnd.number)
+            upto = [r for r in results if per_board_round.get(r.board, 0) <= rnd.number]
+            butler = butler_ranking(upto, numbers=numbers, seed=event.seed)
+            StandingsSnapshot.objects.update_or_create(
+                event=event,
+                after_round=rnd.number,
+                defaults={
+                    "rows": [asdict(s) for s in result.standings],
+                    "results_counted": len(upto),
+                    "matches": [asdict(m) for m in result.matches if m.round == rnd.number],
+                    "travellers": {},
+                    "stage": {},
+                    "butler": {"rows": [asdict(s) for s in butler.standings]},
+                },
+            )
+        StandingsSnapshot.objects.filter(event=event).exclude(
+            after_round__in=[r.number for r in data.rounds]
+        ).delete()
+        Event.objects.filter(pk=event.pk).update(standings_updated_at=started)
+    return len(results)

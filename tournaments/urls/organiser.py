@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import changes, clock, pairing, registrations, roles, webhooks
+from tournaments.views import changes, clock, pairing, registrations, roles, teams, webhooks
 from tournaments.views import organiser as views
 
 app_name = "tournaments"
@@ -46,6 +46,12 @@ urlpatterns = [
         name="webhook_resend",
     ),
     path("<int:pk>/pairs/", views.entries, name="entries"),
+    path("<int:pk>/teams/", teams.team_list, name="teams"),
+    path(
+        "<int:pk>/rounds/<int:number>/matches/<int:match>/lineup/",
+        teams.lineup,
+        name="lineup",
+    ),
     path("<int:pk>/pairing/", pairing.pairing_method, name="pairing_method"),
     path("<int:pk>/pairing/ratings/", pairing.ratings, name="pairing_ratings"),
     path("<int:pk>/pairing/prohibited/", pairing.forbidden_add, name="forbidden_add"),

@@ -2,13 +2,21 @@
 
 from django.urls import path
 
-from tournaments.views import public, public_files, registrations
+from tournaments.views import public, public_files, registrations, teams
 
 app_name = "public"
 urlpatterns = [
     path("<int:pk>/", public.event_page, name="event"),
     path("<int:pk>/standings/", public.standings, name="standings"),
     path("<int:pk>/groups/", public.groups, name="groups"),
+    path("<int:pk>/teams/", teams.team_standings, name="team_standings"),
+    path("<int:pk>/teams/matches/", teams.team_rounds, name="team_rounds"),
+    path(
+        "<int:pk>/teams/matches/<int:number>/<int:match>/",
+        teams.team_match,
+        name="team_match",
+    ),
+    path("<int:pk>/butler/", teams.butler, name="butler"),
     path("<int:pk>/register/", registrations.signup, name="register"),
     path("<int:pk>/registration/<str:token>/", registrations.registration, name="registration"),
     path("<int:pk>/check-in/<str:token>/", registrations.check_in_link, name="check_in"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import clock, table_app, table_evening, table_play
+from tournaments.views import clock, table_app, table_evening, table_play, teams
 from tournaments.views import table as views
 
 app_name = "table"
@@ -16,6 +16,7 @@ urlpatterns = [
     path("<str:code>/scorecard/", table_evening.pair_scorecard, name="pair_scorecard"),
     path("<str:code>/standings/", table_evening.pair_standings, name="pair_standings"),
     path("<str:code>/rulings/", table_evening.pair_rulings, name="pair_rulings"),
+    path("<str:code>/match/", teams.table_match, name="table_match"),
     path("<str:code>/board/<int:number>/", views.board_short, name="board_short"),
     path("<str:code>/board/<int:number>/preview/", views.short_preview, name="short_preview"),
     path("<str:code>/board/<int:number>/confirm/", views.board_confirm, name="board_confirm"),

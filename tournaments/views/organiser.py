@@ -117,6 +117,22 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
             reverse("tournaments:registration_open", args=[pk]),
             note=_("Then register the pairs (you may also register them now)."),
         )
+    if event.status == Event.Status.REGISTRATION and event.is_team_event:
+        teams = event.teams.count()
+        if teams < 2:
+            return NextStep(
+                _("Register teams"),
+                reverse("tournaments:teams", args=[pk]),
+                "get",
+                note=_("At least two teams are needed to start."),
+            )
+        return NextStep(
+            _("Start the event"),
+            reverse("tournaments:event_start", args=[pk]),
+            "get",
+            note=_("%(n)s teams registered. Starting closes registration and deals the boards.")
+            % {"n": teams},
+        )
     if event.status == Event.Status.REGISTRATION:
         if counts.pairs < 2:
             return NextStep(

@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import exports, pdf, policy, site, tasks_pdf
+from tournaments import exports, pdf, policy, site, tasks_pdf, team_exports, team_selectors
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.tournament_export import tournament_file_text
@@ -134,6 +134,16 @@ def _export_table(request: HttpRequest, ev: sel.EventView, kind: str) -> exports
         if number is not None and view.after_round != number:
             raise pdf.PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
         return exports.standings_table(ev, view)
+    if kind in ("teams", "butler"):
+        if not ev.event.is_team_event:
+            raise pdf.PdfRefused(_("This is not a team event."))
+        number = pdf.parse_round(request.GET.get("round"))
+        view = team_selectors.team_standings(ev, after_round=number)
+        if number is not None and view.after_round != number:
+            raise pdf.PdfRefused(_("There are no standings after round %(n)s yet.") % {"n": number})
+        if kind == "teams":
+            return team_exports.team_standings_table(view)
+        return team_exports.butler_table(view)
     if kind == "results":
         return exports.results_table(ev)
     if kind == "travellers":
@@ -174,7 +184,13 @@ def export_xlsx(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         table = _export_table(request, ev, kind)
     except pdf.PdfRefused as exc:
         return refused(request, ev, exc.message, exc.status)
-    titles = {"standings": _("Standings"), "results": _("Results"), "travellers": _("Travellers")}
+    titles = {
+        "standings": _("Standings"),
+        "results": _("Results"),
+        "travellers": _("Travellers"),
+        "teams": _("Team standings"),
+        "butler": _("Butler ranking"),
+    }
     return _download(
         exports.xlsx(table, title=str(titles[kind])),
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

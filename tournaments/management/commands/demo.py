@@ -60,6 +60,16 @@ class Command(BaseCommand):
                     "Round robin club evening (round 3 proposed, one pair resting): "
                     f"{base}{reverse('tournaments:round_detail', args=[report.round_robin.pk, 3])}"
                 )
+            if report.teams is not None:
+                out.write(
+                    "Team event (two rounds played), the team standings: "
+                    f"{base}{reverse('public:team_standings', args=[report.teams.pk])}"
+                )
+            if report.league is not None:
+                out.write(
+                    "Club league (three match days played): "
+                    f"{base}{reverse('leagues:league', args=[report.league.pk])}"
+                )
             if report.groups is not None:
                 out.write(
                     "Groups and knockout (semi-finals in progress), the bracket: "

@@ -1,0 +1,50 @@
+"""A team event through the services: teams registered, started, rounds paired and played."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tournaments.actors import Actor
+from tournaments.demo import play_round
+from tournaments.models import Event, Round
+from tournaments.services import events, teams
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+
+@pytest.fixture
+def actor(organiser):
+    return Actor(user=organiser)
+
+
+def team_event(actor, n=4, **options):
+    """A running team event of ``n`` teams of four (boards dealt)."""
+    options = {"boards_per_round": 3, "rounds_count": 3} | options
+    event = events.event_create(
+        actor=actor, name="Equips", competitor=Event.Competitor.TEAMS, **options
+    )
+    events.registration_open(event=event, actor=actor)
+    for i in range(1, n + 1):
+        teams.team_register(
+            event=event, actor=actor, name=f"Equip {i}", players=[f"T{i}P{k}" for k in range(1, 5)]
+        )
+    event = events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    return Event.objects.get(pk=event.pk)
+
+
+def play_team_round(event, actor, number, rng):
+    """Propose, open, play (every table enters and confirms its boards) and close a round."""
+    pairings_propose(event.pk, number, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
+    play_round(rnd, rng)
+    events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    return Round.objects.get(pk=rnd.pk)
+
+
+@pytest.fixture
+def rng():
+    return random.Random(18)

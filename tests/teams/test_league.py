@@ -1,0 +1,143 @@
+"""The league on the database: teams, the fixture list by round robin (home and away), games
+entered and audited, forfeits, the table after each match day (scoring.league), the pages."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.test import Client
+
+from scoring.league import league_table
+from tests.factories import UserFactory
+from tournaments.actors import Actor
+from tournaments.league_selectors import league_input, league_view
+from tournaments.models import LeagueAudit, LeagueFixture, LeagueGame
+from tournaments.services import Conflict, NotAllowed, ServiceError
+from tournaments.services import league as svc
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(actor):
+    league = svc.league_create(actor=actor, name="Lliga", games_per_match=3, hands_per_game=2)
+    for name in ("Reus", "Valls", "Tarragona", "Cambrils"):
+        svc.league_team_add(league=league, actor=actor, name=name)
+    return league
+
+
+def test_fixture_list_home_and_away(league, actor):
+    assert svc.fixtures_generate(league=league, actor=actor) == 12  # 4 teams × 3 × 2
+    fixtures = list(league.fixtures.all())
+    assert max(f.day for f in fixtures) == 6
+    meetings = Counter((f.home_id, f.away_id) for f in fixtures)
+    assert set(meetings.values()) == {1}
+    for f in fixtures:
+        assert (f.away_id, f.home_id) in meetings  # the return match
+    per_day = Counter(f.day for f in fixtures)
+    assert set(per_day.values()) == {2}
+    with pytest.raises(Conflict):
+        svc.league_team_add(league=league, actor=actor, name="Late")
+
+
+def test_once_only_when_the_league_says_so(actor):
+    league = svc.league_create(actor=actor, name="Lliga curta", home_and_away=False)
+    for name in "ABC":
+        svc.league_team_add(league=league, actor=actor, name=name)
+    assert svc.fixtures_generate(league=league, actor=actor) == 3
+
+
+def test_games_forfeits_and_the_table_after_each_day(league, actor):
+    svc.fixtures_generate(league=league, actor=actor)
+    day1 = list(league.fixtures.filter(day=1).order_by("pk"))
+    home_win, forfeited = day1
+    svc.league_game_enter(fixture=home_win, actor=actor, number=1, hands=[(10, 0), (0, 4)])
+    svc.league_game_enter(fixture=home_win, actor=actor, number=2, hands=[(72, 0)])
+    svc.league_game_enter(fixture=home_win, actor=actor, number=3, hands=[(0, 10)])
+    svc.league_forfeit(fixture=forfeited, actor=actor, side="away")
+    view = league_view(league, after_day=1)
+    points = {row.team.pk: row.points for row in view.rows}
+    assert points[home_win.home_id] == 3 and points[home_win.away_id] == 0
+    assert points[forfeited.home_id] == 3 and points[forfeited.away_id] == 0
+    assert view.rows[0].points == 3
+    # the table is what the pure function gives from the stored games
+    fixtures = list(league.fixtures.prefetch_related("games"))
+    pure = league_table(league_input(league, fixtures), after_day=1)
+    assert [r.team.pk for r in view.rows] == [s.team for s in pure.standings]
+    # a correction replaces the game and is audited with the old hands
+    svc.league_game_enter(fixture=home_win, actor=actor, number=3, hands=[(0, 0), (5, 0)])
+    audit = LeagueAudit.objects.filter(league=league, action="league_game").last()
+    assert audit.changes["hands"] == [[[0, 10]], [[0, 0], [5, 0]]]
+    assert LeagueGame.objects.filter(fixture=home_win).count() == 3
+
+
+def test_bad_results_are_refused_and_change_nothing(league, actor):
+    svc.fixtures_generate(league=league, actor=actor)
+    fixture = league.fixtures.first()
+    for hands in ([(10, 4)], [(-1, 0)], [(10, 0)] * 3, []):
+        with pytest.raises(ServiceError) as exc:
+            svc.league_game_enter(fixture=fixture, actor=actor, number=1, hands=hands)
+        assert exc.value.field == "hands"
+    with pytest.raises(ServiceError):
+        svc.league_game_enter(fixture=fixture, actor=actor, number=4, hands=[(1, 0)])
+    with pytest.raises(NotAllowed):
+        svc.league_game_enter(
+            fixture=fixture, actor=Actor(user=UserFactory()), number=1, hands=[(1, 0)]
+        )
+    assert not LeagueGame.objects.exists()
+    svc.league_game_enter(fixture=fixture, actor=actor, number=1, hands=[(1, 0)])
+    with pytest.raises(Conflict):
+        svc.fixtures_generate(league=league, actor=actor)
+    with pytest.raises(Conflict):
+        svc.league_forfeit(fixture=fixture, actor=actor, side="home")
+
+
+def test_league_pages(league, actor, organiser):
+    svc.fixtures_generate(league=league, actor=actor)
+    fixture = league.fixtures.filter(day=1).first()
+    public = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert public.get(f"/leagues/{league.pk}/").status_code == 404  # not published
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    url = f"/leagues/{league.pk}/fixtures/{fixture.pk}/"
+    bad = client.post(url, {"forfeit": "", "game1": "10-0, banana"})
+    assert bad.status_code == 400 and "write the home and away scores" in bad.content.decode()
+    assert not LeagueGame.objects.exists()
+    ok = client.post(url, {"forfeit": "", "game1": "10-0, 0-4", "game2": "36-0", "game3": "0-8"})
+    assert ok.status_code == 302
+    assert (
+        client.post(
+            f"/leagues/{league.pk}/manage/", {"action": "publish", "published": "1"}
+        ).status_code
+        == 302
+    )
+    page = public.get(f"/leagues/{league.pk}/").content.decode()
+    assert page.count("data-team=") == 4 and 'data-points="3"' in page
+    assert page.count("data-fixture=") == LeagueFixture.objects.filter(league=league).count()
+    pdf = public.get(f"/leagues/{league.pk}/league.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert public.get(f"/leagues/{league.pk}/manage/").status_code == 302  # to the login
+    stranger = Client(HTTP_ACCEPT_LANGUAGE="en")
+    stranger.force_login(UserFactory())
+    assert stranger.get(f"/leagues/{league.pk}/manage/").status_code == 403
+    assert stranger.post(url, {"game1": "1-0"}).status_code == 403
+
+
+def test_new_league_page(organiser):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    response = client.post(
+        "/leagues/new/",
+        {
+            "name": "Lliga del Camp",
+            "club_name": "Reus",
+            "starts": "2026-12-01",
+            "home_and_away": "on",
+            "games_per_match": 6,
+            "hands_per_game": 8,
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and "Lliga del Camp" in page.content.decode()

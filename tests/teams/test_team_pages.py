@@ -1,0 +1,148 @@
+"""Team pages on the database: organiser pages, public standings/Butler/matches, PDFs and CSV,
+and the fairness rule of a team match (a board shows once both tables have entered it; the
+public sees a match once its round is closed)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.factories import UserFactory
+from tests.teams.conftest import play_team_round, team_event
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, Event, TeamMatch
+from tournaments.services import events, results
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def enter(table, board, ns_total):
+    """Both sides of ``table`` enter the same short result of ``board`` (so it is confirmed)."""
+    data = {"trump": "oros", "totals": {"NS": ns_total, "EW": 72 - ns_total}}
+    for side in ("NS", "EW"):
+        results.result_submit_short(
+            table=table, board_number=board, actor=Actor(table=table, side=side), data=data
+        )
+
+
+@pytest.fixture
+def live(actor):
+    """A published team event with round 1 open, nothing entered yet."""
+    event = team_event(actor, 2, rounds_count=2, boards_per_round=2)
+    events.event_publish(event=event, actor=actor)
+    pairings_propose(event.pk, 1, actor=actor)
+    events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    return Event.objects.get(pk=event.pk)
+
+
+def table_client(table):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert client.post("/table/", {"code": table.code_ns}).status_code == 302
+    return client
+
+
+def test_a_board_shows_to_the_tables_only_once_both_have_entered_it(live, actor):
+    match = TeamMatch.objects.get(round__event=live)
+    open_room, closed_room = match.open_table, match.closed_table
+    phone = table_client(open_room)
+    url = f"/table/{open_room.code_ns}/match/"
+    enter(open_room, 1, 50)  # open room: NS score 50 − 36 = 14
+    page = phone.get(url).content.decode()
+    assert 'data-board="1" class="waiting"' in page and ">14<" not in page
+    enter(closed_room, 1, 30)  # closed room: EW scores 42 − 36 = 6, NS net −6
+    page = phone.get(url).content.decode()
+    assert 'data-board="1" data-units="5"' in page  # 14 − (−6) = 20 points: 5 units for A
+    assert ">20<" in page and ">14<" in page and ">-6<" in page
+    assert 'data-board="2" class="waiting"' in page
+    # The public (the event is published) sees nothing of the match while the round is open.
+    public = Client(HTTP_ACCEPT_LANGUAGE="en")
+    url = f"/e/{live.pk}/teams/matches/1/1/"
+    assert public.get(url).status_code == 403
+    # Another account, not at the match: refused too; the organiser follows it live.
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
+    other.force_login(UserFactory())
+    assert other.get(url).status_code == 403
+    staff = Client(HTTP_ACCEPT_LANGUAGE="en")
+    staff.force_login(live.organisers.get())
+    body = staff.get(url).content.decode()
+    assert 'data-board="1" data-units="' in body and 'data-board="2" class="waiting"' in body
+
+
+def test_public_pages_after_the_round_is_closed(actor, rng):
+    event = team_event(actor, 4, rounds_count=2, boards_per_round=2)
+    events.event_publish(event=event, actor=actor)
+    play_team_round(event, actor, 1, rng)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    standings = client.get(f"/e/{event.pk}/teams/")
+    assert standings.status_code == 200
+    page = standings.content.decode()
+    assert page.count("data-team=") == 4 and "Equip 1" in page
+    butler = client.get(f"/e/{event.pk}/butler/").content.decode()
+    assert butler.count("data-pair=") == 8
+    rounds = client.get(f"/e/{event.pk}/teams/matches/").content.decode()
+    assert f"/e/{event.pk}/teams/matches/1/1/" in rounds
+    match = client.get(f"/e/{event.pk}/teams/matches/1/1/").content.decode()
+    assert "waiting for both tables" not in match and "data-total-a" in match
+    for kind in ("teams", "butler", "team-matches"):
+        pdf = client.get(f"/e/{event.pk}/pdf/{kind}/")
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF"), kind
+    csv = client.get(f"/e/{event.pk}/export/teams.csv").content.decode()
+    assert csv.splitlines()[0].startswith("after_round,rank,rank_shared,number,team")
+    assert len(csv.splitlines()) == 5
+    assert len(client.get(f"/e/{event.pk}/export/butler.csv").content.decode().splitlines()) == 9
+    assert client.get(f"/e/{event.pk}/export/teams.xlsx").status_code == 200
+
+
+def test_team_pages_of_a_pairs_event_say_so(actor):
+    event = events.event_create(actor=actor, name="Parelles", published=True)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert client.get(f"/e/{event.pk}/teams/").status_code == 404
+    assert client.get(f"/e/{event.pk}/pdf/teams/").status_code == 404
+    assert client.get(f"/e/{event.pk}/export/butler.csv").status_code == 404
+
+
+def test_organiser_registers_a_team_and_enters_a_line_up(organiser):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    actor = Actor(user=organiser)
+    event = events.event_create(
+        actor=actor, name="Equips", competitor=Event.Competitor.TEAMS, boards_per_round=2
+    )
+    events.registration_open(event=event, actor=actor)
+    url = f"/manage/{event.pk}/teams/"
+    bad = client.post(url, {"name": "Els Rapids", "player1": "A", "player2": "B", "player3": "C"})
+    assert bad.status_code == 200 and event.teams.count() == 0
+    for name, players in (("Els Rapids", "ABCDE"), ("La Penya", "FGHI")):
+        data = {"name": name} | {f"player{k}": p for k, p in enumerate(players, start=1)}
+        assert client.post(url, data).status_code == 302
+    assert event.teams.count() == 2
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    pairings_propose(event.pk, 1, actor=actor)
+    match = TeamMatch.objects.get(round__event=event)
+    page = client.get(url).content.decode()
+    lineup_url = f"/manage/{event.pk}/rounds/1/matches/1/lineup/"
+    assert lineup_url in page
+    team = event.teams.get(name="Els Rapids")
+    ids = {m.player.name: m.player_id for m in team.members.select_related("player")}
+    prefix = f"t{team.pk}"
+    form = {
+        "team": team.pk,
+        f"{prefix}-first1": ids["E"],
+        f"{prefix}-first2": ids["A"],
+        f"{prefix}-second1": ids["B"],
+        f"{prefix}-second2": ids["C"],
+    }
+    assert client.post(lineup_url, form).status_code == 302
+    match.refresh_from_db()
+    side = match.open_table.ns if match.team_a_id == team.pk else match.open_table.ew
+    assert {side.pair.player1.name, side.pair.player2.name} == {"E", "A"}
+    assert AuditEntry.objects.filter(event=event, action="team_lineup").count() == 1
+    # a player twice: refused with a sentence, nothing changed
+    form[f"{prefix}-second1"] = ids["E"]
+    refused = client.post(lineup_url, form)
+    assert refused.status_code == 400 and "Four different players" in refused.content.decode()
+    assert AuditEntry.objects.filter(event=event, action="team_lineup").count() == 1
+    standings_recompute(event.pk)

@@ -1,0 +1,77 @@
+"""The league's organiser forms: the league, a team, a match's games."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Club, League, LeagueFixture, LeagueTeam
+from tournaments.services.events import max_length
+
+_HAND = re.compile(r"^\s*(\d{1,4})\s*[-–:]\s*(\d{1,4})\s*$")
+
+
+class LeagueForm(forms.ModelForm):
+    club_name = forms.CharField(label=_("Club"), required=False, max_length=max_length(Club))
+
+    class Meta:
+        model = League
+        fields = ["name", "starts", "home_and_away", "games_per_match", "hands_per_game"]
+        widgets = {"starts": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+
+class LeagueTeamForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=max_length(LeagueTeam))
+    club = forms.CharField(label=_("Club"), required=False, max_length=max_length(Club))
+
+
+def parse_hands(text: str) -> list[tuple[int, int]]:
+    """``"10-0, 0-4 36-0"`` → [(10, 0), (0, 4), (36, 0)]: each hand home–away."""
+    parts = [p for p in re.split(r"[,;\s]+(?=\d)", text.strip()) if p.strip()]
+    hands = []
+    for k, part in enumerate(parts, start=1):
+        match = _HAND.match(part)
+        if match is None:
+            raise forms.ValidationError(
+                _("Hand %(k)s (“%(text)s”): write the home and away scores as 10-0."),
+                params={"k": k, "text": part[:20]},
+            )
+        hands.append((int(match[1]), int(match[2])))
+    return hands
+
+
+class FixtureGamesForm(forms.Form):
+    """One text field per game: its hands as home-away scores."""
+
+    forfeit = forms.ChoiceField(
+        label=_("Forfeit"),
+        required=False,
+        choices=[("", _("No: the match is played"))] + list(LeagueFixture.Forfeit.choices),
+    )
+
+    def __init__(self, *args, league: League, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for k in range(1, league.games_per_match + 1):
+            self.fields[f"game{k}"] = forms.CharField(
+                label=_("Game %(k)s") % {"k": k},
+                required=False,
+                max_length=400,
+                help_text=_("Each hand's scores, home first: 10-0, 0-4, 36-0…") if k == 1 else "",
+            )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        self.parsed: dict[int, list[tuple[int, int]]] = {}
+        for name, value in list(data.items()):
+            if name.startswith("game") and value:
+                try:
+                    self.parsed[int(name[4:])] = parse_hands(value)
+                except forms.ValidationError as exc:
+                    self.add_error(name, exc)
+        return data
+
+    def games(self) -> dict[int, list[tuple[int, int]]]:
+        """Each game's hands (after ``is_valid``)."""
+        return self.parsed

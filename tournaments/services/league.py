@@ -1,0 +1,177 @@
+"""The league (Lliga, docs/teams.md section 7): club teams, the fixture list by round robin
+(home and away), the games of each match, forfeits. Every result change is audited
+(``LeagueAudit``); the table is computed by the pure ``scoring.league`` on each read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from scoring.lots import seeding_order
+from scoring.roundrobin import round_robin_schedule
+from tournaments.actors import Actor
+from tournaments.models import Club, League, LeagueAudit, LeagueFixture, LeagueGame, LeagueTeam
+from tournaments.services import Conflict, NotAllowed, ServiceError
+from tournaments.services.events import max_length
+
+MAX_HAND_SCORE = 16 * 36  # botifarra with Sant Vicenç, ×16 (R9)
+
+
+def require_league_organiser(league: League, actor: Actor) -> None:
+    if not (actor.is_authenticated and league.is_organiser(actor.user)):
+        raise NotAllowed(_("Only the organisers of this league can do that."))
+
+
+def _audit(league: League, actor: Actor, action: str, changes: dict) -> None:
+    LeagueAudit.objects.create(league=league, actor=actor.label, action=action, changes=changes)
+
+
+def league_create(
+    *, actor: Actor, name: str, club: Club | None = None, **options: object
+) -> League:
+    if not actor.is_authenticated:
+        raise NotAllowed(_("Log in to create a league."))
+    with transaction.atomic():
+        league = League(name=name, club=club, **options)
+        league.full_clean()
+        league.save()
+        league.organisers.add(actor.user)
+        _audit(league, actor, "league_created", {"name": [None, name]})
+    return league
+
+
+def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") -> LeagueTeam:
+    require_league_organiser(league, actor)
+    name = name.strip()
+    if not name or len(name) > max_length(LeagueTeam):
+        raise ServiceError(
+            _("A team's name has 1 to %(n)s characters.") % {"n": max_length(LeagueTeam)},
+            field="name",
+        )
+    with transaction.atomic():
+        League.objects.select_for_update().get(pk=league.pk)
+        if league.fixtures.exists():
+            raise Conflict(_("The fixture list is made: no team can join now."), field="name")
+        if league.teams.filter(name__iexact=name).exists():
+            raise ServiceError(_("A team of this league already has this name."), field="name")
+        club_obj = Club.objects.get_or_create(name=club.strip())[0] if club.strip() else None
+        number = (league.teams.aggregate(m=Max("number"))["m"] or 0) + 1
+        team = LeagueTeam.objects.create(league=league, number=number, name=name, club=club_obj)
+        _audit(league, actor, "league_team", {"team": [None, name]})
+    return team
+
+
+def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> int:
+    """The fixture list by round robin (Berger; home and away when the league says so), in the
+    order drawn from the league's seed; one match day a week from the first. Replaces a list
+    with no result yet."""
+    require_league_organiser(league, actor)
+    with transaction.atomic():
+        League.objects.select_for_update().get(pk=league.pk)
+        if (
+            LeagueGame.objects.filter(fixture__league=league).exists()
+            or league.fixtures.exclude(forfeit="").exists()
+        ):
+            raise Conflict(_("Results are in: the fixture list can no longer change."))
+        teams = {t.number: t for t in league.teams.all()}
+        if len(teams) < 2:
+            raise ServiceError(_("A league needs two teams at least."), field="teams")
+        order = seeding_order({n: n for n in teams}, league.seed, None)
+        schedule = round_robin_schedule(order, double=league.home_and_away)
+        league.fixtures.all().delete()
+        fixtures = [
+            LeagueFixture(
+                league=league,
+                day=day,
+                home=teams[home],
+                away=teams[away],
+                date=league.starts + timedelta(days=days_apart * (day - 1)),
+            )
+            for day, pairing in enumerate(schedule, start=1)
+            for home, away in pairing.tables
+        ]
+        LeagueFixture.objects.bulk_create(fixtures)
+        _audit(league, actor, "league_fixtures", {"fixtures": [None, len(fixtures)]})
+    return len(fixtures)
+
+
+def _check_hands(hands: Sequence[Sequence[int]], league: League) -> list[list[int]]:
+    if not hands:
+        raise ServiceError(_("A game needs its hands."), field="hands")
+    if len(hands) > league.hands_per_game:
+        raise ServiceError(
+            _("A game has at most %(n)s hands.") % {"n": league.hands_per_game}, field="hands"
+        )
+    out = []
+    for k, hand in enumerate(hands, start=1):
+        home, away = hand
+        if home < 0 or away < 0 or (home and away) or max(home, away) > MAX_HAND_SCORE:
+            raise ServiceError(
+                _("Hand %(k)s: only one side scores, from 0 to %(max)s (R9).")
+                % {"k": k, "max": MAX_HAND_SCORE},
+                field="hands",
+            )
+        out.append([home, away])
+    return out
+
+
+def league_game_enter(
+    *, fixture: LeagueFixture, actor: Actor, number: int, hands: Sequence[Sequence[int]]
+) -> LeagueGame:
+    """Enter (or correct) game ``number`` of a fixture: its hands' scores, home first."""
+    league = fixture.league
+    require_league_organiser(league, actor)
+    if not 1 <= number <= league.games_per_match:
+        raise ServiceError(
+            _("A match has games 1 to %(n)s.") % {"n": league.games_per_match}, field="game"
+        )
+    clean = _check_hands(hands, league)
+    with transaction.atomic():
+        fixture = LeagueFixture.objects.select_for_update().get(pk=fixture.pk)
+        if fixture.forfeit:
+            raise Conflict(_("This match was forfeited."), field="game")
+        game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
+        before = game.hands if game is not None else None
+        if game is None:
+            game = LeagueGame(fixture=fixture, number=number)
+        game.hands = clean
+        game.entered_by = actor.label
+        game.save()
+        _audit(
+            league,
+            actor,
+            "league_game",
+            {
+                "fixture": [None, str(fixture)],
+                "day": [None, fixture.day],
+                "game": [None, number],
+                "hands": [before, clean],
+            },
+        )
+    return game
+
+
+def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> LeagueFixture:
+    """A team did not turn up (``side``: home or away; "" to undo): audited."""
+    league = fixture.league
+    require_league_organiser(league, actor)
+    if side not in ("", *LeagueFixture.Forfeit.values):
+        raise ServiceError(_("Choose the home or the away team."), field="forfeit")
+    with transaction.atomic():
+        fixture = LeagueFixture.objects.select_for_update().get(pk=fixture.pk)
+        if side and fixture.games.exists():
+            raise Conflict(_("Games are entered for this match: remove them first."))
+        before = fixture.forfeit
+        fixture.forfeit = side
+        fixture.save(update_fields=["forfeit"])
+        _audit(
+            league,
+            actor,
+            "league_forfeit",
+            {"fixture": [None, str(fixture)], "forfeit": [before, side]},
+        )
+    return fixture

@@ -1,0 +1,14 @@
+"""The league (Lliga) pages, under /leagues/."""
+
+from django.urls import path
+
+from tournaments.views import leagues
+
+app_name = "leagues"
+urlpatterns = [
+    path("new/", leagues.league_new, name="new"),
+    path("<int:pk>/", leagues.league_page, name="league"),
+    path("<int:pk>/league.pdf", leagues.league_pdf, name="pdf"),
+    path("<int:pk>/manage/", leagues.league_manage, name="manage"),
+    path("<int:pk>/fixtures/<int:fixture_pk>/", leagues.fixture_results, name="fixture"),
+]

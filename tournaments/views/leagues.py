@@ -1,0 +1,161 @@
+"""The league's pages (/leagues/): its public page and PDF; the organiser's pages to make the
+league, its teams and fixture list, and to enter each match's games."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournaments import pdf
+from tournaments.actors import Actor
+from tournaments.forms_league import FixtureGamesForm, LeagueForm, LeagueTeamForm
+from tournaments.league_selectors import league_view
+from tournaments.models import Club, League, LeagueFixture
+from tournaments.services import ServiceError
+from tournaments.services import league as svc
+
+
+def _visible(request: HttpRequest, pk: int) -> League:
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    if not (league.published or league.is_organiser(request.user)):
+        raise Http404(_("No such league."))
+    return league
+
+
+def _managed(request: HttpRequest, pk: int) -> League:
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    if not league.is_organiser(request.user):
+        raise PermissionDenied(_("You are not an organiser of this league."))
+    return league
+
+
+def _after_day(request: HttpRequest) -> int | None:
+    raw = request.GET.get("after", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@require_GET
+def league_page(request: HttpRequest, pk: int) -> HttpResponse:
+    league = _visible(request, pk)
+    view = league_view(league, after_day=_after_day(request))
+    return render(
+        request,
+        "leagues/league.html",
+        {"league": league, "view": view, "can_change": league.is_organiser(request.user)},
+    )
+
+
+@require_GET
+def league_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    league = _visible(request, pk)
+    view = league_view(league, after_day=_after_day(request))
+    plan = pdf.PdfPlan(
+        kind="league",
+        round=None,
+        template="print/league.html",
+        title=_("League table"),
+        filename=f"league-{league.pk}.pdf",
+        common={"event": league, "league": league, "view": view},
+        parts=[{}],
+    )
+    response = HttpResponse(pdf.render_pdf(plan), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{plan.filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request: HttpRequest) -> HttpResponse:
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club_name = form.cleaned_data.pop("club_name", "").strip()
+        club = Club.objects.get_or_create(name=club_name)[0] if club_name else None
+        try:
+            league = svc.league_create(
+                actor=Actor(user=request.user), club=club, **form.cleaned_data
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("leagues:manage", league.pk)
+    return render(request, "leagues/new.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    league = _managed(request, pk)
+    actor = Actor(user=request.user)
+    team_form = LeagueTeamForm(request.POST if request.POST.get("action") == "team" else None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "team" and team_form.is_valid():
+                svc.league_team_add(league=league, actor=actor, **team_form.cleaned_data)
+                messages.success(request, _("Team added."))
+                return redirect("leagues:manage", league.pk)
+            if action == "fixtures":
+                if league.fixtures.exists() and not request.POST.get("confirm"):
+                    messages.error(request, _("Tick the box to replace the fixture list."))
+                else:
+                    n = svc.fixtures_generate(league=league, actor=actor)
+                    messages.success(request, _("%(n)s matches scheduled.") % {"n": n})
+                    return redirect("leagues:manage", league.pk)
+            if action == "publish":
+                league.published = request.POST.get("published") == "1"
+                league.save(update_fields=["published"])
+                return redirect("leagues:manage", league.pk)
+        except ServiceError as exc:
+            if action == "team":
+                team_form.add_error(
+                    exc.field if exc.field in team_form.fields else None, exc.message
+                )
+            else:
+                messages.error(request, exc.message)
+    return render(
+        request,
+        "leagues/manage.html",
+        {"league": league, "view": league_view(league), "team_form": team_form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpResponse:
+    league = _managed(request, pk)
+    fixture = get_object_or_404(
+        LeagueFixture.objects.select_related("home", "away"), league=league, pk=fixture_pk
+    )
+    initial = {"forfeit": fixture.forfeit} | {
+        f"game{g.number}": ", ".join(f"{h}-{a}" for h, a in g.hands) for g in fixture.games.all()
+    }
+    form = FixtureGamesForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        actor = Actor(user=request.user)
+        try:
+            # All the games or none: a refused game leaves everything stored as it was.
+            with transaction.atomic():
+                if form.cleaned_data["forfeit"] != fixture.forfeit:
+                    svc.league_forfeit(
+                        fixture=fixture, actor=actor, side=form.cleaned_data["forfeit"]
+                    )
+                for number, hands in sorted(form.games().items()):
+                    svc.league_game_enter(fixture=fixture, actor=actor, number=number, hands=hands)
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Results saved."))
+            return redirect("leagues:manage", league.pk)
+    return render(
+        request,
+        "leagues/fixture.html",
+        {"league": league, "fixture": fixture, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )

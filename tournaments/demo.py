@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring.presets import PRESETS
 from tournaments import play
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -27,7 +28,7 @@ from tournaments.models import (
 )
 from tournaments.scoring_io import stale_events
 from tournaments.selectors import table_boards_due
-from tournaments.services import events, results, roles, teams
+from tournaments.services import events, pairing_rules, results, roles, teams
 from tournaments.services import league as league_services
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.ratings import ratings_recompute
@@ -45,6 +46,26 @@ DEMO_TEAMS = "Campionat d'equips"
 DEMO_LEAGUE = "Lliga de clubs"
 TEAM_NAMES = ["Els Rapids", "La Penya", "Can Botifarra", "Els Manillers"]
 LEAGUE_CLUBS = ["Casal de Vic", "Ateneu de Manlleu", "Penya de Torelló", "Cercle de Tona"]
+DEMO_LLORET = "Obert de Lloret (sistema suís)"
+DEMO_ACCELERATED = "Gran obert de Lloret (suís accelerat)"
+DEMO_GIRONA = "Campionat de Girona (grups de 8 mans)"
+DEMO_CLUB_LEAGUE = "Lliga de l'Agrupació (anada i tornada)"
+LLORET_CLUB = ("Penya Botifarrera de Lloret", "Lloret de Mar")
+GIRONA_CLUB = ("Agrupació Botifarrera de Girona", "Girona")
+# One demo event per preset of scoring.presets, built with the preset's options (events.
+# preset_fields) in a field of demo size: fewer pairs, and the Swiss opens play 3 rounds of
+# their 7. Each ran to its last round and is finished, with its standings, except the club
+# evening, left in progress to show a round robin under way (rounds 1-2 closed, round 3
+# proposed). The duplicate Swiss is the season's evenings (the last one stands for them).
+PRESET_EVENTS = {
+    "open_swiss": DEMO_LLORET,
+    "open_swiss_accelerated": DEMO_ACCELERATED,
+    "girona_groups": DEMO_GIRONA,
+    "club_evening": DEMO_ROUND_ROBIN,
+    "club_league": DEMO_CLUB_LEAGUE,
+    "duplicate_swiss": DEMO_SEASON_EVENING % 6,
+}
+IN_PROGRESS_PRESETS = {"club_evening": 2}  # preset -> the last round closed
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"),
@@ -77,6 +98,8 @@ class DemoReport:
     groups: Event | None = None
     season: Season | None = None
     open_event: Event | None = None
+    # preset code -> the demo event built with it (PRESET_EVENTS)
+    presets: dict[str, Event] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     # The pending invitation's token: shown once, when the demo is built (only its hash is kept).
     invitation_token: str | None = None
@@ -119,9 +142,12 @@ def play_round(
     dispute: bool = False,
     illegal: bool = False,
     in_progress: bool = False,
+    calls: bool = False,
 ) -> None:
     """Every table enters and confirms its boards; optionally one conflict and one illegal card,
-    and (``in_progress``) tables at every stage of the round (``IN_PROGRESS``)."""
+    and (``in_progress``) tables at every stage of the round (``IN_PROGRESS``); with ``calls``
+    the opponents of the choosing pair call contro on some boards (games to 101 then end in a
+    realistic number of deals)."""
     event = rnd.event
     tables = list(rnd.tables.select_related("ns__pair", "ew__pair").order_by("number"))
     for table in tables:
@@ -176,7 +202,13 @@ def play_round(
                 continue
             played = play.record(board, trump=trump, cards=play.random_play(board, trump, rng))
             totals = play.replay(board, played).totals
-            data = {"delegated": False, "trump": trump, "doubles": [], "totals": totals}
+            doubles = []
+            if calls and rng.random() < 0.5:
+                seats = play.call_seats(board)
+                doubles = [{"seat": seats["contro"][0], "call": "contro"}]
+                if rng.random() < 0.3:
+                    doubles.append({"seat": seats["recontro"][0], "call": "recontro"})
+            data = {"delegated": False, "trump": trump, "doubles": doubles, "totals": totals}
             results.result_submit_short(table=table, board_number=board.number, actor=ns, data=data)
             if dispute and table.number == 3 and board.number == rnd.board_numbers[-1]:
                 wrong = {"NS": min(72, totals["NS"] + 4), "EW": max(0, totals["EW"] - 4)}
@@ -212,6 +244,7 @@ def build_demo() -> DemoReport:
         report.evening = Event.objects.filter(name=DEMO_EVENING).first()
         report.notes.append("The demo events already exist; nothing was changed.")
         _format_events(report, Actor(user=organiser), referee, club, random.Random(2027))
+        _preset_events(report, Actor(user=organiser), referee)
         for stale in stale_events():  # e.g. after an upgrade that stores more per snapshot
             standings_recompute(stale.pk)
         return report
@@ -220,7 +253,9 @@ def build_demo() -> DemoReport:
 
     # The championship: round 1 played, round 2 in progress (tables at every stage, a dispute
     # and an illegal card for the referee): the console and the room's screen to open.
-    event = _running_event(actor, referee, club, DEMO_EVENT, PAIR_NAMES, rounds=4, boards=4)
+    event = _running_event(
+        actor, referee, club, DEMO_EVENT, PAIR_NAMES, rounds_count=4, boards_per_round=4
+    )
     for number in (1, 2):
         pairings_propose(event.pk, number, actor=actor)
         rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
@@ -240,7 +275,9 @@ def build_demo() -> DemoReport:
     report.invitation_token = invited.token
     # A club evening: round 1 closed, standings computed, round 2's pairings proposed and
     # waiting for the organiser to accept them.
-    evening = _running_event(actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds=3, boards=3)
+    evening = _running_event(
+        actor, referee, club, DEMO_EVENING, PAIR_NAMES[:8], rounds_count=3, boards_per_round=3
+    )
     pairings_propose(evening.pk, 1, actor=actor)
     rnd = events.round_open(rnd=evening.rounds.get(number=1), actor=actor)
     play_round(rnd, rng)
@@ -252,29 +289,22 @@ def build_demo() -> DemoReport:
     _format_events(report, actor, referee, club, rng)
     report.season = _season(actor, club, rng)
     report.open_event = _open_championship(actor, club)
+    _preset_events(report, actor, referee)
     return report
 
 
 def _format_events(
     report: DemoReport, actor: Actor, referee: Any, club: Club, rng: random.Random
 ) -> None:
-    """The other pairing methods, each built once: a round robin club evening (five pairs, one
-    resting each round; rounds 1–2 closed, round 3 proposed) and a groups-and-knockout event
+    """The other pairing methods, each built once: a round robin club evening (the club evening
+    preset, five pairs, one resting each round; rounds 1–2 closed, round 3 proposed) and a
+    groups-and-knockout event
     (eight pairs in two groups, a repesca of two; the groups closed, the semi-finals open with
     their results in)."""
     report.round_robin = Event.objects.filter(name=DEMO_ROUND_ROBIN).first()
     if report.round_robin is None:
         rr = _running_event(
-            actor,
-            referee,
-            club,
-            DEMO_ROUND_ROBIN,
-            PAIR_NAMES[8:13],
-            rounds=1,
-            boards=3,
-            format=Event.Format.ROUND_ROBIN,
-            match_mode=Event.MatchMode.GAME,
-            game_target=51,
+            actor, referee, club, DEMO_ROUND_ROBIN, PAIR_NAMES[8:13], **_preset("club_evening")
         )
         for number in (1, 2):
             _play_and_close(rr, number, actor, rng)
@@ -293,8 +323,7 @@ def _format_events(
             club,
             DEMO_GROUPS,
             PAIR_NAMES[:8],
-            rounds=1,
-            boards=3,
+            boards_per_round=3,
             format=Event.Format.GROUPS,
             match_mode=Event.MatchMode.GAME,
             game_target=51,
@@ -311,11 +340,105 @@ def _format_events(
         report.groups = groups
 
 
-def _play_and_close(event: Event, number: int, actor: Actor, rng: random.Random) -> None:
+def _play_and_close(
+    event: Event, number: int, actor: Actor, rng: random.Random, *, calls: bool = False
+) -> None:
     pairings_propose(event.pk, number, actor=actor)
     rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
-    play_round(rnd, rng)
+    play_round(rnd, rng, calls=calls)
     events.round_close(rnd=rnd, actor=actor)
+
+
+def _preset(code: str, **demo_size: Any) -> dict[str, Any]:
+    """The options of preset ``code`` (scoring.presets), with the demo's field size."""
+    return events.preset_fields(PRESETS[code]) | demo_size
+
+
+def _demo_club(actor: Actor, name: str, city: str) -> Club:
+    club, _ = Club.objects.get_or_create(name=name, defaults={"city": city})
+    club.organisers.add(actor.user)
+    return club
+
+
+def _played_out(event: Event, actor: Actor, rng: random.Random) -> Event:
+    """Every round paired, played (contros called now and then) and closed; the standings
+    computed and the event finished."""
+    for number in range(1, event.rounds_count + 1):
+        _play_and_close(event, number, actor, rng, calls=True)
+    standings_recompute(event.pk)
+    return events.event_finish(event=Event.objects.get(pk=event.pk), actor=actor)
+
+
+def _open_swiss(actor: Actor, referee: Any, rng: random.Random) -> Event:
+    """Lloret's open Swiss with four pairs: three rounds of games to 101, 12 deals or the
+    clock, 121 counted at most, a level game half a win."""
+    club = _demo_club(actor, *LLORET_CLUB)
+    event = _running_event(
+        actor, referee, club, DEMO_LLORET, PAIR_NAMES[:4], **_preset("open_swiss", rounds_count=3)
+    )
+    return _played_out(event, actor, rng)
+
+
+def _open_swiss_accelerated(actor: Actor, referee: Any, rng: random.Random) -> Event:
+    """The accelerated open with four pairs of two clubs, seeded by rating: the top two carry
+    virtual points in rounds 1-2 and pairs of one club do not meet in those rounds."""
+    club = _demo_club(actor, *LLORET_CLUB)
+    event = _running_event(
+        actor,
+        referee,
+        club,
+        DEMO_ACCELERATED,
+        PAIR_NAMES[4:8],
+        clubs=[LLORET_CLUB[0], "Casal de la Botifarra"] * 2,
+        ratings=[1850, 1720, 1600, 1480],
+        **_preset("open_swiss_accelerated", rounds_count=3),
+    )
+    return _played_out(event, actor, rng)
+
+
+def _girona_groups(actor: Actor, referee: Any, rng: random.Random) -> Event:
+    """Girona's groups with six pairs: two groups of three (8-deal games, two tie-break deals
+    for a level game), then the final of the group winners."""
+    club = _demo_club(actor, *GIRONA_CLUB)
+    event = _running_event(
+        actor, referee, club, DEMO_GIRONA, PAIR_NAMES[10:16], **_preset("girona_groups")
+    )
+    return _played_out(event, actor, rng)
+
+
+def _club_league(actor: Actor, referee: Any, rng: random.Random) -> Event:
+    """The club league with three pairs: everybody meets everybody twice (six rounds, one pair
+    resting in each), games to 101 over four boards a round (the preset leaves it open)."""
+    club = _demo_club(actor, *GIRONA_CLUB)
+    event = _running_event(
+        actor,
+        referee,
+        club,
+        DEMO_CLUB_LEAGUE,
+        PAIR_NAMES[13:16],
+        **_preset("club_league", boards_per_round=4),
+    )
+    return _played_out(event, actor, rng)
+
+
+# The presets whose demo event is built here (the others' events are built above).
+_PRESET_BUILDERS = {
+    "open_swiss": _open_swiss,
+    "open_swiss_accelerated": _open_swiss_accelerated,
+    "girona_groups": _girona_groups,
+    "club_league": _club_league,
+}
+
+
+def _preset_events(report: DemoReport, actor: Actor, referee: Any) -> None:
+    """One event per preset (PRESET_EVENTS): those not there yet are built and played out."""
+    rng = random.Random(2028)  # its own: the other events' results stay as they were
+    for code, name in PRESET_EVENTS.items():
+        event = Event.objects.filter(name=name).first()
+        if event is None and code in _PRESET_BUILDERS:
+            event = _PRESET_BUILDERS[code](actor, referee, rng)
+        if event is not None:
+            report.presets[code] = event
 
 
 def _season(actor: Actor, club: Club, rng: random.Random) -> Season:
@@ -333,8 +456,7 @@ def _season(actor: Actor, club: Club, rng: random.Random) -> Season:
             club=club,
             date=first + timedelta(weeks=week),
             venue="Casal, sala gran",
-            rounds_count=2,
-            boards_per_round=3,
+            **_preset("duplicate_swiss", rounds_count=2, boards_per_round=3),
         )
         events.registration_open(event=evening, actor=actor)
         for number in range(1, 7):
@@ -399,23 +521,33 @@ def _running_event(
     name: str,
     pairs: list[tuple[str, str]],
     *,
-    rounds: int,
-    boards: int,
+    clubs: list[str] | None = None,
+    ratings: list[int] | None = None,
     **options: Any,
 ) -> Event:
+    """An event started with ``pairs`` registered (of ``clubs``, one a pair, else the event's
+    club), seeded by ``ratings`` (one a pair) when given, its boards dealt and published."""
     event = events.event_create(
-        actor=actor,
-        name=name,
-        club=club,
-        venue="Casal, sala gran",
-        rounds_count=rounds,
-        boards_per_round=boards,
-        **options,
+        actor=actor, name=name, club=club, venue="Casal, sala gran", **options
     )
     roles.role_grant(event=event, actor=actor, identifier=referee.username, role="referee")
     events.registration_open(event=event, actor=actor)
-    for p1, p2 in pairs:
-        events.entry_register(event=event, actor=actor, player1=p1, player2=p2, club=club.name)
+    entries = [
+        events.entry_register(
+            event=event,
+            actor=actor,
+            player1=p1,
+            player2=p2,
+            club=clubs[i] if clubs else club.name,
+        )
+        for i, (p1, p2) in enumerate(pairs)
+    ]
+    if ratings:
+        pairing_rules.ratings_set(
+            event=event,
+            actor=actor,
+            ratings={e.pk: r for e, r in zip(entries, ratings, strict=True)},
+        )
     event = events.event_start(event=event, actor=actor)
     event.refresh_from_db()  # the method may have set the number of rounds
     events.boards_generate(event=event)

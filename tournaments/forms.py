@@ -16,7 +16,7 @@ from tournaments.models import (
     Player,
     Round,
 )
-from tournaments.services.events import EVENT_OPTIONS, max_length
+from tournaments.services.events import EVENT_OPTIONS, max_length, preset_fields
 
 MAX_CSV_BYTES = 512 * 1024
 
@@ -101,25 +101,24 @@ RULE_PRESET_TEXTS = {
 }
 
 
+# The pairing options a preset sets that the event form does not show (the pairing page does).
+_PAIRING_PAGE_OPTIONS = (
+    "seeding",
+    "accelerated",
+    "club_rounds",
+    "round_robin",
+    "group_size",
+    "qualifiers",
+    "repesca",
+    "repesca_min_points",
+)
+
+
 def _rule_preset_fields(preset: Preset) -> dict[str, object]:
-    """The event options a rules preset sets (the pairing method when the event knows it)."""
-    fields: dict[str, object] = {
-        "match_mode": preset.match_mode,
-        "game_target": preset.rules.target,
-        "deal_limit": preset.rules.deal_limit,
-        "game_cap": preset.rules.cap,
-        "draw": preset.rules.draw,
-        "tiebreak_deals": preset.rules.tiebreak_deals,
-        "round_minutes": preset.time_minutes,
-        "ranking_method": preset.ranking_method,
-    }
-    if preset.boards_per_round is not None:
-        fields["boards_per_round"] = preset.boards_per_round
-    if preset.pairing.rounds is not None:
-        fields["rounds_count"] = preset.pairing.rounds
-    if preset.pairing.method in Event.Format.values:
-        fields["format"] = preset.pairing.method
-    return fields
+    """The event options a rules preset fills in on the event form (the pairing method when the
+    event knows it); ``events.preset_fields`` has them all."""
+    fields = preset_fields(preset)
+    return {k: v for k, v in fields.items() if k not in _PAIRING_PAGE_OPTIONS}
 
 
 for _code, (_label, _help) in RULE_PRESET_TEXTS.items():

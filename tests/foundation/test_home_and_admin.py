@@ -34,8 +34,10 @@ def test_demo_command_is_idempotent_and_prints_logins(capsys):
     second = capsys.readouterr().out
     assert "organiser" in first and "botifarra-demo" in first
     # the championship, the evening, the round robin, the groups and knockout, the season's six
-    # finished evenings, the open championship, the team event
-    assert Event.objects.count() == 12
+    # finished evenings, the open championship, the team event, and the events of the presets
+    # not shown by those (tournaments.demo.PRESET_EVENTS: two opens, Girona's groups, a club
+    # league)
+    assert Event.objects.count() == 16
     season = Season.objects.get()
     assert Event.objects.filter(club=season.club, status="finished").count() == 6
     assert PlayerRating.objects.filter(club=season.club, events=6).count() == 12

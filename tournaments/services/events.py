@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import clip
+from scoring.presets import Preset
 from tournaments import play, queue, scoring_io, team_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -728,6 +729,43 @@ EVENT_DETAILS = (
     "fee_currency",
     "fee_instructions",
 )
+
+
+def preset_fields(preset: Preset) -> dict[str, object]:
+    """The event options a preset of ``scoring.presets`` sets: its match limits, its clock and
+    its pairing method with the method's options (what it leaves open keeps the event's value)."""
+    rules, pairing = preset.rules, preset.pairing
+    fields: dict[str, object] = {
+        "match_mode": preset.match_mode,
+        "game_target": rules.target,
+        "deal_limit": rules.deal_limit,
+        "game_cap": rules.cap,
+        "draw": rules.draw,
+        "tiebreak_deals": rules.tiebreak_deals,
+        "round_minutes": preset.time_minutes,
+        "ranking_method": preset.ranking_method,
+        "format": pairing.method,
+        "seeding": pairing.seeding,
+        "accelerated": pairing.accelerated,
+        "club_rounds": pairing.club_rounds,
+        "group_size": pairing.group_size,
+        "qualifiers": pairing.qualifiers,
+        "repesca": pairing.repesca,
+        "repesca_min_points": pairing.repesca_min_points,
+    }
+    if preset.boards_per_round is not None:
+        fields["boards_per_round"] = preset.boards_per_round
+    if pairing.rounds is not None:
+        fields["rounds_count"] = pairing.rounds
+    if pairing.method == Event.Format.ROUND_ROBIN:
+        fields["round_robin"] = (
+            Event.RoundRobin.DOUBLE
+            if pairing.double
+            else Event.RoundRobin.ROUNDS
+            if pairing.rounds is not None
+            else Event.RoundRobin.FIELD
+        )
+    return fields
 
 
 def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:

@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments import public_selectors as sel
-from tournaments.models import Event, Player, Registration, ResultsMail, StandingsSnapshot
+from tournaments.models import Entry, Event, Player, Registration, ResultsMail, StandingsSnapshot
 from tournaments.qr import qr_png
 from tournaments.scoring_io import stale_events
 from tournaments.services.registrations import (
@@ -140,7 +140,15 @@ def results_mails_send(event_id: int) -> int:
     return sent
 
 
-def _results_mail(event, ev, entry, player: Player, cards, rows) -> bool:  # noqa: ANN001
+def _results_mail(
+    event: Event,
+    ev: sel.EventView,
+    entry: Entry,
+    player: Player,
+    cards: dict[int, sel.Scorecard],
+    rows: dict[int, sel.StandingRow],
+) -> bool:
+    """Send ``player`` their results unless it was done; whether it was sent now."""
     try:
         with transaction.atomic():
             # The unique (event, player) row is taken before sending: a second run (or one

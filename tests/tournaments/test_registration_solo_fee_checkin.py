@@ -177,7 +177,10 @@ def test_the_confirmation_carries_the_check_in_qr_code_and_its_link(client, open
     assert link in message.body and reg.checkin_token in link and reg.token not in link
     assert len(reg.checkin_token) >= 32 and reg.checkin_token != reg.token
     page = client.get(reverse("public:registration", args=[open_event.pk, reg.token]))
-    assert "<svg" in page.content.decode() and link in page.content.decode()
+    # The page's QR code points at the address the page was reached by.
+    path = reverse("public:check_in", args=[open_event.pk, reg.checkin_token])
+    assert link.endswith(path)
+    assert "<svg" in page.content.decode() and f"http://testserver{path}" in page.content.decode()
 
 
 def test_the_qr_link_checks_in_for_an_organiser_only(client, open_event, organiser, sent):

@@ -42,10 +42,12 @@ def registration_link(registration: Registration) -> str:
     return site_url() + path
 
 
-def checkin_link(registration: Registration) -> str:
-    """What the check-in QR code encodes: the organiser's phone opens it to check the pair in."""
+def checkin_link(registration: Registration, *, base: str = "") -> str:
+    """What the check-in QR code encodes: the organiser's phone opens it to check the pair in.
+    ``base``: the site's address (a page gives its request's); else as for a task's e-mail."""
     pair = pair_registration(registration)
-    return site_url() + reverse("public:check_in", args=[pair.event_id, pair.checkin_token])
+    path = reverse("public:check_in", args=[pair.event_id, pair.checkin_token])
+    return (base or site_url()) + path
 
 
 def _subject(kind: str, event: Event) -> str:

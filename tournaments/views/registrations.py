@@ -19,6 +19,7 @@ from tournaments.qr import qr_svg
 from tournaments.services import ServiceError
 from tournaments.services import registrations as svc
 from tournaments.services.mailings import checkin_link
+from tournaments.site import site_url
 from tournaments.views.organiser import _actor, _event
 
 
@@ -80,7 +81,7 @@ def _registration_page(
         and pair.entry_id is None
         and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION)
     )
-    link = checkin_link(pair) if show_qr else ""
+    link = checkin_link(pair, base=site_url(request)) if show_qr else ""
     return render(
         request,
         "registrations/registration.html",

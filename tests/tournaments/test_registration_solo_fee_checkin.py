@@ -190,6 +190,7 @@ def test_the_qr_link_checks_in_for_an_organiser_only(client, open_event, organis
     seen = client.get(url)
     assert seen.status_code == 200 and "Registered." in seen.content.decode()
     assert 'id="confirm"' not in seen.content.decode()
+    assert f"/accounts/login/?next={url}" in seen.content.decode()
     assert client.post(url).status_code == 403
     client.force_login(UserFactory())
     assert client.post(url).status_code == 403

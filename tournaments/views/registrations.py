@@ -65,7 +65,12 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _registration_page(
-    request: HttpRequest, reg: Registration, *, status: int = 200, can_withdraw: bool
+    request: HttpRequest,
+    reg: Registration,
+    *,
+    status: int = 200,
+    can_withdraw: bool,
+    checkin_page: bool = False,
 ) -> HttpResponse:
     pair = svc.pair_registration(reg)
     waiting_before = (
@@ -95,6 +100,8 @@ def _registration_page(
             and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION),
             "checkin_link": link,
             "qr": qr_svg(link, title=_("Check-in QR code")) if link else "",
+            # The QR code's link opened by someone not organising the event (logged out?).
+            "checkin_page": checkin_page and not request.user.is_authenticated,
         },
         status=status,
     )
@@ -130,7 +137,7 @@ def check_in_link(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     if not event.is_organiser(request.user):
         if request.method == "POST":
             raise PermissionDenied(_("Only the event's organisers can check pairs in."))
-        return _registration_page(request, reg, can_withdraw=False)
+        return _registration_page(request, reg, can_withdraw=False, checkin_page=True)
     status = 200
     if request.method == "POST":
         try:

@@ -177,7 +177,10 @@ def test_the_confirmation_carries_the_check_in_qr_code_and_its_link(client, open
     assert link in message.body and reg.checkin_token in link and reg.token not in link
     assert len(reg.checkin_token) >= 32 and reg.checkin_token != reg.token
     page = client.get(reverse("public:registration", args=[open_event.pk, reg.token]))
-    assert "<svg" in page.content.decode() and link in page.content.decode()
+    # The page's QR code points at the address the page was reached by.
+    path = reverse("public:check_in", args=[open_event.pk, reg.checkin_token])
+    assert link.endswith(path)
+    assert "<svg" in page.content.decode() and f"http://testserver{path}" in page.content.decode()
 
 
 def test_the_qr_link_checks_in_for_an_organiser_only(client, open_event, organiser, sent):
@@ -187,6 +190,7 @@ def test_the_qr_link_checks_in_for_an_organiser_only(client, open_event, organis
     seen = client.get(url)
     assert seen.status_code == 200 and "Registered." in seen.content.decode()
     assert 'id="confirm"' not in seen.content.decode()
+    assert f"/accounts/login/?next={url}" in seen.content.decode()
     assert client.post(url).status_code == 403
     client.force_login(UserFactory())
     assert client.post(url).status_code == 403
@@ -250,3 +254,33 @@ def test_the_organiser_sends_the_reminders_from_the_list(client, open_event, org
     assert sent(lambda: client.post(url)).status_code == 302
     assert [m.to for m in mail.outbox] == [["p1@example.org"]]
     assert re.search(r"/check-in/\S+/", mail.outbox[0].body)
+
+
+def test_the_event_form_takes_a_fee_and_refuses_a_bad_currency(client, organiser):
+    event = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION, club=None)
+    form = {
+        "name": "Obert",
+        "club_name": "",
+        "date": "2027-06-24",
+        "venue": "Sala gran",
+        "ruleset": "lliure",
+        "game_target": "101",
+        "match_mode": "boards",
+        "game_cap": "121",
+        "rounds_count": "4",
+        "boards_per_round": "6",
+        "ranking_method": "wins",
+        "bye_points": "36",
+    }
+    client.force_login(organiser)
+    url = reverse("tournaments:event_edit", args=[event.pk])
+    refused = client.post(url, form | {"fee_amount": "-1", "fee_currency": "euros"})
+    assert refused.status_code == 400
+    assert {"fee_amount", "fee_currency"} <= set(refused.context["form"].errors)
+    event.refresh_from_db()
+    assert event.fee_amount is None
+    fee = {"fee_amount": "12.50", "fee_currency": "eur", "fee_instructions": "Bizum 600 000 000"}
+    assert client.post(url, form | fee).status_code == 302
+    event.refresh_from_db()
+    assert (event.fee_amount, event.fee_currency) == (Decimal("12.50"), "EUR")
+    assert AuditEntry.objects.filter(event=event, action="event_updated").exists()

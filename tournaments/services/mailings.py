@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments import public_selectors as sel
-from tournaments.models import Event, Player, Registration, ResultsMail, StandingsSnapshot
+from tournaments.models import Entry, Event, Player, Registration, ResultsMail, StandingsSnapshot
 from tournaments.qr import qr_png
 from tournaments.scoring_io import stale_events
 from tournaments.services.registrations import (
@@ -42,10 +42,12 @@ def registration_link(registration: Registration) -> str:
     return site_url() + path
 
 
-def checkin_link(registration: Registration) -> str:
-    """What the check-in QR code encodes: the organiser's phone opens it to check the pair in."""
+def checkin_link(registration: Registration, *, base: str = "") -> str:
+    """What the check-in QR code encodes: the organiser's phone opens it to check the pair in.
+    ``base``: the site's address (a page gives its request's); else as for a task's e-mail."""
     pair = pair_registration(registration)
-    return site_url() + reverse("public:check_in", args=[pair.event_id, pair.checkin_token])
+    path = reverse("public:check_in", args=[pair.event_id, pair.checkin_token])
+    return (base or site_url()) + path
 
 
 def _subject(kind: str, event: Event) -> str:
@@ -140,7 +142,15 @@ def results_mails_send(event_id: int) -> int:
     return sent
 
 
-def _results_mail(event, ev, entry, player: Player, cards, rows) -> bool:  # noqa: ANN001
+def _results_mail(
+    event: Event,
+    ev: sel.EventView,
+    entry: Entry,
+    player: Player,
+    cards: dict[int, sel.Scorecard],
+    rows: dict[int, sel.StandingRow],
+) -> bool:
+    """Send ``player`` their results unless it was done; whether it was sent now."""
     try:
         with transaction.atomic():
             # The unique (event, player) row is taken before sending: a second run (or one

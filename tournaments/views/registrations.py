@@ -19,6 +19,7 @@ from tournaments.qr import qr_svg
 from tournaments.services import ServiceError
 from tournaments.services import registrations as svc
 from tournaments.services.mailings import checkin_link
+from tournaments.site import site_url
 from tournaments.views.organiser import _actor, _event
 
 
@@ -64,7 +65,12 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _registration_page(
-    request: HttpRequest, reg: Registration, *, status: int = 200, can_withdraw: bool
+    request: HttpRequest,
+    reg: Registration,
+    *,
+    status: int = 200,
+    can_withdraw: bool,
+    checkin_page: bool = False,
 ) -> HttpResponse:
     pair = svc.pair_registration(reg)
     waiting_before = (
@@ -80,7 +86,7 @@ def _registration_page(
         and pair.entry_id is None
         and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION)
     )
-    link = checkin_link(pair) if show_qr else ""
+    link = checkin_link(pair, base=site_url(request)) if show_qr else ""
     return render(
         request,
         "registrations/registration.html",
@@ -94,6 +100,8 @@ def _registration_page(
             and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION),
             "checkin_link": link,
             "qr": qr_svg(link, title=_("Check-in QR code")) if link else "",
+            # The QR code's link opened by someone not organising the event (logged out?).
+            "checkin_page": checkin_page and not request.user.is_authenticated,
         },
         status=status,
     )
@@ -129,7 +137,7 @@ def check_in_link(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     if not event.is_organiser(request.user):
         if request.method == "POST":
             raise PermissionDenied(_("Only the event's organisers can check pairs in."))
-        return _registration_page(request, reg, can_withdraw=False)
+        return _registration_page(request, reg, can_withdraw=False, checkin_page=True)
     status = 200
     if request.method == "POST":
         try:

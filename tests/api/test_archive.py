@@ -153,6 +153,14 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     wrong_seed = copy.deepcopy(document)
     wrong_seed["event"]["seed"] = "not the seed"
     not_an_archive = {"format": "something else"}
+    unknown_option = copy.deepcopy(document)
+    unknown_option["event"]["options"]["colour"] = "red"
+    bad_option = copy.deepcopy(document)
+    bad_option["event"]["options"]["rounds_count"] = 99
+    no_such_pair = copy.deepcopy(document)
+    no_such_pair["rounds"][0]["tables"][0]["ns"] = 99
+    too_long = copy.deepcopy(document)
+    too_long["results"][0]["entered_by"] = "x" * 500
     before = _counts()
     # The club exists here, and this account does not organise it: as when creating an event.
     refused = other.organiser.post(url, document, format="json")
@@ -164,6 +172,10 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         (tampered_verdict, 400, "results"),
         (wrong_seed, 400, "event.seed"),
         (not_an_archive, 400, "format"),
+        (unknown_option, 400, "event.options"),
+        (bad_option, 400, "event.options.rounds_count"),
+        (no_such_pair, 400, "archive"),
+        (too_long, 400, "archive"),
     ):
         answer = other.organiser.post(url, body, format="json")
         assert answer.status_code == status, answer.content

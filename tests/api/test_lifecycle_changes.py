@@ -99,3 +99,17 @@ def test_closing_decides_kind_by_kind(running):
         "unconfirmed": {"1": [2]},
         "disputed": {"2": [1]},
     }
+
+
+def test_new_codes_for_a_table_while_its_round_is_open(running):
+    run, org = running, running.organiser
+    t1, _t2 = run.tables(1)
+    ns = run.token(t1["code_ns"])
+    fresh = run.post(org, f"{API}/tables/{t1['id']}/new-codes")
+    assert fresh["code_ns"] not in (None, t1["code_ns"])
+    assert ns.get(f"{API}/disputes").status_code == 401  # the old token stopped working
+    entry = AuditEntry.objects.get(event_id=run.pk, action="table_new_codes")
+    assert entry.changes == {"table": [None, 1], "round": [None, 1]}
+    run.post(org, f"{API}/events/{run.pk}/rounds/1/close", {"accept_missing": True})
+    closed = org.post(f"{API}/tables/{t1['id']}/new-codes", format="json")
+    assert closed.status_code == 409

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import archive, play
@@ -43,6 +44,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
+from tournaments.services.events import EVENT_OPTIONS
 from tournaments.services.standings import standings_recompute
 
 
@@ -115,6 +117,11 @@ def _pair(name: str, players: list[str], licences: list[str], club: Club | None)
 
 
 def _event(data: Mapping[str, Any], actor: Actor) -> Event:
+    unknown = sorted(set(data["options"]) - set(EVENT_OPTIONS))
+    if unknown:
+        raise ServiceError(
+            _("Unknown fields: %(f)s") % {"f": ", ".join(unknown)}, field="event.options"
+        )
     event = Event(
         name=data["name"],
         club=clubs.club_for(name=data["club"] or "", actor=actor),
@@ -127,7 +134,14 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
         finished_at=_time(data["finished_at"]),
         **data["options"],
     )
-    event.full_clean(exclude=["commitment"])
+    try:
+        event.full_clean(exclude=["commitment"])
+    except DjangoValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        path = "event" if field == "__all__" else f"event.{field}"
+        if field in EVENT_OPTIONS:
+            path = f"event.options.{field}"
+        raise ServiceError(messages[0], field=path) from None
     event.save()
     event.organisers.add(actor.user)
     _stamp(event, created_at=data["created_at"])
@@ -363,18 +377,33 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
         raise NotAllowed(_("Log in to import an event."))
     _check(document)
     users = _Users(actor)
-    with transaction.atomic():
-        event = _event(document["event"], actor)
-        entries = _entries(event, document)
-        boards = _boards(event, document)
-        tables = _rounds(event, document, entries)
-        results = _results(document, tables, boards, users)
-        _trail(event, document, tables, boards, results)
-        _same_standings(event, document, entries)
-        audit.record(
-            event=event,
-            actor=actor.label,
-            action="event_imported",
-            changes={"exported_at": [None, document["exported_at"]]},
-        )
+    try:
+        with transaction.atomic():
+            event = _event(document["event"], actor)
+            entries = _entries(event, document)
+            boards = _boards(event, document)
+            tables = _rounds(event, document, entries)
+            results = _results(document, tables, boards, users)
+            _trail(event, document, tables, boards, results)
+            _same_standings(event, document, entries)
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="event_imported",
+                changes={"exported_at": [None, document["exported_at"]]},
+            )
+    except (KeyError, IndexError):
+        # A pair, round, table, board or ruling named that the archive does not hold.
+        raise ServiceError(
+            _("The archive refers to a pair, round, table, board or ruling it does not hold."),
+            field="archive",
+        ) from None
+    except (DjangoValidationError, IntegrityError, DataError):
+        raise ServiceError(
+            _(
+                "The archive holds a value this installation cannot store (too long, or out of "
+                "range)."
+            ),
+            field="archive",
+        ) from None
     return event

@@ -24,6 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -187,15 +189,19 @@ def check_url(url: str) -> str:
     point elsewhere later.
     """
     url = url.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        URLValidator(schemes=["http", "https"])(url)
+        parts = urlsplit(url)
+        if not parts.hostname:
+            raise ValidationError("no host")
+        port = parts.port or (443 if parts.scheme == "https" else 80)  # ValueError past 65535
+    except (ValidationError, ValueError):
         raise ServiceError(
             _("Give a whole web address starting with https:// (or http://)."), field="url"
-        )
+        ) from None
     if settings.WEBHOOKS_ALLOW_PRIVATE:
         return url
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError):
         raise ServiceError(

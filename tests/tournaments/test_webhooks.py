@@ -263,7 +263,15 @@ def test_registering_makes_a_secret_and_writes_the_audit(running_event, boss):
 
 @pytest.mark.parametrize(
     "url",
-    ["ftp://example.org/h", "example.org/h", "https://", "javascript:alert(1)", "http:///x"],
+    [
+        "ftp://example.org/h",
+        "example.org/h",
+        "https://",
+        "javascript:alert(1)",
+        "http:///x",
+        "https://exa mple.org/h",
+        "https://example.org:99999/h",
+    ],
 )
 def test_an_address_that_is_not_http_is_refused_on_url(running_event, boss, url):
     with pytest.raises(ServiceError) as exc:

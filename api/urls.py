@@ -76,6 +76,11 @@ urlpatterns = [
     path("events/<int:pk>/rounds", views.EventRoundsView.as_view(), name="event_rounds"),
     path("events/<int:pk>/boards/<int:number>", views.BoardView.as_view(), name="board"),
     path("events/<int:pk>/standings", views.StandingsView.as_view(), name="standings"),
+    path(
+        "events/<int:pk>/team-standings",
+        views.TeamStandingsView.as_view(),
+        name="team_standings",
+    ),
     path("rounds/<int:pk>/tables", views.RoundTablesView.as_view(), name="round_tables"),
     path("results", views.ResultListView.as_view(), name="result_list"),
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),

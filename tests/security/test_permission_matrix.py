@@ -215,6 +215,8 @@ EXPECTED: dict[str, Rule] = {
     # everyone reads a board's dealer; its hands only who may see them (test_card_leaks.py)
     "api:board": Rule("api", ALL, pk="event", number="board"),
     "api:standings": Rule("api", ALL, pk="event"),
+    # a pairs event has no team standings: 404 for all (tests/teams/test_team_api.py)
+    "api:team_standings": Rule("api", NOBODY, pk="event"),
     "api:round_tables": Rule("api", ALL, pk="round"),
     "api:result_list": Rule("api", ALL, ALL - {"anonymous"}),
     # Django staff as such see nothing more of an open round than anyone (policy.py)

@@ -346,6 +346,72 @@ class StandingsSerializer(serializers.Serializer):
     )
 
 
+class TeamStandingRowSerializer(serializers.Serializer):
+    """One team's line of the team standings (scoring.team_types.TeamStanding)."""
+
+    rank = serializers.IntegerField(help_text=_("Teams equal on every criterion share a rank."))
+    shared = serializers.BooleanField(help_text=_("True when another team has the same rank."))
+    number = serializers.IntegerField(help_text=_("The team's number in the event."))
+    name = serializers.CharField(help_text=_("The team's name."))
+    vp = serializers.FloatField(help_text=_("Victory points (20 shared per match; byes)."))
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    units_for = serializers.IntegerField(help_text=_("Units won on the difference scale."))
+    units_against = serializers.IntegerField()
+    units_diff = serializers.IntegerField(help_text=_("units_for − units_against."))
+    buchholz = serializers.FloatField(help_text=_("The sum of the opponents' VPs."))
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class TeamMatchSummarySerializer(serializers.Serializer):
+    """One match of the round, in team numbers."""
+
+    round = serializers.IntegerField()
+    match = serializers.IntegerField()
+    team_a = serializers.IntegerField(
+        help_text=_("Team A's number (North–South in the open room).")
+    )
+    team_b = serializers.IntegerField()
+    boards = serializers.IntegerField(help_text=_("Boards scheduled."))
+    boards_played = serializers.IntegerField()
+    units_a = serializers.IntegerField()
+    units_b = serializers.IntegerField()
+    vp_a = serializers.FloatField()
+    vp_b = serializers.FloatField()
+
+
+class ButlerRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    pair = serializers.IntegerField(help_text=_("The pair's number in the event."))
+    name = serializers.CharField()
+    team = serializers.IntegerField(allow_null=True, help_text=_("The pair's team's number."))
+    boards = serializers.IntegerField()
+    units = serializers.IntegerField()
+    average = serializers.FloatField(help_text=_("Units per board."))
+
+
+class TeamStandingsSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    after_round = serializers.IntegerField(
+        allow_null=True, help_text=_("The round these standings follow; null: none yet.")
+    )
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=_("Every round whose standings you may read (?after=)."),
+    )
+    stale = serializers.BooleanField(help_text=_("True while a recomputation is pending."))
+    updated_at = serializers.DateTimeField(allow_null=True)
+    rows = TeamStandingRowSerializer(many=True)
+    matches = TeamMatchSummarySerializer(
+        many=True, help_text=_("The matches of round after_round, in match order.")
+    )
+    butler = ButlerRowSerializer(many=True, help_text=_("The Butler ranking of the pairs."))
+
+
 # ---- results -------------------------------------------------------------------------------
 
 

@@ -116,6 +116,11 @@ urlpatterns = [
         name="scorecard",
     ),
     path("events/<int:pk>/audit", reads.AuditView.as_view(), name="event_audit"),
+    path(
+        "events/<int:pk>/team-standings",
+        views.TeamStandingsView.as_view(),
+        name="team_standings",
+    ),
     path("rounds/<int:pk>/tables", views.RoundTablesView.as_view(), name="round_tables"),
     path("results", views.ResultListView.as_view(), name="result_list"),
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),

@@ -31,7 +31,15 @@ from api.parsers import StorableJSONParser
 from api.schema import errors
 from api.throttles import VerifyThrottle
 from scoring.standings import CRITERIA
-from tournaments import play, policy, public_selectors, queue, ratelimit, table_access
+from tournaments import (
+    play,
+    policy,
+    public_selectors,
+    queue,
+    ratelimit,
+    table_access,
+    team_selectors,
+)
 from tournaments.actors import Actor
 from tournaments.analysis_selectors import board_analysis_json
 from tournaments.labels import FieldProblem, side_label
@@ -296,6 +304,8 @@ class StandingsView(ApiView):
         query = s.StandingsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         event = _event(request, pk)
+        if event.is_team_event:
+            raise NotFound(_("This is a team event: its standings are at /team-standings."))
         staff = policy.is_event_staff(access.actor_for(request), event)
         ev = public_selectors.event_view(event, staff=staff)
         after = query.validated_data.get("after")
@@ -305,6 +315,64 @@ class StandingsView(ApiView):
                 _("There are no standings after round %(n)s that you may see.") % {"n": after}
             )
         return Response(s.StandingsSerializer(_standings(event, view, ev)).data)
+
+
+def _team_standings(event: Event, view: team_selectors.TeamStandingsView) -> dict[str, Any]:
+    snapshot = view.snapshot
+    numbers = {row.team.pk: row.team.number for row in view.rows}
+    return {
+        "event": event.pk,
+        "after_round": view.after_round,
+        "rounds": view.after_rounds,
+        "stale": view.state != queue.FRESH,
+        "updated_at": snapshot.computed_at if snapshot else None,
+        "rows": [
+            {**row.data, "shared": row.shared, "number": row.team.number, "name": row.team.name}
+            for row in view.rows
+        ],
+        "matches": [
+            {**m, "team_a": numbers.get(m["team_a"]), "team_b": numbers.get(m["team_b"])}
+            for m in sorted(snapshot.matches if snapshot else [], key=lambda m: m["match"])
+        ],
+        "butler": [
+            {
+                **row.data,
+                "shared": row.shared,
+                "pair": row.entry.number,
+                "name": row.entry.pair.name,
+                "team": row.team.number if row.team else None,
+            }
+            for row in view.butler
+        ],
+    }
+
+
+class TeamStandingsView(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="Team standings",
+        description="A team event's standings after round `after` (default: the latest you "
+        "may see), its matches of that round and the Butler ranking of its pairs. The public "
+        "and the tables see closed rounds, the event's organisers and referees the open round "
+        "live. 404 for a pairs event.",
+        parameters=[s.StandingsQuerySerializer],
+        responses={200: s.TeamStandingsSerializer, **errors(400, 404)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        query = s.StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        event = _event(request, pk)
+        if not event.is_team_event:
+            raise NotFound(_("This is not a team event."))
+        staff = policy.is_event_staff(access.actor_for(request), event)
+        ev = public_selectors.event_view(event, staff=staff)
+        after = query.validated_data.get("after")
+        view = team_selectors.team_standings(ev, after_round=after)
+        if after is not None and view.after_round != after:
+            raise NotFound(
+                _("There are no standings after round %(n)s that you may see.") % {"n": after}
+            )
+        return Response(s.TeamStandingsSerializer(_team_standings(event, view)).data)
 
 
 # ---- results --------------------------------------------------------------------------------

@@ -298,3 +298,133 @@ def store_club_history(history, *, name: str = "Benchmark club", batch: int = 50
     ]
     insert_rows(BoardResult, results, batch=batch)
     return club, player_of
+
+
+def store_team_event(data: TeamEventInput, *, name: str, seed: str, boards: int = TEAM_BOARDS):
+    """Write a synthetic team event (``build_team_event``) into the database: teams of four,
+    their two pairs as entries, every match at two tables of a closed round, confirmed results.
+    Needs Django set up; returns the ``Event``."""
+    from tournaments.models import (
+        Board,
+        BoardResult,
+        Entry,
+        Event,
+        Pair,
+        Player,
+        Round,
+        Table,
+        Team,
+        TeamMatch,
+        TeamMember,
+    )
+
+    rounds = len(data.rounds)
+    event = Event.objects.create(
+        name=name,
+        competitor=Event.Competitor.TEAMS,
+        rounds_count=rounds,
+        boards_per_round=boards,
+        status=Event.Status.RUNNING,
+        seed=seed,
+    )
+    team_of = {
+        t.number: t
+        for t in Team.objects.bulk_create(
+            [Team(event=event, number=t, name=f"Team {t}") for t in data.teams]
+        )
+    }
+    players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(4 * len(data.teams))])
+    TeamMember.objects.bulk_create(
+        [
+            TeamMember(team=team_of[t], player=players[4 * i + k], order=k + 1)
+            for i, t in enumerate(data.teams)
+            for k in range(4)
+        ]
+    )
+    pairs = Pair.objects.bulk_create(
+        [
+            Pair(
+                name=f"Pair {10 * t + k}",
+                player1=players[4 * i + 2 * k - 2],
+                player2=players[4 * i + 2 * k - 1],
+            )
+            for i, t in enumerate(data.teams)
+            for k in (1, 2)
+        ]
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(event=event, pair=pairs[2 * i + k - 1], number=10 * t + k, team=team_of[t])
+            for i, t in enumerate(data.teams)
+            for k in (1, 2)
+        ]
+    )
+    entry_of = {e.number: e for e in entries}
+    board_of = {
+        b.number: b
+        for b in Board.objects.bulk_create(
+            [
+                Board(event=event, number=n, dealer="N", hands={})
+                for n in range(1, rounds * boards + 1)
+            ]
+        )
+    }
+    for rnd_data in data.rounds:
+        rnd = Round.objects.create(event=event, number=rnd_data.number, status=Round.Status.CLOSED)
+        rooms = [
+            (m, room, results)
+            for m in rnd_data.matches
+            for room, results in (("open", m.open_room), ("closed", m.closed_room))
+        ]
+        tables = Table.objects.bulk_create(
+            [
+                Table(
+                    round=rnd,
+                    number=2 * m.match - (room == "open"),
+                    ns=entry_of[
+                        10 * (m.team_a if room == "open" else m.team_b) + (room != "open") + 1
+                    ],
+                    ew=entry_of[
+                        10 * (m.team_b if room == "open" else m.team_a) + (room != "open") + 1
+                    ],
+                    code_ns=f"{2 * m.match - (room == 'open'):05d}N",
+                    code_ew=f"{2 * m.match - (room == 'open'):05d}E",
+                )
+                for m, room, _r in rooms
+            ]
+        )
+        by_match = {(m.match, room): t for (m, room, _r), t in zip(rooms, tables, strict=True)}
+        TeamMatch.objects.bulk_create(
+            [
+                TeamMatch(
+                    round=rnd,
+                    number=m.match,
+                    team_a=team_of[m.team_a],
+                    team_b=team_of[m.team_b],
+                    open_table=by_match[(m.match, "open")],
+                    closed_table=by_match[(m.match, "closed")],
+                )
+                for m in rnd_data.matches
+            ]
+        )
+        BoardResult.objects.bulk_create(
+            [
+                BoardResult(
+                    table=table,
+                    board=board_of[r.board],
+                    status=BoardResult.Status.CONFIRMED,
+                    source=BoardResult.Source.SHORT,
+                    trump="oros",
+                    multiplier=1,
+                    score_ns=r.score_ns,
+                    score_ew=r.score_ew,
+                    adjusted_ns=r.adjusted_ns or "",
+                    adjusted_ew=r.adjusted_ew or "",
+                    entered_by="synthetic",
+                )
+                for table, (_m, _room, results) in zip(tables, rooms, strict=True)
+                for r in results
+            ],
+            batch_size=2000,
+        )
+    return event

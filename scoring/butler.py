@@ -65,6 +65,51 @@ def butler_ranking(
     """
     if min_boards < 0:
         raise ValueError("min_boards cannot be negative")
+    units, boards, out_boards = _board_units(results)
+    return _ranked(units, boards, out_boards, min_boards=min_boards, numbers=numbers, seed=seed)
+
+
+def butler_after_each(
+    rounds: Sequence[Sequence[BoardResult]],
+    *,
+    min_boards: int = 0,
+    numbers: Mapping[int, int] | None = None,
+    seed: str = "",
+) -> list[ButlerResult]:
+    """The Butler ranking after each round: ``rounds[k]`` holds round k + 1's results. A board
+    belongs to one round, so each board's datum and units are computed once and added up
+    (the same as ``butler_ranking`` of every result up to that round)."""
+    if min_boards < 0:
+        raise ValueError("min_boards cannot be negative")
+    units: dict[int, int] = {}
+    boards: dict[int, int] = {}
+    out_boards: dict[int, ButlerBoard] = {}
+    out = []
+    for results in rounds:
+        r_units, r_boards, r_out = _board_units(results)
+        if set(r_out) & set(out_boards):
+            raise ValueError("a board appears in two rounds")
+        for pair, u in r_units.items():
+            units[pair] = units.get(pair, 0) + u
+            boards[pair] = boards.get(pair, 0) + r_boards[pair]
+        out_boards.update(r_out)
+        out.append(
+            _ranked(
+                dict(units),
+                dict(boards),
+                dict(out_boards),
+                min_boards=min_boards,
+                numbers=numbers,
+                seed=seed,
+            )
+        )
+    return out
+
+
+def _board_units(
+    results: Sequence[BoardResult],
+) -> tuple[dict[int, int], dict[int, int], dict[int, ButlerBoard]]:
+    """Each pair's units and boards over ``results``, and every board's datum and lines."""
     per_board: dict[int, list[BoardResult]] = {}
     for r in results:
         if r.score_ns < 0 or r.score_ew < 0 or (r.score_ns and r.score_ew):
@@ -97,6 +142,18 @@ def butler_ranking(
             lines.append(ButlerLine(r.table, r.ns, r.ew, net, u_ns, u_ew))
         out_boards[board] = ButlerBoard(board, d, len(nets), dropped, lines)
 
+    return units, boards, out_boards
+
+
+def _ranked(
+    units: dict[int, int],
+    boards: dict[int, int],
+    out_boards: dict[int, ButlerBoard],
+    *,
+    min_boards: int,
+    numbers: Mapping[int, int] | None,
+    seed: str,
+) -> ButlerResult:
     pairs = sorted(units)
     nums = {p: (numbers or {}).get(p, p) for p in pairs}
     lot_pos = {p: k + 1 for k, p in enumerate(lot_order(nums, seed))}

@@ -15,7 +15,7 @@ withdrawn team keeps its results and stays in the standings, flagged.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from scoring.lots import lot_order
 from scoring.ranking import SortKey, ranked_groups, shared_ranks
@@ -34,9 +34,13 @@ class TeamEventError(ValueError):
 
 
 def compute_team_standings(
-    event: TeamEventInput, *, after_round: int | None = None
+    event: TeamEventInput,
+    *,
+    after_round: int | None = None,
+    scored: Mapping[tuple[int, int], TeamMatchResult] | None = None,
 ) -> TeamStandingsResult:
-    """Standings after ``after_round`` (all rounds given when None)."""
+    """Standings after ``after_round`` (all rounds given when None). ``scored``: the matches
+    already scored, by (round, match) (``team_standings_after_each_round`` scores each once)."""
     if event.ranking_method not in TEAM_RANKING_METHODS:
         raise TeamEventError(
             f"unknown ranking method {event.ranking_method!r}; expected one of "
@@ -83,7 +87,11 @@ def compute_team_standings(
                 if t in seen:
                     raise TeamEventError(f"{where}: team {teams[t]} plays twice in the round")
                 seen.add(t)
-            m = score_team_match(match, blitz_per_sqrt_board=event.blitz_per_sqrt_board)
+            m = (
+                scored[(rnd.number, match.match)]
+                if scored is not None
+                else score_team_match(match, blitz_per_sqrt_board=event.blitz_per_sqrt_board)
+            )
             results.append(m)
             h_a = round(m.vp_a * 100)
             vp[a] += h_a
@@ -163,3 +171,19 @@ def compute_team_standings(
             )
         )
     return TeamStandingsResult(after_round=after_round, standings=standings, matches=results)
+
+
+def team_standings_after_each_round(event: TeamEventInput) -> list[TeamStandingsResult]:
+    """The standings after each round of ``event``, in round order, every match scored once
+    (what a snapshot per round costs; the same as ``compute_team_standings`` round by round)."""
+    scored = {
+        (rnd.number, match.match): score_team_match(
+            match, blitz_per_sqrt_board=event.blitz_per_sqrt_board
+        )
+        for rnd in event.rounds
+        for match in rnd.matches
+    }
+    return [
+        compute_team_standings(event, after_round=rnd.number, scored=scored)
+        for rnd in sorted(event.rounds, key=lambda r: r.number)
+    ]

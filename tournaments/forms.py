@@ -164,7 +164,14 @@ DRAW_HELP = {
     ),
 }
 # Options a form may leave out: the event's current value (the model default when new) stays.
-OPTIONAL_OPTIONS = ("draw", "tiebreak_deals", "late_entry_points", "requested_bye_points")
+OPTIONAL_OPTIONS = (
+    "draw",
+    "tiebreak_deals",
+    "late_entry_points",
+    "requested_bye_points",
+    "competitor",
+    "team_bye_vp",
+)
 
 
 def _null_bool(value: object) -> bool | None:
@@ -325,6 +332,16 @@ class EventForm(forms.ModelForm):
                 data[name] = getattr(self.instance, name)
         if self.locked:
             return data
+        instance = self.instance
+        if (
+            instance.pk
+            and data.get("competitor") != instance.competitor
+            and (instance.entries.exists() or instance.teams.exists())
+        ):
+            self.add_error(
+                "competitor",
+                _("Pairs or teams are registered: the kind of competitor can no longer change."),
+            )
         cap, target = data.get("game_cap"), data.get("game_target")
         if cap is not None and target is not None and cap < target:
             self.add_error(

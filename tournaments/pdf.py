@@ -216,6 +216,10 @@ def pdf_plan(
     pairs = len(ev.entries)
     if kind in ("teams", "butler", "team-matches"):
         return _team_plan(ev, kind, number, slug=slug, common=common)
+    if ev.event.is_team_event and kind not in ("hand-records", "table-cards"):
+        raise PdfRefused(
+            _("A team event prints its team standings, its matches and the Butler ranking.")
+        )
     if kind == "standings":
         view = sel.standings(ev, after_round=number)
         if number is not None and view.after_round != number:

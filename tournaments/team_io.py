@@ -59,11 +59,18 @@ def ranking_method(event: Event) -> str:
     return "round_robin" if event.format == Event.Format.ROUND_ROBIN else "swiss"
 
 
-def team_event_input(event: Event, *, rounds: list[Round] | None = None) -> TeamEventInput:
-    """Every counted result of the event's open and closed rounds (or of ``rounds``)."""
+def team_event_input(
+    event: Event,
+    *,
+    rounds: list[Round] | None = None,
+    results: dict[int, list[st.BoardResult]] | None = None,
+) -> TeamEventInput:
+    """Every counted result of the event's open and closed rounds (or of ``rounds``);
+    ``results``: those rounds' ``counted_results`` when the caller has them already."""
     if rounds is None:
         rounds = list(event.rounds.exclude(status=Round.Status.PENDING).order_by("number"))
-    results = counted_results(rounds)
+    if results is None:
+        results = counted_results(rounds)
     matches: dict[int, list[TeamMatchInput]] = {}
     for m in TeamMatch.objects.filter(round__in=rounds).select_related("round__event"):
         matches.setdefault(m.round_id, []).append(match_input(m, results))
@@ -86,10 +93,17 @@ def team_event_input(event: Event, *, rounds: list[Round] | None = None) -> Team
     )
 
 
-def butler_results(event: Event, *, rounds: list[Round]) -> list[st.BoardResult]:
+def butler_results(
+    event: Event,
+    *,
+    rounds: list[Round],
+    results: dict[int, list[st.BoardResult]] | None = None,
+) -> list[st.BoardResult]:
     """Every counted result of the rounds' team-match tables (``ns``/``ew``: entry ids)."""
     out: list[st.BoardResult] = []
-    for table_results in counted_results(rounds).values():
+    if results is None:
+        results = counted_results(rounds)
+    for table_results in results.values():
         out.extend(table_results)
     # A board's number is shared by every table of its round: number the tables apart.
     return sorted(out, key=lambda r: (r.board, r.table))

@@ -43,6 +43,7 @@ ENDPOINTS = {
     "/api/v1/events/{id}/rounds": {"get"},
     "/api/v1/events/{id}/boards/{number}": {"get"},
     "/api/v1/events/{id}/standings": {"get"},
+    "/api/v1/events/{id}/team-standings": {"get"},
     "/api/v1/rounds/{id}/tables": {"get"},
     "/api/v1/results": {"get", "post"},
     "/api/v1/results/{id}": {"get"},

@@ -257,6 +257,8 @@ EXPECTED: dict[str, Rule] = {
     # any account may import one (an empty body is a 400).
     "api:event_archive": Rule("api", ORGANISER, pk="event"),
     "api:event_import": Rule("api", None, ACCOUNTS),
+    # a pairs event has no team standings: 404 for all (tests/teams/test_team_api.py)
+    "api:team_standings": Rule("api", NOBODY, pk="event"),
     "api:round_tables": Rule("api", ALL, pk="round"),
     "api:result_list": Rule("api", ALL, ALL - {"anonymous"}),
     # Django staff as such see nothing more of an open round than anyone (policy.py)

@@ -8,8 +8,16 @@ import pytest
 from scoring.butler import butler_ranking
 from scoring.methods import next_pairing
 from scoring.team_standings import compute_team_standings
+from tests.factories import ClubFactory
 from tests.teams.conftest import play_team_round, team_event
-from tournaments.models import AuditEntry, Event, LineUp, StandingsSnapshot, TeamMatch
+from tournaments.models import (
+    AuditEntry,
+    Event,
+    LineUp,
+    PlayerRating,
+    StandingsSnapshot,
+    TeamMatch,
+)
 from tournaments.services import Conflict, ServiceError, events, teams
 from tournaments.services.pairings import pairings_propose
 from tournaments.team_io import butler_results, team_event_input, team_pairing_input
@@ -158,3 +166,30 @@ def test_line_up_refused_once_a_table_has_a_result_and_for_strangers(actor, rng)
     match.open_table.refresh_from_db()
     match.closed_table.refresh_from_db()
     assert (match.open_table.ns_id, match.closed_table.ew_id) == before
+
+
+def test_a_team_event_finishes_and_stays_out_of_the_club_ratings(actor, rng):
+    club = ClubFactory()
+    club.organisers.add(actor.user)
+    event = team_event(actor, 2, rounds_count=1, boards_per_round=2, club=club)
+    play_team_round(event, actor, 1, rng)
+    finished = events.event_finish(event=Event.objects.get(pk=event.pk), actor=actor)
+    assert finished.status == Event.Status.FINISHED
+    assert not PlayerRating.objects.filter(club=club).exists()
+    assert Event.objects.get(pk=event.pk).rated_at is None
+
+
+def test_groups_then_knockout_sends_the_teams_with_the_positive_margin_through(actor, rng):
+    event = team_event(actor, 4, format=Event.Format.GROUPS, group_size=2, qualifiers=1, repesca=0)
+    assert event.rounds_count == 2  # one group round, the final
+    rnd = play_team_round(event, actor, 1, rng)
+    snap = StandingsSnapshot.objects.get(event=event, after_round=1)
+    winners = set()
+    for m in snap.matches:
+        if m["margin"] == 0:
+            pytest.skip("a drawn group match: this seed gives no winner to check")
+        winners.add(m["team_a"] if m["margin"] > 0 else m["team_b"])
+    assert rnd.team_matches.count() == 2
+    pairings_propose(event.pk, 2, actor=actor)
+    final = TeamMatch.objects.get(round__event=event, round__number=2)
+    assert {final.team_a_id, final.team_b_id} == winners

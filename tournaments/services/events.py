@@ -693,6 +693,8 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
 
 # Options that decide how boards are dealt, played and scored: fixed once the event runs.
 EVENT_OPTIONS = (
+    "competitor",
+    "team_bye_vp",
     "ruleset",
     "sant_vicenc_in_botifarra",
     "game_target",

@@ -101,7 +101,10 @@ def rating_input(event: Event) -> RatingEvent:
 
 
 def rated_events(club: Club) -> Iterable[Event]:
-    return Event.objects.filter(club=club, status=Event.Status.FINISHED).order_by("date", "pk")
+    # A team event ranks teams: the club's ratings (of pairs' results) leave it out for now.
+    return Event.objects.filter(
+        club=club, status=Event.Status.FINISHED, competitor=Event.Competitor.PAIRS
+    ).order_by("date", "pk")
 
 
 def _store(club: Club, event: Event, rating_event: RatingEvent, state: RatingState) -> None:
@@ -188,7 +191,7 @@ def ratings_update(event_id: int) -> str:
     """Take a finished event into its club's ratings: APPLIED, RECOMPUTED or SKIPPED."""
     with transaction.atomic():
         event = Event.objects.select_related("club").get(pk=event_id)
-        if event.club_id is None:
+        if event.club_id is None or event.is_team_event:
             return SKIPPED
         club = Club.objects.select_for_update().get(pk=event.club_id)  # see ratings_recompute
         event.refresh_from_db()
@@ -199,7 +202,10 @@ def ratings_update(event_id: int) -> str:
             return SKIPPED
         state = stored_state(club)
         unrated_before = Event.objects.filter(
-            club=club, status=Event.Status.FINISHED, rated_at__isnull=True
+            club=club,
+            status=Event.Status.FINISHED,
+            rated_at__isnull=True,
+            competitor=Event.Competitor.PAIRS,
         ).filter(Q(date__lt=event.date) | Q(date=event.date, pk__lt=event.pk))
         if (
             corrected

@@ -633,7 +633,13 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if event.status == Event.Status.RUNNING and (rnd is None or rnd.status == Round.Status.PENDING):
         gate_message = _pairing_gate_message(event, number)
     swap_form = None
-    if can_change and rnd and rnd.status == Round.Status.PENDING and rows:
+    if (
+        can_change
+        and rnd
+        and rnd.status == Round.Status.PENDING
+        and rows
+        and not event.is_team_event
+    ):
         swap_form = SwapForm(rnd=rnd, entries=selectors.round_entries(rnd))
     counts = selectors.event_counts(event)
     return render(

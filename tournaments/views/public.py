@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -98,6 +98,8 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
+    if ev.event.is_team_event:  # a team event's pages rank teams
+        return redirect("public:team_standings", pk)
     after = _int_param(request, "after")
     if after == -1:
         return refused(request, ev, _("The round must be a number."), 400)
@@ -120,6 +122,8 @@ def groups(request: HttpRequest, pk: int) -> HttpResponse:
 
 def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     ev = public_event(request, pk)
+    if ev.event.is_team_event:  # a team event's pages rank teams
+        return redirect("public:team_rounds", pk)
     view = sel.round_results(ev, number)
     if view is None:
         return refused(request, ev, _("Round %(n)s has not been played.") % {"n": number}, 404)
@@ -136,6 +140,8 @@ def round_results(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 def crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
+    if ev.event.is_team_event:  # a team event's pages rank teams
+        return redirect("public:team_standings", pk)
     view = sel.crosstable(ev)
     live = bool(view.scored_round) and not ev.round_closed(view.scored_round)
     return render(request, "public/crosstable.html", _base(ev, view=view, live=live))
@@ -143,6 +149,8 @@ def crosstable(request: HttpRequest, pk: int) -> HttpResponse:
 
 def pairings(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
+    if ev.event.is_team_event:  # a team event's pages rank teams
+        return redirect("public:team_rounds", pk)
     number = _int_param(request, "round")
     if number == -1:
         return refused(request, ev, _("The round must be a number."), 400)
@@ -198,6 +206,8 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
 
 def scorecard(request: HttpRequest, pk: int, entry_number: int) -> HttpResponse:
     ev = public_event(request, pk)
+    if ev.event.is_team_event:  # a team event's pages rank teams
+        return redirect("public:butler", pk)
     entry = ev.by_number.get(entry_number)
     if entry is None:
         return refused(request, ev, _("There is no pair number %(n)s.") % {"n": entry_number}, 404)

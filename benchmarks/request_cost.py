@@ -8,7 +8,8 @@ then sends each kind of request of a round, one at a time, and reads what the se
   and inserts one row. It is the cheapest request a Django REST endpoint that writes can be.
 - ``table_token``, ``submit`` (short result), ``confirm``, ``play_record`` (48 cards, replayed by
   the engine), ``table_page`` (the table's home page), ``standings_page`` (public, warm cache),
-  ``standings_api``, ``console_update`` (the director's console after a new result: a full render).
+  ``standings_api``, ``console_update`` (the director's console after a new result: a full render),
+  ``pair_scorecard``, ``pair_standings``, ``pair_rulings`` (the pair's own evening pages).
 
 The server's CPU time of each request is measured inside the worker (the thread's CPU clock from
 the request's arrival to its response headers) and sent back in a response header, with the
@@ -293,6 +294,20 @@ def main() -> int:
             ),
         )
         time.sleep(3)  # the standings of round 1's results, recomputed by the worker
+        for page in ("scorecard", "standings", "rulings"):  # the pair's own evening
+            measure(
+                meter,
+                f"pair_{page}",
+                (
+                    (
+                        "GET",
+                        f"/table/{codes['NS']}/{page}/",
+                        None,
+                        {"Accept": "text/html", "Cookie": c},
+                    )
+                    for codes, c in page_sessions
+                ),
+            )
         measure(
             meter,
             "standings_page",

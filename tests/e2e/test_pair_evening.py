@@ -149,10 +149,10 @@ def test_the_pairs_evening_on_a_phone_also_offline(second_round, browser, live_s
         first = page.locator('table[data-round="1"] tbody tr')
         expect(first).to_have_count(3)
         for k in range(3):
-            assert re.fullmatch(r"\d+(\.\d+)?", first.nth(k).locator("td.mp").inner_text())
+            assert re.fullmatch(r"\d+(\.\d+)?", first.nth(k).locator(".mp").inner_text())
         second = page.locator('table[data-round="2"] tbody tr')
         expect(second).to_have_count(2)  # boards 4 and 5; never board 6 of table 2
-        expect(second.nth(0).locator("td.mp")).to_have_text("after the round")
+        expect(second.nth(0).locator(".mp")).to_have_text("after the round")
         expect(second.nth(1)).to_contain_text("Entered by NS, waiting for EW")
         expect(page.locator("#as-of")).to_be_hidden()
         shoot("scorecard")

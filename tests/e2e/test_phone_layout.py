@@ -137,6 +137,9 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
         ("board-differ", f"/table/{one.code_ew}/board/{last}/?mode=differ", one.code_ew),
         ("board-referee", f"/table/{one.code_ns}/board/{first}/referee/", one.code_ns),
         ("board-not-found", f"/table/{one.code_ns}/board/999/", one.code_ns),
+        ("pair-scorecard", f"/table/{one.code_ns}/scorecard/", one.code_ns),
+        ("pair-standings", f"/table/{one.code_ns}/standings/", one.code_ns),
+        ("pair-rulings", f"/table/{three.code_ns}/rulings/", three.code_ns),
         _play_page(tables),
     ]
     return public + table

@@ -16,7 +16,10 @@ Criteria become integer edge weights on tiers far apart, and a maximum-weight pe
 (``max_cardinality=True``) picks the tables. Only a sparse set of candidate edges is
 built, each pair linked to its ``k`` nearest-ranked allowed opponents; when that graph has no
 perfect matching ``k`` is doubled up to the complete graph, then direction clashes and finally
-rematches are let in. Everything is deterministic: same inputs, same pairing.
+rematches are let in. A field of more than 400 pairs never builds a dense graph (the work stays
+proportional to the field): when its clean graph has no perfect matching, one graph of each pair's
+16 nearest opponents at every level decides (see :func:`_match_large`). Everything is
+deterministic: same inputs, same pairing.
 
 Round 1 is paired from an order (the organiser's, or the seeding of ``scoring.lots``: the lot, or
 ratings): 1 v 2, 3 v 4… An order by rating is folded first (``scoring.seeding.round_one_order``:
@@ -80,6 +83,12 @@ _T_REMATCH = 10**34
 _BASE = 10**37
 
 _K_START = 8
+# A field larger than this is paired by :func:`_match_large`: candidate opponents looked for at
+# most ``_WINDOW`` places away in the ranking, ``_K_LARGE`` of them at each level when the
+# clean graph has no perfect matching. Smaller fields may fall back to the complete graph.
+_LARGE = 400
+_WINDOW = 64
+_K_LARGE = 16
 
 
 def direction_need(h: PairHistory) -> tuple[str | None, int]:
@@ -159,42 +168,89 @@ def _match(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
     m = len(nodes)
     if m == 0:
         return [], 0, 0
+    if m > _LARGE:
+        return _match_large(nodes)
     for level in range(4):
         k = _K_START
         while True:
-            edges: dict[tuple[int, int], int] = {}
-            for i in range(m):
-                found = 0
-                for dist in range(1, m):
-                    for j in (i - dist, i + dist):
-                        if j < 0 or j >= m:
-                            continue
-                        key = (i, j) if i < j else (j, i)
-                        cost, edge_level, _ = _edge_cost(
-                            key[0], key[1], nodes[key[0]], nodes[key[1]]
-                        )
-                        if edge_level > level:
-                            continue
-                        edges[key] = _BASE - cost
-                        found += 1
-                    if found >= k:
-                        break
-            g = rx.PyGraph()
-            g.add_nodes_from(range(m))
-            g.add_edges_from([(i, j, w) for (i, j), w in sorted(edges.items())])
-            mate = rx.max_weight_matching(g, max_cardinality=True, weight_fn=_weight)
-            if 2 * len(mate) == m:
-                pairs = sorted((min(p), max(p)) for p in mate)
-                prohibited = clashes = 0
-                for i, j in pairs:
-                    _, edge_level, clash = _edge_cost(i, j, nodes[i], nodes[j])
-                    prohibited += edge_level >= 2
-                    clashes += clash
-                return pairs, prohibited, clashes
+            edges = _nearest_edges(nodes, level, k, window=m)
+            pairs = _perfect(m, edges)
+            if pairs is not None:
+                return _counted(nodes, pairs)
             if k >= m - 1:
                 break
             k *= 2
     raise AssertionError("the complete graph always has a perfect matching")  # pragma: no cover
+
+
+def _match_large(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
+    """:func:`_match` for a large field, never building a dense graph.
+
+    First the graph of every node's ``_K_START`` nearest clean opponents (looked for within
+    ``_WINDOW`` places of it), as in a small field; a field deep into an event nearly always
+    pairs there. Otherwise one graph holds each node's ``_K_LARGE`` nearest opponents at every
+    level (clean; with a direction clash; with a same-club meeting; with a rematch): it has a
+    perfect matching (neighbours in the ranking are always linked), and the tier weights make
+    the maximum-weight one use the fewest rematches, then same-club meetings, then clashes. So
+    the work stays proportional to the field, whatever the field: a clean pairing that would
+    need opponents further than that in the ranking is given up for a direction clash.
+    """
+    m = len(nodes)
+    pairs = _perfect(m, _nearest_edges(nodes, 0, _K_START, window=_WINDOW))
+    if pairs is None:
+        pairs = _perfect(m, _nearest_edges(nodes, 3, _K_LARGE, window=_WINDOW, per_level=True))
+    assert pairs is not None, "neighbours in the ranking always make a perfect matching"
+    return _counted(nodes, pairs)
+
+
+def _nearest_edges(
+    nodes: list[_Node], level: int, k: int, *, window: int, per_level: bool = False
+) -> dict[tuple[int, int], int]:
+    """Candidate edges: each node linked to its ``k`` nearest-ranked opponents allowed at
+    ``level`` (of :func:`_edge_cost`), looking at most ``window`` places away; with
+    ``per_level``, its ``k`` nearest at each level up to ``level``."""
+    m = len(nodes)
+    edges: dict[tuple[int, int], int] = {}
+    for i in range(m):
+        found = [0] * (level + 1)  # edges found allowed at each level
+        for dist in range(1, min(m, window + 1)):
+            for j in (i - dist, i + dist):
+                if j < 0 or j >= m:
+                    continue
+                key = (i, j) if i < j else (j, i)
+                cost, edge_level, _ = _edge_cost(key[0], key[1], nodes[key[0]], nodes[key[1]])
+                if edge_level > level:
+                    continue
+                # One level: every allowed edge up to the distance where the k-th is found.
+                if not per_level or any(found[lv] < k for lv in range(edge_level, level + 1)):
+                    edges[key] = _BASE - cost
+                for lv in range(edge_level, level + 1):
+                    found[lv] += 1
+            if (found[0] if per_level else found[level]) >= k:
+                break
+    return edges
+
+
+def _perfect(m: int, edges: dict[tuple[int, int], int]) -> list[tuple[int, int]] | None:
+    """The maximum-weight perfect matching of the candidate graph, or None if it has none."""
+    g = rx.PyGraph()
+    g.add_nodes_from(range(m))
+    g.add_edges_from([(i, j, w) for (i, j), w in sorted(edges.items())])
+    mate = rx.max_weight_matching(g, max_cardinality=True, weight_fn=_weight)
+    if 2 * len(mate) != m:
+        return None
+    return sorted((min(p), max(p)) for p in mate)
+
+
+def _counted(
+    nodes: list[_Node], pairs: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], int, int]:
+    prohibited = clashes = 0
+    for i, j in pairs:
+        _, edge_level, clash = _edge_cost(i, j, nodes[i], nodes[j])
+        prohibited += edge_level >= 2
+        clashes += clash
+    return pairs, prohibited, clashes
 
 
 def _weight(w: int) -> int:

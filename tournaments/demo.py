@@ -54,9 +54,11 @@ LLORET_CLUB = ("Penya Botifarrera de Lloret", "Lloret de Mar")
 GIRONA_CLUB = ("Agrupació Botifarrera de Girona", "Girona")
 # One demo event per preset of scoring.presets, built with the preset's options (events.
 # preset_fields) in a field of demo size: fewer pairs, and the Swiss opens play 3 rounds of
-# their 7. Each ran to its last round and is finished, with its standings, except the club
-# evening, left in progress to show a round robin under way (rounds 1-2 closed, round 3
-# proposed). The duplicate Swiss is the season's evenings (the last one stands for them).
+# their 7. Each ran to its last round and is finished, with its standings, except those of
+# IN_PROGRESS_PRESETS, left under way: their rounds up to the one named closed, with their
+# standings, and the next one proposed (the club evening, the league after its first leg, the
+# accelerated open before its last round). The duplicate Swiss is the season's evenings (the
+# last one stands for them).
 PRESET_EVENTS = {
     "open_swiss": DEMO_LLORET,
     "open_swiss_accelerated": DEMO_ACCELERATED,
@@ -65,7 +67,7 @@ PRESET_EVENTS = {
     "club_league": DEMO_CLUB_LEAGUE,
     "duplicate_swiss": DEMO_SEASON_EVENING % 6,
 }
-IN_PROGRESS_PRESETS = {"club_evening": 2}  # preset -> the last round closed
+IN_PROGRESS_PRESETS = {"club_evening": 2, "club_league": 3, "open_swiss_accelerated": 2}
 PASSWORD = "botifarra-demo"
 PAIR_NAMES = [
     ("Anna Puig", "Jordi Vila"),
@@ -360,12 +362,17 @@ def _demo_club(actor: Actor, name: str, city: str) -> Club:
     return club
 
 
-def _played_out(event: Event, actor: Actor, rng: random.Random) -> Event:
-    """Every round paired, played (contros called now and then) and closed; the standings
-    computed and the event finished."""
-    for number in range(1, event.rounds_count + 1):
+def _played_out(event: Event, actor: Actor, rng: random.Random, code: str) -> Event:
+    """Every round paired, played (contros called now and then) and closed, the standings
+    computed and the event finished; or, for a preset of ``IN_PROGRESS_PRESETS``, the rounds up
+    to the one it names, and the next one proposed."""
+    last = IN_PROGRESS_PRESETS.get(code, event.rounds_count)
+    for number in range(1, last + 1):
         _play_and_close(event, number, actor, rng, calls=True)
     standings_recompute(event.pk)
+    if last < event.rounds_count:
+        pairings_propose(event.pk, last + 1, actor=actor)
+        return Event.objects.get(pk=event.pk)
     return events.event_finish(event=Event.objects.get(pk=event.pk), actor=actor)
 
 
@@ -376,12 +383,13 @@ def _open_swiss(actor: Actor, referee: Any, rng: random.Random) -> Event:
     event = _running_event(
         actor, referee, club, DEMO_LLORET, PAIR_NAMES[:4], **_preset("open_swiss", rounds_count=3)
     )
-    return _played_out(event, actor, rng)
+    return _played_out(event, actor, rng, "open_swiss")
 
 
 def _open_swiss_accelerated(actor: Actor, referee: Any, rng: random.Random) -> Event:
     """The accelerated open with four pairs of two clubs, seeded by rating: the top two carry
-    virtual points in rounds 1-2 and pairs of one club do not meet in those rounds."""
+    virtual points in rounds 1-2 and pairs of one club do not meet in those rounds; round 3
+    proposed."""
     club = _demo_club(actor, *LLORET_CLUB)
     event = _running_event(
         actor,
@@ -393,7 +401,7 @@ def _open_swiss_accelerated(actor: Actor, referee: Any, rng: random.Random) -> E
         ratings=[1850, 1720, 1600, 1480],
         **_preset("open_swiss_accelerated", rounds_count=3),
     )
-    return _played_out(event, actor, rng)
+    return _played_out(event, actor, rng, "open_swiss_accelerated")
 
 
 def _girona_groups(actor: Actor, referee: Any, rng: random.Random) -> Event:
@@ -403,12 +411,13 @@ def _girona_groups(actor: Actor, referee: Any, rng: random.Random) -> Event:
     event = _running_event(
         actor, referee, club, DEMO_GIRONA, PAIR_NAMES[10:16], **_preset("girona_groups")
     )
-    return _played_out(event, actor, rng)
+    return _played_out(event, actor, rng, "girona_groups")
 
 
 def _club_league(actor: Actor, referee: Any, rng: random.Random) -> Event:
     """The club league with three pairs: everybody meets everybody twice (six rounds, one pair
-    resting in each), games to 101 over four boards a round (the preset leaves it open)."""
+    resting in each), games to 101 over four boards a round (the preset leaves it open); the
+    first leg played, round 4 proposed."""
     club = _demo_club(actor, *GIRONA_CLUB)
     event = _running_event(
         actor,
@@ -418,7 +427,7 @@ def _club_league(actor: Actor, referee: Any, rng: random.Random) -> Event:
         PAIR_NAMES[13:16],
         **_preset("club_league", boards_per_round=4),
     )
-    return _played_out(event, actor, rng)
+    return _played_out(event, actor, rng, "club_league")
 
 
 # The presets whose demo event is built here (the others' events are built above).

@@ -33,6 +33,7 @@ logging.getLogger("fontTools").setLevel(logging.ERROR)
 KINDS = (
     "standings",
     "crosstable",
+    "round-robin",
     "pairings",
     "hand-records",
     "travellers",
@@ -247,6 +248,20 @@ def pdf_plan(
             title=_("Crosstable"),
             filename=f"{slug}-crosstable.pdf",
             common=common | {"view": sel.crosstable(ev)},
+            parts=[{}],
+            pairs=pairs,
+        )
+    if kind == "round-robin":
+        grid = sel.round_robin_grid(ev)
+        if grid is None:
+            raise PdfRefused(_("This event is not a round robin."))
+        return PdfPlan(
+            kind=kind,
+            round=None,
+            template="print/round_robin.html",
+            title=_("Round robin table"),
+            filename=f"{slug}-round-robin.pdf",
+            common=common | {"grid": grid},
             parts=[{}],
             pairs=pairs,
         )

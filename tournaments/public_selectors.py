@@ -731,6 +731,48 @@ def crosstable(ev: EventView) -> CrosstableView:
     return CrosstableView(rounds=[r.number for r in rounds], scored_round=scored, rows=rows)
 
 
+@dataclass
+class GridRow:
+    entry: Entry
+    # One per column pair: the row pair's matches against it, in round order (two in a double
+    # round robin; none yet: not met); None on the diagonal.
+    cells: list[list[CrossCell] | None]
+    rank: int | None
+    match_points: float | None
+
+
+@dataclass
+class RoundRobinGrid:
+    columns: list[Entry]
+    scored_round: int
+    rows: list[GridRow]
+
+
+def round_robin_grid(ev: EventView, view: CrosstableView | None = None) -> RoundRobinGrid | None:
+    """A round robin's all-play-all table: pairs × pairs, each cell the matches of the row's
+    pair against the column's. Read from the crosstable (``view``, or computed), so it shows a
+    score only where the crosstable does. None for the other pairing methods."""
+    if ev.event.format != Event.Format.ROUND_ROBIN:
+        return None
+    view = view if view is not None else crosstable(ev)
+    columns = [row.entry for row in view.rows]
+    rows = []
+    for row in view.rows:
+        met: dict[int, list[CrossCell]] = defaultdict(list)
+        for cell in row.cells:
+            if cell is not None and cell.opponent is not None:
+                met[cell.opponent.pk].append(cell)
+        rows.append(
+            GridRow(
+                entry=row.entry,
+                cells=[None if c.pk == row.entry.pk else met.get(c.pk, []) for c in columns],
+                rank=row.rank,
+                match_points=row.match_points,
+            )
+        )
+    return RoundRobinGrid(columns=columns, scored_round=view.scored_round, rows=rows)
+
+
 @dataclass(frozen=True)
 class PairingLine:
     """A pair in a round's pairings list: its score before the round, where it sits, whom it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -236,3 +237,44 @@ def test_whole_event_has_no_rematch_balanced_directions_and_fair_byes(data, n_pa
             assert abs(d[:i].count("NS") - d[:i].count("EW")) <= 2, (e, d)
         assert all(not (d[i] == d[i + 1] == d[i + 2]) for i in range(len(d) - 2)), (e, d)
         assert h.byes <= 1
+
+
+# --- large fields (more than 400 pairs: never a dense graph) -------------------------------------
+
+
+def large_field(n: int, due_ew: float, seed: int) -> tuple[list[int], dict[int, PairHistory]]:
+    """``n`` pairs ranked by score, each due a direction absolutely (two rounds in the same one):
+    EW with probability ``due_ew``, else NS; nobody has met anybody yet."""
+    rng = random.Random(seed)
+    ranked = list(range(1, n + 1))
+    scores = sorted((rng.randint(0, 8) for _ in ranked), reverse=True)
+    history = {
+        e: hist(directions="NN" if rng.random() < due_ew else "EE", score=float(s))
+        for e, s in zip(ranked, scores, strict=True)
+    }
+    return ranked, history
+
+
+def test_a_large_field_all_due_the_same_direction_is_paired_down_the_ranking():
+    # No table can avoid a direction clash: the clashes are accepted and the ranking decides,
+    # 1 v 2, 3 v 4… (the small-field fallback would first try every larger graph up to the
+    # complete one, which took minutes at 5,000 pairs).
+    ranked, history = large_field(600, due_ew=1.0, seed=1)
+    pairing = pair_round(ranked=ranked, history=history, round_number=3)
+    assert sorted(sorted(t) for t in pairing.tables) == [[i, i + 1] for i in range(1, 601, 2)]
+    assert pairing.bye is None and pairing.rematches == []
+
+
+def test_a_large_field_due_mostly_one_direction_clashes_only_as_often_as_it_must():
+    ranked, history = large_field(600, due_ew=0.6, seed=2)
+    pairing = pair_round(ranked=ranked, history=history, round_number=3)
+    assert sorted(e for t in pairing.tables for e in t) == ranked
+    due_ew = {e for e, h in history.items() if h.directions[-1] == "NS"}
+    clashes = sum((ns in due_ew) == (ew in due_ew) for ns, ew in pairing.tables)
+    assert clashes == abs(2 * len(due_ew) - len(ranked)) // 2  # the fewest possible
+    # Whoever is not in a clash sits the direction it is due.
+    for ns, ew in pairing.tables:
+        if (ns in due_ew) != (ew in due_ew):
+            assert ew in due_ew and ns not in due_ew
+    # The score differences stay small: nobody is seated more than one score away.
+    assert max(abs(history[a].score - history[b].score) for a, b in pairing.tables) <= 1

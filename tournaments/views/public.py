@@ -144,7 +144,8 @@ def crosstable(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("public:team_standings", pk)
     view = sel.crosstable(ev)
     live = bool(view.scored_round) and not ev.round_closed(view.scored_round)
-    return render(request, "public/crosstable.html", _base(ev, view=view, live=live))
+    grid = sel.round_robin_grid(ev, view)
+    return render(request, "public/crosstable.html", _base(ev, view=view, live=live, grid=grid))
 
 
 def pairings(request: HttpRequest, pk: int) -> HttpResponse:

@@ -676,7 +676,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
-    if (pos == 3 && tricks_left >= 4) { /* (the children with two tricks left are not kept) */
+    /* Only where the children have five tricks left or more: closer to the end, probing the
+       table for every child costs more (a cache miss each) than the searches it saves. */
+    if (pos == 3 && tricks_left >= 6) {
         int v;
         if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v)) return v;
     }

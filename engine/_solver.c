@@ -192,15 +192,19 @@ static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
 
 /* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
    scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
-   keeps the other bits, so the key stays exact in 102 bits, with room for the bounds, the best
-   card and the number of tricks left. */
+   keeps the other bits, so the key stays exact in 101 bits (at least 2^21 buckets), with room
+   for the bounds, the best card, the number of tricks left and the table's generation. A slot
+   of another generation is empty: a table is handed from one search to the next (a process
+   keeps one spare) without clearing its 128 MB, which would cost about as much as an easy
+   solve. */
 #define WAYS 4
-#define MASK42 ((((u64)1) << 42) - 1)
+#define GENERATIONS 8
+#define MASK41 ((((u64)1) << 41) - 1)
 #define MASK60 ((((u64)1) << 60) - 1)
 #define MASK62 ((((u64)1) << 62) - 1)
 
 typedef struct {
-    u64 w0; /* key bits (42) | lower << 42 | upper << 49 | best << 56 */
+    u64 w0; /* key bits (41) | lower << 41 | upper << 48 | best << 55 | generation << 61 */
     u64 w1; /* key bits (60) | tricks left << 60 (0: empty) */
 } Slot;
 
@@ -226,6 +230,7 @@ typedef struct {
     Bucket *table;
     void *table_base;
     size_t table_bytes;
+    u64 gen;     /* the generation of the slots in use: the others are empty */
     u64 buckets; /* 1 << bits */
     u64 hand[4];
     int points_in_hands;
@@ -245,36 +250,41 @@ static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
 
 static inline Bucket *bucket_at(const Search *S, const TableKey *k) { return S->table + k->index; }
 
+static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 41 & 127); }
+static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 48 & 127); }
+static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 55 & 63); }
+/* The number of tricks left in the slot's position; 0 for an empty slot. */
+static inline int slot_depth(const Slot *s, u64 gen) {
+    return (s->w0 >> 61) == gen ? (int)(s->w1 >> 60) : 0;
+}
+
 /* The slot of the key in its bucket, or -1. */
-static inline int find(const Bucket *b, const TableKey *k) {
+static inline int find(const Bucket *b, const TableKey *k, u64 gen) {
     for (int i = 0; i < WAYS; i++) {
         const Slot *s = &b->slot[i];
-        if ((s->w1 & MASK60) == k->rest1 && (s->w1 >> 60) && (s->w0 & MASK42) == k->rest0)
+        if ((s->w1 & MASK60) == k->rest1 && (s->w0 & MASK41) == k->rest0 && slot_depth(s, gen))
             return i;
     }
     return -1;
 }
 
-static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 42 & 127); }
-static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 49 & 127); }
-static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 56 & 63); }
-static inline int slot_depth(const Slot *s) { return (int)(s->w1 >> 60); }
-
 static void store(Search *S, const TableKey *k, int lower, int upper, int best, int depth) {
     Bucket *b = bucket_at(S, k);
-    int i = find(b, k);
+    int i = find(b, k, S->gen);
     if (i < 0) {
         /* An empty slot, else the one with the fewest tricks left (the cheapest to redo). */
         i = 0;
         for (int j = 0; j < WAYS; j++) {
-            if (!slot_depth(&b->slot[j])) {
+            int d = slot_depth(&b->slot[j], S->gen);
+            if (!d) {
                 i = j;
                 break;
             }
-            if (slot_depth(&b->slot[j]) < slot_depth(&b->slot[i])) i = j;
+            if (d < slot_depth(&b->slot[i], S->gen)) i = j;
         }
     }
-    b->slot[i].w0 = k->rest0 | (u64)lower << 42 | (u64)upper << 49 | (u64)best << 56;
+    b->slot[i].w0 = k->rest0 | (u64)lower << 41 | (u64)upper << 48 | (u64)best << 55 |
+                    S->gen << 61;
     b->slot[i].w1 = k->rest1 | (u64)depth << 60;
 }
 
@@ -573,7 +583,7 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
     }
     for (int i = 0; i < n; i++) {
         const Bucket *b = bucket_at(S, &keys[i]);
-        int slot = find(b, &keys[i]);
+        int slot = find(b, &keys[i], S->gen);
         if (slot < 0) continue;
         if ((seat & 1) == 0 && slot_lower(&b->slot[slot]) + gains[i] >= beta) {
             *v = slot_lower(&b->slot[slot]) + gains[i];
@@ -612,7 +622,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         position_key(S->hand, seat, key);
         table_key(S, key, &tkey);
         const Bucket *b = bucket_at(S, &tkey);
-        int slot = find(b, &tkey);
+        int slot = find(b, &tkey, S->gen);
         if (slot >= 0) {
             lower = slot_lower(&b->slot[slot]);
             upper = slot_upper(&b->slot[slot]);
@@ -666,7 +676,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
-    if (pos == 3 && tricks_left >= 4) { /* (the children with two tricks left are not kept) */
+    /* Only where the children have five tricks left or more: closer to the end, probing the
+       table for every child costs more (a cache miss each) than the searches it saves. */
+    if (pos == 3 && tricks_left >= 6) {
         int v;
         if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v)) return v;
     }
@@ -862,9 +874,16 @@ static PyObject *Search_at_least(Search *S, PyObject *args) {
     return PyBool_FromLong(answer);
 }
 
+/* Empty the table: its slots become another generation's; every few generations the memory is
+   cleared for real, so that no slot of an old generation can pass for the new one's. */
+static void new_generation(Search *S) {
+    S->gen = (S->gen + 1) % GENERATIONS;
+    if (S->gen == 0) memset(S->table, 0, sizeof(Bucket) * S->buckets);
+}
+
 static PyObject *Search_clear(Search *S, PyObject *Py_UNUSED(ignored)) {
     if (claim(S) < 0) return NULL;
-    memset(S->table, 0, sizeof(Bucket) * S->buckets);
+    new_generation(S);
     S->busy = 0;
     Py_RETURN_NONE;
 }
@@ -907,6 +926,45 @@ static void free_table(Search *S) {
     S->table = NULL;
 }
 
+/* The spare table: the last one given back, kept for the next search (a Solver per trump, one
+   after the other, is the common case). Only touched while holding the GIL. */
+static struct {
+    Bucket *table;
+    void *base;
+    size_t bytes;
+    int bits;
+    u64 gen;
+} SPARE;
+
+static void release_table(Search *S) {
+    if (!S->table_base) return;
+    if (SPARE.table) {
+        free_table(S);
+        return;
+    }
+    SPARE.table = S->table;
+    SPARE.base = S->table_base;
+    SPARE.bytes = S->table_bytes;
+    SPARE.bits = S->bits;
+    SPARE.gen = S->gen;
+    S->table_base = NULL;
+    S->table = NULL;
+}
+
+static Bucket *acquire_table(Search *S) {
+    if (SPARE.table && SPARE.bits == S->bits) {
+        S->table = SPARE.table;
+        S->table_base = SPARE.base;
+        S->table_bytes = SPARE.bytes;
+        S->gen = SPARE.gen;
+        SPARE.table = NULL;
+        new_generation(S);
+        return S->table;
+    }
+    S->gen = 0; /* fresh zeroed memory: every slot is empty */
+    return allocate_table(S);
+}
+
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"t", "obligada", "table_bits", NULL};
     int t, obligada, bits = 21;
@@ -917,13 +975,13 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (t < 0 || t > 4) return value_error("t is a trump index 0-4");
-    if (bits < 20 || bits > 28) return value_error("table_bits is 20-28");
+    if (bits < 21 || bits > 28) return value_error("table_bits is 21-28");
+    release_table(S);
     S->trump = t;
     S->obligada = obligada;
     S->bits = bits;
     S->buckets = (u64)1 << bits;
-    free_table(S);
-    S->table = allocate_table(S);
+    S->table = acquire_table(S);
     if (!S->table) {
         PyErr_NoMemory();
         return -1;
@@ -933,7 +991,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
 }
 
 static void Search_dealloc(Search *S) {
-    free_table(S);
+    release_table(S);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 

@@ -390,6 +390,12 @@ def replay_payload(*, board: Board, event: Event, record: Any) -> dict[str, Any]
     return payload
 
 
+def replay_costs(costs: Any) -> dict[str, dict[str, Any]]:
+    """The cards that cost points, for the replay's script: ``{card index: {"cost", "best"}}``
+    (``costs`` from ``analysis_selectors.record_costs``; only for a reader who may see it)."""
+    return {str(c.index): {"cost": c.cost, "best": c.best} for c in costs.costly}
+
+
 def replay_text() -> dict[str, Any]:
     """The words the script writes, translated here (the script holds none of its own)."""
     return {
@@ -410,6 +416,10 @@ def replay_text() -> dict[str, Any]:
         "end": _("End of the hand."),
         "tricks_none": _("No trick completed yet."),
         "trick_n": _("Trick %(trick)s"),
+        "cost": _(
+            "This card cost %(cost)s points with perfect play; the best cards were %(best)s."
+        ),
+        "cost_title": _("points this card cost with perfect play"),
         "void": "—",
     }
 

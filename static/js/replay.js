@@ -4,7 +4,8 @@
  * engine's steps, the illegal card with its rule in words) and "replay-text" (every word shown,
  * already translated). It never decides anything about the rules: the server did.
  * Buttons and the ←/→/Home/End keys move one card at a time; forward stops on the first illegal
- * card, which is the last step the engine returns.
+ * card, which is the last step the engine returns. When the reader may see the analysis, the
+ * payload's "costs" marks the cards that cost points, with the best cards there were.
  */
 (function () {
   "use strict";
@@ -140,6 +141,11 @@
     });
   }
 
+  // What the card of step s cost its pair with perfect play (only sent to who may see it).
+  function costOf(s) {
+    return (data.costs && data.costs[String(s.index)]) || null;
+  }
+
   function renderTrick(n) {
     SEATS.forEach(function (seat) { slotNodes[seat].textContent = ""; });
     if (n === 0) return;
@@ -150,8 +156,14 @@
       var bad = illegal && s.index === illegal.index;
       var won = last.winner && s.seat === last.winner;
       var slot = slotNodes[s.seat];
+      var cost = costOf(s);
       slot.appendChild(cardNode(s.card, (bad ? "illegal" : "") + (won ? " winner" : "") +
-        (i === n - 1 ? " latest" : "")));
+        (i === n - 1 ? " latest" : "") + (cost ? " costly" : "")));
+      if (cost) {
+        var badge = el("span", "cost", "\u2212" + cost.cost);
+        badge.title = text.cost_title;
+        slot.appendChild(badge);
+      }
     }
   }
 
@@ -207,6 +219,12 @@
       if (current.winner) after += " " + fmt(text.won, { seat: text.seats[current.winner], trick: current.trick });
       if (pos === steps.length && !illegal && steps.length === 48) after += " " + text.end;
       if (after) statusNode.appendChild(document.createTextNode(after));
+      var cost = costOf(current);
+      if (cost) {
+        statusNode.appendChild(document.createTextNode(" "));
+        statusNode.appendChild(fmtNodes(text.cost, { cost: cost.cost, best: cardsLine(cost.best) },
+          "span"));
+      }
     }
     var totals = current ? current.totals : { NS: 0, EW: 0 };
     totalsNode.textContent = fmt(text.totals, { ns: totals.NS, ew: totals.EW });

@@ -194,6 +194,33 @@ def test_the_reference_search_is_the_fallback_and_can_be_forced() -> None:
     assert out.stdout.split() == ["python", "72"]
 
 
+def test_c_search_tables_handed_on_forget_what_they_held() -> None:
+    """A table is handed from one search to the next and emptied by generations (cleared for
+    real every few): search objects asked about many positions in turn, cleared between them,
+    and fresh search objects in turn, all give the reference's values."""
+    c = c_solver()
+    rng = random.Random("generations")
+    searches = {}
+    for i in range(24):
+        deal, trump, rules, played = random_position(rng, tricks_left=4, ruleset="lliure")
+        t = TRUMP_INDEX[trump]
+        hand = Solver(deal, trump=trump, rules=rules).position(played)
+        position = (
+            [hand.hands[s] for s in (Seat.N, Seat.E, Seat.S, Seat.W)],
+            hand.to_move.value,
+            [card for _, card in hand.trick],
+        )
+        expected = ReferenceSearch(t, False).future(*position, -1)
+        search = searches.setdefault(t, c.Search(t, False))
+        assert search.future(*position) == expected
+        search.clear()
+        assert search.future(*position) == expected
+        fresh = c.Search(t, False)
+        assert fresh.future(*position) == expected
+        if i % 3 == 0:
+            searches[t] = fresh  # the old one's table goes back as the spare
+
+
 def test_reference_search_directly() -> None:
     """The reference on its own (the fallback path): a last trick worked out by hand (R6, R9)."""
     p = parse_token

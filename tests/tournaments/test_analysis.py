@@ -22,6 +22,7 @@ from pypdf import PdfReader
 import engine
 from config.celery import app
 from engine.par import par
+from engine.solver import Solver
 from tests.conftest import wait_for
 from tests.engine.solver_cases import needs_c_solver, top_six_deal
 from tests.factories import UserFactory
@@ -341,6 +342,55 @@ def test_the_referee_sees_each_cards_cost_and_the_value_where_the_illegal_card_w
     assert 'class="card-costs"' in page
     # North–South hold every top card: after the first card they still take all 72.
     assert "perfect play gives NS 72 · EW 0 (hand totals)" in page
+
+
+@needs_c_solver
+def test_the_replay_marks_the_cards_that_cost_points_with_the_best_ones(
+    client, running_event, referee
+):
+    """The animated replay gets the costly cards and the best alternatives (the referee may see
+    the analysis): the lead here is chosen, by the solver, among those that cost points."""
+    table = Table.objects.get(round__event=running_event, round__number=1, number=1)
+    board = running_event.boards.get(number=1)
+    hand = engine.Hand(play.deal(board), "botifarra", play.rules(running_event))
+    solver = Solver(hand.deal, trump="botifarra", rules=hand.rules)
+    side_value = solver.value() if hand.to_move.pair == "NS" else 72 - solver.value()
+    lead = wrong = None
+    for card in hand.legal_cards():
+        after = solver.value([card])
+        if (after if hand.to_move.pair == "NS" else 72 - after) == side_value:
+            continue  # a best lead: costs nothing
+        hand.play(card)
+        illegal = [
+            c for c in range(48) if hand.hands[hand.to_move] >> c & 1 and not hand.is_legal(c)
+        ]
+        hand.undo()
+        if illegal:
+            lead, wrong = card, illegal[0]
+            break
+    assert lead is not None, "the deal has a costly lead followed by a possible illegal card"
+    record = play.record(
+        board, trump="botifarra", cards=[engine.card_token(lead), engine.card_token(wrong)]
+    )
+    outcome = results.result_submit_play_record(
+        table=table, board_number=board.number, actor=Actor(table=table, side="NS"), record=record
+    )
+    stored = PlayRecord.objects.get(result=outcome.result)
+    assert analysis.record_analyse(play_record_id=stored.pk) is True
+    (judged,) = PlayRecordAnalysis.objects.get(play_record=stored).costs
+    assert judged["cost"] > 0
+    client.force_login(referee)
+    dispute = stored.result.disputes.get()
+    page = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
+    data = json.loads(
+        page.split('id="replay-data" type="application/json">')[1].split("</script>")[0]
+    )
+    assert data["costs"] == {"0": {"cost": judged["cost"], "best": judged["best"]}}
+    assert engine.card_token(lead) not in judged["best"]
+    text = json.loads(
+        page.split('id="replay-text" type="application/json">')[1].split("</script>")[0]
+    )
+    assert "%(best)s" in text["cost"]
 
 
 def test_the_referee_desk_says_when_the_costs_are_not_computed(client, top_six_event, referee):

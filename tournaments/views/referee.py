@@ -175,6 +175,8 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         payload = desk.replay_payload(board=board, event=event, record=record.record)
         if policy.can_see_analysis(actor, board):
             costs = analysis_selectors.record_costs(record, board)
+        if costs is not None:
+            payload = {**payload, "costs": desk.replay_costs(costs)}
     else:
         payload = None
     forms = ruling_forms(dispute_, result, views, record, posted, posted_key)

@@ -45,9 +45,9 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 23,
-    "confirm": 21,
-    "play_record": 26,
+    "submit": 16,
+    "confirm": 14,
+    "play_record": 19,
     "standings_api": 5,
     "table_page": 4,
     "standings_page": 6,

@@ -48,9 +48,9 @@ BOUNDS = {
     "submit": 16,
     "confirm": 14,
     "play_record": 19,
-    "standings_api": 5,
+    "standings_api": 4,
     "table_page": 4,
-    "standings_page": 6,
+    "standings_page": 5,
     "console": 18,
 }
 

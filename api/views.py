@@ -8,7 +8,7 @@ it concerns (``api.errors``).
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -133,7 +133,7 @@ class TableTokenView(ApiView):
         tried = ratelimit.table_code_attempt(request=request)
         refuse_if_blocked(tried)
         code = table_access.normalise_code(form.validated_data["code"])
-        table, _closed = table_access.open_table_for_code(code)
+        table, _closed = table_access.open_table_for_code(code, players=False)
         side = table.side_for_code(code) if table is not None else None
         if table is None or side is None:
             raise ValidationError(
@@ -415,6 +415,17 @@ def _fresh(result: BoardResult) -> BoardResult:
     return _result_qs().get(pk=result.pk)
 
 
+def _answer(result: BoardResult, table: Table) -> BoardResult:
+    """A result a service just wrote, as the API shows it: built from the objects in hand (the
+    table read with its round, event and entries) rather than read again; only its disputes
+    are read."""
+    result.table = table
+    prefetch_related_objects(
+        [result], Prefetch("disputes", queryset=Dispute.objects.order_by("pk"))
+    )
+    return result
+
+
 def _short_field(path: str) -> str:
     # The engine names a short result's trump and delegation as in a play record.
     return {"choice.trump": "trump", "choice.delegated": "delegated"}.get(path, path)
@@ -486,7 +497,7 @@ class ResultListView(generics.ListAPIView):
                 [FieldProblem(_short_field(p.path), p.message) for p in exc.problems]
             ) from None
         return Response(
-            s.ResultSerializer(_fresh(outcome.result)).data,
+            s.ResultSerializer(_answer(outcome.result, table)).data,
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
         )
 
@@ -524,7 +535,8 @@ class ResultConfirmView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         form = s.ConfirmSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        result = get_object_or_404(_result_qs(), pk=pk)
+        result = get_object_or_404(BoardResult.objects.select_related("board"), pk=pk)
+        result.table = table = _table(result.table_id, request)
         actor = access.actor_for(request)
         typed = form.validated_data.get("code")
         if typed and actor.table is not None and actor.table.pk == result.table_id:
@@ -538,7 +550,7 @@ class ResultConfirmView(ApiView):
         confirmed = results.result_confirm(
             result=result, actor=actor, expected_version=form.validated_data.get("version")
         )
-        return Response(s.ResultSerializer(_fresh(confirmed)).data)
+        return Response(s.ResultSerializer(_answer(confirmed, table)).data)
 
 
 class BoardPlayedView(ApiView):
@@ -635,7 +647,7 @@ class PlayRecordCreateView(ApiView):
             raise _record_problems(exc) from None
         return Response(
             {
-                "result": s.ResultSerializer(_fresh(outcome.result)).data,
+                "result": s.ResultSerializer(_answer(outcome.result, table)).data,
                 "verdict": outcome.verdict.to_json() if outcome.verdict else None,
             },
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,

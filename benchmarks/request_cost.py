@@ -207,7 +207,7 @@ def main() -> int:
     rng = random.Random(11)
     board2 = Board.objects.get(event=event, number=b2)
     Event.objects.filter(pk=event.pk).update(published=True)  # the public pages are open
-    cookie = organiser_cookie(event)
+    organiser = cookie = organiser_cookie(event)
     page_sessions = [
         (codes, table_cookie(table))
         for (_pk, codes), table in zip(
@@ -313,6 +313,19 @@ def main() -> int:
             "standings_page",
             (
                 ("GET", f"/e/{event.pk}/standings/", None, {"Accept": "text/html"})
+                for _ in itertools.repeat(None)
+            ),
+        )
+        measure(  # the organiser's: the open round's live standings, every pair's row
+            meter,
+            "standings_page_staff",
+            (
+                (
+                    "GET",
+                    f"/e/{event.pk}/standings/",
+                    None,
+                    {"Accept": "text/html", "Cookie": organiser},
+                )
                 for _ in itertools.repeat(None)
             ),
         )

@@ -24,9 +24,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import HttpResponse
 
+from tournaments.inserts import insert_new
 from tournaments.models import IdempotentResponse
 
 HEADER = "Idempotency-Key"
@@ -83,12 +84,10 @@ def run_once(
     :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored; ``stored`` gives the
     text kept for a replay when it must not hold everything the first answer showed."""
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                row = IdempotentResponse.objects.create(
-                    scope=scope, key=key, status_code=0, body={"request": request_hash}
-                )
-        except IntegrityError:
+        row = IdempotentResponse(
+            scope=scope, key=key, status_code=0, body={"request": request_hash}
+        )
+        if not insert_new(row, ("scope", "key")):
             # Another request with this key committed first (we waited for it): replay it.
             existing = IdempotentResponse.objects.filter(scope=scope, key=key).first()
             if existing is None or existing.status_code == 0:
@@ -102,5 +101,7 @@ def run_once(
         row.status_code = response.status_code
         content = stored(response) if stored else response.content.decode("utf-8")
         row.body = {"request": request_hash, "content": content}
-        row.save(update_fields=["status_code", "body"])
+        IdempotentResponse.objects.filter(pk=row.pk).update(
+            status_code=row.status_code, body=row.body
+        )
         return response

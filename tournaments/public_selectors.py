@@ -12,6 +12,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.utils import timezone
@@ -38,9 +39,14 @@ class EventView:
 
     event: Event
     staff: bool  # an organiser or referee of the event: sees everything, published or not
-    entries: dict[int, Entry]  # by primary key
     rounds: dict[int, Round]  # by number
     codes: bool = False  # an organiser: may see the table codes (policy.can_see_codes)
+
+    @cached_property
+    def entries(self) -> dict[int, Entry]:
+        """By primary key, with their pairs and clubs: read on first use (the standings of an
+        event whose first round is still open show no pair, and read none)."""
+        return {e.pk: e for e in self.event.entries.select_related("pair__club").order_by("number")}
 
     @property
     def by_number(self) -> dict[int, Entry]:
@@ -81,9 +87,8 @@ class EventView:
 
 
 def event_view(event: Event, *, staff: bool, codes: bool = False) -> EventView:
-    entries = {e.pk: e for e in event.entries.select_related("pair__club").order_by("number")}
     rounds = {r.number: r for r in event.rounds.select_related("bye").order_by("number")}
-    return EventView(event=event, staff=staff, entries=entries, rounds=rounds, codes=codes)
+    return EventView(event=event, staff=staff, rounds=rounds, codes=codes)
 
 
 # Standings ---------------------------------------------------------------------------------

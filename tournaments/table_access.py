@@ -33,25 +33,28 @@ def code_well_formed(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in TABLE_CODE_ALPHABET for ch in code)
 
 
-def tables_with_code(code: str) -> QuerySet[Table]:
+PAGE_RELATED = (
+    "ns__pair__player1",
+    "ns__pair__player2",
+    "ew__pair__player1",
+    "ew__pair__player2",
+)
+
+
+def tables_with_code(code: str, *, players: bool = True) -> QuerySet[Table]:
     """Tables carrying ``code`` on either side (codes are unique per round), with what the
-    pages show."""
+    pages show (``players``: the pairs and their players; the API's token needs neither)."""
+    related = ("round__event", *PAGE_RELATED) if players else ("round__event",)
     return (
         Table.objects.filter(Q(code_ns=code) | Q(code_ew=code))
-        .select_related(
-            "round__event",
-            "ns__pair__player1",
-            "ns__pair__player2",
-            "ew__pair__player1",
-            "ew__pair__player2",
-        )
+        .select_related(*related)
         .order_by("-round__opened_at", "-pk")
     )
 
 
-def open_table_for_code(code: str) -> tuple[Table | None, bool]:
+def open_table_for_code(code: str, *, players: bool = True) -> tuple[Table | None, bool]:
     """(the table of an open round with this code, whether the code belongs to a closed round)."""
-    tables = list(tables_with_code(code))
+    tables = list(tables_with_code(code, players=players))
     for table in tables:
         if table.round.status == Round.Status.OPEN:
             return table, False

@@ -45,12 +45,12 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 23,
-    "confirm": 22,  # 21, and one for the webhooks a confirmation notifies (issue 21)
-    "play_record": 26,
-    "standings_api": 5,
+    "submit": 17,  # 16, and one for the webhooks a confirmation notifies (issue 21)
+    "confirm": 15,  # likewise
+    "play_record": 20,
+    "standings_api": 4,
     "table_page": 4,
-    "standings_page": 6,
+    "standings_page": 5,
     "console": 18,
     # the pair's own evening (tournaments/pair_pages.py)
     "pair_scorecard": 9,

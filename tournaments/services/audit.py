@@ -3,7 +3,7 @@ from typing import Any
 from tournaments.models import AuditEntry, BoardResult, Event
 
 
-def record(
+def entry(
     *,
     event: Event,
     actor: str,
@@ -12,9 +12,31 @@ def record(
     changes: dict[str, Any] | None = None,
     note: str = "",
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
+    """An audit entry, not yet stored (``record_all`` stores a request's entries at once)."""
+    return AuditEntry(
         event=event, result=result, actor=actor, action=action, changes=changes or {}, note=note
     )
+
+
+def record(**kwargs: Any) -> AuditEntry:
+    """Store one audit entry (arguments as ``entry``)."""
+    written = entry(**kwargs)
+    written.save(force_insert=True)
+    return written
+
+
+def record_all(entries: list[AuditEntry]) -> None:
+    """Store the entries of one change in one statement, in their order."""
+    if entries:
+        AuditEntry.objects.bulk_create(entries)
+
+
+def keep(written: AuditEntry, entries: list[AuditEntry] | None) -> None:
+    """Add ``written`` to a request's ``entries`` (stored together later), or store it now."""
+    if entries is None:
+        record_all([written])
+    else:
+        entries.append(written)
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:

@@ -10,8 +10,10 @@ from django.utils.translation import gettext as _
 import engine
 from tournaments import play, policy, queue, webhooks
 from tournaments.actors import Actor
+from tournaments.inserts import insert_new
 from tournaments.labels import FieldProblem, field_problems
 from tournaments.models import (
+    AuditEntry,
     Board,
     BoardResult,
     BoardUnlock,
@@ -104,19 +106,28 @@ def _check_can_enter(table: Table, actor: Actor) -> str:
     return side
 
 
-def unlock_board(*, table: Table, board: Board, actor: Actor, reason: str) -> BoardUnlock:
-    """Let the table see the board's cards from now on (once; audited)."""
-    unlock, created = BoardUnlock.objects.get_or_create(
-        table=table, board=board, defaults={"reason": reason, "actor": actor.label}
+def unlock_board(
+    *,
+    table: Table,
+    board: Board,
+    actor: Actor,
+    reason: str,
+    audits: list[AuditEntry] | None = None,
+) -> BoardUnlock | None:
+    """Let the table see the board's cards from now on (once; audited): the new unlock, None
+    when the table had unlocked the board already. ``audits``: the request's audit entries,
+    stored together by the caller; else stored here."""
+    unlock = BoardUnlock(table=table, board=board, reason=reason, actor=actor.label)
+    if not insert_new(unlock, ("table", "board")):
+        return None
+    written = audit.entry(
+        event=table.round.event,
+        actor=actor.label,
+        action="board_unlocked",
+        changes={"board": [None, board.number], "table": [None, table.number]},
+        note=reason,
     )
-    if created:
-        audit.record(
-            event=table.round.event,
-            actor=actor.label,
-            action="board_unlocked",
-            changes={"board": [None, board.number], "table": [None, table.number]},
-            note=reason,
-        )
+    audit.keep(written, audits)
     return unlock
 
 
@@ -127,9 +138,10 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     _check_reached(table, board_number, actor)
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
-        return unlock_board(
+        new = unlock_board(
             table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
         )
+        return new or BoardUnlock.objects.get(table=table, board=board)
 
 
 def short_values(*, board: Board, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,13 +225,20 @@ def _snapshot(result: BoardResult) -> dict[str, Any]:
 
 
 def save_audited(
-    result: BoardResult, *, actor: Actor, action: str, before: dict[str, Any], note: str = ""
+    result: BoardResult,
+    *,
+    actor: Actor,
+    action: str,
+    before: dict[str, Any],
+    note: str = "",
+    audits: list[AuditEntry] | None = None,
 ) -> None:
     """Store a change of ``result`` (``before`` is its ``_snapshot``): a new version and its
-    audit entry, old → new per field. Every change of a stored result goes through here."""
+    audit entry, old → new per field. Every change of a stored result goes through here.
+    ``audits``: the request's audit entries, stored together by the caller; else stored here."""
     result.version += 1
     result.save()
-    audit.record(
+    written = audit.entry(
         event=result.table.round.event,
         result=result,
         actor=actor.label,
@@ -227,6 +246,7 @@ def save_audited(
         changes=audit.diff(before, _snapshot(result)),
         note=note,
     )
+    audit.keep(written, audits)
 
 
 def _locked_result(table: Table, board: Board) -> BoardResult | None:
@@ -247,11 +267,19 @@ def _locked_result(table: Table, board: Board) -> BoardResult | None:
             _("A pair of this table withdrew: its match is forfeited and takes no more results."),
             field="table",
         )
-    return BoardResult.objects.select_for_update().filter(table=table, board=board).first()
+    result = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
+    if result is not None:
+        result.table, result.board = table, board  # already read: no query when audited
+    return result
 
 
 def open_dispute(
-    result: BoardResult, reason: str, actor: Actor, details: str = "", previous_status: str = ""
+    result: BoardResult,
+    reason: str,
+    actor: Actor,
+    details: str = "",
+    previous_status: str = "",
+    audits: list[AuditEntry] | None = None,
 ) -> Dispute:
     existing = result.disputes.filter(status=Dispute.Status.OPEN).first()
     if existing is not None:
@@ -263,7 +291,7 @@ def open_dispute(
         details=details,
         previous_status=previous_status,
     )
-    audit.record(
+    written = audit.entry(
         event=result.table.round.event,
         result=result,
         actor=actor.label,
@@ -271,6 +299,7 @@ def open_dispute(
         changes={"reason": [None, reason]},
         note=details,
     )
+    audit.keep(written, audits)
     _emit_result(webhooks.DISPUTE_OPENED, result, dispute=dispute.pk, reason=reason)
     return dispute
 
@@ -361,6 +390,7 @@ def _store(
         assert result is not None
         raise _refuse(decision.refusal, result)
     created = result is None
+    audits: list[AuditEntry] = []  # stored together, in one statement, once all is written
     if result is None:
         result = BoardResult.objects.create(
             table=table,
@@ -371,12 +401,14 @@ def _store(
             entered_side=side,
             **values,
         )
-        audit.record(
-            event=event,
-            result=result,
-            actor=actor.label,
-            action="result_entered",
-            changes=audit.diff({}, _snapshot(result)),
+        audits.append(
+            audit.entry(
+                event=event,
+                result=result,
+                actor=actor.label,
+                action="result_entered",
+                changes=audit.diff({}, _snapshot(result)),
+            )
         )
     else:
         before = _snapshot(result)
@@ -390,8 +422,16 @@ def _store(
         if decision.confirmed:
             result.confirmed_by = actor.label
         if _snapshot(result) != before:
-            save_audited(result, actor=actor, action=f"result_{result.status}", before=before)
-    unlock_board(table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT)
+            save_audited(
+                result,
+                actor=actor,
+                action=f"result_{result.status}",
+                before=before,
+                audits=audits,
+            )
+    unlock_board(
+        table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT, audits=audits
+    )
     verdict = record[1] if record is not None else None
     if created or not _repeats_last(result, side, source, submission_data, record):
         submission = Submission.objects.create(
@@ -407,11 +447,12 @@ def _store(
                 outcome=verdict.outcome.value,
             )
     if decision.dispute is not None:
-        open_dispute(result, decision.dispute, actor)
+        open_dispute(result, decision.dispute, actor, audits=audits)
     if result.status == BoardResult.Status.CONFIRMED and (
         stored is None or stored.status != BoardResult.Status.CONFIRMED
     ):
         _emit_result(webhooks.RESULT_CONFIRMED, result)
+    audit.record_all(audits)
     # Every stored change asks for the standings: an entered result becoming disputed or
     # ruled changes them as much as a confirmation (requests coalesce per transaction).
     queue.request_standings(event)

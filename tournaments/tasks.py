@@ -16,7 +16,7 @@ from tournaments.services.events import boards_generate
 from tournaments.services.ratings import ratings_recompute, ratings_update
 from tournaments.services.registrations import registration_email_send
 from tournaments.services.standings import standings_recompute
-from tournaments.services.webhooks import delivery_attempt
+from tournaments.services.webhooks import deliveries_lost, delivery_attempt
 
 log = logging.getLogger(__name__)
 
@@ -151,3 +151,12 @@ def deliver_webhook(self: Task, delivery_id: int) -> str:
     if delay is None:
         return "done"
     raise self.retry(countdown=delay, max_retries=settings.WEBHOOK_MAX_ATTEMPTS)
+
+
+@shared_task(base=BaseTask, bind=True)
+def catch_up_webhooks(self: Task) -> int:
+    """Queue again the webhook deliveries that no task will try any more (beat, every 5 min)."""
+    lost = deliveries_lost()
+    for delivery_id in lost:
+        deliver_webhook.delay(delivery_id)
+    return len(lost)

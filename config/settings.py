@@ -167,6 +167,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    "catch-up-webhooks": {
+        "task": "tournaments.tasks.catch_up_webhooks",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
 }
 
 # Standings: results arriving within this window share one recomputation; a lock on each event

@@ -20,7 +20,7 @@ from tournaments.services.mailings import (
 )
 from tournaments.services.ratings import ratings_recompute, ratings_update
 from tournaments.services.standings import standings_recompute
-from tournaments.services.webhooks import delivery_attempt
+from tournaments.services.webhooks import deliveries_lost, delivery_attempt
 
 log = logging.getLogger(__name__)
 
@@ -167,3 +167,12 @@ def send_checkin_reminders(self: Task, event_id: int) -> int:
 def send_results_emails(self: Task, event_id: int) -> int:
     """Each player's personal results of a finished, published event (never twice)."""
     return results_mails_send(event_id)
+
+
+@shared_task(base=BaseTask, bind=True)
+def catch_up_webhooks(self: Task) -> int:
+    """Queue again the webhook deliveries that no task will try any more (beat, every 5 min)."""
+    lost = deliveries_lost()
+    for delivery_id in lost:
+        deliver_webhook.delay(delivery_id)
+    return len(lost)

@@ -5,12 +5,14 @@ retries are in test_webhook_worker.py."""
 
 import json
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import UserFactory, WebhookFactory
 from tests.webhook_receiver import Receiver, docs_verifier
-from tournaments import webhooks
+from tournaments import tasks, webhooks
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, BoardResult, Webhook, WebhookDelivery
 from tournaments.services import Conflict, NotAllowed, ServiceError, changes, disputes, results
@@ -423,3 +425,23 @@ def test_an_address_refused_since_is_not_contacted(
 def test_retries_wait_longer_each_time(settings):
     settings.WEBHOOK_RETRY_BASE_SECONDS = 60
     assert [svc.retry_delay(n) for n in range(1, 8)] == [60, 120, 240, 480, 960, 1920, 3600]
+
+
+def test_a_delivery_no_task_will_try_is_queued_again(running_event, boss, receiver):
+    """The broker was down when it was queued (or its worker died with its retry): the beat's
+    catch-up finds it once it is overdue beyond Redis's redelivery time, and sends it."""
+    webhook = register(running_event, boss, receiver)
+    long_ago = timezone.now() - timedelta(hours=2)
+    lost = WebhookDelivery.objects.create(webhook=webhook, kind="ping", payload={"id": "lost"})
+    retry_lost = WebhookDelivery.objects.create(webhook=webhook, kind="ping", payload={"id": "r"})
+    fresh = WebhookDelivery.objects.create(webhook=webhook, kind="ping", payload={"id": "new"})
+    done = WebhookDelivery.objects.create(
+        webhook=webhook, kind="ping", payload={"id": "done"}, status="delivered"
+    )
+    WebhookDelivery.objects.filter(pk__in=[lost.pk, done.pk]).update(created_at=long_ago)
+    WebhookDelivery.objects.filter(pk=retry_lost.pk).update(next_attempt_at=long_ago)
+    WebhookDelivery.objects.filter(pk=fresh.pk).update(next_attempt_at=timezone.now())
+    assert svc.deliveries_lost() == [lost.pk, retry_lost.pk]
+    assert tasks.catch_up_webhooks.delay().get() == 2  # tasks in-process here
+    assert sorted(r.json["id"] for r in receiver.received) == ["lost", "r"]
+    assert svc.deliveries_lost() == []

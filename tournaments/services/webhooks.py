@@ -8,11 +8,12 @@ import socket
 import ssl
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -159,6 +160,24 @@ def retry_delay(tries: int) -> float:
     """Seconds before the next try after ``tries`` failed ones: doubling from the base."""
     base = float(settings.WEBHOOK_RETRY_BASE_SECONDS)
     return min(base * 2 ** (tries - 1), RETRY_CAP_SECONDS)
+
+
+def deliveries_lost(*, now: datetime | None = None) -> list[int]:
+    """Deliveries still "being sent" that no task will try any more: queued while the broker
+    was down, or whose retry went with a worker. Overdue by more than Redis's redelivery time
+    (``CELERY_VISIBILITY_TIMEOUT``) and a margin; a receiver may then get one twice (same
+    ``X-Botifarra-Delivery``), never none."""
+    now = now or timezone.now()
+    late = now - timedelta(seconds=settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"])
+    late -= timedelta(seconds=60)
+    pending = WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
+    return list(
+        pending.filter(
+            Q(next_attempt_at__lt=late) | Q(next_attempt_at__isnull=True, created_at__lt=late)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)[:500]
+    )
 
 
 def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float | None:

@@ -180,13 +180,22 @@ def _refused_address(address: str) -> bool:
 
 
 def check_url(url: str) -> str:
-    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` that says why.
+    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` that says why
+    (``checked_address``)."""
+    return checked_address(url)[0]
+
+
+def checked_address(url: str) -> tuple[str, str | None]:
+    """The address and the IP address to connect to, if the site may POST there; else a
+    ``ServiceError`` on ``url`` that says why.
 
     Loopback, private, link-local and reserved addresses are refused (a webhook must not reach
     the site's own network: its database, its Redis, a cloud's metadata service) unless
-    ``settings.WEBHOOKS_ALLOW_PRIVATE`` (on by default with DEBUG, for tests and a laptop).
-    Checked when the webhook is registered and again before every attempt, since a name can
-    point elsewhere later.
+    ``settings.WEBHOOKS_ALLOW_PRIVATE`` (on by default with DEBUG, for tests and a laptop; then
+    the IP is None: connect by name). Checked when the webhook is registered and again before
+    every attempt, since a name can point elsewhere later; an attempt connects to the IP checked
+    here, so a name re-pointed between the check and the connection (DNS rebinding) is not
+    followed.
     """
     url = url.strip()
     try:
@@ -200,7 +209,24 @@ def check_url(url: str) -> str:
             _("Give a whole web address starting with https:// (or http://)."), field="url"
         ) from None
     if settings.WEBHOOKS_ALLOW_PRIVATE:
-        return url
+        return url, None
+    try:
+        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError):
+        raise ServiceError(
+            _("The address %(host)s cannot be found: check its spelling.")
+            % {"host": parts.hostname},
+            field="url",
+        ) from None
+    if not found or any(_refused_address(str(info[4][0])) for info in found):
+        raise ServiceError(
+            _(
+                "This address is on a private or local network; webhooks go to addresses "
+                "on the public internet only."
+            ),
+            field="url",
+        )
+    return url, str(found[0][4][0])
     try:
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError):

@@ -445,3 +445,27 @@ def test_a_delivery_no_task_will_try_is_queued_again(running_event, boss, receiv
     assert tasks.catch_up_webhooks.delay().get() == 2  # tasks in-process here
     assert sorted(r.json["id"] for r in receiver.received) == ["lost", "r"]
     assert svc.deliveries_lost() == []
+
+
+def test_an_attempt_connects_to_the_address_it_checked_not_to_a_new_lookup(receiver):
+    """DNS rebinding: the name is looked up once, checked, and the connection goes to that IP;
+    the name still travels in the Host header. Here the name cannot be resolved at all, so a
+    second lookup would fail: the POST arriving proves none was made."""
+    receiver.secret = "whsec_test"
+    port = receiver.server.server_address[1]
+    body = b'{"kind": "ping"}'
+    headers = {"Content-Type": "application/json"}
+    url = f"http://hooks.invalid:{port}/hooks/botifarra"
+
+    answer = svc.post(url, body, headers, 5.0, "127.0.0.1")
+
+    assert answer.status_code == 400  # it arrived (unsigned, so the receiver refused it)
+    assert receiver.received[-1].headers["Host"] == f"hooks.invalid:{port}"
+    assert svc.post(url, body, headers, 5.0).error == "gone"  # by name: no such host
+
+
+def test_a_name_that_resolves_to_a_private_address_is_refused_with_its_ip_unused(settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    with pytest.raises(ServiceError) as refused:
+        webhooks.checked_address("http://localhost:8080/hook")
+    assert refused.value.field == "url"

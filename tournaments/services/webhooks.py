@@ -116,25 +116,34 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")[:RESPONSE_KEPT]
 
 
-def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
+def post(
+    url: str, body: bytes, headers: dict[str, str], timeout: float, address: str | None = None
+) -> Answer:
     """One POST; the receiver's status and the start of its answer, or why there was none.
 
     ``http.client`` directly: no proxies from the environment (a proxy would see the site's
     own network), no redirects followed (one could lead anywhere, a private address included:
-    a 3xx is an answer, not a delivery), and the headers sent exactly as named.
+    a 3xx is an answer, not a delivery), and the headers sent exactly as named. With
+    ``address`` (the IP ``webhooks.checked_address`` checked) the connection goes there, the
+    name still in the Host header and, for https, in the TLS handshake and certificate check.
     """
     parts = urlsplit(url)
     host = parts.hostname or ""
     connection: http.client.HTTPConnection
+    context = ssl.create_default_context()
     if parts.scheme == "https":
-        connection = http.client.HTTPSConnection(
-            host, parts.port, timeout=timeout, context=ssl.create_default_context()
-        )
+        connection = http.client.HTTPSConnection(host, parts.port, timeout=timeout, context=context)
     else:
         connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         deadline = time.monotonic() + timeout
+        if address is not None:
+            # http.client connects only when it has no socket: give it one to the checked IP.
+            sock = socket.create_connection((address, connection.port), timeout=timeout)
+            if parts.scheme == "https":
+                sock = context.wrap_socket(sock, server_hostname=host)
+            connection.sock = sock
         connection.request("POST", path, body=body, headers=headers)
         response = connection.getresponse()
         # The start of the answer, read for no longer than the timeout in all: a receiver that
@@ -190,7 +199,7 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
     started = timezone.now()
     clock = time.monotonic()
     try:
-        url = webhooks.check_url(delivery.webhook.url)
+        url, address = webhooks.checked_address(delivery.webhook.url)
     except ServiceError:
         answer = Answer(None, "", "address")
     else:
@@ -199,6 +208,7 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
             body,
             webhooks.headers(delivery, body),
             float(settings.WEBHOOK_TIMEOUT_SECONDS),
+            address,
         )
     duration = int((time.monotonic() - clock) * 1000)
     ok = answer.status_code is not None and 200 <= answer.status_code < 300

@@ -32,7 +32,15 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tournaments.demo import DEMO_EVENING, DEMO_EVENT, PAIR_NAMES, PASSWORD, build_demo
+from tournaments.demo import (
+    DEMO_EVENING,
+    DEMO_EVENT,
+    LEAGUE_CLUBS,
+    PAIR_NAMES,
+    PASSWORD,
+    TEAM_NAMES,
+    build_demo,
+)
 from tournaments.demo import table_codes as open_tables
 
 PER_ROUTE = 4
@@ -346,6 +354,8 @@ def test_no_page_of_the_demo_holds_english_in_catalan_or_spanish(settings):
         {f"{a} – {b}" for a, b in PAIR_NAMES}
         | {n for pair in PAIR_NAMES for n in pair}
         | {DEMO_EVENT, DEMO_EVENING, "Casal de la Botifarra", "Casal, sala gran", "Vic"}
+        | set(TEAM_NAMES)
+        | set(LEAGUE_CLUBS)
         | {login for login, _password, _who in report.logins},
         key=len,
         reverse=True,

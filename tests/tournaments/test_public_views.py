@@ -6,7 +6,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import UserFactory
+from tests.factories import EventFactory, UserFactory
 from tests.tournaments.public_event import (
     assert_no_open_round_hands,
     build_played_event,
@@ -280,3 +280,14 @@ def test_hand_records_read_in_few_queries(
         get(client, "public:hand_records", played_event.pk, query="?round=1")
     with django_assert_max_num_queries(15):
         get(client, "public:table_cards", played_event.pk, 2)
+
+
+@pytest.mark.django_db
+def test_a_game_without_a_target_is_described_by_its_deals_not_as_a_game_to_none():
+    from tournaments.views.public import ruleset_words
+
+    girona = EventFactory(match_mode=Event.MatchMode.GAME, game_target=None, deal_limit=8)
+    words = ruleset_words(girona)
+    assert "None" not in words
+    assert "game of a fixed number of deals" in words and "deal limit 8" in words
+    assert "game to 101" in ruleset_words(EventFactory(match_mode=Event.MatchMode.GAME))

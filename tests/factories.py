@@ -550,3 +550,4 @@ class LeagueAuditFactory(factory.django.DjangoModelFactory):
     league = factory.SubFactory(LeagueFactory)
     actor = "organiser"
     action = "league_game"
+    changes = factory.LazyFunction(lambda: {"game": [None, 1]})

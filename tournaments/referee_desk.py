@@ -396,9 +396,10 @@ def replay_costs(costs: Any) -> dict[str, dict[str, Any]]:
     return {str(c.index): {"cost": c.cost, "best": c.best} for c in costs.costly}
 
 
-def replay_text() -> dict[str, Any]:
-    """The words the script writes, translated here (the script holds none of its own)."""
-    return {
+def replay_text(*, costs: bool = False) -> dict[str, Any]:
+    """The words the script writes, translated here (the script holds none of its own); those
+    of the card costs only with ``costs`` (a page that may show the analysis)."""
+    words: dict[str, Any] = {
         "seats": seat_names(),
         "suits": {
             letter: {"symbol": SYMBOLS[letter], "name": name}
@@ -416,12 +417,14 @@ def replay_text() -> dict[str, Any]:
         "end": _("End of the hand."),
         "tricks_none": _("No trick completed yet."),
         "trick_n": _("Trick %(trick)s"),
-        "cost": _(
-            "This card cost %(cost)s points with perfect play; the best cards were %(best)s."
-        ),
-        "cost_title": _("points this card cost with perfect play"),
         "void": "—",
     }
+    if costs:
+        words["cost"] = _(
+            "This card cost %(cost)s points with perfect play; the best cards were %(best)s."
+        )
+        words["cost_title"] = _("points this card cost with perfect play")
+    return words
 
 
 @dataclass

@@ -21,8 +21,9 @@ from tournaments import analysis_selectors, labels, play, policy
 from tournaments.clock import round_clock
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
-from tournaments.labels import CALLS, call_name, seat_names, trump_name, trump_symbol
+from tournaments.labels import CALLS, SEAT_ORDER, call_name, seat_names, trump_name, trump_symbol
 from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
+from tournaments.referee_desk import replay_costs, replay_payload, replay_text
 from tournaments.selectors import table_boards_due
 from tournaments.services import results
 from tournaments.services.analysis import ANALYSED_OUTCOMES
@@ -367,6 +368,7 @@ def play_context(
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
+    analysed = None
     if (
         can_see
         and result is not None
@@ -381,6 +383,18 @@ def play_context(
     if stored is not None and result is not None:
         # The hand is in: say what the engine found, not an empty board to play again.
         context["stored"] = verdict_summary(stored.verdict, result)
+        # And replay it, with the cards that cost points once they are known (the same
+        # replay as the referee's desk).
+        payload = replay_payload(board=board, event=board.event, record=stored.record)
+        costs = context.get("costs")
+        if analysed is not None and analysed.pk == stored.pk and costs is not None:
+            payload["costs"] = replay_costs(costs)
+        if payload["steps"] and not payload["problems"]:
+            context |= {
+                "payload": payload,
+                "replay_text": replay_text(costs="costs" in payload),
+                "seat_order": SEAT_ORDER,
+            }
     elif visible and result is not None:
         code = access.code
         context["config"] = {

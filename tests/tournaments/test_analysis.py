@@ -344,53 +344,66 @@ def test_the_referee_sees_each_cards_cost_and_the_value_where_the_illegal_card_w
     assert "perfect play gives NS 72 · EW 0 (hand totals)" in page
 
 
+def submit_costly_lead(event):
+    """Table 1 stores a record of board 1 in botifarra whose lead costs points (chosen by the
+    solver among the legal leads) and whose second card is illegal: (table, stored record)."""
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    board = event.boards.get(number=1)
+    # A fixed deal that the solver answers in a fraction of a second (benchmarks/analysis.py).
+    deal = engine.deal_board("analysis-1", 2)
+    board.hands, board.dealer = deal.hands_json(), deal.dealer.name
+    board.save(update_fields=["hands", "dealer"])
+    hand = engine.Hand(play.deal(board), "botifarra", play.rules(event))
+    solver = Solver(hand.deal, trump="botifarra", rules=hand.rules)
+    ns = hand.to_move.pair == "NS"
+    best = solver.value() if ns else 72 - solver.value()
+    for card in hand.legal_cards():
+        after = solver.value([card])
+        if (after if ns else 72 - after) == best:
+            continue  # a best lead: it costs nothing
+        hand.play(card)
+        wrong = [c for c in range(48) if hand.hands[hand.to_move] >> c & 1 and not hand.is_legal(c)]
+        hand.undo()
+        if wrong:
+            cards = [engine.card_token(card), engine.card_token(wrong[0])]
+            break
+    else:
+        raise AssertionError("the deal has a costly lead followed by a possible illegal card")
+    record = play.record(board, trump="botifarra", cards=cards)
+    outcome = results.result_submit_play_record(
+        table=table, board_number=board.number, actor=Actor(table=table, side="NS"), record=record
+    )
+    return table, PlayRecord.objects.get(result=outcome.result)
+
+
+def replay_json(page, name):
+    return json.loads(page.split(f'id="{name}" type="application/json">')[1].split("</script>")[0])
+
+
 @needs_c_solver
 def test_the_replay_marks_the_cards_that_cost_points_with_the_best_ones(
     client, running_event, referee
 ):
-    """The animated replay gets the costly cards and the best alternatives (the referee may see
-    the analysis): the lead here is chosen, by the solver, among those that cost points."""
-    table = Table.objects.get(round__event=running_event, round__number=1, number=1)
-    board = running_event.boards.get(number=1)
-    hand = engine.Hand(play.deal(board), "botifarra", play.rules(running_event))
-    solver = Solver(hand.deal, trump="botifarra", rules=hand.rules)
-    side_value = solver.value() if hand.to_move.pair == "NS" else 72 - solver.value()
-    lead = wrong = None
-    for card in hand.legal_cards():
-        after = solver.value([card])
-        if (after if hand.to_move.pair == "NS" else 72 - after) == side_value:
-            continue  # a best lead: costs nothing
-        hand.play(card)
-        illegal = [
-            c for c in range(48) if hand.hands[hand.to_move] >> c & 1 and not hand.is_legal(c)
-        ]
-        hand.undo()
-        if illegal:
-            lead, wrong = card, illegal[0]
-            break
-    assert lead is not None, "the deal has a costly lead followed by a possible illegal card"
-    record = play.record(
-        board, trump="botifarra", cards=[engine.card_token(lead), engine.card_token(wrong)]
-    )
-    outcome = results.result_submit_play_record(
-        table=table, board_number=board.number, actor=Actor(table=table, side="NS"), record=record
-    )
-    stored = PlayRecord.objects.get(result=outcome.result)
-    assert analysis.record_analyse(play_record_id=stored.pk) is True
-    (judged,) = PlayRecordAnalysis.objects.get(play_record=stored).costs
-    assert judged["cost"] > 0
+    """The animated replay of the referee's desk and of the table's own board page gets the
+    costly cards and the best alternatives once the analysis ran (both may see it)."""
+    table, stored = submit_costly_lead(running_event)
     client.force_login(referee)
     dispute = stored.result.disputes.get()
-    page = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
-    data = json.loads(
-        page.split('id="replay-data" type="application/json">')[1].split("</script>")[0]
-    )
-    assert data["costs"] == {"0": {"cost": judged["cost"], "best": judged["best"]}}
-    assert engine.card_token(lead) not in judged["best"]
-    text = json.loads(
-        page.split('id="replay-text" type="application/json">')[1].split("</script>")[0]
-    )
-    assert "%(best)s" in text["cost"]
+    desk_page = client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode()
+    assert "costs" not in replay_json(desk_page, "replay-data")  # not computed yet
+    assert "cost" not in replay_json(desk_page, "replay-text")
+    table_page = play_page(holder(table), table, 1).content.decode()
+    assert len(replay_json(table_page, "replay-data")["steps"]) == 2
+    assert analysis.record_analyse(play_record_id=stored.pk) is True
+    (judged,) = PlayRecordAnalysis.objects.get(play_record=stored).costs
+    assert judged["cost"] > 0 and judged["card"] not in judged["best"]
+    expected = {"0": {"cost": judged["cost"], "best": judged["best"]}}
+    for page in (
+        client.get(reverse("referee:dispute", args=[dispute.pk])).content.decode(),
+        play_page(holder(table), table, 1).content.decode(),
+    ):
+        assert replay_json(page, "replay-data")["costs"] == expected
+        assert "%(best)s" in replay_json(page, "replay-text")["cost"]
 
 
 def test_the_referee_desk_says_when_the_costs_are_not_computed(client, top_six_event, referee):

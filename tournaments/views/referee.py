@@ -202,7 +202,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
         "record": record,
         "records": list(result.play_records.order_by("pk")),
         "payload": payload,
-        "replay_text": desk.replay_text(),
+        "replay_text": desk.replay_text(costs="costs" in (payload or {})),
         "is_preview": preview is not None,
         "tricks": desk.trick_rows(payload, costs.by_index if costs else None) if payload else [],
         "costs": costs,

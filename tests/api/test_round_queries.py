@@ -45,9 +45,9 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 16,
+    "submit": 15,
     "confirm": 14,
-    "play_record": 19,
+    "play_record": 18,
     "standings_api": 4,
     "table_page": 4,
     "standings_page": 5,

@@ -45,9 +45,9 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 17,  # 16, and one for the webhooks a confirmation notifies (issue 21)
+    "submit": 16,  # 15, and one for the webhooks a confirmation notifies (issue 21)
     "confirm": 15,  # likewise
-    "play_record": 20,
+    "play_record": 19,
     "standings_api": 4,
     "table_page": 4,
     "standings_page": 5,

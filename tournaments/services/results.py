@@ -50,6 +50,12 @@ class Outcome:
     verdict: engine.Verdict | None = None
 
 
+# The boards read by this process. A board is written once, from the event's seed, and never
+# changed: kept by event (its creation time guards against a reused id in tests) and seed.
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+_BOARDS_MAX = 4096
+
+
 def board_for_table(table: Table, board_number: int) -> Board:
     if board_number not in table.round.board_numbers:
         first, last = table.round.board_numbers[0], table.round.board_numbers[-1]
@@ -58,13 +64,25 @@ def board_for_table(table: Table, board_number: int) -> Board:
             % {"n": board_number, "a": first, "b": last},
             field="board",
         )
-    try:
-        board = Board.objects.get(event_id=table.round.event_id, number=board_number)
-    except Board.DoesNotExist:
-        raise ServiceError(
-            _("Board %(n)s does not exist yet.") % {"n": board_number}, field="board"
-        ) from None
-    board.event = table.round.event  # already read with the table: no second query
+    event = table.round.event
+    key = (event.pk, event.created_at, event.seed, board_number)
+    stored = _BOARDS.get(key)
+    if stored is None:
+        try:
+            stored = Board.objects.get(event_id=event.pk, number=board_number)
+        except Board.DoesNotExist:
+            raise ServiceError(
+                _("Board %(n)s does not exist yet.") % {"n": board_number}, field="board"
+            ) from None
+        if len(_BOARDS) >= _BOARDS_MAX:
+            _BOARDS.clear()
+        _BOARDS[key] = stored
+    # A new instance per request (the cached one is never handed out), with the event already
+    # read with the table: no query.
+    board = Board(
+        pk=stored.pk, event=event, number=stored.number, dealer=stored.dealer, hands=stored.hands
+    )
+    board._state.adding, board._state.db = False, stored._state.db
     return board
 
 

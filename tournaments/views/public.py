@@ -52,10 +52,10 @@ def ruleset_words(event: Event) -> str:
     """``Obligada (eastern rules), game to 101, Sant Vicenç allowed in botifarra``."""
     rules = play.rules(event)
     parts = [_("Obligada (eastern rules)") if rules.obligada else _("Lliure (western rules)")]
-    if event.match_mode == Event.MatchMode.GAME and event.game_target:
-        parts.append(_("game to %(n)s") % {"n": event.game_target})
+    if event.match_mode == Event.MatchMode.GAME and event.game_target is None:
+        parts.append(_("a game of a fixed number of deals"))
     elif event.match_mode == Event.MatchMode.GAME:
-        parts.append(_("game of a fixed number of deals"))
+        parts.append(_("game to %(n)s") % {"n": event.game_target})
     else:
         parts.append(_("every board counts"))
     if rules.allows_sant_vicenc_in_botifarra:

@@ -187,15 +187,23 @@ def check_url(url: str) -> str:
     point elsewhere later.
     """
     url = url.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:  # a broken IPv6 bracket or a port beyond 65535 is a ValueError, not an address
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        parts, port = None, 0
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or any(c.isspace() or not c.isprintable() for c in url)
+    ):
         raise ServiceError(
             _("Give a whole web address starting with https:// (or http://)."), field="url"
         )
     if settings.WEBHOOKS_ALLOW_PRIVATE:
         return url
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError):
         raise ServiceError(

@@ -67,10 +67,29 @@ def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
+# Times and dates as the import reads them (``fromisoformat``): jsonschema checks "date-time"
+# only with an optional package installed, and a time it let through would fail the import.
+_FORMATS = jsonschema.FormatChecker()
+
+
+@_FORMATS.checks("date-time", raises=ValueError)
+def _is_time(value: object) -> bool:
+    if isinstance(value, str):
+        dt.datetime.fromisoformat(value)
+    return True
+
+
+@_FORMATS.checks("date", raises=ValueError)
+def _is_date(value: object) -> bool:
+    if isinstance(value, str):
+        dt.date.fromisoformat(value)
+    return True
+
+
 def schema_problems(document: object) -> list[tuple[str, str]]:
     """(path, message) for each way ``document`` departs from the archive's JSON Schema, the
     first ten, in document order."""
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = jsonschema.Draft202012Validator(schema(), format_checker=_FORMATS)
     errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
     return [(_path(e.absolute_path), e.message) for e in errors[:10]]
 

@@ -167,6 +167,18 @@ def can_follow_team_match(actor: Actor, match: TeamMatch) -> bool:
     return any(actor.sits_at(t) for t in (match.open_table, match.closed_table))
 
 
+def team_match_boards_counted(
+    rnd: Round, open_room: Iterable[int], closed_room: Iterable[int]
+) -> set[int]:
+    """The boards of a team match whose results enter its scorecard and totals: those both
+    tables have a result of (a referee's adjusted score counts as one), every board once the
+    round is closed. Never one table's result alone, not even an adjusted score: the other
+    table may not have played the board yet, and a running total would carry it too."""
+    if rnd.status == Round.Status.CLOSED:
+        return set(open_room) | set(closed_room)
+    return set(open_room) & set(closed_room)
+
+
 def team_match_board_shown(status: str) -> bool:
     """A board of a team match shows once both tables have its counted result (or a referee
     gave an adjusted score): never one table's result alone, whose cards the other table may

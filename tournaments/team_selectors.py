@@ -4,7 +4,7 @@ a match's scorecard from its two tables (``policy`` decides which boards show)."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring.team_types import TeamBoardLine, TeamMatchResult
@@ -165,8 +165,17 @@ def match_queryset() -> Any:
 def match_view(match: TeamMatch) -> MatchView:
     """The match's scorecard with only the boards both tables have entered (the policy's
     rule). Callers check ``policy.can_follow_team_match`` first."""
-    results = counted_results([match.round])
-    result = score_team_match(match_input(match, results))
+    played = match_input(match, counted_results([match.round]))
+    counted = policy.team_match_boards_counted(
+        match.round, (r.board for r in played.open_room), (r.board for r in played.closed_room)
+    )
+    result = score_team_match(
+        replace(
+            played,
+            open_room=[r for r in played.open_room if r.board in counted],
+            closed_room=[r for r in played.closed_room if r.board in counted],
+        )
+    )
     lineups = {
         lu.team_id: lu
         for lu in LineUp.objects.filter(match=match)

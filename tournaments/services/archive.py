@@ -88,6 +88,67 @@ def _check(document: Mapping[str, Any]) -> None:
         )
 
 
+def _references(document: Mapping[str, Any]) -> None:
+    """Refuse, naming the section, an archive whose parts name what it does not hold (a result
+    at a table of no round, a pair number given twice, a ruling superseding no ruling): the
+    schema checks each value alone, not how they refer to each other."""
+
+    def refuse(field: str) -> None:
+        raise ServiceError(
+            _("The archive's %(part)s name something the archive does not hold, or twice.")
+            % {"part": field},
+            field=field,
+        )
+
+    if document["event"]["status"] != Event.Status.FINISHED:
+        raise ServiceError(
+            _("Only the archive of a finished event can be imported."), field="event.status"
+        )
+    pairs = [p["number"] for p in document["pairs"]]
+    if len(set(pairs)) != len(pairs):
+        refuse("pairs")
+    known = set(pairs)
+    boards = [b["number"] for b in document["boards"]]
+    if len(set(boards)) != len(boards):
+        refuse("boards")
+    tables: set[tuple[int, int]] = set()
+    rounds: set[int] = set()
+    for rnd in document["rounds"]:
+        seated = [t["ns"] for t in rnd["tables"]] + [t["ew"] for t in rnd["tables"]]
+        numbers = {(rnd["number"], t["number"]) for t in rnd["tables"]}
+        if (
+            rnd["number"] in rounds
+            or len(numbers) != len(rnd["tables"])
+            or not set(seated) | set(rnd["rests"]) <= known
+            or (rnd["bye"] is not None and rnd["bye"] not in known)
+        ):
+            refuse("rounds")
+        rounds.add(rnd["number"])
+        tables |= numbers
+    places = [(r["round"], r["table"], r["board"]) for r in document["results"]]
+    if len(set(places)) != len(places) or not all(
+        (rn, tn) in tables and b in boards for rn, tn, b in places
+    ):
+        refuse("results")
+    for result in document["results"]:
+        for dispute in result["disputes"]:
+            for i, ruling in enumerate(dispute["rulings"]):
+                if ruling["supersedes"] is not None and not 0 <= ruling["supersedes"] < i:
+                    refuse("results")
+    if not all(
+        (u["round"], u["table"]) in tables and u["board"] in boards for u in document["unlocks"]
+    ):
+        refuse("unlocks")
+    if not all(s["pair"] in known for s in document["substitutions"]):
+        refuse("substitutions")
+    if not all(
+        low in known and high in known and low != high for low, high in document["forbidden_pairs"]
+    ):
+        refuse("forbidden_pairs")
+    if not all(b["pair"] in known for b in document["bye_requests"]):
+        refuse("bye_requests")
+
+
 class _Users:
     """Referees are named by username: the account of that name here, else the importer."""
 
@@ -376,6 +437,7 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
     if not actor.is_authenticated:
         raise NotAllowed(_("Log in to import an event."))
     _check(document)
+    _references(document)
     users = _Users(actor)
     try:
         with transaction.atomic():

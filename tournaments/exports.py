@@ -22,6 +22,7 @@ from openpyxl.utils import get_column_letter
 from tournaments import play
 from tournaments import public_selectors as sel
 from tournaments.club_selectors import SeasonView
+from tournaments.league_selectors import LeagueView
 
 
 @dataclass(frozen=True)
@@ -267,31 +268,37 @@ def spreadsheet_csv(table: Table, language: str) -> bytes:
 
 
 def xlsx(table: Table, *, title: str) -> bytes:
-    """An Excel workbook of one sheet: typed cells (numbers are numbers, names are text even
-    when they start with "="), the header in bold and frozen, columns wide enough."""
+    """An Excel workbook of one sheet (``xlsx_book``)."""
+    return xlsx_book([(table, title)])
+
+
+def xlsx_book(sheets: list[tuple[Table, Any]]) -> bytes:
+    """An Excel workbook of a sheet per table: typed cells (numbers are numbers, names are text
+    even when they start with "="), the header in bold and frozen, columns wide enough."""
     book = Workbook()
-    sheet = book.active
-    sheet.title = title[:31]
-    sheet.append([str(c.title) for c in table.columns])
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    for row in table.rows:
-        values = []
-        for c in table.columns:
-            value = row.get(c.key)
-            if c.kind == "bool" and value is not None:
-                value = bool(value)
-            elif c.kind == "num" and value is not None:
-                value = round(value, c.digits)
-            values.append(value)
-        sheet.append(values)
-        for cell, c in zip(sheet[sheet.max_row], table.columns, strict=True):
-            if c.kind == "text" and cell.value is not None:
-                cell.data_type = "s"  # never a formula
-    sheet.freeze_panes = "A2"
-    for index, c in enumerate(table.columns, start=1):
-        longest = max([len(str(c.title))] + [len(str(r.get(c.key) or "")) for r in table.rows])
-        sheet.column_dimensions[get_column_letter(index)].width = min(max(longest + 2, 6), 50)
+    book.remove(book.active)
+    for table, title in sheets:
+        sheet = book.create_sheet(str(title)[:31])
+        sheet.append([str(c.title) for c in table.columns])
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in table.rows:
+            values = []
+            for c in table.columns:
+                value = row.get(c.key)
+                if c.kind == "bool" and value is not None:
+                    value = bool(value)
+                elif c.kind == "num" and value is not None:
+                    value = round(value, c.digits)
+                values.append(value)
+            sheet.append(values)
+            for cell, c in zip(sheet[sheet.max_row], table.columns, strict=True):
+                if c.kind == "text" and cell.value is not None:
+                    cell.data_type = "s"  # never a formula
+        sheet.freeze_panes = "A2"
+        for index, c in enumerate(table.columns, start=1):
+            longest = max([len(str(c.title))] + [len(str(r.get(c.key) or "")) for r in table.rows])
+            sheet.column_dimensions[get_column_letter(index)].width = min(max(longest + 2, 6), 50)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -372,3 +379,103 @@ def season_csv(view: SeasonView) -> str:
 
 def season_xlsx(view: SeasonView) -> bytes:
     return xlsx(season_table(view), title=view.season.name)
+
+
+LEAGUE = [
+    Column("after_day", _("After match day")),
+    Column("rank", _("Rank")),
+    Column("rank_shared", _("Shared rank"), "bool"),
+    Column("team_number", _("No.")),
+    Column("team", _("Team"), "text"),
+    Column("club", _("Club"), "text"),
+    Column("points", _("League points")),
+    Column("played", _("Played")),
+    Column("won", _("Won")),
+    Column("drawn", _("Drawn")),
+    Column("lost", _("Lost")),
+    Column("games_won", _("Games won")),
+    Column("games_lost", _("Games lost")),
+    Column("units_for", _("Units for")),
+    Column("units_against", _("Units against")),
+    Column("units_diff", _("Unit difference")),
+]
+FIXTURES = [
+    Column("day", _("Match day")),
+    Column("date", _("Date"), "text"),
+    Column("home", _("Home"), "text"),
+    Column("away", _("Away"), "text"),
+    Column("played", _("Played"), "bool"),
+    Column("forfeit", _("Forfeit"), "text"),
+    Column("games_home", _("Games won at home")),
+    Column("games_away", _("Games won away")),
+    Column("games_drawn", _("Games drawn")),
+    Column("points_home", _("Points at home")),
+    Column("points_away", _("Points away")),
+    Column("league_points_home", _("League points at home")),
+    Column("league_points_away", _("League points away")),
+]
+
+
+def league_table(view: LeagueView) -> Table:
+    """A league's table after its chosen match day (docs/teams.md, the league)."""
+    rows = [
+        {
+            "after_day": view.after_day,
+            "rank": row.rank,
+            "rank_shared": row.shared,
+            "team_number": row.team.number,
+            "team": row.team.name,
+            "club": row.team.club.name if row.team.club else "",
+            **{key: getattr(row, key) for key in (c.key for c in LEAGUE[6:])},
+        }
+        for row in view.rows
+    ]
+    return Table("league", LEAGUE, rows)
+
+
+def league_fixtures(view: LeagueView) -> Table:
+    """A league's fixture list, each match with its result once it has one."""
+    rows = []
+    for day in sorted(view.fixtures):
+        for line in view.fixtures[day]:
+            fixture, result = line.fixture, line.result
+            played = result is not None and (
+                result.forfeit is not None
+                or bool(result.games_home + result.games_away + result.games_drawn)
+            )
+            rows.append(
+                {
+                    "day": day,
+                    "date": fixture.date.isoformat() if fixture.date else "",
+                    "home": fixture.home.name,
+                    "away": fixture.away.name,
+                    "played": played,
+                    "forfeit": fixture.forfeit,
+                    **{
+                        key: getattr(result, key) if played else None
+                        for key in (c.key for c in FIXTURES[6:])
+                    },
+                }
+            )
+    return Table("league-fixtures", FIXTURES, rows)
+
+
+def league_csv(view: LeagueView, part: str) -> str:
+    return program_csv(league_table(view) if part == "table" else league_fixtures(view))
+
+
+def league_xlsx(view: LeagueView) -> bytes:
+    return xlsx_book(
+        [(league_table(view), _("League table")), (league_fixtures(view), _("Fixture list"))]
+    )
+
+
+def league_json(view: LeagueView) -> dict[str, Any]:
+    """The league for programs: its table after the chosen match day and its fixture list."""
+    return {
+        "league": view.league.name,
+        "after_day": view.after_day,
+        "days_played": view.days,
+        "table": league_table(view).rows,
+        "fixtures": league_fixtures(view).rows,
+    }

@@ -199,6 +199,10 @@ EXPECTED: dict[str, Rule] = {
     "leagues:new": Rule("web", ACCOUNTS, ACCOUNTS),
     "leagues:league": Rule("web", ALL, pk="league"),
     "leagues:pdf": Rule("web", ALL, pk="league"),
+    "leagues:csv": Rule("web", ALL, pk="league"),
+    "leagues:fixtures_csv": Rule("web", ALL, pk="league"),
+    "leagues:xlsx": Rule("web", ALL, pk="league"),
+    "leagues:json": Rule("web", ALL, pk="league"),
     "leagues:manage": Rule("web", ORGANISER, ORGANISER, pk="league"),
     "leagues:fixture": Rule("web", ORGANISER, ORGANISER, pk="league"),
     # API

@@ -141,3 +141,42 @@ def test_new_league_page(organiser):
     assert response.status_code == 302
     page = client.get(response["Location"])
     assert page.status_code == 200 and "Lliga del Camp" in page.content.decode()
+
+
+def test_league_exports_table_and_fixtures(league, actor):
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    svc.fixtures_generate(league=league, actor=actor)
+    home_win, forfeited = list(league.fixtures.filter(day=1).order_by("pk"))
+    for number, hands in enumerate([[(10, 0), (0, 4)], [(72, 0)], [(0, 10)]], start=1):
+        svc.league_game_enter(fixture=home_win, actor=actor, number=number, hands=hands)
+    svc.league_forfeit(fixture=forfeited, actor=actor, side="away")
+    public = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert public.get(f"/leagues/{league.pk}/league.json").status_code == 404  # not published
+    league.published = True
+    league.save()
+
+    data = public.get(f"/leagues/{league.pk}/league.json").json()
+    view = league_view(league)
+    assert [r["team"] for r in data["table"]] == [row.team.name for row in view.rows]
+    points = {r["team"]: r["points"] for r in data["table"]}
+    assert points[home_win.home.name] == 3 and points[home_win.away.name] == 0
+    assert len(data["fixtures"]) == 12 and data["days_played"] == [1]
+    played = {(f["home"], f["away"]): f for f in data["fixtures"] if f["played"]}
+    assert played[(home_win.home.name, home_win.away.name)]["games_home"] == 2
+    assert played[(forfeited.home.name, forfeited.away.name)]["forfeit"] == "away"
+    assert sum(not f["played"] for f in data["fixtures"]) == 10
+
+    table = public.get(f"/leagues/{league.pk}/league-table.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert [r["team"] for r in rows] == [r["team"] for r in data["table"]]
+    assert [int(r["points"]) for r in rows] == [r["points"] for r in data["table"]]
+    fixtures = public.get(f"/leagues/{league.pk}/league-fixtures.csv").content.decode()
+    assert len(list(csv.DictReader(io.StringIO(fixtures)))) == 12
+    book = load_workbook(io.BytesIO(public.get(f"/leagues/{league.pk}/league.xlsx").content))
+    assert len(book.sheetnames) == 2
+    assert book.worksheets[0].max_row == 1 + len(rows)
+    assert book.worksheets[1].max_row == 13

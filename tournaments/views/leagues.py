@@ -7,12 +7,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import pdf
+from tournaments import exports, pdf
 from tournaments.actors import Actor
 from tournaments.forms_league import FixtureGamesForm, LeagueForm, LeagueTeamForm
 from tournaments.league_selectors import league_view
@@ -67,6 +67,40 @@ def league_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(pdf.render_pdf(plan), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{plan.filename}"'
     return response
+
+
+def _download(content: bytes | str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def league_csv(request: HttpRequest, pk: int, part: str) -> HttpResponse:
+    """The league table (``table``) or the fixture list (``fixtures``) as CSV for programs."""
+    league = _visible(request, pk)
+    view = league_view(league, after_day=_after_day(request))
+    return _download(
+        exports.league_csv(view, part), "text/csv; charset=utf-8", f"league-{league.pk}-{part}.csv"
+    )
+
+
+@require_GET
+def league_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
+    league = _visible(request, pk)
+    view = league_view(league, after_day=_after_day(request))
+    return _download(
+        exports.league_xlsx(view),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        f"league-{league.pk}.xlsx",
+    )
+
+
+@require_GET
+def league_json(request: HttpRequest, pk: int) -> HttpResponse:
+    league = _visible(request, pk)
+    view = league_view(league, after_day=_after_day(request))
+    return JsonResponse(exports.league_json(view))
 
 
 @login_required

@@ -178,7 +178,13 @@ def _refused_address(address: str) -> bool:
 
 
 def check_url(url: str) -> str:
-    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` that says why.
+    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` (``checked``)."""
+    return checked(url)[0]
+
+
+def checked(url: str) -> tuple[str, str | None]:
+    """The address, if the site may POST to it, with the IP address it was checked at (None when
+    private addresses are allowed); else a ``ServiceError`` on ``url`` that says why.
 
     Loopback, private, link-local and reserved addresses are refused (a webhook must not reach
     the site's own network: its database, its Redis, a cloud's metadata service) unless
@@ -202,7 +208,7 @@ def check_url(url: str) -> str:
             _("Give a whole web address starting with https:// (or http://)."), field="url"
         )
     if settings.WEBHOOKS_ALLOW_PRIVATE:
-        return url
+        return url, None
     try:
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError):
@@ -219,4 +225,6 @@ def check_url(url: str) -> str:
             ),
             field="url",
         )
-    return url
+    # The sending connects to this address, not to whatever the name resolves to a moment later
+    # (a name that answers a public address to the check and a private one to the connection).
+    return url, str(found[0][4][0])

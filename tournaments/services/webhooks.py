@@ -9,6 +9,7 @@ import ssl
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -115,7 +116,9 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")[:RESPONSE_KEPT]
 
 
-def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answer:
+def post(
+    url: str, body: bytes, headers: dict[str, str], timeout: float, address: str | None = None
+) -> Answer:
     """One POST; the receiver's status and the start of its answer, or why there was none.
 
     ``http.client`` directly: no proxies from the environment (a proxy would see the site's
@@ -131,6 +134,13 @@ def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> Answ
         )
     else:
         connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
+    if address is not None:
+        # Connect to the address ``webhooks.checked`` approved (the name is still the Host and,
+        # over TLS, the name the certificate must match).
+        def pinned(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+            return socket.create_connection((address, where[1]), *args, **kwargs)
+
+        connection._create_connection = pinned  # type: ignore[attr-defined]
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         deadline = time.monotonic() + timeout
@@ -171,7 +181,7 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
     started = timezone.now()
     clock = time.monotonic()
     try:
-        url = webhooks.check_url(delivery.webhook.url)
+        url, address = webhooks.checked(delivery.webhook.url)
     except ServiceError:
         answer = Answer(None, "", "address")
     else:
@@ -180,6 +190,7 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
             body,
             webhooks.headers(delivery, body),
             float(settings.WEBHOOK_TIMEOUT_SECONDS),
+            address,
         )
     duration = int((time.monotonic() - clock) * 1000)
     ok = answer.status_code is not None and 200 <= answer.status_code < 300

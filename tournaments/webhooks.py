@@ -178,14 +178,13 @@ def _refused_address(address: str) -> bool:
 
 
 def check_url(url: str) -> str:
-    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` that says why
-    (``checked_address``)."""
-    return checked_address(url)[0]
+    """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` (``checked``)."""
+    return checked(url)[0]
 
 
-def checked_address(url: str) -> tuple[str, str | None]:
-    """The address and the IP address to connect to, if the site may POST there; else a
-    ``ServiceError`` on ``url`` that says why.
+def checked(url: str) -> tuple[str, str | None]:
+    """The address, if the site may POST to it, with the IP address it was checked at (None when
+    private addresses are allowed); else a ``ServiceError`` on ``url`` that says why.
 
     Loopback, private, link-local and reserved addresses are refused (a webhook must not reach
     the site's own network: its database, its Redis, a cloud's metadata service) unless
@@ -228,4 +227,6 @@ def checked_address(url: str) -> tuple[str, str | None]:
             ),
             field="url",
         )
+    # The sending connects to this address, not to whatever the name resolves to a moment later
+    # (a name that answers a public address to the check and a private one to the connection).
     return url, str(found[0][4][0])

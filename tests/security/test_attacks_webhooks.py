@@ -5,13 +5,17 @@ is not reachable by changing the ids in the path."""
 
 from __future__ import annotations
 
+import socket
 import uuid
 
 import pytest
 
 from tests.factories import EventFactory, WebhookDeliveryFactory, WebhookFactory
 from tests.security.conftest import Scene
-from tournaments.models import Webhook
+from tests.webhook_receiver import Receiver
+from tournaments.actors import Actor
+from tournaments.models import Webhook, WebhookDelivery
+from tournaments.services import webhooks as svc
 
 BAD_URLS = [
     "http://[::1",
@@ -75,3 +79,37 @@ def test_another_events_webhook_and_delivery_are_out_of_reach(scene: Scene):
     answer = api.get(f"/api/v1/events/{theirs.pk}/webhooks")
     assert answer.status_code in (403, 404)
     assert Webhook.objects.filter(pk=hook.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_name_that_turns_to_loopback_after_the_check_is_not_reached(
+    scene: Scene, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """DNS rebinding: the name answers a public address to the check and the site's own
+    loopback a moment later. The sending connects to the address that was checked, so the
+    receiver listening on loopback gets nothing."""
+    receiver = Receiver().start()
+    try:
+        host = receiver.url.split("//")[1].split(":")[0]
+        webhook = WebhookFactory(event=scene.event, url=receiver.url.replace(host, "rebind.test"))
+        settings.WEBHOOKS_ALLOW_PRIVATE = False
+        settings.WEBHOOK_TIMEOUT_SECONDS = 1
+        real = socket.getaddrinfo
+        lookups: list[str] = []
+
+        def getaddrinfo(name, port, *args, **kwargs):
+            if name == "rebind.test":
+                lookups.append(name)
+                name = "93.184.215.14" if len(lookups) == 1 else host
+            return real(name, port, *args, **kwargs)
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+        organiser = Actor(user=scene.world.users["organiser"])
+        with django_capture_on_commit_callbacks(execute=True):
+            delivery = svc.webhook_ping(webhook=webhook, actor=organiser)
+        delivery.refresh_from_db()
+        assert receiver.received == []
+        assert delivery.status != WebhookDelivery.Status.DELIVERED
+        assert lookups  # the name was looked up (once, by the check)
+    finally:
+        receiver.stop()

@@ -376,6 +376,8 @@ EVENT_FORM = {
     "boards_per_round": "2",
     "ranking_method": "wins",
     "bye_points": "36",
+    "competitor": "pairs",
+    "team_bye_vp": "12",
 }
 # Text that only looks like hostile JSON is text: stored as typed.
 JSON_LOOKING = ['NaN Infinity 1e999 {"a": [[[[', "\\ud800 \\u0000", "[" * 150]

@@ -467,5 +467,5 @@ def test_an_attempt_connects_to_the_address_it_checked_not_to_a_new_lookup(recei
 def test_a_name_that_resolves_to_a_private_address_is_refused_with_its_ip_unused(settings):
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     with pytest.raises(ServiceError) as refused:
-        webhooks.checked_address("http://localhost:8080/hook")
+        webhooks.checked("http://localhost:8080/hook")
     assert refused.value.field == "url"

@@ -9,6 +9,7 @@ import ssl
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -124,26 +125,28 @@ def post(
     ``http.client`` directly: no proxies from the environment (a proxy would see the site's
     own network), no redirects followed (one could lead anywhere, a private address included:
     a 3xx is an answer, not a delivery), and the headers sent exactly as named. With
-    ``address`` (the IP ``webhooks.checked_address`` checked) the connection goes there, the
+    ``address`` (the IP ``webhooks.checked`` checked) the connection goes there, the
     name still in the Host header and, for https, in the TLS handshake and certificate check.
     """
     parts = urlsplit(url)
     host = parts.hostname or ""
     connection: http.client.HTTPConnection
-    context = ssl.create_default_context()
     if parts.scheme == "https":
-        connection = http.client.HTTPSConnection(host, parts.port, timeout=timeout, context=context)
+        connection = http.client.HTTPSConnection(
+            host, parts.port, timeout=timeout, context=ssl.create_default_context()
+        )
     else:
         connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
+    if address is not None:
+        # Connect to the address ``webhooks.checked`` approved (the name is still the Host and,
+        # over TLS, the name the certificate must match).
+        def pinned(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+            return socket.create_connection((address, where[1]), *args, **kwargs)
+
+        connection._create_connection = pinned  # type: ignore[attr-defined]
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         deadline = time.monotonic() + timeout
-        if address is not None:
-            # http.client connects only when it has no socket: give it one to the checked IP.
-            sock = socket.create_connection((address, connection.port), timeout=timeout)
-            if parts.scheme == "https":
-                sock = context.wrap_socket(sock, server_hostname=host)
-            connection.sock = sock
         connection.request("POST", path, body=body, headers=headers)
         response = connection.getresponse()
         # The start of the answer, read for no longer than the timeout in all: a receiver that
@@ -199,7 +202,7 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
     started = timezone.now()
     clock = time.monotonic()
     try:
-        url, address = webhooks.checked_address(delivery.webhook.url)
+        url, address = webhooks.checked(delivery.webhook.url)
     except ServiceError:
         answer = Answer(None, "", "address")
     else:

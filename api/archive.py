@@ -34,7 +34,9 @@ class EventArchiveView(ApiView):
         "(and the seed once the event is finished), pairs with their players, rounds and "
         "tables, boards, every result with every submission and play record (with its "
         "verdict), disputes and rulings, the audit trail and the standings after each round. "
-        "Pairs are named by number throughout. Its JSON Schema is "
+        "Pairs are named by number throughout. Anyone but the organisers gets it without the "
+        "players' licence numbers and with accounts named `staff` (tables stay named). "
+        "Its JSON Schema is "
         "`docs/schemas/archive.schema.json` (docs/formats.md). The event's organisers may "
         "download it at any time; everyone once the event is finished and published.",
         responses={200: OpenApiTypes.OBJECT, **errors(403, 404)},
@@ -49,7 +51,10 @@ class EventArchiveView(ApiView):
                     "published."
                 ),
             )
-        return Response(archive.event_archive(event, exported_at=timezone.now()))
+        document = archive.event_archive(event, exported_at=timezone.now())
+        if not access.actor_for(request).is_organiser(event):
+            document = archive.public_archive(document)
+        return Response(document)
 
 
 class EventImportView(ApiView):

@@ -59,6 +59,11 @@ SYSTEM = Actor()
 _TABLE_LABEL = re.compile(r"^table (?P<table>\d+) round (?P<round>\d+)(?: (?P<side>NS|EW))?$")
 
 
+def is_table_label(label: str) -> bool:
+    """Whether a stored actor label names a table (not an account)."""
+    return _TABLE_LABEL.match(label) is not None
+
+
 def label_for_display(label: str) -> str:
     """A stored actor label in the reader's language (labels are stored in English)."""
     match = _TABLE_LABEL.match(label)

@@ -9,6 +9,7 @@ Who may download it is ``policy.can_download_archive``.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 from functools import cache
@@ -19,6 +20,7 @@ import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
 
+from tournaments.actors import is_table_label
 from tournaments.models import (
     AuditEntry,
     BoardResult,
@@ -410,3 +412,34 @@ def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
         "audit": _audit(event),
         "standings": standings_docs(event, numbers),
     }
+
+
+def _public_label(label: str | None) -> str | None:
+    """Who acted, as the public archive says it: a table as it is, an account as "staff"."""
+    if not label or label == "anonymous" or is_table_label(label):
+        return label
+    return "staff"
+
+
+def public_archive(document: dict[str, Any]) -> dict[str, Any]:
+    """The archive as anyone may read it once the event is finished and published: the same
+    document without what identifies people beyond the public pages (players' licence numbers,
+    the accounts of organisers and referees); tables stay named as tables. The organisers'
+    archive (``event_archive``) keeps everything, for an import elsewhere."""
+    doc = copy.deepcopy(document)
+    for pair in doc["pairs"]:
+        for player in pair["players"]:
+            player["licence"] = ""
+    for request in doc["bye_requests"]:
+        request["created_by"] = _public_label(request["created_by"])
+    for row in [*doc["audit"], *doc["unlocks"]]:
+        row["actor"] = _public_label(row["actor"])
+    for result in doc["results"]:
+        for submission in result["submissions"]:
+            submission["submitted_by"] = _public_label(submission["submitted_by"])
+        for dispute in result["disputes"]:
+            dispute["opened_by"] = _public_label(dispute["opened_by"])
+            dispute["referee"] = None
+            for ruling in dispute["rulings"]:
+                ruling["referee"] = None
+    return doc

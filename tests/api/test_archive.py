@@ -21,6 +21,7 @@ from tournaments.models import (
     Club,
     Dispute,
     Event,
+    Player,
     PlayRecord,
     Ruling,
     StandingsSnapshot,
@@ -72,7 +73,7 @@ def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_pat
     call_command("flush", interactive=False, verbosity=0)
     assert Event.objects.count() == 0
     # The organiser moves to another installation: an account of the same name there (the
-    # rulings keep their referee by name; an unknown name would fall to the importer).
+    # public archive names no account: its rulings are credited to the importer).
     UserFactory(username="club-organiser")
     path = tmp_path / "archive.json"
     path.write_text(json.dumps(document), encoding="utf-8")
@@ -95,7 +96,7 @@ def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_pat
     for pr in records:
         assert play.replay(pr.result.board, pr.record).to_json() == pr.verdict
     # Exported again, it is the same document but for what the import itself changed.
-    again = archive.event_archive(event, exported_at=event.created_at)
+    again = archive.public_archive(archive.event_archive(event, exported_at=event.created_at))
     assert again["audit"][-1]["action"] == "event_imported"
     again["audit"].pop()
     for key in ("exported_at",):
@@ -174,7 +175,7 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         (not_an_archive, 400, "format"),
         (unknown_option, 400, "event.options"),
         (bad_option, 400, "event.options.rounds_count"),
-        (no_such_pair, 400, "archive"),
+        (no_such_pair, 400, "rounds"),
         (too_long, 400, "archive"),
     ):
         answer = other.organiser.post(url, body, format="json")
@@ -194,3 +195,57 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     ]
     # Anonymous: logged-in accounts only.
     assert client().post(url, document, format="json").status_code == 401
+
+
+def test_the_public_archive_names_no_account_and_no_licence(db, commits):
+    """Once finished and published anyone may read the archive, but not what identifies people
+    beyond the public pages: licence numbers, the accounts of organisers and referees."""
+    run = run_event(commits)  # finished and published; rulings by the organiser
+    event = Event.objects.get(pk=run.pk)
+    player = event.entries.get(number=1).pair.player1
+    player.licence = "LIC-4711"
+    player.save()
+    mine = run.organiser.get(f"{API}/events/{run.pk}/archive")
+    public = client().get(f"{API}/events/{run.pk}/archive")
+    assert mine.status_code == public.status_code == 200
+    assert "LIC-4711" in mine.content.decode() and run.username in mine.content.decode()
+    text = public.content.decode()
+    assert "LIC-4711" not in text and run.username not in text
+    _valid(public.json())
+    rulings = [r for res in public.json()["results"] for d in res["disputes"] for r in d["rulings"]]
+    assert rulings and all(r["referee"] is None for r in rulings)
+    assert {a["actor"] for a in public.json()["audit"]} >= {"staff"}
+    # What makes the standings is all there: the same results and standings as the organisers'.
+    assert public.json()["standings"] == mine.json()["standings"]
+    assert len(public.json()["results"]) == len(mine.json()["results"])
+
+
+def test_an_import_adds_no_member_to_a_club_the_importer_does_not_run(transactional_db, commits):
+    run = run_event(commits, name="Dilluns")
+    document = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    club = Club.objects.get(name="Casal")
+    members_before = Player.objects.filter(club=club).count()
+    UserFactory(username="importer", password="pass-word-123")
+    token = run.post(
+        client(), f"{API}/auth/token", {"username": "importer", "password": "pass-word-123"}
+    )["token"]
+    document["event"]["name"] = "Dilluns (còpia)"
+    document["event"]["club"] = None  # an event in another club's name is refused (clubs.md)
+    for pair in document["pairs"]:
+        pair["club"] = "Casal"  # the pairs say they are of the club the importer does not run
+    answer = client(token).post(
+        f"{API}/events/import",
+        json.dumps(document),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="import-1",
+    )
+    assert answer.status_code == 201, answer.content
+    imported = Event.objects.get(name="Dilluns (còpia)")
+    players = [
+        p for e in imported.entries.select_related("pair") for p in (e.pair.player1, e.pair.player2)
+    ]
+    assert players and all(p.club_id is None for p in players)
+    assert Player.objects.filter(club=club).count() == members_before
+    rulings = Ruling.objects.filter(dispute__result__table__round__event=imported)
+    assert rulings.exists()
+    assert {r.referee.username for r in rulings} == {"importer"}

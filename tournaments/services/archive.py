@@ -16,7 +16,6 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -150,28 +149,40 @@ def _references(document: Mapping[str, Any]) -> None:
 
 
 class _Users:
-    """Referees are named by username: the account of that name here, else the importer."""
+    """Referees are named by username. Only the importer can vouch for a ruling here: a ruling
+    the archive credits to the importer's own username is theirs, any other is credited to the
+    importer too (an archive must not put a ruling under another account of this site), as is
+    a ruling whose referee the archive does not name (a public archive names no account); a
+    dispute's referee is kept only when it is the importer."""
 
     def __init__(self, actor: Actor) -> None:
         self.actor = actor
-        self.known: dict[str, Any] = {}
 
     def __call__(self, name: str | None, *, fallback: bool = True) -> Any:
-        if name is None:
-            return None
-        if name not in self.known:
-            found = get_user_model().objects.filter(username=name).first()
-            self.known[name] = found
-        return self.known[name] or (self.actor.user if fallback else None)
+        if name is not None and name == self.actor.user.get_username():
+            return self.actor.user
+        return self.actor.user if fallback else None
 
 
-def _club(name: str | None) -> Club | None:
-    return Club.objects.get_or_create(name=name)[0] if name else None
+def _club(name: str | None, actor: Actor) -> Club | None:
+    """The club named in the archive for a pair: an existing club as it is, or a new club the
+    importer organises."""
+    if not name:
+        return None
+    club, created = Club.objects.get_or_create(name=name)
+    if created:
+        club.organisers.add(actor.user)
+    return club
 
 
-def _pair(name: str, players: list[str], licences: list[str], club: Club | None) -> Pair:
+def _pair(
+    name: str, players: list[str], licences: list[str], club: Club | None, actor: Actor
+) -> Pair:
+    """The pair and its players. The players join ``club`` only when the importer may act for
+    it: an archive must not add members to another club."""
+    members_of = club if club is not None and club.may_act_for(actor.user) else None
     p1, p2 = (
-        Player.objects.create(name=n, licence=lic, club=club)
+        Player.objects.create(name=n, licence=lic, club=members_of)
         for n, lic in zip(players, licences, strict=True)
     )
     return Pair.objects.create(name=name, player1=p1, player2=p2, club=club)
@@ -209,15 +220,16 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
     return event
 
 
-def _entries(event: Event, document: Mapping[str, Any]) -> dict[int, Entry]:
+def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[int, Entry]:
     entries = {}
     for row in document["pairs"]:
-        club = _club(row["club"])
+        club = _club(row["club"], actor)
         pair = _pair(
             row["name"],
             [p["name"] for p in row["players"]],
             [p["licence"] for p in row["players"]],
             club,
+            actor,
         )
         entries[row["number"]] = Entry.objects.create(
             event=event,
@@ -230,7 +242,7 @@ def _entries(event: Event, document: Mapping[str, Any]) -> dict[int, Entry]:
     for row in document["substitutions"]:
         entry = entries[row["pair"]]
         previous = row["previous_pair"]
-        old = _pair(previous["name"], previous["players"], ["", ""], entry.pair.club)
+        old = _pair(previous["name"], previous["players"], ["", ""], entry.pair.club, actor)
         names = {
             entry.pair.player1.name: entry.pair.player1,
             entry.pair.player2.name: entry.pair.player2,
@@ -442,7 +454,7 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
     try:
         with transaction.atomic():
             event = _event(document["event"], actor)
-            entries = _entries(event, document)
+            entries = _entries(event, document, actor)
             boards = _boards(event, document)
             tables = _rounds(event, document, entries)
             results = _results(document, tables, boards, users)

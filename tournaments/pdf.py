@@ -472,6 +472,8 @@ def season_pdf(view: Any) -> bytes:
         {
             "view": view,
             "club": view.season.club,
+            "event": view.season.club,  # the running head: the club · the season
+            "title": view.season.name,
             "print_css": mark_safe(print_css()),  # noqa: S308 - our own CSS files
             "pdf": True,
         },

@@ -145,19 +145,7 @@ def store_event(data: EventInput, *, name: str, seed: str):
         )
         BoardResult.objects.bulk_create(
             [
-                BoardResult(
-                    table=table,
-                    board=board_of[r.board],
-                    status=BoardResult.Status.CONFIRMED,
-                    source=BoardResult.Source.SHORT,
-                    trump="oros",
-                    multiplier=1,
-                    score_ns=r.score_ns,
-                    score_ew=r.score_ew,
-                    adjusted_ns=r.adjusted_ns or "",
-                    adjusted_ew=r.adjusted_ew or "",
-                    entered_by="synthetic",
-                )
+                _confirmed(BoardResult, table, board_of[r.board], r)
                 for table, t in zip(tables, rnd_data.tables, strict=True)
                 for r in t.results
             ],
@@ -409,22 +397,27 @@ def store_team_event(data: TeamEventInput, *, name: str, seed: str, boards: int 
         )
         BoardResult.objects.bulk_create(
             [
-                BoardResult(
-                    table=table,
-                    board=board_of[r.board],
-                    status=BoardResult.Status.CONFIRMED,
-                    source=BoardResult.Source.SHORT,
-                    trump="oros",
-                    multiplier=1,
-                    score_ns=r.score_ns,
-                    score_ew=r.score_ew,
-                    adjusted_ns=r.adjusted_ns or "",
-                    adjusted_ew=r.adjusted_ew or "",
-                    entered_by="synthetic",
-                )
+                _confirmed(BoardResult, table, board_of[r.board], r)
                 for table, (_m, _room, results) in zip(tables, rooms, strict=True)
                 for r in results
             ],
             batch_size=2000,
         )
     return event
+
+
+def _confirmed(model, table, board, r):  # noqa: ANN001, ANN202 - Django's BoardResult
+    """A confirmed short result of ``r`` (a ``scoring.types.BoardResult``) at ``table``."""
+    return model(
+        table=table,
+        board=board,
+        status=model.Status.CONFIRMED,
+        source=model.Source.SHORT,
+        trump="oros",
+        multiplier=1,
+        score_ns=r.score_ns,
+        score_ew=r.score_ew,
+        adjusted_ns=r.adjusted_ns or "",
+        adjusted_ew=r.adjusted_ew or "",
+        entered_by="synthetic",
+    )

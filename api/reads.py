@@ -26,6 +26,9 @@ TAGS = ["results"]
 
 def _view(request: Request, pk: int) -> sel.EventView:
     event: Event = _event(request, pk)
+    if event.is_team_event:
+        # Its pages rank teams: the team standings, matches and Butler ranking.
+        raise NotFound(_("This is a team event: its results are at /team-standings."))
     staff = policy.is_event_staff(access.actor_for(request), event)
     return sel.event_view(event, staff=staff)
 

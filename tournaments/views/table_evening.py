@@ -5,13 +5,29 @@ round that is closed (``evening_view``); what they show is decided in ``pair_pag
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from tournaments import pair_pages
 from tournaments.table_access import Access
-from tournaments.views.table import evening_view
+from tournaments.views.table import evening_view as table_evening_view
+
+
+def evening_view(view: Callable) -> Callable:
+    """A pair's own page; in a team event the pair's evening is its team's match."""
+
+    @table_evening_view
+    @wraps(view)
+    def wrapper(request: HttpRequest, access: Access) -> HttpResponse:
+        if access.table.round.event.is_team_event:
+            return redirect("table:table_match", access.code)
+        return view(request, access)
+
+    return wrapper
 
 
 @require_GET

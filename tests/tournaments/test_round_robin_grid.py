@@ -4,6 +4,7 @@ shows them (never the open round's to the public)."""
 
 import io
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -89,7 +90,10 @@ def test_the_round_robin_pdf_prints_the_grid_without_the_open_rounds_scores(clie
         for cells in row.cells
         for c in cells or []
     }
-    assert open_only and not any(score in text for score in open_only)
+    # A score is a whole "a–b" (``2–8`` must not be found inside ``12–8``).
+    assert open_only and not any(
+        re.search(rf"(?<!\d){re.escape(score)}(?!\d)", text) for score in open_only
+    )
 
 
 def test_the_crosstable_page_shows_the_grid_and_links_its_pdf(client, round_robin):

@@ -153,8 +153,11 @@ def test_groups_then_knockout_to_the_final(actor):
     assert len(repesca) == 2 and stage["repesca_places"] == 2
     semis = stage["bracket"][0]
     assert {m["top"] for m in semis} == set(winners)  # group winners are the top seeds
-    for m in semis:  # the bracket splits pairs of the same group
-        assert not any({m["top"], m["bottom"]} <= g for g in groups)
+    # The bracket splits pairs of the same group whenever it can: it cannot when both repesca
+    # pairs come from one group (the event's seed decides the boards, so the groups' results).
+    avoidable = len({i for r in repesca for i, g in enumerate(groups) if r in g}) == 2
+    for m in semis:
+        assert not avoidable or not any({m["top"], m["bottom"]} <= g for g in groups)
 
     semi = play(event, actor, 4, rng)
     assert {frozenset(t) for t in seats(semi)} == {

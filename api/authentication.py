@@ -19,8 +19,18 @@ from rest_framework import authentication, exceptions
 
 from tournaments.actors import Actor
 from tournaments.models import Round, Table, TableToken
+from tournaments.prepared import Prepared
 
 SIDES = ("NS", "EW")
+
+# What a table's requests use: its round, event and the two entries (their numbers). The pairs
+# and players are read only by the pages, which authenticate by session.
+_TOKEN = Prepared(
+    lambda digest: TableToken.objects.select_related(
+        "table__round__event", "table__ns", "table__ew"
+    ).filter(digest=digest),
+    digest=str,
+)
 
 
 def _digest(token: str) -> str:
@@ -87,13 +97,7 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
-        # What a table's requests use: its round, event and the two entries (their numbers).
-        # The pairs and players are read only by the pages, which authenticate by session.
-        found = (
-            TableToken.objects.select_related("table__round__event", "table__ns", "table__ew")
-            .filter(digest=_digest(token))
-            .first()
-        )
+        found = _TOKEN.first(digest=_digest(token))
         if found is None or found.side not in SIDES or expires_at(found) <= timezone.now():
             raise exceptions.AuthenticationFailed(
                 _("This table token is not valid (or no longer): enter your code again.")

@@ -579,6 +579,47 @@ class ResultSerializer(serializers.ModelSerializer):
                 return dispute.pk
         return None
 
+    def to_representation(self, r: BoardResult) -> dict[str, Any]:
+        # What the fields above give, written out: every submission answers with a result, and
+        # building a model serializer's fields costs more than the rest of the answer
+        # (tests/api/test_result_representation.py holds the two equal).
+        table = r.table
+        return {
+            "id": r.pk,
+            "event": table.round.event_id,
+            "round": table.round.number,
+            "table": r.table_id,
+            "table_number": table.number,
+            "ns": table.ns.number,
+            "ew": table.ew.number,
+            "board": r.board.number,
+            "status": str(r.status),
+            "source": str(r.source),
+            "delegated": bool(r.delegated),
+            "trump": str(r.trump),
+            "doubles": r.doubles,
+            "totals": self.get_totals(r),
+            "offending_pair": str(r.offending_pair) or None,
+            "multiplier": r.multiplier,
+            "score": self.get_score(r),
+            "capot": bool(r.capot),
+            "adjusted": self.get_adjusted(r),
+            "entered_by": str(r.entered_by),
+            "entered_side": str(r.entered_side) or None,
+            "confirmed_by": str(r.confirmed_by),
+            "version": r.version,
+            "open_dispute": self.get_open_dispute(r),
+            "created_at": _DATETIME.to_representation(r.created_at),
+            "updated_at": _DATETIME.to_representation(r.updated_at),
+        }
+
+    def field_representation(self, r: BoardResult) -> dict[str, Any]:
+        """DRF's own representation through the fields (what to_representation must equal)."""
+        return super().to_representation(r)
+
+
+_DATETIME = serializers.DateTimeField(read_only=True)
+
 
 class PlayRecordSummarySerializer(serializers.ModelSerializer):
     class Meta:
@@ -611,6 +652,9 @@ class ResultDetailSerializer(ResultSerializer):
     class Meta(ResultSerializer.Meta):
         fields = [*ResultSerializer.Meta.fields, "submissions"]
         read_only_fields = fields
+
+    def to_representation(self, r: BoardResult) -> dict[str, Any]:
+        return {**super().to_representation(r), "submissions": self.get_submissions(r)}
 
     @extend_schema_field(SubmissionSerializer(many=True, allow_null=True))
     def get_submissions(self, r: BoardResult) -> list[dict[str, Any]] | None:

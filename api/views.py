@@ -8,8 +8,8 @@ it concerns (``api.errors``).
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.db.models import Count, Prefetch, prefetch_related_objects
-from django.http import HttpRequest, JsonResponse
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -52,6 +52,7 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.prepared import Prepared
 from tournaments.services import ServiceError, disputes, events, results
 
 WRITE_ERRORS = errors(400, 401, 403, 409, 422)
@@ -415,14 +416,23 @@ def _fresh(result: BoardResult) -> BoardResult:
     return _result_qs().get(pk=result.pk)
 
 
+_DISPUTES = Prepared(
+    lambda result: Dispute.objects.filter(result_id=result).order_by("pk"), result=int
+)
+_RESULT_WITH_BOARD = Prepared(
+    lambda pk: BoardResult.objects.select_related("board").filter(pk=pk), pk=int
+)
+
+
 def _answer(result: BoardResult, table: Table) -> BoardResult:
     """A result a service just wrote, as the API shows it: built from the objects in hand (the
     table read with its round, event and entries) rather than read again; only its disputes
-    are read."""
+    are read, and kept where ``prefetch_related("disputes")`` keeps them."""
     result.table = table
-    prefetch_related_objects(
-        [result], Prefetch("disputes", queryset=Dispute.objects.order_by("pk"))
-    )
+    disputes = Dispute.objects.none()
+    disputes._result_cache = _DISPUTES.all(result=result.pk)
+    disputes._prefetch_done = True
+    result._prefetched_objects_cache = {"disputes": disputes}
     return result
 
 
@@ -535,7 +545,9 @@ class ResultConfirmView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         form = s.ConfirmSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        result = get_object_or_404(BoardResult.objects.select_related("board"), pk=pk)
+        result = _RESULT_WITH_BOARD.first(pk=pk)
+        if result is None:
+            raise Http404
         result.table = table = _table(result.table_id, request)
         actor = access.actor_for(request)
         typed = form.validated_data.get("code")

@@ -20,7 +20,10 @@ warm-up requests; the figure is the median.
 Prints, for each name: ``<name>_ms`` (server CPU, median), ``<name>_wall_ms`` (median),
 ``<name>_ratio`` (CPU against the floor's) and ``<name>_queries`` (SQL queries, median).
 
-Environment: as load_round.py (LOAD_DATABASE_URL, LOAD_REDIS_URL), plus REQUEST_COST_N.
+Environment: as load_round.py (LOAD_DATABASE_URL, LOAD_REDIS_URL), plus REQUEST_COST_N, and
+REQUEST_COST_PROFILE: a directory where the worker writes a cProfile (CPU time) of each kind of request,
+``<name>.pstats`` (read with ``python -m pstats``; profiling slows every request, so the figures of
+such a run are not the benchmark's).
 
 Run from the project's root: ``python benchmarks/request_cost.py`` (``gunicorn`` imports this
 module as the web application: ``benchmarks.request_cost:application``).
@@ -49,6 +52,8 @@ FLOOR_TABLE = "bench_floor"
 # --- the web application gunicorn serves: the project's, plus the floor, plus the meter ---
 
 _app = None
+PROFILE_DIR = os.environ.get("REQUEST_COST_PROFILE")
+_profiles: dict = {}
 
 
 def _floor_view():
@@ -122,6 +127,15 @@ def application(environ, start_response):
         headers = [*headers, ("X-Bench-Cpu-Us", str(spent)), ("X-Bench-Queries", str(queries))]
         return start_response(status, headers, exc_info)
 
+    name = environ.get("HTTP_X_BENCH_NAME")
+    if PROFILE_DIR and name:
+        import cProfile
+
+        profile = _profiles.setdefault(name, cProfile.Profile(time.thread_time))
+        with connection.execute_wrapper(count):
+            response = profile.runcall(app, environ, start)
+        profile.dump_stats(os.path.join(PROFILE_DIR, f"{name}.pstats"))
+        return response
     with connection.execute_wrapper(count):
         return app(environ, start)
 
@@ -136,6 +150,8 @@ class Meter:
 
     def send(self, name, method, path, body=None, headers=None, expect=(200, 201)):
         headers = dict(headers or {})
+        if name is not None:
+            headers["X-Bench-Name"] = name
         if body is not None:
             headers["Content-Type"] = "application/json"
             body = json.dumps(body)

@@ -1,10 +1,16 @@
-"""A row inserted unless its key exists, in one statement: ``INSERT … ON CONFLICT DO NOTHING
-RETURNING id``. It replaces ``get_or_create`` (a read, a savepoint, the insert, its release) and
-a ``create`` wrapped in a savepoint to catch ``IntegrityError`` on the hot paths of a round.
+"""Rows inserted in one hand-written statement, on the hot paths of a round.
 
-The race behaves as a plain insert's: PostgreSQL makes an insert that meets an uncommitted row
-with the same key wait for that transaction, then does nothing if it committed (SQLite holds the
-write lock). PostgreSQL and SQLite (3.35 and later) both support the statement.
+- :func:`insert_new`: ``INSERT … ON CONFLICT DO NOTHING RETURNING id``, a row inserted unless its
+  key exists. It replaces ``get_or_create`` (a read, a savepoint, the insert, its release) and a
+  ``create`` wrapped in a savepoint to catch ``IntegrityError``. The race behaves as a plain
+  insert's: PostgreSQL makes an insert that meets an uncommitted row with the same key wait for
+  that transaction, then does nothing if it committed (SQLite holds the write lock).
+- :func:`insert_all`: ``INSERT … VALUES (…), (…) RETURNING id``, what ``create`` and
+  ``bulk_create`` do for models without signals or multi-table inheritance, without compiling
+  the statement through the ORM (which costs more than running it).
+
+PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
+as ``save`` prepares them (``pre_save``, e.g. ``auto_now_add``, then ``get_db_prep_save``).
 """
 
 from __future__ import annotations
@@ -15,27 +21,51 @@ from django.db import connections, router
 from django.db.models import Model
 
 
-def insert_new(obj: Model, unique: Sequence[str]) -> bool:
-    """Insert ``obj`` unless a row with the same values of the ``unique`` fields (a unique
-    constraint's) exists. True when inserted (``obj.pk`` is then set); False: nothing written."""
-    meta = obj._meta
-    connection = connections[router.db_for_write(type(obj))]
+def _insert(objs: Sequence[Model], suffix: str) -> list[tuple]:
+    meta = objs[0]._meta
+    connection = connections[router.db_for_write(type(objs[0]))]
     quote = connection.ops.quote_name
     fields = [f for f in meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection=connection) for f in fields]
+    values = [
+        f.get_db_prep_save(f.pre_save(obj, True), connection=connection)
+        for obj in objs
+        for f in fields
+    ]
     columns = ", ".join(quote(f.column) for f in fields)
-    target = ", ".join(quote(meta.get_field(name).column) for name in unique)
+    row = f"({', '.join(['%s'] * len(fields))})"
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({columns}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT ({target}) DO NOTHING RETURNING {quote(meta.pk.column)}"
+        f"VALUES {', '.join([row] * len(objs))} {suffix} RETURNING {quote(meta.pk.column)}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    obj.pk = row[0]
+        return [(connection.alias, pk) for (pk,) in cursor.fetchall()]
+
+
+def _stored(obj: Model, alias: str, pk: int) -> None:
+    obj.pk = pk
     obj._state.adding = False
-    obj._state.db = connection.alias
+    obj._state.db = alias
+
+
+def insert_new(obj: Model, unique: Sequence[str]) -> bool:
+    """Insert ``obj`` unless a row with the same values of the ``unique`` fields (a unique
+    constraint's) exists. True when inserted (``obj.pk`` is then set); False: nothing written."""
+    quote = connections[router.db_for_write(type(obj))].ops.quote_name
+    target = ", ".join(quote(obj._meta.get_field(name).column) for name in unique)
+    rows = _insert([obj], f"ON CONFLICT ({target}) DO NOTHING")
+    if not rows:
+        return False
+    _stored(obj, *rows[0])
     return True
+
+
+def insert_all(objs: Sequence[Model]) -> None:
+    """Insert the new ``objs`` (of one model) in one statement, in their order; sets their pks."""
+    if not objs:
+        return
+    if len({type(obj) for obj in objs}) != 1 or any(not obj._state.adding for obj in objs):
+        raise ValueError("insert_all takes new objects of one model")
+    # RETURNING gives the rows in the order of VALUES on PostgreSQL and SQLite alike.
+    for obj, (alias, pk) in zip(objs, _insert(objs, ""), strict=True):
+        _stored(obj, alias, pk)

@@ -5,11 +5,12 @@ are found by name in the Celery app's registry at call time, so no module import
 """
 
 import logging
+import time
 
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connections, router, transaction
 from django.utils import timezone
 
 from tournaments.models import Event
@@ -78,7 +79,7 @@ def request_standings(event: Event) -> None:
         # After commit, not inside the result's transaction: every table of the event writes
         # this one row, and holding its lock until commit would serialise all submissions.
         try:
-            Event.objects.filter(pk=event_id).update(standings_requested_at=timezone.now())
+            _mark_stale(event_id)
         except DatabaseError:
             # The result is committed; the standings still see it as a change (stale_events).
             log.error("could not mark standings stale for event %s", event_id, exc_info=True)
@@ -88,12 +89,39 @@ def request_standings(event: Event) -> None:
     transaction.on_commit(enqueue)
 
 
+def _mark_stale(event_id: int) -> None:
+    # Event.objects.filter(pk=…).update(standings_requested_at=now), written out: it runs after
+    # every stored result, and compiling it through the ORM costs more than running it.
+    connection = connections[router.db_for_write(Event)]
+    meta, quote = Event._meta, connection.ops.quote_name
+    column = meta.get_field("standings_requested_at")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(meta.db_table)} SET {quote(column.column)} = %s "
+            f"WHERE {quote(meta.pk.column)} = %s",
+            [column.get_db_prep_save(timezone.now(), connection=connection), event_id],
+        )
+
+
+# Per event, the monotonic time until which the recomputation this process queued cannot have
+# started (its countdown runs): until then a new request is already covered by it, without
+# asking the cache. Only for a real worker: a task run in-process starts at once.
+_QUEUED_UNTIL: dict[int, float] = {}
+
+
 def _queue_recompute(event_id: int, *, countdown: float) -> bool:
     """Queue one recomputation unless one is queued and not started; False if it could not."""
+    now = time.monotonic()
+    if _QUEUED_UNTIL.get(event_id, 0.0) > now:
+        return True
     key = STANDINGS_QUEUED.format(event_id)
     try:
         if cache.add(key, timezone.now().isoformat(), timeout=60):
             _task("recompute_standings").apply_async((event_id,), countdown=countdown)
+            if not current_app.conf.task_always_eager:
+                if len(_QUEUED_UNTIL) > 1000:
+                    _QUEUED_UNTIL.clear()
+                _QUEUED_UNTIL[event_id] = now + countdown
     except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
         log.warning(
             "could not queue standings for event %s; they stay stale", event_id, exc_info=True

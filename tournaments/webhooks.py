@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import queue
 from tournaments.models import Event, Webhook, WebhookDelivery
+from tournaments.prepared import Prepared
 from tournaments.services import ServiceError
 
 ROUND_OPENED = "round.opened"
@@ -112,6 +113,9 @@ def payload(delivery_id: str, event: Event, kind: str, data: dict[str, Any]) -> 
     }
 
 
+_HOOKS = Prepared(lambda event: Webhook.objects.filter(event_id=event).order_by("pk"), event=int)
+
+
 def emit(
     event: Event,
     kind: str,
@@ -127,7 +131,7 @@ def emit(
         raise ValueError(f"unknown webhook kind {kind!r}")
     if not callable(data):
         _check_minimal(data or {})
-    hooks = list(Webhook.objects.filter(event_id=event.pk).order_by("pk"))
+    hooks = _HOOKS.all(event=event.pk)
     if not hooks:
         return []
     values = dict((data() if callable(data) else data) or {})

@@ -1,5 +1,6 @@
 from typing import Any
 
+from tournaments.inserts import insert_all
 from tournaments.models import AuditEntry, BoardResult, Event
 
 
@@ -27,8 +28,7 @@ def record(**kwargs: Any) -> AuditEntry:
 
 def record_all(entries: list[AuditEntry]) -> None:
     """Store the entries of one change in one statement, in their order."""
-    if entries:
-        AuditEntry.objects.bulk_create(entries)
+    insert_all(entries)
 
 
 def keep(written: AuditEntry, entries: list[AuditEntry] | None) -> None:

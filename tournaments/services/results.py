@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 import engine
 from tournaments import play, policy, queue, webhooks
 from tournaments.actors import Actor
-from tournaments.inserts import insert_new
+from tournaments.inserts import insert_all, insert_new
 from tournaments.labels import FieldProblem, field_problems
 from tournaments.models import (
     AuditEntry,
@@ -23,6 +23,7 @@ from tournaments.models import (
     Submission,
     Table,
 )
+from tournaments.prepared import Prepared
 from tournaments.result_states import Incoming, Refusal, Stored, transition
 from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
@@ -267,25 +268,47 @@ def save_audited(
     audit.keep(written, audits)
 
 
+# The reads of every submission, compiled once (tournaments.prepared).
+_LOCK_TABLE = Prepared(
+    lambda pk: (
+        Table.objects.select_for_update().filter(pk=pk).values_list("forfeited_by", flat=True)
+    ),
+    pk=int,
+)
+_ROUND_STATUS = Prepared(
+    lambda pk: Round.objects.filter(pk=pk).values_list("status", flat=True), pk=int
+)
+_LOCK_RESULT = Prepared(
+    lambda table, board: BoardResult.objects.select_for_update().filter(
+        table_id=table, board_id=board
+    ),
+    table=int,
+    board=int,
+)
+_LAST_SUBMISSION = Prepared(
+    lambda result, side: Submission.objects.filter(result_id=result, side=side).order_by("-pk")[:1],
+    result=int,
+    side=str,
+)
+
+
 def _locked_result(table: Table, board: Board) -> BoardResult | None:
     # The race: two devices of one table post the same board at the same moment. Locking the
     # table row serialises them, so the second sees the first's result and confirms or
     # disputes it instead of creating a second one (the unique constraint is the backstop).
-    locked = Table.objects.select_for_update().only("forfeited_by").get(pk=table.pk)
+    (forfeited_by,) = _LOCK_TABLE.all(pk=table.pk)
     # The round may have closed since the table was read: closing locks every table of the
     # round first, so what we read now, holding this table's lock, is final.
-    if Round.objects.filter(pk=table.round_id).values_list("status", flat=True).get() != (
-        Round.Status.OPEN
-    ):
+    if _ROUND_STATUS.all(pk=table.round_id) != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
         )
-    if locked.forfeited_by:
+    if forfeited_by:
         raise ServiceError(
             _("A pair of this table withdrew: its match is forfeited and takes no more results."),
             field="table",
         )
-    result = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
+    result = _LOCK_RESULT.first(table=table.pk, board=board.pk)
     if result is not None:
         result.table, result.board = table, board  # already read: no query when audited
     return result
@@ -346,7 +369,7 @@ def _repeats_last(
     record: tuple[dict[str, Any], engine.Verdict] | None,
 ) -> bool:
     """Is this the same thing the same side last sent? (A retry must not store a new version.)"""
-    last = result.submissions.filter(side=side).order_by("-pk").first()
+    last = _LAST_SUBMISSION.first(result=result.pk, side=side)
     if last is None or last.source != source or last.data != data:
         return False
     if record is None:
@@ -410,7 +433,7 @@ def _store(
     created = result is None
     audits: list[AuditEntry] = []  # stored together, in one statement, once all is written
     if result is None:
-        result = BoardResult.objects.create(
+        result = BoardResult(
             table=table,
             board=board,
             status=decision.status,
@@ -419,6 +442,7 @@ def _store(
             entered_side=side,
             **values,
         )
+        insert_all([result])
         audits.append(
             audit.entry(
                 event=event,
@@ -452,17 +476,22 @@ def _store(
     )
     verdict = record[1] if record is not None else None
     if created or not _repeats_last(result, side, source, submission_data, record):
-        submission = Submission.objects.create(
+        submission = Submission(
             result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
+        insert_all([submission])
         if record is not None:
             stored_record, verdict = record
-            PlayRecord.objects.create(
-                result=result,
-                submission=submission,
-                record=stored_record,
-                verdict=verdict.to_json(),
-                outcome=verdict.outcome.value,
+            insert_all(
+                [
+                    PlayRecord(
+                        result=result,
+                        submission=submission,
+                        record=stored_record,
+                        verdict=verdict.to_json(),
+                        outcome=verdict.outcome.value,
+                    )
+                ]
             )
     if decision.dispute is not None:
         open_dispute(result, decision.dispute, actor, audits=audits)

@@ -1,0 +1,85 @@
+"""A prepared read gives what its queryset gives, for any values, and refuses what it cannot do."""
+
+import pytest
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
+
+from tests.factories import BoardResultFactory, TableTokenFactory
+from tournaments.models import BoardResult, Table, TableToken
+from tournaments.prepared import Prepared
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj):
+    return {k: v for k, v in vars(obj).items() if k != "_state"}
+
+
+TOKEN = Prepared(
+    lambda digest: TableToken.objects.select_related(
+        "table__round__event", "table__ns", "table__ew"
+    ).filter(digest=digest),
+    digest=str,
+)
+
+
+def test_model_rows_with_their_related_objects_equal_the_querysets():
+    tokens = TableTokenFactory.create_batch(3)
+    for token in tokens:  # the second and third run use the statement compiled by the first
+        expected = TableToken.objects.select_related(
+            "table__round__event", "table__ns", "table__ew"
+        ).get(digest=token.digest)
+        got = TOKEN.first(digest=token.digest)
+        assert _fields(got) == _fields(expected)
+        assert _fields(got.table) == _fields(expected.table)
+        assert _fields(got.table.round.event) == _fields(expected.table.round.event)
+        assert _fields(got.table.ns) == _fields(expected.table.ns)
+        assert got._state.adding is False and got._state.db == "default"
+    assert TOKEN.first(digest="no such digest") is None
+
+
+def test_values_list_rows_and_an_argument_used_twice():
+    results = BoardResultFactory.create_batch(3)
+    both = Prepared(
+        lambda pk: (
+            BoardResult.objects.filter(pk=pk).exclude(table_id=pk).values_list("pk", "score_ns")
+        ),
+        pk=int,
+    )
+    flat = Prepared(
+        lambda pk: BoardResult.objects.filter(pk=pk).values_list("status", flat=True), pk=int
+    )
+    for result in results:
+        assert both.all(pk=result.pk) == list(
+            BoardResult.objects.filter(pk=result.pk)
+            .exclude(table_id=result.pk)
+            .values_list("pk", "score_ns")
+        )
+        assert flat.all(pk=result.pk) == [result.status]
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction
+def test_a_locking_read_needs_a_transaction():
+    result = BoardResultFactory()
+    lock = Prepared(lambda pk: Table.objects.select_for_update().filter(pk=pk), pk=int)
+    with transaction.atomic():
+        assert lock.first(pk=result.table_id).pk == result.table_id
+    with pytest.raises(TransactionManagementError):
+        lock.first(pk=result.table_id)
+
+
+def test_what_cannot_be_prepared_is_refused():
+    with pytest.raises(TypeError, match="only int and str"):
+        Prepared(lambda when: TableToken.objects.filter(created_at=when), when=float)
+    ignored = Prepared(lambda digest: TableToken.objects.all(), digest=str)
+    with pytest.raises(TypeError, match="does not reach the SQL"):
+        ignored.all(digest="x")
+    with pytest.raises(TypeError, match="must be str"):
+        TOKEN.first(digest=5)
+    with pytest.raises(TypeError, match="expected the arguments"):
+        TOKEN.first(code="x")
+    prefetching = Prepared(
+        lambda pk: BoardResult.objects.prefetch_related("disputes").filter(pk=pk), pk=int
+    )
+    with pytest.raises(TypeError, match="no prefetch"):
+        prefetching.all(pk=1)

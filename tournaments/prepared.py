@@ -1,0 +1,155 @@
+"""Querysets compiled once per process and run again with other values: for the few reads that
+every request of a round makes (a table's token, the rows a submission locks).
+
+Building a queryset and compiling it to SQL is most of what a read costs in Django: the token's
+read with its table, round, event and entries costs some ten times more to compile than to run.
+A :class:`Prepared` read is written as an ordinary queryset, built by a function of named
+arguments; the first run compiles it (per database connection: per alias and thread) with a marker value in
+place of each argument, and notes where the markers fall among the statement's parameters.
+Later runs put the values there, execute the same SQL and build the rows as the queryset would
+(model instances with their ``select_related`` objects, or ``values_list`` tuples).
+
+Only arguments that reach the SQL as they are may be prepared: ``int`` and ``str`` values compared
+with fields (a pk, a digest, a status). A queryset whose SQL would depend on anything else that
+changes between runs must not be prepared.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import (
+    FlatValuesListIterable,
+    ModelIterable,
+    ValuesListIterable,
+    get_related_populators,
+)
+from django.db.transaction import TransactionManagementError
+
+KINDS = (int, str)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]
+    slots: dict[str, tuple[int, ...]]  # argument name -> positions among the parameters
+    compiler: Any
+    mode: str  # "model", "tuple" or "flat"
+    for_update: bool
+
+
+def _marker(kind: type, index: int) -> Any:
+    # Values no caller passes: found again among the compiled parameters by equality.
+    return -2_000_000_000 - index if kind is int else f"\x1fprepared-argument-{index}\x1f"
+
+
+class Prepared:
+    """``build(**arguments)`` returns the queryset; ``kinds`` maps each argument to int or str."""
+
+    def __init__(self, build: Callable[..., QuerySet], **kinds: type) -> None:
+        for name, kind in kinds.items():
+            if kind not in KINDS:
+                raise TypeError(f"argument {name!r}: only int and str values can be prepared")
+        self.build = build
+        self.kinds = kinds
+        # Per thread, as Django's connections are: a compiler keeps its connection.
+        self._local = threading.local()
+        self._default_alias: str | None = None  # the queryset's own database, once built
+
+    def _compile(self, alias: str | None) -> tuple[_Compiled, Any]:
+        alias = alias or self._default_alias
+        cache = self._local.__dict__.setdefault("compiled", {})
+        compiled = cache.get(alias) if alias else None
+        if compiled is not None:
+            return compiled, connections[alias]
+        markers = {name: _marker(kind, i) for i, (name, kind) in enumerate(self.kinds.items())}
+        qs = self.build(**markers)
+        if alias is None:
+            alias = self._default_alias = qs.db
+        connection = connections[alias]
+        if qs._known_related_objects or qs._prefetch_related_lookups:
+            raise TypeError("a prepared queryset reads its rows only (no prefetch)")
+        iterable = qs._iterable_class
+        modes = {
+            ModelIterable: "model",
+            ValuesListIterable: "tuple",
+            FlatValuesListIterable: "flat",
+        }
+        if iterable not in modes:
+            raise TypeError("a prepared queryset gives model instances or values_list rows")
+        compiler = qs.query.get_compiler(using=alias)
+        sql, params = compiler.as_sql()
+        slots = {}
+        for name, marker in markers.items():
+            found = tuple(
+                i for i, p in enumerate(params) if type(p) is type(marker) and p == marker
+            )
+            if not found:
+                raise TypeError(f"argument {name!r} does not reach the SQL as it is")
+            slots[name] = found
+        compiled = _Compiled(
+            sql=sql,
+            params=tuple(params),
+            slots=slots,
+            compiler=compiler,
+            mode=modes[iterable],
+            for_update=qs.query.select_for_update,
+        )
+        cache[alias] = compiled
+        return compiled, connection
+
+    def all(self, using: str | None = None, **values: Any) -> list[Any]:
+        """The rows, as the queryset built with ``values`` would give them."""
+        if values.keys() != self.kinds.keys():
+            raise TypeError(f"expected the arguments {sorted(self.kinds)}")
+        for name, value in values.items():
+            if type(value) is not self.kinds[name]:
+                raise TypeError(f"argument {name!r} must be {self.kinds[name].__name__}")
+        compiled, connection = self._compile(using)
+        if compiled.for_update and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        params = list(compiled.params)
+        for name, positions in compiled.slots.items():
+            for i in positions:
+                params[i] = values[name]
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows = cursor.fetchall()
+        compiler = compiled.compiler
+        if compiled.mode == "flat":
+            return [row[0] for row in compiler.results_iter([rows])]
+        if compiled.mode == "tuple":
+            return [tuple(row) for row in compiler.results_iter([rows])]
+        return _instances(compiler, rows, connection.alias)
+
+    def first(self, using: str | None = None, **values: Any) -> Any:
+        """The first row, or None (the queryset should be ordered, or match one row at most)."""
+        rows = self.all(using, **values)
+        return rows[0] if rows else None
+
+
+def _instances(compiler: Any, rows: list[tuple[Any, ...]], db: str) -> list[Model]:
+    # As django.db.models.query.ModelIterable builds them.
+    select, klass_info = compiler.select, compiler.klass_info
+    model_cls = klass_info["model"]
+    select_fields = klass_info["select_fields"]
+    start, end = select_fields[0], select_fields[-1] + 1
+    init_list = [f[0].target.attname for f in select[start:end]]
+    populators = get_related_populators(klass_info, select, db)
+    out = []
+    for row in compiler.results_iter([rows]):
+        obj = model_cls.from_db(db, init_list, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        for attr, col in compiler.annotation_col_map.items():
+            setattr(obj, attr, row[col])
+        out.append(obj)
+    return out

@@ -20,6 +20,7 @@ from rest_framework import authentication, exceptions
 from tournaments.actors import Actor
 from tournaments.models import Round, Table, TableToken
 from tournaments.prepared import Prepared
+from tournaments.rows import insert_all
 
 SIDES = ("NS", "EW")
 
@@ -44,7 +45,8 @@ def lifetime() -> dt.timedelta:
 def issue_table_token(table: Table, side: str) -> tuple[str, TableToken]:
     """A new token for ``side`` of ``table`` and its row (only its digest is stored)."""
     token = secrets.token_urlsafe(32)
-    row = TableToken.objects.create(table=table, side=side, digest=_digest(token))
+    row = TableToken(table=table, side=side, digest=_digest(token))
+    insert_all([row])
     return token, row
 
 

@@ -27,8 +27,8 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpResponse
 
-from tournaments.inserts import insert_new
 from tournaments.models import IdempotentResponse
+from tournaments.rows import insert_new, update_row
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -101,7 +101,5 @@ def run_once(
         row.status_code = response.status_code
         content = stored(response) if stored else response.content.decode("utf-8")
         row.body = {"request": request_hash, "content": content}
-        IdempotentResponse.objects.filter(pk=row.pk).update(
-            status_code=row.status_code, body=row.body
-        )
+        update_row(row, ["status_code", "body"])
         return response

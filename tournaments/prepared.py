@@ -4,14 +4,14 @@ every request of a round makes (a table's token, the rows a submission locks).
 Building a queryset and compiling it to SQL is most of what a read costs in Django: the token's
 read with its table, round, event and entries costs some ten times more to compile than to run.
 A :class:`Prepared` read is written as an ordinary queryset, built by a function of named
-arguments; the first run compiles it (per database connection: per alias and thread) with a marker value in
-place of each argument, and notes where the markers fall among the statement's parameters.
-Later runs put the values there, execute the same SQL and build the rows as the queryset would
-(model instances with their ``select_related`` objects, or ``values_list`` tuples).
+arguments; the first run (per database connection: per alias and thread) compiles it twice,
+with two sets of ordinary values, checks that the SQL is the same and finds where the values
+fall among the statement's parameters. Later runs put their values there, execute the same SQL
+and build the rows as the queryset would (model instances with their ``select_related``
+objects, or ``values_list`` tuples).
 
 Only arguments that reach the SQL as they are may be prepared: ``int`` and ``str`` values compared
-with fields (a pk, a digest, a status). A queryset whose SQL would depend on anything else that
-changes between runs must not be prepared.
+with fields (a pk, a digest, a code). A queryset whose SQL depends on the values is refused.
 """
 
 from __future__ import annotations
@@ -42,11 +42,22 @@ class _Compiled:
     compiler: Any
     mode: str  # "model", "tuple" or "flat"
     for_update: bool
+    converters: dict[int, Any]  # the compiler's value converters of the selected columns
+
+    def rows(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
+        # As compiler.results_iter, with the converters found once.
+        if self.converters:
+            return list(self.compiler.apply_converters(fetched, self.converters))
+        return fetched
 
 
-def _marker(kind: type, index: int) -> Any:
-    # Values no caller passes: found again among the compiled parameters by equality.
-    return -2_000_000_000 - index if kind is int else f"\x1fprepared-argument-{index}\x1f"
+def _markers(kinds: dict[str, type], trial: int) -> dict[str, Any]:
+    # Two sets of ordinary values (ints inside every integer field's range: an out-of-range value
+    # may make Django write other SQL), found again among the compiled parameters.
+    return {
+        name: (20_011 + 1_009 * trial + 17 * i if kind is int else f"prepared-{trial}-{i}")
+        for i, (name, kind) in enumerate(kinds.items())
+    }
 
 
 class Prepared:
@@ -68,8 +79,7 @@ class Prepared:
         compiled = cache.get(alias) if alias else None
         if compiled is not None:
             return compiled, connections[alias]
-        markers = {name: _marker(kind, i) for i, (name, kind) in enumerate(self.kinds.items())}
-        qs = self.build(**markers)
+        qs = self.build(**_markers(self.kinds, 0))
         if alias is None:
             alias = self._default_alias = qs.db
         connection = connections[alias]
@@ -85,14 +95,22 @@ class Prepared:
             raise TypeError("a prepared queryset gives model instances or values_list rows")
         compiler = qs.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
-        slots = {}
-        for name, marker in markers.items():
-            found = tuple(
-                i for i, p in enumerate(params) if type(p) is type(marker) and p == marker
-            )
+        # Compiled again with other values: the same SQL, the values where the others were.
+        sql2, params2 = self.build(**_markers(self.kinds, 1)).query.get_compiler(alias).as_sql()
+        if sql2 != sql or len(params2) != len(params):
+            raise TypeError("the SQL of this queryset depends on its arguments' values")
+        slots: dict[str, tuple[int, ...]] = dict.fromkeys(self.kinds, ())
+        first, second = _markers(self.kinds, 0), _markers(self.kinds, 1)
+        for i, (a, b) in enumerate(zip(params, params2, strict=True)):
+            if a == b:
+                continue
+            names = [n for n in self.kinds if a == first[n] and b == second[n]]
+            if len(names) != 1:
+                raise TypeError("the SQL of this queryset depends on its arguments' values")
+            slots[names[0]] += (i,)
+        for name, found in slots.items():
             if not found:
                 raise TypeError(f"argument {name!r} does not reach the SQL as it is")
-            slots[name] = found
         compiled = _Compiled(
             sql=sql,
             params=tuple(params),
@@ -100,6 +118,9 @@ class Prepared:
             compiler=compiler,
             mode=modes[iterable],
             for_update=qs.query.select_for_update,
+            converters=compiler.get_converters(
+                [column[0] for column in compiler.select[: compiler.col_count]]
+            ),
         )
         cache[alias] = compiled
         return compiled, connection
@@ -123,12 +144,12 @@ class Prepared:
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
-        compiler = compiled.compiler
+        rows = compiled.rows(rows)
         if compiled.mode == "flat":
-            return [row[0] for row in compiler.results_iter([rows])]
+            return [row[0] for row in rows]
         if compiled.mode == "tuple":
-            return [tuple(row) for row in compiler.results_iter([rows])]
-        return _instances(compiler, rows, connection.alias)
+            return [tuple(row) for row in rows]
+        return _instances(compiled.compiler, rows, connection.alias)
 
     def first(self, using: str | None = None, **values: Any) -> Any:
         """The first row, or None (the queryset should be ordered, or match one row at most)."""
@@ -145,7 +166,7 @@ def _instances(compiler: Any, rows: list[tuple[Any, ...]], db: str) -> list[Mode
     init_list = [f[0].target.attname for f in select[start:end]]
     populators = get_related_populators(klass_info, select, db)
     out = []
-    for row in compiler.results_iter([rows]):
+    for row in rows:
         obj = model_cls.from_db(db, init_list, row[start:end])
         for populator in populators:
             populator.populate(row, obj)

@@ -31,6 +31,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.prepared import Prepared
 
 
 @dataclass
@@ -86,8 +87,14 @@ class EventView:
         return entry.number if entry is not None else None
 
 
+_ROUNDS = Prepared(
+    lambda event: Round.objects.select_related("bye").filter(event_id=event).order_by("number"),
+    event=int,
+)
+
+
 def event_view(event: Event, *, staff: bool, codes: bool = False) -> EventView:
-    rounds = {r.number: r for r in event.rounds.select_related("bye").order_by("number")}
+    rounds = {r.number: r for r in _ROUNDS.all(event=event.pk)}
     return EventView(event=event, staff=staff, rounds=rounds, codes=codes)
 
 
@@ -120,17 +127,21 @@ class StandingsView:
         return self.snapshot.after_round if self.snapshot is not None else None
 
 
+_SNAPSHOTS = Prepared(
+    lambda event, limit: StandingsSnapshot.objects.filter(
+        event_id=event, after_round__lte=limit
+    ).defer("matches"),
+    event=int,
+    limit=int,
+)
+
+
 def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView:
     """The standings after a round this viewer may see the scores of (``policy``): the public
     and the tables see closed rounds only; organisers and referees the open one live."""
     limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     state = queue.standings_state(ev.event)  # first: it may recompute them on the spot
-    snapshots = {
-        s.after_round: s
-        for s in StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit).defer(
-            "matches"
-        )
-    }
+    snapshots = {s.after_round: s for s in _SNAPSHOTS.all(event=ev.event.pk, limit=limit)}
     if after_round is None or after_round not in snapshots:
         after_round = max(snapshots) if snapshots else None
     snapshot = snapshots.get(after_round) if after_round is not None else None

@@ -14,6 +14,7 @@ from django.db import DatabaseError, connections, router, transaction
 from django.utils import timezone
 
 from tournaments.models import Event
+from tournaments.prepared import Prepared
 from tournaments.scoring_io import stale_events
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,9 @@ def _in_flight(event_id: int) -> bool:
 
 FRESH, UPDATING, OUT_OF_DATE = "fresh", "updating", "out_of_date"
 
+# Asked by every page that shows standings: compiled once (tournaments.prepared).
+_STALE = Prepared(lambda pk: stale_events().filter(pk=pk).values_list("pk", flat=True)[:1], pk=int)
+
 
 def standings_state(event: Event) -> str:
     """What the pages say of the standings: FRESH, UPDATING or OUT_OF_DATE.
@@ -155,7 +159,7 @@ def standings_state(event: Event) -> str:
     tasks it runs before this returns. OUT_OF_DATE: stale, and nothing could be queued (the
     broker is down): the page says so instead of promising a recomputation.
     """
-    if not stale_events().filter(pk=event.pk).exists():
+    if not _STALE.all(pk=event.pk):
         return FRESH
     if _in_flight(event.pk):
         return UPDATING

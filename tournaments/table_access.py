@@ -18,6 +18,7 @@ from django.http import HttpRequest
 
 from tournaments.actors import Actor
 from tournaments.models import TABLE_CODE_ALPHABET, Round, Table
+from tournaments.prepared import Prepared
 
 CODE_LENGTH = 6
 SESSION_KEY = "table_grant"
@@ -52,9 +53,18 @@ def tables_with_code(code: str, *, players: bool = True) -> QuerySet[Table]:
     )
 
 
+# Asked by every code typed and every token issued: compiled once (tournaments.prepared).
+_WITH_CODE = {
+    players: Prepared(
+        lambda code, players=players: tables_with_code(code, players=players), code=str
+    )
+    for players in (False, True)
+}
+
+
 def open_table_for_code(code: str, *, players: bool = True) -> tuple[Table | None, bool]:
     """(the table of an open round with this code, whether the code belongs to a closed round)."""
-    tables = list(tables_with_code(code, players=players))
+    tables = _WITH_CODE[players].all(code=code)
     for table in tables:
         if table.round.status == Round.Status.OPEN:
             return table, False

@@ -74,6 +74,11 @@ def test_what_cannot_be_prepared_is_refused():
     ignored = Prepared(lambda digest: TableToken.objects.all(), digest=str)
     with pytest.raises(TypeError, match="does not reach the SQL"):
         ignored.all(digest="x")
+    shaped = Prepared(
+        lambda pk: BoardResult.objects.filter(**{"pk" if pk % 2 else "table_id": pk}), pk=int
+    )
+    with pytest.raises(TypeError, match="depends on its arguments' values"):
+        shaped.all(pk=1)
     with pytest.raises(TypeError, match="must be str"):
         TOKEN.first(digest=5)
     with pytest.raises(TypeError, match="expected the arguments"):

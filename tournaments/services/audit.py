@@ -1,7 +1,7 @@
 from typing import Any
 
-from tournaments.inserts import insert_all
 from tournaments.models import AuditEntry, BoardResult, Event
+from tournaments.rows import insert_all
 
 
 def entry(

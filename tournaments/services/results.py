@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 import engine
 from tournaments import play, policy, queue, webhooks
 from tournaments.actors import Actor
-from tournaments.inserts import insert_all, insert_new
 from tournaments.labels import FieldProblem, field_problems
 from tournaments.models import (
     AuditEntry,
@@ -25,6 +24,7 @@ from tournaments.models import (
 )
 from tournaments.prepared import Prepared
 from tournaments.result_states import Incoming, Refusal, Stored, transition
+from tournaments.rows import insert_all, insert_new, update_row
 from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
@@ -256,7 +256,7 @@ def save_audited(
     audit entry, old → new per field. Every change of a stored result goes through here.
     ``audits``: the request's audit entries, stored together by the caller; else stored here."""
     result.version += 1
-    result.save()
+    update_row(result)
     written = audit.entry(
         event=result.table.round.event,
         result=result,

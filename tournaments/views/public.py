@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -22,14 +22,20 @@ from tournaments.actors import Actor
 from tournaments.clock import round_clock
 from tournaments.forms_check import CheckBoardsForm
 from tournaments.models import Event, Round
+from tournaments.prepared import Prepared
 from tournaments.views.live import live_response
 
 STANDINGS_REFRESH_SECONDS = 15
 
 
+_EVENT = Prepared(lambda pk: Event.objects.select_related("club").filter(pk=pk), pk=int)
+
+
 def public_event(request: HttpRequest, pk: int) -> sel.EventView:
     """The event for this viewer; 404 for the public until the organiser publishes it."""
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    event = _EVENT.first(pk=pk)
+    if event is None:
+        raise Http404(_("No such event."))
     actor = Actor(user=request.user)
     staff = policy.is_event_staff(actor, event)
     if not event.published and not staff:

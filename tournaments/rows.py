@@ -1,4 +1,4 @@
-"""Rows inserted in one hand-written statement, on the hot paths of a round.
+"""Rows written in one hand-written statement, on the hot paths of a round.
 
 - :func:`insert_new`: ``INSERT … ON CONFLICT DO NOTHING RETURNING id``, a row inserted unless its
   key exists. It replaces ``get_or_create`` (a read, a savepoint, the insert, its release) and a
@@ -8,9 +8,11 @@
 - :func:`insert_all`: ``INSERT … VALUES (…), (…) RETURNING id``, what ``create`` and
   ``bulk_create`` do for models without signals or multi-table inheritance, without compiling
   the statement through the ORM (which costs more than running it).
+- :func:`update_row`: ``UPDATE … SET … WHERE id = …``, what ``save`` does to a stored row
+  (``update_fields``: only those), likewise.
 
 PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
-as ``save`` prepares them (``pre_save``, e.g. ``auto_now_add``, then ``get_db_prep_save``).
+as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_save``).
 """
 
 from __future__ import annotations
@@ -69,3 +71,29 @@ def insert_all(objs: Sequence[Model]) -> None:
     # RETURNING gives the rows in the order of VALUES on PostgreSQL and SQLite alike.
     for obj, (alias, pk) in zip(objs, _insert(objs, ""), strict=True):
         _stored(obj, alias, pk)
+
+
+def update_row(obj: Model, update_fields: Sequence[str] | None = None) -> None:
+    """Write ``obj``'s fields (``update_fields``: only those) to its stored row."""
+    if obj._state.adding or obj.pk is None:
+        raise ValueError("update_row writes a stored object")
+    meta = obj._meta
+    connection = connections[router.db_for_write(type(obj))]
+    quote = connection.ops.quote_name
+    fields = [
+        f
+        for f in meta.concrete_fields
+        if not f.primary_key and (update_fields is None or f.name in update_fields)
+    ]
+    if update_fields is not None and len(fields) != len(set(update_fields)):
+        raise ValueError(f"not fields of {meta.object_name}: {sorted(update_fields)}")
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection=connection) for f in fields]
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET "
+        f"{', '.join(f'{quote(f.column)} = %s' for f in fields)} "
+        f"WHERE {quote(meta.pk.column)} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])
+        if cursor.rowcount != 1:
+            raise meta.model.DoesNotExist(f"no {meta.object_name} with pk {obj.pk} to update")

@@ -86,15 +86,21 @@ def start_pgbouncer(workdir: Path, port: int) -> subprocess.Popen:
 
 def start_haproxy(workdir: Path, port: int, backends: list[int]) -> subprocess.Popen:
     cfg = workdir / "haproxy.cfg"
+    # Each server takes as many requests at once as it has workers (maxconn): the others wait
+    # in HAProxy's queue, not in gunicorn's backlog, so a busy server still answers its health
+    # check at once and is never taken out for being busy (a burst of 1,000 tables sitting
+    # down at once made both servers miss their 2 s checks: every request then got a 503).
     servers = "\n".join(
-        f"    server web{i} 127.0.0.1:{p} check inter 2s" for i, p in enumerate(backends)
+        f"    server web{i} 127.0.0.1:{p} maxconn {WEB_WORKERS} check inter 2s fall 3 rise 2"
+        for i, p in enumerate(backends)
     )
     cfg.write_text(
         "global\n    maxconn 4000\n"
         "defaults\n    mode http\n    timeout connect 5s\n    timeout client 60s\n"
-        "    timeout server 60s\n    option forwardfor\n"
+        "    timeout server 60s\n    timeout queue 60s\n    timeout check 5s\n"
+        "    option forwardfor\n"
         f"frontend botifarra\n    bind 127.0.0.1:{port}\n    default_backend web\n"
-        "backend web\n    balance roundrobin\n    option httpchk GET /healthz\n"
+        "backend web\n    balance leastconn\n    option httpchk GET /healthz\n"
         f"{servers}\n"
     )
     proc = subprocess.Popen([need("haproxy"), "-db", "-f", str(cfg)], start_new_session=True)

@@ -71,7 +71,7 @@ def test_retries_on_a_busy_lock_outlast_the_lock():
     for timeout in (5, 60, 300, 900):
         delays = lock_retry_delays(timeout)
         assert sum(delays) / 2 >= timeout  # the low end of the jitter still outlasts it
-        assert max(delays) <= 30
+        assert max(delays) <= 2  # a run in progress ends soon: its follower waits little
 
 
 def test_the_pool_process_killed_mid_task_and_the_task_runs_again(workers, monkeypatch):

@@ -110,6 +110,10 @@ def _mark_stale(event_id: int) -> None:
 _QUEUED_UNTIL: dict[int, float] = {}
 
 
+def _tasks_run_in_process() -> bool:
+    return bool(current_app.conf.task_always_eager)
+
+
 def _queue_recompute(event_id: int, *, countdown: float) -> bool:
     """Queue one recomputation unless one is queued and not started; False if it could not."""
     now = time.monotonic()
@@ -119,7 +123,7 @@ def _queue_recompute(event_id: int, *, countdown: float) -> bool:
     try:
         if cache.add(key, timezone.now().isoformat(), timeout=60):
             _task("recompute_standings").apply_async((event_id,), countdown=countdown)
-            if not current_app.conf.task_always_eager:
+            if not _tasks_run_in_process():
                 if len(_QUEUED_UNTIL) > 1000:
                     _QUEUED_UNTIL.clear()
                 _QUEUED_UNTIL[event_id] = now + countdown

@@ -34,3 +34,41 @@ def test_a_rolled_back_request_does_not_block_the_next_one(running_event, monkey
     with transaction.atomic():
         queue.request_standings(running_event)
     assert runs == [(running_event.pk,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_its_recomputation_waits_a_process_does_not_ask_the_cache_again(
+    running_event, monkeypatch, settings
+):
+    """With a real worker the recomputation this process queued cannot start before its
+    countdown: requests until then are covered by it without a cache round trip; after it,
+    the cache decides again (a started run has let go of its key)."""
+    from django.core.cache import cache
+
+    runs, asked = [], []
+    monkeypatch.setattr(
+        tasks.recompute_standings, "apply_async", lambda args, **kw: runs.append(kw["countdown"])
+    )
+    monkeypatch.setattr(queue, "_tasks_run_in_process", lambda: False)  # a real worker
+    monkeypatch.setattr(queue, "_QUEUED_UNTIL", {})
+    add = cache.add
+    monkeypatch.setattr(cache, "add", lambda *a, **kw: asked.append(a[0]) or add(*a, **kw))
+    clock = [1000.0]
+    monkeypatch.setattr(queue.time, "monotonic", lambda: clock[0])
+    settings.STANDINGS_COALESCE_SECONDS = 2
+
+    def request():
+        with transaction.atomic():
+            queue.request_standings(running_event)
+
+    request()
+    assert (runs, len(asked)) == ([2], 1)
+    clock[0] += 1.9  # still counting down
+    request()
+    assert (runs, len(asked)) == ([2], 1)
+    clock[0] += 0.2  # the run may have started: ask the cache
+    request()
+    assert (runs, len(asked)) == ([2], 2)  # not started: its key is still there
+    cache.delete(queue.STANDINGS_QUEUED.format(running_event.pk))  # started
+    request()
+    assert (runs, len(asked)) == ([2, 2], 3)

@@ -406,15 +406,38 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
     return out;
 }
 
-/* Put the likely best cards first: the one the table remembers, then cards that win the trick
-   for sure (the most points first), then a lead towards the partner's top card, then cards
-   that beat the winning card for now (the cheapest first), then the rest (the cheapest first). */
+/* Put the likely best cards first: the one the table remembers, then
+   - at the lead: a card of a suit the partner can ruff (the last hand following suit or
+     holding no trump), then a low card towards the partner's top card of the suit, then
+     towards a partner's card higher than every card of the suit the last hand holds, then
+     cards nobody can beat (the most points first), then the rest (the cheapest first);
+   - later in the trick: cards that win the trick for sure (the most points first), then cards
+     that beat the winning card for now (the cheapest first), then the rest: the richest first
+     when the second hand's partner, playing last, can beat whatever the third hand plays,
+     else the cheapest first.
+   The order at the lead was chosen by positions searched on fixed deals (docs/analysis.md):
+   cashing sure cards first searched twice as many positions as leading towards the partner. */
 static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, int win,
                        int win_seat, int best_first, int *out) {
     int n = 0, score[12];
     int t = S->trump;
     int partner_winning = pos > 0 && ((win_seat ^ seat) == 2);
     u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    int partner_takes = 0;
+    if (pos == 1) {
+        /* The partner plays last: whether it can beat whatever the third hand plays (its
+           strongest card that beats the winning card, a trump before the led suit). */
+        u64 q = S->hand[NEXT(seat)];
+        int w2 = win;
+        u64 qf = q & SUIT[led];
+        u64 qb = (qf ? qf : q) & BEATS[t][win];
+        if (qb) {
+            u64 qt = t < 4 ? qb & SUIT[t] : 0;
+            w2 = highbit_index(qt ? qt : qb);
+        }
+        partner_takes = can_beat(S->hand[seat ^ 2], led, w2, t);
+    }
+    int pa = seat ^ 2, last = NEXT(seat ^ 2);
     while (moves) {
         int c = lowbit_index(moves);
         moves &= moves - 1;
@@ -425,13 +448,22 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
             int sure = 1;
             for (int k = 1; k < 4 && sure; k++)
                 if (can_beat(S->hand[(seat + k) & 3], c / 12, c, t)) sure = 0;
-            int top = highbit_index(all & SUIT[c / 12]);
+            u64 su = SUIT[c / 12];
+            int top = highbit_index(all & su);
+            u64 ps = S->hand[pa] & su, ls = S->hand[last] & su;
+            int cheap = -PTS[c] * 1000 - strength * 10;
             if (sure)
-                sc = 1000000 + PTS[c] * 1000;
-            else if (S->hand[seat ^ 2] >> top & 1)
-                sc = 500000 - PTS[c] * 1000 - strength * 10;
+                sc = 400000 + PTS[c] * 1000;
+            else if (t < 4 && c / 12 != t && !ps && (S->hand[pa] & SUIT[t]) &&
+                     (ls || !(S->hand[last] & SUIT[t])))
+                sc = 1500000 + cheap;
+            else if (S->hand[pa] >> top & 1)
+                sc = 1300000 + cheap;
+            else if (ps && (ls ? highbit_index(ps) > highbit_index(ls)
+                               : !(t < 4 && c / 12 != t && (S->hand[last] & SUIT[t]))))
+                sc = 1200000 + cheap;
             else
-                sc = -PTS[c] * 1000 - strength * 10;
+                sc = cheap;
         } else {
             int beats_now = (int)(BEATS[t][win] >> c & 1);
             int sure = 0;
@@ -448,6 +480,8 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
                 sc = 1000000 + PTS[c] * 1000 - (beats_now && !partner_winning ? strength * 10 : 0);
             else if (beats_now && !partner_winning)
                 sc = 500000 - strength * 10 - PTS[c] * 100;
+            else if (pos == 1 && partner_takes)
+                sc = PTS[c] * 1000 - strength * 10;
             else
                 sc = -PTS[c] * 1000 - strength * 10;
         }

@@ -438,6 +438,26 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
         partner_takes = can_beat(S->hand[seat ^ 2], led, w2, t);
     }
     int pa = seat ^ 2, last = NEXT(seat ^ 2);
+    /* The cards that could answer (R7: a suit held must be followed): at the lead, for each
+       suit, those of the three other hands; later, those of the opponents still to play. A
+       card nobody can beat is one none of them beats. */
+    u64 answer[4] = {0, 0, 0, 0};
+    if (pos == 0) {
+        for (int s = 0; s < 4; s++)
+            for (int k = 1; k < 4; k++) {
+                u64 h = S->hand[(seat + k) & 3], f = h & SUIT[s];
+                answer[s] |= f ? f : h;
+            }
+    } else {
+        int other = seat;
+        for (int k = pos + 1; k < 4; k++) {
+            other = NEXT(other);
+            if ((other ^ seat) & 1) {
+                u64 h = S->hand[other], f = h & SUIT[led];
+                answer[0] |= f ? f : h;
+            }
+        }
+    }
     while (moves) {
         int c = lowbit_index(moves);
         moves &= moves - 1;
@@ -445,15 +465,24 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
         if (c == best_first) {
             sc = 1 << 28;
         } else if (pos == 0) {
-            int sure = 1;
-            for (int k = 1; k < 4 && sure; k++)
-                if (can_beat(S->hand[(seat + k) & 3], c / 12, c, t)) sure = 0;
+            int sure = !(answer[c / 12] & BEATS[t][c]);
             u64 su = SUIT[c / 12];
             int top = highbit_index(all & su);
             u64 ps = S->hand[pa] & su, ls = S->hand[last] & su;
             int cheap = -PTS[c] * 1000 - strength * 10;
-            if (sure)
+            if (sure) {
                 sc = 400000 + PTS[c] * 1000;
+#ifdef SURE_CHEAP
+                sc = 400000 - PTS[c] * 1000 - strength * 10;
+#endif
+#ifdef SURE_TRUMP
+                if (t < 4 && c / 12 == t) sc += SURE_TRUMP;
+#endif
+            }
+#ifdef LHO_PEN
+            else if (t < 4 && c / 12 != t && !(S->hand[NEXT(seat)] & su) && (S->hand[NEXT(seat)] & SUIT[t]))
+                sc = cheap - LHO_PEN;
+#endif
             else if (t < 4 && c / 12 != t && !ps && (S->hand[pa] & SUIT[t]) &&
                      (ls || !(S->hand[last] & SUIT[t])))
                 sc = 1500000 + cheap;
@@ -469,17 +498,21 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
             int sure = 0;
             if (beats_now || partner_winning) {
                 /* Ours for sure after this card: no opponent still to play can beat it. */
-                int w = beats_now ? c : win, other = seat;
-                sure = 1;
-                for (int k = pos + 1; k < 4 && sure; k++) {
-                    other = NEXT(other);
-                    if (((other ^ seat) & 1) && can_beat(S->hand[other], led, w, t)) sure = 0;
-                }
+                int w = beats_now ? c : win;
+                sure = !(answer[0] & BEATS[t][w]);
             }
             if (sure)
                 sc = 1000000 + PTS[c] * 1000 - (beats_now && !partner_winning ? strength * 10 : 0);
+#ifdef LAST_CHEAP
+            if (sure && pos == 3 && beats_now && !partner_winning)
+                sc = 1000000 - PTS[c] * 1000 - strength * 10;
+#endif
             else if (beats_now && !partner_winning)
+#ifdef NONSURE_RICH
+                sc = 500000 - strength * 10 + PTS[c] * NONSURE_RICH;
+#else
                 sc = 500000 - strength * 10 - PTS[c] * 100;
+#endif
             else if (pos == 1 && partner_takes)
                 sc = PTS[c] * 1000 - strength * 10;
             else
@@ -567,6 +600,9 @@ static int endgame(Search *S, int seat, int pos, int led, int win, int win_seat,
     return best;
 }
 
+#ifndef ETC_MIN
+#define ETC_MIN 6
+#endif
 static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
                   u64 on_table, int alpha, int beta);
 
@@ -712,7 +748,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     /* Only where the children have five tricks left or more: closer to the end, probing the
        table for every child costs more (a cache miss each) than the searches it saves. */
-    if (pos == 3 && tricks_left >= 6) {
+    if (pos == 3 && tricks_left >= ETC_MIN) {
         int v;
         if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v)) return v;
     }

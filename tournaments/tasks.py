@@ -31,10 +31,9 @@ RATINGS_RUNS = "ratings:runs:{}"  # rating runs per event, whatever their outcom
 # blocks the next runs of that event this long; its redelivered message keeps retrying until
 # then (see ``lock_retry_delays``). Settable as ``settings.STANDINGS_LOCK_TIMEOUT`` or the
 # environment variable of the same name; keep it above the longest recomputation.
-# A busy lock is nearly always a run in progress, a second or two from its end: waiting longer
-# only delays the standings (with waits doubling to 30 s, the 1,000-table run of
-# benchmarks/national.py saw its last results reach the standings 33 s after the last
-# confirmation). Many short waits outlast a lock left behind by a killed worker as well.
+# A busy lock is nearly always a run in progress, a second or two from its end: waiting up to
+# 30 s behind it (as the waits doubling from 1 s did) could only delay the standings. Many
+# short waits outlast a lock left behind by a killed worker as well.
 LOCK_RETRY_MAX_SECONDS = 2
 
 

@@ -21,9 +21,9 @@ Prints, for each name: ``<name>_ms`` (server CPU, median), ``<name>_wall_ms`` (m
 ``<name>_ratio`` (CPU against the floor's) and ``<name>_queries`` (SQL queries, median).
 
 Environment: as load_round.py (LOAD_DATABASE_URL, LOAD_REDIS_URL), plus REQUEST_COST_N, and
-REQUEST_COST_PROFILE: a directory where the worker writes a cProfile (CPU time) of each kind of request,
-``<name>.pstats`` (read with ``python -m pstats``; profiling slows every request, so the figures of
-such a run are not the benchmark's).
+REQUEST_COST_PROFILE: a directory where the worker writes a cProfile (CPU time) of each kind
+of request, ``<name>.pstats`` (read with ``python -m pstats``; profiling slows every request,
+so the figures of such a run are not the benchmark's).
 
 Run from the project's root: ``python benchmarks/request_cost.py`` (``gunicorn`` imports this
 module as the web application: ``benchmarks.request_cost:application``).

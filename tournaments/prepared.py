@@ -43,6 +43,7 @@ class _Compiled:
     mode: str  # "model", "tuple" or "flat"
     for_update: bool
     converters: dict[int, Any]  # the compiler's value converters of the selected columns
+    build_model: Callable[[list[Any]], list[Model]] | None  # "model" mode: rows -> instances
 
     def rows(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
         # As compiler.results_iter, with the converters found once.
@@ -73,8 +74,8 @@ class Prepared:
         self._local = threading.local()
         self._default_alias: str | None = None  # the queryset's own database, once built
 
-    def _compile(self, alias: str | None) -> tuple[_Compiled, Any]:
-        alias = alias or self._default_alias
+    def _compile(self) -> tuple[_Compiled, Any]:
+        alias = self._default_alias
         cache = self._local.__dict__.setdefault("compiled", {})
         compiled = cache.get(alias) if alias else None
         if compiled is not None:
@@ -121,18 +122,19 @@ class Prepared:
             converters=compiler.get_converters(
                 [column[0] for column in compiler.select[: compiler.col_count]]
             ),
+            build_model=_instances(compiler, alias) if iterable is ModelIterable else None,
         )
         cache[alias] = compiled
         return compiled, connection
 
-    def all(self, using: str | None = None, **values: Any) -> list[Any]:
+    def all(self, **values: Any) -> list[Any]:
         """The rows, as the queryset built with ``values`` would give them."""
         if values.keys() != self.kinds.keys():
             raise TypeError(f"expected the arguments {sorted(self.kinds)}")
         for name, value in values.items():
             if type(value) is not self.kinds[name]:
                 raise TypeError(f"argument {name!r} must be {self.kinds[name].__name__}")
-        compiled, connection = self._compile(using)
+        compiled, connection = self._compile()
         if compiled.for_update and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -149,28 +151,35 @@ class Prepared:
             return [row[0] for row in rows]
         if compiled.mode == "tuple":
             return [tuple(row) for row in rows]
-        return _instances(compiled.compiler, rows, connection.alias)
+        assert compiled.build_model is not None
+        return compiled.build_model(rows)
 
-    def first(self, using: str | None = None, **values: Any) -> Any:
+    def first(self, **values: Any) -> Any:
         """The first row, or None (the queryset should be ordered, or match one row at most)."""
-        rows = self.all(using, **values)
+        rows = self.all(**values)
         return rows[0] if rows else None
 
 
-def _instances(compiler: Any, rows: list[tuple[Any, ...]], db: str) -> list[Model]:
-    # As django.db.models.query.ModelIterable builds them.
+def _instances(compiler: Any, db: str) -> Callable[[list[Any]], list[Model]]:
+    # As django.db.models.query.ModelIterable builds them, with what does not depend on the
+    # rows found once.
     select, klass_info = compiler.select, compiler.klass_info
     model_cls = klass_info["model"]
     select_fields = klass_info["select_fields"]
     start, end = select_fields[0], select_fields[-1] + 1
     init_list = [f[0].target.attname for f in select[start:end]]
     populators = get_related_populators(klass_info, select, db)
-    out = []
-    for row in rows:
-        obj = model_cls.from_db(db, init_list, row[start:end])
-        for populator in populators:
-            populator.populate(row, obj)
-        for attr, col in compiler.annotation_col_map.items():
-            setattr(obj, attr, row[col])
-        out.append(obj)
-    return out
+    annotations = list(compiler.annotation_col_map.items())
+
+    def build(rows: list[Any]) -> list[Model]:
+        out = []
+        for row in rows:
+            obj = model_cls.from_db(db, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            for attr, col in annotations:
+                setattr(obj, attr, row[col])
+            out.append(obj)
+        return out
+
+    return build

@@ -10,11 +10,12 @@ import time
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connections, router, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event
 from tournaments.prepared import Prepared
+from tournaments.rows import update_pk
 from tournaments.scoring_io import stale_events
 
 log = logging.getLogger(__name__)
@@ -91,17 +92,7 @@ def request_standings(event: Event) -> None:
 
 
 def _mark_stale(event_id: int) -> None:
-    # Event.objects.filter(pk=…).update(standings_requested_at=now), written out: it runs after
-    # every stored result, and compiling it through the ORM costs more than running it.
-    connection = connections[router.db_for_write(Event)]
-    meta, quote = Event._meta, connection.ops.quote_name
-    column = meta.get_field("standings_requested_at")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(meta.db_table)} SET {quote(column.column)} = %s "
-            f"WHERE {quote(meta.pk.column)} = %s",
-            [column.get_db_prep_save(timezone.now(), connection=connection), event_id],
-        )
+    update_pk(Event, event_id, standings_requested_at=timezone.now())
 
 
 # Per event, the monotonic time until which the recomputation this process queued cannot have
@@ -168,7 +159,7 @@ def standings_state(event: Event) -> str:
     if _in_flight(event.pk):
         return UPDATING
     queued = _queue_recompute(event.pk, countdown=0)
-    if not stale_events().filter(pk=event.pk).exists():
+    if not _STALE.all(pk=event.pk):
         event.refresh_from_db(fields=["standings_updated_at"])  # what the page shows
         return FRESH
     return UPDATING if queued and _in_flight(event.pk) else OUT_OF_DATE

@@ -9,7 +9,8 @@
   ``bulk_create`` do for models without signals or multi-table inheritance, without compiling
   the statement through the ORM (which costs more than running it).
 - :func:`update_row`: ``UPDATE … SET … WHERE id = …``, what ``save`` does to a stored row
-  (``update_fields``: only those), likewise.
+  (``update_fields``: only those), likewise; :func:`update_pk` sets plain values by pk, as
+  ``filter(pk=…).update(…)`` does.
 
 PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
 as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_save``).
@@ -18,6 +19,7 @@ as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import connections, router
 from django.db.models import Model
@@ -78,8 +80,6 @@ def update_row(obj: Model, update_fields: Sequence[str] | None = None) -> None:
     if obj._state.adding or obj.pk is None:
         raise ValueError("update_row writes a stored object")
     meta = obj._meta
-    connection = connections[router.db_for_write(type(obj))]
-    quote = connection.ops.quote_name
     fields = [
         f
         for f in meta.concrete_fields
@@ -87,13 +87,26 @@ def update_row(obj: Model, update_fields: Sequence[str] | None = None) -> None:
     ]
     if update_fields is not None and len(fields) != len(set(update_fields)):
         raise ValueError(f"not fields of {meta.object_name}: {sorted(update_fields)}")
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection=connection) for f in fields]
+    if _update(type(obj), obj.pk, [(f, f.pre_save(obj, False)) for f in fields]) != 1:
+        raise meta.model.DoesNotExist(f"no {meta.object_name} with pk {obj.pk} to update")
+
+
+def update_pk(model: type[Model], pk: Any, **values: Any) -> int:
+    """``model.objects.filter(pk=pk).update(**values)`` for plain values: the rows changed."""
+    meta = model._meta
+    return _update(model, pk, [(meta.get_field(name), v) for name, v in values.items()])
+
+
+def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
+    meta = model._meta
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
     sql = (
         f"UPDATE {quote(meta.db_table)} SET "
-        f"{', '.join(f'{quote(f.column)} = %s' for f in fields)} "
+        f"{', '.join(f'{quote(f.column)} = %s' for f, _v in changes)} "
         f"WHERE {quote(meta.pk.column)} = %s"
     )
+    values = [f.get_db_prep_save(v, connection=connection) for f, v in changes]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
-        if cursor.rowcount != 1:
-            raise meta.model.DoesNotExist(f"no {meta.object_name} with pk {obj.pk} to update")
+        cursor.execute(sql, [*values, pk])
+        return cursor.rowcount

@@ -1,10 +1,11 @@
 """Rows written by hand-written statements are what the ORM would write."""
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import BoardResultFactory, EventFactory
-from tournaments.models import AuditEntry, BoardResult, IdempotentResponse
-from tournaments.rows import insert_all, insert_new, update_row
+from tournaments.models import AuditEntry, BoardResult, Event, IdempotentResponse
+from tournaments.rows import insert_all, insert_new, update_pk, update_row
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +62,12 @@ def test_update_row_refuses_what_it_cannot_write():
     BoardResult.objects.filter(pk=result.pk).delete()
     with pytest.raises(BoardResult.DoesNotExist):
         update_row(gone)
+
+
+def test_update_pk_sets_plain_values_and_counts_the_rows():
+    event = EventFactory()
+    when = timezone.now()
+    assert update_pk(Event, event.pk, standings_requested_at=when) == 1
+    event.refresh_from_db()
+    assert event.standings_requested_at == when
+    assert update_pk(Event, event.pk + 10_000, standings_requested_at=when) == 0

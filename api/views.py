@@ -424,15 +424,20 @@ _RESULT_WITH_BOARD = Prepared(
 )
 
 
-def _answer(result: BoardResult, table: Table) -> BoardResult:
+def _answer(
+    result: BoardResult, table: Table, disputes: list[Dispute] | None = None
+) -> BoardResult:
     """A result a service just wrote, as the API shows it: built from the objects in hand (the
-    table read with its round, event and entries) rather than read again; only its disputes
-    are read, and kept where ``prefetch_related("disputes")`` keeps them."""
+    table read with its round, event and entries) rather than read again; its disputes (read
+    unless the service knows them all) are kept where ``prefetch_related("disputes")`` keeps
+    them."""
     result.table = table
-    disputes = Dispute.objects.none()
-    disputes._result_cache = _DISPUTES.all(result=result.pk)
-    disputes._prefetch_done = True
-    result._prefetched_objects_cache = {"disputes": disputes}
+    prefetched = Dispute.objects.none()
+    prefetched._result_cache = (
+        list(disputes) if disputes is not None else _DISPUTES.all(result=result.pk)
+    )
+    prefetched._prefetch_done = True
+    result._prefetched_objects_cache = {"disputes": prefetched}
     return result
 
 
@@ -507,7 +512,7 @@ class ResultListView(generics.ListAPIView):
                 [FieldProblem(_short_field(p.path), p.message) for p in exc.problems]
             ) from None
         return Response(
-            s.ResultSerializer(_answer(outcome.result, table)).data,
+            s.ResultSerializer(_answer(outcome.result, table, outcome.disputes)).data,
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
         )
 
@@ -659,7 +664,7 @@ class PlayRecordCreateView(ApiView):
             raise _record_problems(exc) from None
         return Response(
             {
-                "result": s.ResultSerializer(_answer(outcome.result, table)).data,
+                "result": s.ResultSerializer(_answer(outcome.result, table, outcome.disputes)).data,
                 "verdict": outcome.verdict.to_json() if outcome.verdict else None,
             },
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,

@@ -98,6 +98,27 @@ def event_view(event: Event, *, staff: bool, codes: bool = False) -> EventView:
     return EventView(event=event, staff=staff, rounds=rounds, codes=codes)
 
 
+# Fields of the event a public page never shows and whose value must not leak into its ETag.
+_UNSHOWN_FIELDS = {"seed"}
+
+
+def public_version(ev: EventView, *parts: object) -> str:
+    """Changes when a public page of the event may change for an anonymous viewer: any of the
+    event's own fields (its standings' time among them), its rounds' status, and ``parts``
+    (the page's own: its address, the standings' state); the time zone the page is shown in.
+    What it does not see (a pair renamed, say) shows once a shared rendering expires
+    (``live.SHARED_SECONDS``)."""
+    event = ev.event
+    values = [
+        getattr(event, f.attname)
+        for f in type(event)._meta.concrete_fields
+        if f.name not in _UNSHOWN_FIELDS
+    ]
+    rounds = [(n, r.pk, r.status) for n, r in sorted(ev.rounds.items())]
+    key = repr((values, rounds, parts, timezone.get_current_timezone_name()))
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
 # Standings ---------------------------------------------------------------------------------
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError, IntegrityError, transaction
+from django.db import DataError, IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import archive, play
@@ -45,6 +45,20 @@ from tournaments.models import (
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 from tournaments.services.events import EVENT_OPTIONS
 from tournaments.services.standings import standings_recompute
+
+_M = TypeVar("_M", bound=models.Model)
+
+
+def _create(model: type[_M], **values: Any) -> _M:
+    """``model.objects.create``, refusing a text longer than its column first: SQLite does not
+    enforce the lengths that PostgreSQL does, and the archive must be refused on both."""
+    instance = model(**values)
+    for f in model._meta.concrete_fields:
+        value = getattr(instance, f.attname)
+        if f.max_length and isinstance(value, str) and len(value) > f.max_length:
+            raise DjangoValidationError(f"{model.__name__}.{f.name} is too long")
+    instance.save(force_insert=True)
+    return instance
 
 
 def _time(value: str | None) -> dt.datetime | None:
@@ -182,10 +196,10 @@ def _pair(
     it: an archive must not add members to another club."""
     members_of = club if club is not None and club.may_act_for(actor.user) else None
     p1, p2 = (
-        Player.objects.create(name=n, licence=lic, club=members_of)
+        _create(Player, name=n, licence=lic, club=members_of)
         for n, lic in zip(players, licences, strict=True)
     )
-    return Pair.objects.create(name=name, player1=p1, player2=p2, club=club)
+    return _create(Pair, name=name, player1=p1, player2=p2, club=club)
 
 
 def _event(data: Mapping[str, Any], actor: Actor) -> Event:
@@ -231,7 +245,8 @@ def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[in
             club,
             actor,
         )
-        entries[row["number"]] = Entry.objects.create(
+        entries[row["number"]] = _create(
+            Entry,
             event=event,
             pair=pair,
             number=row["number"],
@@ -247,11 +262,12 @@ def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[in
             entry.pair.player1.name: entry.pair.player1,
             entry.pair.player2.name: entry.pair.player2,
         }
-        player_in = names.get(row["player_in"]) or Player.objects.create(name=row["player_in"])
+        player_in = names.get(row["player_in"]) or _create(Player, name=row["player_in"])
         player_out = next(
             (p for p in (old.player1, old.player2) if p.name == row["player_out"]), old.player1
         )
-        sub = Substitution.objects.create(
+        sub = _create(
+            Substitution,
             entry=entry,
             from_round=row["from_round"],
             player_out=player_out,
@@ -263,10 +279,13 @@ def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[in
         _stamp(sub, created_at=row["created_at"])
     for low, high in document["forbidden_pairs"]:
         a, b = sorted((entries[low], entries[high]), key=lambda e: e.pk)
-        ForbiddenPair.objects.create(event=event, low=a, high=b, created_by="import")
+        _create(ForbiddenPair, event=event, low=a, high=b, created_by="import")
     for row in document["bye_requests"]:
-        ByeRequest.objects.create(
-            entry=entries[row["pair"]], round_number=row["round"], created_by=row["created_by"]
+        _create(
+            ByeRequest,
+            entry=entries[row["pair"]],
+            round_number=row["round"],
+            created_by=row["created_by"],
         )
     return entries
 
@@ -293,7 +312,8 @@ def _rounds(
 ) -> dict[tuple[int, int], Table]:
     tables = {}
     for row in document["rounds"]:
-        rnd = Round.objects.create(
+        rnd = _create(
+            Round,
             event=event,
             number=row["number"],
             status=row["status"],
@@ -304,7 +324,8 @@ def _rounds(
         )
         rnd.rests.set([entries[n] for n in row["rests"]])
         for t in row["tables"]:
-            tables[(rnd.number, t["number"])] = Table.objects.create(
+            tables[(rnd.number, t["number"])] = _create(
+                Table,
                 round=rnd,
                 number=t["number"],
                 ns=entries[t["ns"]],
@@ -333,7 +354,8 @@ def _play_record(
             % {"b": board.number, "t": result.table.number, "r": result.table.round.number},
             field="results",
         )
-    pr = PlayRecord.objects.create(
+    pr = _create(
+        PlayRecord,
         result=result,
         submission=submission,
         record=data["record"],
@@ -352,13 +374,14 @@ def _results(
     stored = {}
     for row in document["results"]:
         table, board = tables[(row["round"], row["table"])], boards[row["board"]]
-        result = BoardResult.objects.create(
-            table=table, board=board, **{k: row[k] for k in archive.RESULT_FIELDS}
+        result = _create(
+            BoardResult, table=table, board=board, **{k: row[k] for k in archive.RESULT_FIELDS}
         )
         _stamp(result, created_at=row["created_at"], updated_at=row["updated_at"])
         stored[(row["round"], row["table"], row["board"])] = result
         for s in row["submissions"]:
-            submission = Submission.objects.create(
+            submission = _create(
+                Submission,
                 result=result,
                 source=s["source"],
                 side=s["side"],
@@ -370,7 +393,8 @@ def _results(
         for pr in row["play_records"]:
             _play_record(pr, result, board)
         for d in row["disputes"]:
-            dispute = Dispute.objects.create(
+            dispute = _create(
+                Dispute,
                 result=result,
                 reason=d["reason"],
                 details=d["details"],
@@ -383,7 +407,8 @@ def _results(
             _stamp(dispute, created_at=d["created_at"])
             made: list[Ruling] = []
             for r in d["rulings"]:
-                ruling = Ruling.objects.create(
+                ruling = _create(
+                    Ruling,
                     dispute=dispute,
                     kind=r["kind"],
                     data=r["data"],
@@ -404,7 +429,8 @@ def _trail(
     results: dict[tuple[int, int, int], BoardResult],
 ) -> None:
     for u in document["unlocks"]:
-        unlock = BoardUnlock.objects.create(
+        unlock = _create(
+            BoardUnlock,
             table=tables[(u["round"], u["table"])],
             board=boards[u["board"]],
             reason=u["reason"],
@@ -413,7 +439,8 @@ def _trail(
         _stamp(unlock, created_at=u["created_at"])
     for a in document["audit"]:
         where = a["result"]
-        entry = AuditEntry.objects.create(
+        entry = _create(
+            AuditEntry,
             event=event,
             result=results.get((where["round"], where["table"], where["board"])) if where else None,
             actor=a["actor"],

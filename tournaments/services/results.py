@@ -49,6 +49,9 @@ class Outcome:
     result: BoardResult
     created: bool
     verdict: engine.Verdict | None = None
+    # Every dispute of the result, when the service knows them without reading (a result it
+    # has just created); None: they must be read.
+    disputes: list[Dispute] | None = None
 
 
 # The boards read by this process. A board is written once, from the event's seed, and never
@@ -493,8 +496,11 @@ def _store(
                     )
                 ]
             )
-    if decision.dispute is not None:
+    opened = (
         open_dispute(result, decision.dispute, actor, audits=audits)
+        if decision.dispute is not None
+        else None
+    )
     if result.status == BoardResult.Status.CONFIRMED and (
         stored is None or stored.status != BoardResult.Status.CONFIRMED
     ):
@@ -503,7 +509,8 @@ def _store(
     # Every stored change asks for the standings: an entered result becoming disputed or
     # ruled changes them as much as a confirmation (requests coalesce per transaction).
     queue.request_standings(event)
-    return Outcome(result=result, created=created, verdict=verdict)
+    disputes = ([opened] if opened else []) if created else None
+    return Outcome(result=result, created=created, verdict=verdict, disputes=disputes)
 
 
 def result_submit_short(

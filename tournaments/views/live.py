@@ -5,13 +5,18 @@ view answers ``304 Not Modified`` from one cheap query (the version) while nothi
 renders only when something did. A console open on 200 tables costs one small query a second.
 """
 
+import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 SHARED_SECONDS = 120
+# Where a shared rendering holds the viewer's CSRF token (``{% csrf_token %}`` in the page
+# header's language form): never a real token, which is letters and digits only.
+CSRF_SLOT = "csrf-slot-of-a-shared-page"
 
 
 def live_response(
@@ -20,12 +25,20 @@ def live_response(
     render: Callable[[], HttpResponse],
     *,
     shared: str = "",
+    csrf: bool = False,
 ) -> HttpResponse:
     """``shared``: a key naming who may share a rendering (e.g. the round and whether the
     viewer organises it): the consoles open on one round render each version once between
-    them. Only for fragments without per-user content (no CSRF token, no name of the viewer).
+    them. Only for pages without per-user content (no name of the viewer); ``csrf``: the
+    rendering holds ``CSRF_SLOT`` for the token (the caller renders with
+    ``csrf_token=CSRF_SLOT``) and each viewer gets their own.
     """
     etag = f'"{version}"'
+    token = ""
+    if csrf:  # a copy kept by the browser holds a token of its CSRF secret: not another's
+        token = get_token(request)  # the secret: the cookie's, or a new one the answer sets
+        secret = hashlib.sha256(request.META["CSRF_COOKIE"].encode()).hexdigest()[:8]
+        etag = f'"{version}-{secret}"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     elif shared:
@@ -34,6 +47,8 @@ def live_response(
         if content is None:
             content = render().content
             cache.set(key, content, SHARED_SECONDS)
+        if csrf:
+            content = content.replace(CSRF_SLOT.encode(), token.encode())
         response = HttpResponse(content)
     else:
         response = render()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,14 +17,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments import analysis_selectors, pdf, play, policy, site, stage_pages
+from tournaments import analysis_selectors, pdf, play, policy, queue, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.clock import round_clock
 from tournaments.forms_check import CheckBoardsForm
 from tournaments.models import Event, Round
 from tournaments.prepared import Prepared
-from tournaments.views.live import live_response
+from tournaments.views.live import CSRF_SLOT, live_response
 
 STANDINGS_REFRESH_SECONDS = 15
 
@@ -111,12 +112,37 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     after = _int_param(request, "after")
     if after == -1:
         return refused(request, ev, _("The round must be a number."), 400)
-    view = sel.standings(ev, after_round=after)
-    latest = not view.after_rounds or view.after_round == view.after_rounds[-1]
-    context = _base(ev, view=view, latest=latest, refresh_ms=STANDINGS_REFRESH_SECONDS * 1000)
-    if request.GET.get("fragment"):
-        return render(request, "public/_standings_fragment.html", context)
-    return render(request, "public/standings.html", context)
+    fragment = bool(request.GET.get("fragment"))
+
+    def page(**shared: str) -> HttpResponse:
+        view = sel.standings(ev, after_round=after)
+        latest = not view.after_rounds or view.after_round == view.after_rounds[-1]
+        context = _base(ev, view=view, latest=latest, refresh_ms=STANDINGS_REFRESH_SECONDS * 1000)
+        template = "public/_standings_fragment.html" if fragment else "public/standings.html"
+        return render(request, template, context | shared)
+
+    if not _same_for_everyone(request, ev, "after", "fragment"):
+        return page()
+    version = sel.public_version(ev, queue.standings_state(ev.event), request.get_full_path())
+    return live_response(
+        request,
+        version,
+        lambda: page(csrf_token=CSRF_SLOT),
+        shared=f"standings:{pk}",
+        csrf=True,
+    )
+
+
+def _same_for_everyone(request: HttpRequest, ev: sel.EventView, *params: str) -> bool:
+    """Is this page the one every anonymous viewer gets (so one rendering serves them all)?
+    Not for a signed-in viewer (their name is in the header) nor with a message to show, nor
+    with query parameters the page does not read (each would be a rendering of its own)."""
+    return (
+        not ev.staff
+        and not request.user.is_authenticated
+        and not len(messages.get_messages(request))
+        and set(request.GET) <= set(params)
+    )
 
 
 def groups(request: HttpRequest, pk: int) -> HttpResponse:

@@ -34,9 +34,13 @@ demo: install
 	DEBUG=1 $(PY) manage.py demo --host $(HOST) --port $(PORT)
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite runs in parallel processes, one a core up to four (TEST_PROCESSES=0: in one); each
+# has its own test database and Redis database (tests/conftest.py).
+TEST_PROCESSES ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+
 test: install-dev
 	$(BIN)/ruff check .
-	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=1 $(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

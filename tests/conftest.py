@@ -70,6 +70,46 @@ def pytest_runtest_setup(item):
             pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
 
 
+def process_redis_url(url: str, worker: str) -> str:
+    """The Redis database of one of the suite's parallel processes (pytest-xdist's ``gw0``,
+    ``gw1``, …): REDIS_URL's for the first, then the ones numbered below it."""
+    parsed = urlparse(url)
+    index = int(worker.removeprefix("gw"))
+    database = int(parsed.path.strip("/") or 0) - index
+    if database < 0:
+        raise pytest.UsageError(f"REDIS_URL {url}: no Redis database left for process {worker}")
+    return parsed._replace(path=f"/{database}").geturl()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _a_redis_database_per_process():
+    """Tests flush their Redis database (cache, broker, locks) and start Celery workers on it:
+    parallel processes must not share one. Everything that reads REDIS_URL here (the settings,
+    the Celery app, the workers and servers the tests start) gets this process's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = settings.REDIS_URL
+    if not worker or not url:
+        yield
+        return
+    from django.test.utils import override_settings
+
+    from config.celery import app
+
+    own = process_redis_url(url, worker)
+    caches = {"default": {**settings.CACHES["default"], "LOCATION": own}}
+    override = override_settings(REDIS_URL=own, CELERY_BROKER_URL=own, CACHES=caches)
+    override.enable()
+    previous_env, previous_broker = os.environ.get("REDIS_URL"), app.conf.broker_url
+    os.environ["REDIS_URL"] = own
+    app.conf.broker_url = own
+    try:
+        yield
+    finally:
+        app.conf.broker_url = previous_broker
+        os.environ["REDIS_URL"] = previous_env or ""
+        override.disable()
+
+
 @pytest.fixture(autouse=True)
 def _tasks_in_process(request):
     """Tasks run in-process except in tests that start a real worker (marked ``redis``)."""
@@ -162,7 +202,8 @@ def _start_worker(concurrency: int, index: int, queues: str | None = None):
     url = urlparse(os.environ["DATABASE_URL"])
     test_db_url = url._replace(path="/" + db["NAME"]).geturl()
     env = dict(os.environ, DATABASE_URL=test_db_url, DEBUG="1", PYTHONUNBUFFERED="1")
-    log = ROOT / "test-artifacts" / f"celery-worker-{index}.log"
+    process = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    log = ROOT / "test-artifacts" / f"celery-worker-{process}-{index}.log"
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     proc = subprocess.Popen(

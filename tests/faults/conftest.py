@@ -22,7 +22,8 @@ from django.conf import settings
 from benchmarks.stack import celery_worker_argv
 from tests.conftest import ROOT, wait_for
 
-LOGS = ROOT / "test-artifacts" / "faults"
+# One folder per parallel test process: each empties its own at the start.
+LOGS = ROOT / "test-artifacts" / "faults" / os.environ.get("PYTEST_XDIST_WORKER", "")
 
 
 def free_port() -> int:
@@ -184,7 +185,7 @@ class PrivateRedis:
 
     def __init__(self, processes: Processes) -> None:
         self.processes = processes
-        self.port = 6391 if not port_open(6391) else free_port()
+        self.port = free_port()
         self.server: Spawned | None = None
 
     def url(self, db: int = 0) -> str:

@@ -107,3 +107,16 @@ def test_other_parameters_are_rendered_for_the_request(played_event):
         response = client.get(standings_url(played_event, "?utm_source=poster"))
     assert response.status_code == 200
     assert snapshot_reads(queries.captured_queries)
+
+
+def test_with_the_cache_down_each_viewer_gets_a_rendering(played_event, monkeypatch):
+    from django.core.cache import cache
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    response = Client().get(standings_url(played_event))
+    assert response.status_code == 200
+    assert played_event.entries.get(number=1).pair.name in response.content.decode()

@@ -6,12 +6,15 @@ renders only when something did. A console open on 200 tables costs one small qu
 """
 
 import hashlib
+import logging
 from collections.abc import Callable
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
+
+log = logging.getLogger(__name__)
 
 SHARED_SECONDS = 120
 # Where a shared rendering holds the viewer's CSRF token (``{% csrf_token %}`` in the page
@@ -43,10 +46,10 @@ def live_response(
         response: HttpResponse = HttpResponseNotModified()
     elif shared:
         key = f"live:{shared}:{get_language()}:{version}"
-        content = cache.get(key)
+        content = _cached(key)
         if content is None:
             content = render().content
-            cache.set(key, content, SHARED_SECONDS)
+            _keep(key, content)
         if csrf:
             content = content.replace(CSRF_SLOT.encode(), token.encode())
         response = HttpResponse(content)
@@ -55,3 +58,19 @@ def live_response(
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
+
+
+# A rendering shared through the cache is only a saving: with the cache down, each is rendered.
+def _cached(key: str) -> bytes | None:
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down
+        log.warning("cache down: a shared page is rendered for each request", exc_info=True)
+        return None
+
+
+def _keep(key: str, content: bytes) -> None:
+    try:
+        cache.set(key, content, SHARED_SECONDS)
+    except Exception:  # noqa: BLE001 - the cache is down
+        pass

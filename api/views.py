@@ -496,16 +496,15 @@ class ResultListView(generics.ListAPIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        form = s.ShortResultSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        table = _table(form.validated_data["table"], request)
+        data = s.ShortResultSerializer.validated(request.data)
+        table = _table(data["table"], request)
         try:
             outcome = results.result_submit_short(
                 table=table,
-                board_number=form.validated_data["board"],
+                board_number=data["board"],
                 actor=access.actor_for(request),
-                data=form.service_data(),
-                expected_version=form.validated_data.get("version"),
+                data=s.short_service_data(data),
+                expected_version=data.get("version"),
             )
         except results.InvalidSubmission as exc:
             raise results.InvalidSubmission(

@@ -121,6 +121,7 @@ def legal_count(board: Board, trump: str, played: list[str]) -> int:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_event_from_creation_to_published_results(new_page):
     rng = random.Random(2025)

@@ -344,6 +344,7 @@ def _crawl(client: Client, starts: list[str], lang: str, names: list[str], found
     return pages
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.usefixtures("site_in_catalan")
 def test_no_page_of_the_demo_holds_english_in_catalan_or_spanish(settings):

@@ -130,6 +130,7 @@ def _send(scene: Scene, who: str, area: str, method: str, url: str, body: dict |
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_nobody_who_may_not_see_a_board_finds_its_cards(scene):
     found = []

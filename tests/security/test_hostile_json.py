@@ -496,6 +496,7 @@ def post_routes(scene: Scene):
         yield route, rule, who, fill(route.pattern, values_for(route, rule, scene))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_no_post_route_answers_hostile_bodies_with_a_server_error(scene):
     before = stored(scene)

@@ -495,6 +495,7 @@ def test_every_route_is_in_the_matrix():
     assert not missing, f"routes without an expected access: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_permission_matrix(scene):
     answers = run_matrix(scene)

@@ -260,6 +260,7 @@ def test_with_redis_unreachable_the_database_counts(world, clock, settings):
     assert AttemptCounter.objects.get().hits == ratelimit.TABLE_CODE.limit + 2
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)

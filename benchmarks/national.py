@@ -173,7 +173,7 @@ def main() -> int:
         for i in range(2):
             procs.append(
                 subprocess.Popen(
-                    celery_worker_argv(name=f"national{i}@%h", concurrency=1, loglevel="warning"),
+                    celery_worker_argv(name=f"national{i}@%h", concurrency=1, loglevel="info"),
                     cwd=ROOT,
                     env=env,
                     stdout=(logs / f"national-worker-{i}.log").open("w"),

@@ -297,7 +297,9 @@ def play_table(
         if status != 200:
             return
         tokens[side] = body["token"]
-    for board, (totals, retry, conflict) in plan.items():
+    for i, (board, (totals, retry, conflict)) in enumerate(plan.items()):
+        if i:  # the table thinks between two boards; after its last one it leaves
+            pause(rng, 0.5 * THINK_S, 1.5 * THINK_S)
         if time.monotonic() > deadline:
             return
         data = {
@@ -323,7 +325,6 @@ def play_table(
             client.post(f"/api/v1/results/{body['id']}/confirm", {}, tokens["EW"], uuid.uuid4().hex)
         with client.lock:
             client.last_confirm = time.perf_counter()
-        pause(rng, 0.5 * THINK_S, 1.5 * THINK_S)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -470,7 +470,11 @@ class ShortResultSerializer(serializers.Serializer):
             return quick
         form = cls(data=data)
         form.is_valid(raise_exception=True)
-        v = form.validated_data
+        return form.plain_data()
+
+    def plain_data(self) -> dict[str, Any]:
+        """The validated data with plain dicts for the nested ones, doubles always there."""
+        v = self.validated_data
         out = {k: v[k] for k in ("table", "board", "delegated", "trump", "version") if k in v}
         out["doubles"] = [dict(d) for d in v.get("doubles", [])]
         if "totals" in v:

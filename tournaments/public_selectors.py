@@ -106,8 +106,8 @@ def public_version(ev: EventView, *parts: object) -> str:
     """Changes when a public page of the event may change for an anonymous viewer: any of the
     event's own fields (its standings' time among them), its rounds' status, and ``parts``
     (the page's own: its address, the standings' state); the time zone the page is shown in.
-    What it does not see (a pair renamed, say) shows once a shared rendering expires
-    (``live.SHARED_SECONDS``)."""
+    What it does not see (a pair renamed, say) shows once the shared renderings expire (within
+    twice ``live.SHARED_SECONDS``)."""
     event = ev.event
     values = [
         getattr(event, f.attname)

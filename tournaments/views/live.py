@@ -7,6 +7,8 @@ renders only when something did. A console open on 200 tables costs one small qu
 
 import hashlib
 import logging
+import threading
+import time
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -16,7 +18,7 @@ from django.utils.translation import get_language
 
 log = logging.getLogger(__name__)
 
-SHARED_SECONDS = 120
+SHARED_SECONDS = 60
 # Where a shared rendering holds the viewer's CSRF token (``{% csrf_token %}`` in the page
 # header's language form): never a real token, which is letters and digits only.
 CSRF_SLOT = "csrf-slot-of-a-shared-page"
@@ -60,17 +62,43 @@ def live_response(
     return response
 
 
-# A rendering shared through the cache is only a saving: with the cache down, each is rendered.
+# A shared rendering is kept in the cache for every process, and in this process for the next
+# requests it answers (no cache round trip); either copy lives at most SHARED_SECONDS, so what
+# a version does not cover (a pair renamed) shows within twice that. Only a saving: with the
+# cache down, each request renders.
+_LOCAL: dict[str, tuple[float, bytes]] = {}
+_LOCAL_MAX = 64
+_LOCAL_LOCK = threading.Lock()
+
+
 def _cached(key: str) -> bytes | None:
+    now = time.monotonic()
+    with _LOCAL_LOCK:
+        held = _LOCAL.get(key)
+    if held is not None and held[0] > now:
+        return held[1]
     try:
-        return cache.get(key)
+        content = cache.get(key)
     except Exception:  # noqa: BLE001 - the cache is down
         log.warning("cache down: a shared page is rendered for each request", exc_info=True)
         return None
+    if content is not None:
+        _hold(key, content, now)
+    return content
 
 
 def _keep(key: str, content: bytes) -> None:
+    _hold(key, content, time.monotonic())
     try:
         cache.set(key, content, SHARED_SECONDS)
     except Exception:  # noqa: BLE001 - the cache is down
         pass
+
+
+def _hold(key: str, content: bytes, now: float) -> None:
+    with _LOCAL_LOCK:
+        for old in [k for k, (until, _c) in _LOCAL.items() if until <= now]:
+            del _LOCAL[old]
+        while len(_LOCAL) >= _LOCAL_MAX:
+            del _LOCAL[next(iter(_LOCAL))]  # the oldest
+        _LOCAL[key] = (now + SHARED_SECONDS, content)

@@ -120,3 +120,14 @@ def test_with_the_cache_down_each_viewer_gets_a_rendering(played_event, monkeypa
     response = Client().get(standings_url(played_event))
     assert response.status_code == 200
     assert played_event.entries.get(number=1).pair.name in response.content.decode()
+
+
+def test_the_version_says_nothing_of_the_seed(played_event):
+    from tournaments import public_selectors as sel
+
+    ev = sel.event_view(played_event, staff=False)
+    before = sel.public_version(ev, "fresh", "/")
+    played_event.seed = "another secret seed"
+    assert sel.public_version(ev, "fresh", "/") == before
+    played_event.name = "Renamed"
+    assert sel.public_version(ev, "fresh", "/") != before

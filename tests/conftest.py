@@ -50,8 +50,9 @@ def service_missing(marker: str) -> str | None:
     return None
 
 
-# Files holding tests of these marks start first: spread over the parallel processes from the
-# beginning, the long ones do not leave one process running alone at the end.
+# Files holding tests of these marks start first: pytest-xdist deals the first tests out in
+# turn, so the long ones are spread over the processes instead of leaving one running alone at
+# the end.
 LONG_FIRST = ("slow", "browser", "redis")
 
 

@@ -40,7 +40,7 @@ TEST_PROCESSES ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=
 
 test: install-dev
 	$(BIN)/ruff check .
-	DEBUG=1 $(BIN)/pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
+	DEBUG=1 $(BIN)/pytest -n $(TEST_PROCESSES) --dist worksteal $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -50,9 +50,9 @@ def service_missing(marker: str) -> str | None:
     return None
 
 
-# Files holding tests of these marks start first: pytest-xdist deals the first tests out in
-# turn, so the long ones are spread over the processes instead of leaving one running alone at
-# the end.
+# Files holding tests of these marks start first: with pytest-xdist's work stealing (an idle
+# process takes tests from the end of a busy one's queue), the long ones then run early and do
+# not leave one process running alone at the end.
 LONG_FIRST = ("slow", "browser", "redis")
 
 

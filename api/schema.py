@@ -35,6 +35,14 @@ TEXT = {
 WRITES = ("POST", "PUT", "PATCH")
 
 
+NOT_MODIFIED = {
+    304: OpenApiResponse(
+        description="Not modified: the answer is the one whose ETag you sent in If-None-Match "
+        "(no body)."
+    )
+}
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     """The error responses ``codes`` for ``extend_schema(responses=...)``."""
     return {code: OpenApiResponse(ErrorSerializer, description=TEXT[code]) for code in codes}

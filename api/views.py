@@ -11,6 +11,7 @@ from django.contrib.auth import authenticate
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
@@ -28,7 +29,7 @@ from api.authentication import TableUser, expires_at, issue_table_token
 from api.errors import NON_FIELD, error_body
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
-from api.schema import errors
+from api.schema import NOT_MODIFIED, errors
 from api.throttles import VerifyThrottle
 from scoring.standings import CRITERIA
 from tournaments import (
@@ -60,6 +61,20 @@ WRITE_ERRORS = errors(400, 401, 403, 409, 422)
 
 class ApiView(APIView):
     parser_classes = [StorableJSONParser]
+
+
+class ConditionalGetView(ApiView):
+    """A GET answer that readers poll: it carries an ETag (a hash of its bytes) and is a 304
+    without a body when the reader's ``If-None-Match`` names it."""
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method != "GET" or response.status_code != 200:
+            return response
+        response.render()
+        set_response_etag(response)
+        response["Cache-Control"] = "no-cache"
+        return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 def refuse_if_blocked(attempt: ratelimit.Attempt) -> None:
@@ -291,7 +306,7 @@ def _standings(event: Event, view: public_selectors.StandingsView, ev) -> dict[s
     }
 
 
-class StandingsView(ApiView):
+class StandingsView(ConditionalGetView):
     @extend_schema(
         tags=["events"],
         summary="Standings",
@@ -299,7 +314,7 @@ class StandingsView(ApiView):
         "the public and the tables see closed rounds, the event's organisers and referees "
         "the open round live. `stale` is true while a recomputation is pending.",
         parameters=[s.StandingsQuerySerializer],
-        responses={200: s.StandingsSerializer, **errors(400, 404)},
+        responses={200: s.StandingsSerializer, **NOT_MODIFIED, **errors(400, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         query = s.StandingsQuerySerializer(data=request.query_params)
@@ -348,7 +363,7 @@ def _team_standings(event: Event, view: team_selectors.TeamStandingsView) -> dic
     }
 
 
-class TeamStandingsView(ApiView):
+class TeamStandingsView(ConditionalGetView):
     @extend_schema(
         tags=["events"],
         summary="Team standings",
@@ -357,7 +372,7 @@ class TeamStandingsView(ApiView):
         "and the tables see closed rounds, the event's organisers and referees the open round "
         "live. 404 for a pairs event.",
         parameters=[s.StandingsQuerySerializer],
-        responses={200: s.TeamStandingsSerializer, **errors(400, 404)},
+        responses={200: s.TeamStandingsSerializer, **NOT_MODIFIED, **errors(400, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         query = s.StandingsQuerySerializer(data=request.query_params)

@@ -147,3 +147,25 @@ def test_standings_after_a_round_only_once_it_may_be_seen(
     assert row["name"] == world.table.ns.pair.name and row["entry"] == world.table.ns.pk
     assert live["matches"][0]["ns"] == world.table.ns.number
     assert world.client().get(url, {"after": "x"}).status_code == 400
+
+
+def test_standings_polled_with_their_etag_are_a_304_until_they_change(
+    world, django_capture_on_commit_callbacks
+):
+    url = f"/api/v1/events/{world.event.pk}/standings"
+    organiser = world.client("organiser")
+    first = organiser.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag and first["Cache-Control"] == "no-cache"
+    unchanged = organiser.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert unchanged["ETag"] == etag
+    with django_capture_on_commit_callbacks(execute=True):
+        world.client("table").post("/api/v1/results", world.short(board=1), format="json")
+        world.client("table_ew").post("/api/v1/results", world.short(board=1), format="json")
+    changed = organiser.get(url, HTTP_IF_NONE_MATCH=etag)  # the open round, live for staff
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert changed.json()["after_round"] == 1
+    # The public's copy did not change (round 1 is open): still a 304 for it.
+    public = world.client().get(url)
+    assert world.client().get(url, HTTP_IF_NONE_MATCH=public["ETag"]).status_code == 304

@@ -162,6 +162,8 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     no_such_pair["rounds"][0]["tables"][0]["ns"] = 99
     too_long = copy.deepcopy(document)
     too_long["results"][0]["entered_by"] = "x" * 500
+    long_club = copy.deepcopy(document)
+    long_club["pairs"][0]["club"] = "c" * 500  # a new club: created by the import
     before = _counts()
     # The club exists here, and this account does not organise it: as when creating an event.
     refused = other.organiser.post(url, document, format="json")
@@ -177,6 +179,7 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         (bad_option, 400, "event.options.rounds_count"),
         (no_such_pair, 400, "rounds"),
         (too_long, 400, "archive"),
+        (long_club, 400, "archive"),
     ):
         answer = other.organiser.post(url, body, format="json")
         assert answer.status_code == status, answer.content

@@ -183,8 +183,9 @@ def _club(name: str | None, actor: Actor) -> Club | None:
     importer organises."""
     if not name:
         return None
-    club, created = Club.objects.get_or_create(name=name)
-    if created:
+    club = Club.objects.filter(name=name).first()
+    if club is None:
+        club = _create(Club, name=name)
         club.organisers.add(actor.user)
     return club
 

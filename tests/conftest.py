@@ -50,24 +50,7 @@ def service_missing(marker: str) -> str | None:
     return None
 
 
-# Files holding tests of these marks start first: with pytest-xdist's work stealing (an idle
-# process takes tests from the end of a busy one's queue), the long ones then run early and do
-# not leave one process running alone at the end.
-LONG_FIRST = ("slow", "browser", "redis")
-
-
-def _start_long_files_first(items) -> None:
-    rank: dict[str, int] = {}
-    for item in items:
-        marks = {m.name for m in item.iter_markers()}
-        weight = next((i for i, name in enumerate(LONG_FIRST) if name in marks), len(LONG_FIRST))
-        path = item.nodeid.split("::")[0]
-        rank[path] = min(rank.get(path, weight), weight)
-    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])  # stable: in-file order kept
-
-
 def pytest_collection_modifyitems(config, items):
-    _start_long_files_first(items)
     for item in items:
         for marker in ("postgres", "redis", "browser"):
             if item.get_closest_marker(marker) is None:

@@ -435,7 +435,7 @@ _DISPUTES = Prepared(
     lambda result: Dispute.objects.filter(result_id=result).order_by("pk"), result=int
 )
 _RESULT_WITH_BOARD = Prepared(
-    lambda pk: BoardResult.objects.select_related("board").filter(pk=pk), pk=int
+    lambda pk: BoardResult.objects.select_related("board").filter(pk=pk).order_by(), pk=int
 )
 
 

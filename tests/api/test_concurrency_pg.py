@@ -96,3 +96,53 @@ def test_a_play_record_and_a_short_result_at_once(world):
     result = BoardResult.objects.get()
     assert result.status in ("disputed", "confirmed")
     assert Submission.objects.filter(result=result).count() == 2
+
+
+def test_a_submission_locks_its_table_and_result_only(world):
+    """While one table's submission is being written, nothing else of the event waits for it:
+    its round, its event and the board (played at every table) stay unlocked, and another table
+    submits the same board at once. (A lock without ``of`` also locks every row its ordering
+    joins: the round, the event, the board.)"""
+    from django.db import transaction
+
+    from tournaments.actors import Actor
+    from tournaments.models import Board, Event, Round
+    from tournaments.services import results
+
+    board = Board.objects.get(event=world.table.round.event, number=1)
+    seen = {}
+
+    def meanwhile():
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                for model, pk in (
+                    (Round, world.table.round_id),
+                    (Event, world.table.round.event_id),
+                    (Board, board.pk),
+                ):
+                    cursor.execute(
+                        f'SELECT id FROM "{model._meta.db_table}" WHERE id = %s FOR UPDATE NOWAIT',
+                        [pk],
+                    )
+                    seen[model.__name__] = cursor.fetchone()[0] == pk
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = '5s'")
+            response = world.client("other_table").post(
+                "/api/v1/results", world.short() | {"table": world.other.pk}, format="json"
+            )
+            seen["other table"] = response.status_code
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        results.result_submit_short(
+            table=world.table,
+            board_number=1,
+            actor=Actor(table=world.table, side="NS"),
+            data={k: v for k, v in world.short().items() if k not in ("table", "board")},
+        )
+        thread = threading.Thread(target=meanwhile)
+        thread.start()
+        thread.join(timeout=30)
+    assert seen == {"Round": True, "Event": True, "Board": True, "other table": 201}
+    assert BoardResult.objects.filter(board=board).count() == 2

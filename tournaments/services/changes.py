@@ -96,8 +96,8 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
     if not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         plan = reopen_plan(rnd)
         if plan.dropped is not None:
             event.rounds.filter(number__gt=rnd.number, status=Round.Status.PENDING).delete()
@@ -156,9 +156,13 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
     if not reason.strip():
         raise ServiceError(_("Say why the round is un-opened."), field="reason")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         # Tables' locks: a store in flight finishes first, and is then seen by the check.
-        list(Table.objects.select_for_update().filter(round=rnd).values_list("pk", flat=True))
+        list(
+            Table.objects.select_for_update(of=("self",))
+            .filter(round=rnd)
+            .values_list("pk", flat=True)
+        )
         unopen_check(rnd)
         revoked = TableToken.objects.filter(table__round=rnd).delete()[0]
         Table.objects.filter(round=rnd).update(forfeited_by="")
@@ -311,11 +315,15 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     require_organiser(event, actor)
     require_pairs_event(event)
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
-        entry = Entry.objects.select_for_update().select_related("pair", "event").get(pk=entry.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("pair", "event")
+            .get(pk=entry.pk)
+        )
         if (current := _open_round(event)) is not None:
             # The table's lock: a result in flight is stored before the plan is read.
-            list(current.tables.select_for_update().values_list("pk", flat=True))
+            list(current.tables.select_for_update(of=("self",)).values_list("pk", flat=True))
         plan = withdrawal_plan(entry)
         if plan.deletes:
             audit.record(
@@ -386,8 +394,10 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
     event = entry.event
     require_organiser(event, actor)
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
-        entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        entry = (
+            Entry.objects.select_for_update(of=("self",)).select_related("event").get(pk=entry.pk)
+        )
         plan = reinstate_plan(entry)
         before = entry.withdrawn_after_round
         entry.withdrawn_after_round = None

@@ -32,7 +32,7 @@ def _minutes(value: int | None, *, field: str) -> int:
 
 def _locked_open_round(rnd: Round) -> Round:
     # Row lock: two organisers pressing Pause and Extend at once must not lose either.
-    rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=rnd.pk)
     if rnd.status != Round.Status.OPEN:
         raise ServiceError(_("The clock runs only while its round is open."), field="round")
     return rnd
@@ -143,7 +143,11 @@ def table_time_called(
             _("The deal must be from 1 to %(n)s.") % {"n": len(boards)}, field="deal"
         )
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round__event")
+            .get(pk=table.pk)
+        )
         rnd = table.round
         if rnd.status != Round.Status.OPEN:
             raise ServiceError(

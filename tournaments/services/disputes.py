@@ -73,7 +73,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         raise ServiceError(_("Say briefly what went wrong."), field="reason")
     kind = Dispute.Reason.PLAYER_REQUEST if sits else Dispute.Reason.REFEREE_REVIEW
     with transaction.atomic():
-        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
             raise Conflict(_("A referee has already been called for this board."))
         previous = locked.status
@@ -94,13 +94,13 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
     if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
         raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))
     with transaction.atomic():
-        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status != Dispute.Status.OPEN:
             raise Conflict(_("This dispute is already closed."))
         dispute.status = Dispute.Status.WITHDRAWN
         dispute.closed_at = timezone.now()
         dispute.save()
-        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         before = _snapshot(locked)
         locked.status = dispute.previous_status or BoardResult.Status.ENTERED
         save_audited(locked, actor=actor, action="dispute_withdrawn", before=before)
@@ -196,10 +196,10 @@ def dispute_rule(
     if not explanation.strip():
         raise ServiceError(_("Write a short explanation for the players."), field="explanation")
     with transaction.atomic():
-        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status == Dispute.Status.WITHDRAWN:
             raise Conflict(_("This dispute was withdrawn."))
-        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         others = locked.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk)
         if others.exists():
             raise Conflict(_("Another dispute on this board is open: rule on that one."))
@@ -263,7 +263,7 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
     if not reason.strip():
         raise ServiceError(_("Say why the result is corrected."), field="reason")
     with transaction.atomic():
-        locked = BoardResult.objects.select_for_update().get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         existing = locked.disputes.filter(status=Dispute.Status.OPEN).first()
         if existing is not None:
             return existing

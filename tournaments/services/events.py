@@ -250,7 +250,7 @@ def entry_create(
         raise ServiceError(message, field=field_name)
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get the same number.
-        Event.objects.select_for_update().get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         same = registered_pairs(event).get(players_key(player1, player2))
         if same is not None:
             raise ServiceError(_already_registered(same), field="player2")
@@ -323,7 +323,7 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         if event.format != Event.Format.SWISS:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.
@@ -402,7 +402,9 @@ def round_propose(
     if not set(seen) <= set(entries):
         raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
     with transaction.atomic():
-        rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
+        rnd, _created = Round.objects.select_for_update(of=("self",)).get_or_create(
+            event=event, number=number
+        )
         if rnd.status != Round.Status.PENDING:
             raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
         previous = event.rounds.filter(number=number - 1).first()
@@ -471,7 +473,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     if table.round.status == Round.Status.CLOSED:
         raise Conflict(_("This round is closed: its codes no longer work anyway."))
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         table.code_ns, table.code_ew = fresh_codes(2)
         table.codes_version += 1
         table.save(update_fields=["code_ns", "code_ew", "codes_version"])
@@ -495,7 +497,7 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     if reopen and not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if reopen and rnd.status != Round.Status.CLOSED:
             raise Conflict(_("Only a closed round is reopened for rulings."), field="round")
         if rnd.ruling_open == reopen:
@@ -561,7 +563,7 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("open a round"))
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if rnd.status != Round.Status.PENDING:
             raise Conflict(
                 _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()}
@@ -615,13 +617,17 @@ def round_close(
     require_organiser(event, actor)
     accepted = set(OUTSTANDING_KINDS) if accept_missing else set(accept)
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
             raise Conflict(_("Only an open round can be closed."))
         # The race: a table storing a result while the round closes. Its store holds the
         # table's lock and re-reads the round's status under it; taking every table's lock
         # here makes the close wait for stores in flight, and later stores see it closed.
-        list(Table.objects.select_for_update().filter(round=rnd).values_list("pk", flat=True))
+        list(
+            Table.objects.select_for_update(of=("self",))
+            .filter(round=rnd)
+            .values_list("pk", flat=True)
+        )
         outstanding = round_outstanding(rnd)
         by_kind = {
             kind: [(o.table.number, getattr(o, kind)) for o in outstanding if getattr(o, kind)]
@@ -778,7 +784,7 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
         raise ServiceError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
     with transaction.atomic():
         # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         club = fields.get("club")
         if isinstance(club, Club) and club.pk != event.club_id:
             clubs.require_club_organiser(club=club, actor=actor)

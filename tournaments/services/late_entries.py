@@ -42,7 +42,7 @@ def late_entry_register(
     require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         joins = next_unopened_round(event)
         if joins > event.rounds_count:
             raise ServiceError(
@@ -86,7 +86,7 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
         )
     try:
         with transaction.atomic():
-            Event.objects.select_for_update().get(pk=event.pk)
+            Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
             request = ByeRequest.objects.create(
                 entry=entry, round_number=round_number, created_by=actor.label
             )
@@ -119,7 +119,7 @@ def bye_request_remove(*, request: ByeRequest, actor: Actor) -> None:
             field="round",
         )
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         number = request.round_number
         request.delete()
         dropped = _drop_proposal(event, number)

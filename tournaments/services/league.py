@@ -53,7 +53,7 @@ def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") 
             field="name",
         )
     with transaction.atomic():
-        League.objects.select_for_update().get(pk=league.pk)
+        League.objects.select_for_update(of=("self",)).get(pk=league.pk)
         if league.fixtures.exists():
             raise Conflict(_("The fixture list is made: no team can join now."), field="name")
         if league.teams.filter(name__iexact=name).exists():
@@ -71,7 +71,7 @@ def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> i
     with no result yet."""
     require_league_organiser(league, actor)
     with transaction.atomic():
-        League.objects.select_for_update().get(pk=league.pk)
+        League.objects.select_for_update(of=("self",)).get(pk=league.pk)
         if (
             LeagueGame.objects.filter(fixture__league=league).exists()
             or league.fixtures.exclude(forfeit="").exists()
@@ -131,7 +131,7 @@ def league_game_enter(
         )
     clean = _check_hands(hands, league)
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update().get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
         if fixture.forfeit:
             raise Conflict(_("This match was forfeited."), field="game")
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
@@ -162,7 +162,7 @@ def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> League
     if side not in ("", *LeagueFixture.Forfeit.values):
         raise ServiceError(_("Choose the home or the away team."), field="forfeit")
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update().get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
         if side and fixture.games.exists():
             raise Conflict(_("Games are entered for this match: remove them first."))
         before = fixture.forfeit

@@ -84,7 +84,9 @@ def ratings_set(*, event: Event, actor: Actor, ratings: Mapping[int, int | None]
             )
     changed = 0
     with transaction.atomic():
-        for entry in Entry.objects.select_for_update().filter(event=event, pk__in=list(ratings)):
+        for entry in Entry.objects.select_for_update(of=("self",)).filter(
+            event=event, pk__in=list(ratings)
+        ):
             new = ratings[entry.pk]
             if entry.rating == new:
                 continue

@@ -87,7 +87,10 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         # Row locks on both players: a pair registered or substituted with the duplicate while
         # we move its rows would keep pointing at a player about to be deleted.
         locked = {
-            p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, other.pk])
+            p.pk: p
+            for p in Player.objects.select_for_update(of=("self",)).filter(
+                pk__in=[keep.pk, other.pk]
+            )
         }
         if len(locked) != 2:
             raise Conflict(_("One of the players no longer exists."))

@@ -142,7 +142,7 @@ def ratings_recompute(club_id: int) -> int:
     with transaction.atomic():
         # Row lock on the club: a recomputation and an event's update running at once would
         # each write ratings from a different history.
-        club = Club.objects.select_for_update().get(pk=club_id)
+        club = Club.objects.select_for_update(of=("self",)).get(pk=club_id)
         PlayerRating.objects.filter(club=club).delete()
         RatingHistory.objects.filter(event__club=club).delete()
         Event.objects.filter(club=club).update(rated_at=None)
@@ -193,7 +193,9 @@ def ratings_update(event_id: int) -> str:
         event = Event.objects.select_related("club").get(pk=event_id)
         if event.club_id is None or event.is_team_event:
             return SKIPPED
-        club = Club.objects.select_for_update().get(pk=event.club_id)  # see ratings_recompute
+        club = Club.objects.select_for_update(of=("self",)).get(
+            pk=event.club_id
+        )  # see ratings_recompute
         event.refresh_from_db()
         corrected = event.corrected_at is not None and (
             event.rated_at is None or event.corrected_at > event.rated_at

@@ -68,7 +68,7 @@ def registration_signup(
     with transaction.atomic():
         # Row lock on the event: two pairs signing up for the last place at once must not both
         # be confirmed.
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         _open_for_signup(event)
         if not player2.strip():
             status, kind = Registration.Status.SOLO, SOLO
@@ -98,10 +98,12 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
     if first.pk == second.pk:
         raise ServiceError(_("Choose two different players."), field="second")
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)  # see signup: the cap
+        event = Event.objects.select_for_update(of=("self",)).get(
+            pk=event.pk
+        )  # see signup: the cap
         if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(_("The event has started: register the pair on the list of pairs."))
-        locked = Registration.objects.select_for_update().filter(
+        locked = Registration.objects.select_for_update(of=("self",)).filter(
             pk__in=[first.pk, second.pk], event=event
         )
         by_pk = {r.pk: r for r in locked}
@@ -132,7 +134,7 @@ def registration_mark_paid(*, registration: Registration, actor: Actor, paid: bo
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
         was_paid = registration.paid_at is not None
         if was_paid == paid:
             return registration
@@ -152,8 +154,10 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     waiting takes a freed place."""
     registration = _current_pair(registration)
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=registration.event_id)  # see signup
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        event = Event.objects.select_for_update(of=("self",)).get(
+            pk=registration.event_id
+        )  # see signup
+        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
         if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(
                 _("The event has started: ask the organiser to withdraw the pair."),
@@ -199,7 +203,7 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
         if registration.entry_id is not None:
             return registration
         if registration.status != Registration.Status.CONFIRMED:

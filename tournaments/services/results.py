@@ -159,7 +159,7 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=table.pk)
+        Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         new = unlock_board(
             table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
         )
@@ -274,16 +274,21 @@ def save_audited(
 # The reads of every submission, compiled once (tournaments.prepared).
 _LOCK_TABLE = Prepared(
     lambda pk: (
-        Table.objects.select_for_update().filter(pk=pk).values_list("forfeited_by", flat=True)
+        Table.objects.select_for_update(of=("self",))
+        .filter(pk=pk)
+        .order_by()
+        .values_list("forfeited_by", flat=True)
     ),
     pk=int,
 )
 _ROUND_STATUS = Prepared(
-    lambda pk: Round.objects.filter(pk=pk).values_list("status", flat=True), pk=int
+    lambda pk: Round.objects.filter(pk=pk).order_by().values_list("status", flat=True), pk=int
 )
 _LOCK_RESULT = Prepared(
-    lambda table, board: BoardResult.objects.select_for_update().filter(
-        table_id=table, board_id=board
+    lambda table, board: (
+        BoardResult.objects.select_for_update(of=("self",))
+        .filter(table_id=table, board_id=board)
+        .order_by()
     ),
     table=int,
     board=int,

@@ -73,7 +73,7 @@ def team_register(
         )
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get one number.
-        Event.objects.select_for_update().get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         if event.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this event already has this name."), field="name")
         club_obj = Club.objects.get_or_create(name=club.strip())[0] if club.strip() else event.club
@@ -146,7 +146,9 @@ def team_round_store(
     if len(seen) != len(set(seen)) or not set(seen) <= set(teams):
         raise ServiceError(_("A team appears twice in these pairings."), field="matches")
     with transaction.atomic():
-        rnd, _created = Round.objects.select_for_update().get_or_create(event=event, number=number)
+        rnd, _created = Round.objects.select_for_update(of=("self",)).get_or_create(
+            event=event, number=number
+        )
         if rnd.status != Round.Status.PENDING:
             raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
         previous = event.rounds.filter(number=number - 1).first()
@@ -211,12 +213,12 @@ def lineup_set(
     if not set(players) <= set(members):
         raise ServiceError(_("Every player must be a member of the team."), field="players")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=match.round_id)
+        rnd = Round.objects.select_for_update(of=("self",)).get(pk=match.round_id)
         # The tables' locks: a result stored meanwhile waits, then finds the new pairs (or we
         # find its result and refuse).
         tables = {
             t.pk: t
-            for t in Table.objects.select_for_update().filter(
+            for t in Table.objects.select_for_update(of=("self",)).filter(
                 pk__in=[match.open_table_id, match.closed_table_id]
             )
         }

@@ -116,7 +116,11 @@ def _tasks_in_process(request):
     from django.core.cache import cache
 
     from config.celery import app
+    from tournaments import queue
 
+    # What this process remembers of the requests it queued, like the cache, starts empty.
+    queue._QUEUED_UNTIL.clear()
+    queue._MARKED_AT.clear()
     eager = request.node.get_closest_marker("redis") is None
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = eager

@@ -78,21 +78,37 @@ def request_standings(event: Event) -> None:
         return
 
     def enqueue() -> None:
+        queued = _queue_recompute(event_id, countdown=settings.STANDINGS_COALESCE_SECONDS)
+        # The mark is the backstop of a request the broker lost (catch_up_standings finds it).
         # After commit, not inside the result's transaction: every table of the event writes
-        # this one row, and holding its lock until commit would serialise all submissions.
+        # this one row, and holding its lock until commit would serialise all submissions. A
+        # queued request is marked at most once a second per process: under a burst of results
+        # the row is not written (and committed) once per result.
+        if queued and not _mark_due(event_id):
+            return
         try:
             _mark_stale(event_id)
         except DatabaseError:
             # The result is committed; the standings still see it as a change (stale_events).
             log.error("could not mark standings stale for event %s", event_id, exc_info=True)
-        _queue_recompute(event_id, countdown=settings.STANDINGS_COALESCE_SECONDS)
 
     enqueue.standings_event = event_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
 
 
+MARK_EVERY_S = 1.0
+_MARKED_AT: dict[int, float] = {}  # per event, the monotonic time this process last marked it
+
+
+def _mark_due(event_id: int) -> bool:
+    return time.monotonic() - _MARKED_AT.get(event_id, float("-inf")) >= MARK_EVERY_S
+
+
 def _mark_stale(event_id: int) -> None:
     update_pk(Event, event_id, standings_requested_at=timezone.now())
+    if len(_MARKED_AT) > 1000:
+        _MARKED_AT.clear()
+    _MARKED_AT[event_id] = time.monotonic()
 
 
 # Per event, the monotonic time until which the recomputation this process queued cannot have

@@ -72,3 +72,36 @@ def test_while_its_recomputation_waits_a_process_does_not_ask_the_cache_again(
     cache.delete(queue.STANDINGS_QUEUED.format(running_event.pk))  # started
     request()
     assert (runs, len(asked)) == ([2, 2], 3)
+
+
+def _requested_at(event):
+    from tournaments.models import Event
+
+    return Event.objects.values_list("standings_requested_at", flat=True).get(pk=event.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_marks_the_event_once_a_second_unless_the_queue_fails(running_event, monkeypatch):
+    """The stale mark (the backstop of a lost request) is one write of the event's row after
+    each commit: under a burst, a process writes it once a second while the broker takes the
+    requests, and after every result when it does not."""
+    clock = [1000.0]
+    monkeypatch.setattr(queue.time, "monotonic", lambda: clock[0])
+    queued = [True]
+    monkeypatch.setattr(queue, "_queue_recompute", lambda event_id, countdown: queued[0])
+
+    def request():
+        with transaction.atomic():
+            queue.request_standings(running_event)
+        return _requested_at(running_event)
+
+    first = request()
+    assert first is not None
+    clock[0] += 0.5
+    assert request() == first  # queued, marked half a second ago: not written again
+    clock[0] += 0.6
+    second = request()
+    assert second > first  # a second since the last mark
+    queued[0] = False  # the broker is down: every request is marked
+    clock[0] += 0.1
+    assert request() > second

@@ -61,11 +61,12 @@ def request_analysis(event: Event) -> None:
 
 
 def request_standings(event: Event) -> None:
-    """Mark the standings stale and queue one recomputation after commit.
+    """After commit, mark the standings stale and queue one recomputation.
 
-    Bursts coalesce: while a recomputation is queued and not yet started, further requests only
-    move the timestamp. If the broker is down the request is kept in the database
-    (``standings_requested_at``) and the next request or ``catch_up_standings`` picks it up.
+    Bursts coalesce: while a recomputation is queued and not yet started, further requests
+    queue nothing more, and a process marks an event at most once a second. If the broker is
+    down the request is kept in the database (``standings_requested_at``) and the next request
+    or ``catch_up_standings`` picks it up.
     """
     event_id = event.pk
     # One request per event per transaction: a transaction that stores fifty results (an import,
@@ -78,19 +79,16 @@ def request_standings(event: Event) -> None:
         return
 
     def enqueue() -> None:
-        queued = _queue_recompute(event_id, countdown=settings.STANDINGS_COALESCE_SECONDS)
-        # The mark is the backstop of a request the broker lost (catch_up_standings finds it).
+        # The mark is the backstop of a request the broker loses (catch_up_standings finds it).
         # After commit, not inside the result's transaction: every table of the event writes
-        # this one row, and holding its lock until commit would serialise all submissions. A
-        # queued request is marked at most once a second per process: under a burst of results
-        # the row is not written (and committed) once per result.
-        if queued and not _mark_due(event_id):
-            return
-        try:
-            _mark_stale(event_id)
-        except DatabaseError:
-            # The result is committed; the standings still see it as a change (stale_events).
-            log.error("could not mark standings stale for event %s", event_id, exc_info=True)
+        # this one row, and holding its lock until commit would serialise all submissions.
+        # Under a burst a process writes it at most once a second per event, and again
+        # whenever the queuing fails. Before queuing: a recomputation run in-process (the
+        # demo) must come after it.
+        marked = _mark_due(event_id) and _try_mark_stale(event_id)
+        queued = _queue_recompute(event_id, countdown=settings.STANDINGS_COALESCE_SECONDS)
+        if not queued and not marked:
+            _try_mark_stale(event_id)
 
     enqueue.standings_event = event_id  # type: ignore[attr-defined]
     transaction.on_commit(enqueue)
@@ -109,6 +107,16 @@ def _mark_stale(event_id: int) -> None:
     if len(_MARKED_AT) > 1000:
         _MARKED_AT.clear()
     _MARKED_AT[event_id] = time.monotonic()
+
+
+def _try_mark_stale(event_id: int) -> bool:
+    try:
+        _mark_stale(event_id)
+    except DatabaseError:
+        # The result is committed; the standings still see it as a change (stale_events).
+        log.error("could not mark standings stale for event %s", event_id, exc_info=True)
+        return False
+    return True
 
 
 # Per event, the monotonic time until which the recomputation this process queued cannot have

@@ -45,9 +45,9 @@ def busy(world):
 
 BOUNDS = {
     "table_token": 5,
-    "submit": 15,  # 14, and one for the webhooks a confirmation notifies (issue 21)
-    "confirm": 15,  # likewise
-    "play_record": 19,
+    "submit": 13,  # 12, and one for the webhooks a confirmation notifies (issue 21)
+    "confirm": 13,  # likewise
+    "play_record": 17,
     "standings_api": 4,
     "table_page": 4,
     "standings_page": 5,

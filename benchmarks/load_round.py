@@ -13,8 +13,9 @@ answered) and generator_cpu_share (the CPU this load generator used, in cores: i
 machine and takes CPU from the server; a share near the machine's core count means the figures
 measure the generator, not the server). With LOAD_THINK_S=0 it then sends as many requests to the
 floor endpoint of request_cost.py (a minimal DRF endpoint that validates a body and inserts a row)
-with the same generator and workers, and prints floor_requests_per_s and saturation_ratio
-(requests_per_s over floor_requests_per_s).
+with the same generator and workers, and prints floor_requests_per_s,
+floor_server_cpu_ms_per_request (the web processes' CPU per floor request, under that load) and
+saturation_ratio (requests_per_s over floor_requests_per_s).
 
 Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
 database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
@@ -410,7 +411,14 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
         and stored[key].status != BoardResult.Status.DISPUTED
     )
     total = sum(client.statuses.values())
-    floor = floor_rate(port, len(tables), max(1, total // len(tables))) if THINK_S == 0 else None
+    floor = floor_cpu = None
+    if THINK_S == 0:
+        floor_cpu = sum(group_cpu_s(g) for g in web_groups)
+        per_table = max(1, total // len(tables))
+        floor = floor_rate(port, len(tables), per_table)
+        floor_cpu = (sum(group_cpu_s(g) for g in web_groups) - floor_cpu) / (
+            per_table * len(tables)
+        )
     errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500 or s == 0)
     other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
     print(f"tables: {len(tables)} tables")
@@ -428,6 +436,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
     print(f"generator_cpu_share: {generator_cpu / wall:.2f} cores")
     if floor is not None:
         print(f"floor_requests_per_s: {floor:.1f} req/s")
+        print(f"floor_server_cpu_ms_per_request: {1000 * floor_cpu:.1f} ms")
         print(f"saturation_ratio: {total / wall / floor:.2f} of the floor's rate")
     return 0 if (errors_5xx == 0 and lost == 0 and duplicated == 0 and undisputed == 0) else 1
 

@@ -4,8 +4,8 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import BoardResultFactory, EventFactory
-from tournaments.models import AuditEntry, BoardResult, Event, IdempotentResponse
-from tournaments.rows import insert_all, insert_new, update_pk, update_row
+from tournaments.models import AuditEntry, BoardResult, Event, IdempotentResponse, Submission
+from tournaments.rows import insert_all, insert_linked, insert_new, update_pk, update_row
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +71,85 @@ def test_update_pk_sets_plain_values_and_counts_the_rows():
     event.refresh_from_db()
     assert event.standings_requested_at == when
     assert update_pk(Event, event.pk + 10_000, standings_requested_at=when) == 0
+
+
+def _new_result_with_rows():
+    stored = BoardResultFactory()  # its table and board, then a new result on another board
+    from tests.factories import BoardFactory
+
+    board = BoardFactory(event=stored.table.round.event, number=2)
+    result = BoardResult(
+        table=stored.table,
+        board=board,
+        status="entered",
+        source="short",
+        trump="copes",
+        totals_ns=30,
+        totals_ew=42,
+        multiplier=1,
+        score_ns=0,
+        score_ew=6,
+        entered_by="x",
+        entered_side="NS",
+    )
+    submission = Submission(result=result, source="short", side="NS", submitted_by="x", data={})
+    entries = [
+        AuditEntry(event=board.event, result=result, actor="x", action=f"a{i}", changes={"i": i})
+        for i in range(2)
+    ]
+    return result, submission, entries
+
+
+def test_insert_linked_passes_each_new_id_to_the_rows_that_point_at_it(django_assert_num_queries):
+    from django.db import connection
+
+    result, submission, entries = _new_result_with_rows()
+    statements = 1 if connection.vendor == "postgresql" else 4
+    with django_assert_num_queries(statements):
+        insert_linked([result, submission, *entries])
+    assert result.pk is not None and submission.result_id == result.pk
+    stored = BoardResult.objects.get(pk=result.pk)
+    assert (stored.trump, stored.totals_ew, stored.version) == ("copes", 42, 1)
+    assert Submission.objects.get(pk=submission.pk).result_id == result.pk
+    for entry in entries:
+        assert entry.result_id == result.pk
+        row = AuditEntry.objects.get(pk=entry.pk)
+        assert (row.result_id, row.action, row.changes) == (result.pk, entry.action, entry.changes)
+        assert row.created_at == entry.created_at is not None
+    assert all(not obj._state.adding for obj in (result, submission, *entries))
+
+
+def test_insert_linked_refuses_what_it_cannot_order_and_writes_nothing_on_failure():
+    from django.db import IntegrityError, transaction
+
+    result, submission, entries = _new_result_with_rows()
+    with pytest.raises(ValueError, match="later object"):
+        insert_linked([submission, result])
+    with pytest.raises(ValueError, match="not stored"):
+        insert_linked([submission])
+    insert_linked([])
+    before = (BoardResult.objects.count(), Submission.objects.count(), AuditEntry.objects.count())
+    # The same table and board again: the whole call fails, none of its rows is kept.
+    twin = BoardResult(
+        table=result.table,
+        board=BoardResult.objects.get().board,
+        status="entered",
+        source="short",
+        entered_by="x",
+        entered_side="NS",
+    )
+    audit_row = AuditEntry(event=result.board.event, result=twin, actor="x", action="a")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_linked([audit_row.result, audit_row])
+    assert before == (
+        BoardResult.objects.count(),
+        Submission.objects.count(),
+        AuditEntry.objects.count(),
+    )
+
+
+def test_insert_linked_takes_the_pk_of_an_object_stored_since_it_was_pointed_at():
+    result, submission, entries = _new_result_with_rows()
+    insert_linked([result])  # stored after the entries were made
+    insert_linked(entries)
+    assert [AuditEntry.objects.get(pk=e.pk).result_id for e in entries] == [result.pk] * 2

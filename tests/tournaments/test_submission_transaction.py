@@ -56,7 +56,7 @@ def test_inside_a_callers_transaction_a_database_error_spoils_it(running_event, 
     def failing(objs):
         raise DatabaseError("disk full")
 
-    monkeypatch.setattr(results, "insert_all", failing)
+    monkeypatch.setattr(results, "insert_linked", failing)
     with pytest.raises(DatabaseError), transaction.atomic():
         with pytest.raises(DatabaseError):
             _submit(table)

@@ -24,7 +24,7 @@ from tournaments.models import (
 )
 from tournaments.prepared import Prepared
 from tournaments.result_states import Incoming, Refusal, Stored, transition
-from tournaments.rows import insert_all, insert_new, update_row
+from tournaments.rows import insert_linked, insert_new, update_row
 from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
@@ -463,7 +463,10 @@ def _store(
         assert result is not None
         raise _refuse(decision.refusal, result)
     created = result is None
-    audits: list[AuditEntry] = []  # stored together, in one statement, once all is written
+    # The new rows (the result when it is new, the submission, the play record, the audit
+    # entries) are stored together, in one statement (rows.insert_linked), once all is known.
+    new_rows: list[Any] = []
+    audits: list[AuditEntry] = []
     if result is None:
         result = BoardResult(
             table=table,
@@ -474,7 +477,7 @@ def _store(
             entered_side=side,
             **values,
         )
-        insert_all([result])
+        new_rows.append(result)
         audits.append(
             audit.entry(
                 event=event,
@@ -511,30 +514,28 @@ def _store(
         submission = Submission(
             result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
-        insert_all([submission])
+        new_rows.append(submission)
         if record is not None:
             stored_record, verdict = record
-            insert_all(
-                [
-                    PlayRecord(
-                        result=result,
-                        submission=submission,
-                        record=stored_record,
-                        verdict=verdict.to_json(),
-                        outcome=verdict.outcome.value,
-                    )
-                ]
+            new_rows.append(
+                PlayRecord(
+                    result=result,
+                    submission=submission,
+                    record=stored_record,
+                    verdict=verdict.to_json(),
+                    outcome=verdict.outcome.value,
+                )
             )
-    opened = (
-        open_dispute(result, decision.dispute, actor, audits=audits)
-        if decision.dispute is not None
-        else None
-    )
+    opened = None
+    if decision.dispute is not None:
+        insert_linked(new_rows)  # a dispute points at the stored result
+        new_rows = []
+        opened = open_dispute(result, decision.dispute, actor, audits=audits)
+    insert_linked(new_rows + audits)
     if result.status == BoardResult.Status.CONFIRMED and (
         stored is None or stored.status != BoardResult.Status.CONFIRMED
     ):
         _emit_result(webhooks.RESULT_CONFIRMED, result)
-    audit.record_all(audits)
     # Every stored change asks for the standings: an entered result becoming disputed or
     # ruled changes them as much as a confirmation (requests coalesce per transaction).
     queue.request_standings(event)

@@ -29,6 +29,7 @@ from django.http import HttpResponse
 
 from tournaments.models import IdempotentResponse
 from tournaments.rows import insert_new, update_row
+from tournaments.services import audit
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -82,8 +83,9 @@ def run_once(
 ) -> HttpResponse:
     """``run()``'s response, or the stored one when this scope has seen this key (raises
     :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored; ``stored`` gives the
-    text kept for a replay when it must not hold everything the first answer showed."""
-    with transaction.atomic():
+    text kept for a replay when it must not hold everything the first answer showed.
+    A refusal rolls everything back but what it wrote with ``audit.record_kept``."""
+    with audit.kept_on_rollback(), transaction.atomic():
         row = IdempotentResponse(
             scope=scope, key=key, status_code=0, body={"request": request_hash}
         )

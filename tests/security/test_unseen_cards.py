@@ -222,3 +222,21 @@ def test_declaring_the_board_played_is_the_audited_act_that_shows_it(scene, atta
     organiser = scene.web("organiser")
     page = organiser.get(f"/manage/{world.event.pk}/rounds/1/").content.decode()
     assert "played, result owed" in page
+
+
+@pytest.mark.django_db
+def test_a_probe_sent_with_an_idempotency_key_is_written_down_too(scene, attacker):
+    """A refusal rolls back the key's transaction: the probe's audit entry must survive it."""
+    _web, api = attacker
+    world = scene.world
+    body = {
+        "table": world.other.pk,
+        "board": BOARD,
+        "record": record(["1o", "9o"], dealer=world.board(BOARD).dealer),
+    }
+    refused = AuditEntry.objects.filter(event=world.event, action="record_refused")
+    for expected in (1, 2):  # the same key again: refused again, and seen again
+        response = api.post("/api/v1/play-records", body, format="json", HTTP_IDEMPOTENCY_KEY="k")
+        assert response.status_code == 400
+        assert refused.count() == expected
+    assert not BoardUnlock.objects.filter(table=world.other).exists()

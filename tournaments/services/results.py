@@ -610,7 +610,7 @@ def result_submit_play_record(
     verdict = play.replay(board, record)
     if verdict.outcome == engine.Outcome.INVALID:
         if not may_see:
-            audit.record(
+            audit.record_kept(
                 event=event,
                 actor=actor.label,
                 action="record_refused",

@@ -193,7 +193,7 @@ static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
 /* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
    scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
    keeps the other bits, so the key stays exact in 101 bits (at least 2^21 buckets), with room
-   for the bounds, the best card, the number of tricks left and the table's generation. A slot
+   for the bounds, the best card, the work the entry saves and the table's generation. A slot
    of another generation is empty: a table is handed from one search to the next (a process
    keeps one spare) without clearing its 128 MB, which would cost about as much as an easy
    solve. */
@@ -205,7 +205,7 @@ static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
 
 typedef struct {
     u64 w0; /* key bits (41) | lower << 41 | upper << 48 | best << 55 | generation << 61 */
-    u64 w1; /* key bits (60) | tricks left << 60 (0: empty) */
+    u64 w1; /* key bits (60) | work << 60 (1..15; 0: empty) */
 } Slot;
 
 typedef struct {
@@ -253,8 +253,8 @@ static inline Bucket *bucket_at(const Search *S, const TableKey *k) { return S->
 static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 41 & 127); }
 static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 48 & 127); }
 static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 55 & 63); }
-/* The number of tricks left in the slot's position; 0 for an empty slot. */
-static inline int slot_depth(const Slot *s, u64 gen) {
+/* The work the slot saves (about the log4 of the positions its search took); 0: empty. */
+static inline int slot_work(const Slot *s, u64 gen) {
     return (s->w0 >> 61) == gen ? (int)(s->w1 >> 60) : 0;
 }
 
@@ -262,30 +262,32 @@ static inline int slot_depth(const Slot *s, u64 gen) {
 static inline int find(const Bucket *b, const TableKey *k, u64 gen) {
     for (int i = 0; i < WAYS; i++) {
         const Slot *s = &b->slot[i];
-        if ((s->w1 & MASK60) == k->rest1 && (s->w0 & MASK41) == k->rest0 && slot_depth(s, gen))
+        if ((s->w1 & MASK60) == k->rest1 && (s->w0 & MASK41) == k->rest0 && slot_work(s, gen))
             return i;
     }
     return -1;
 }
 
-static void store(Search *S, const TableKey *k, int lower, int upper, int best, int depth) {
+static void store(Search *S, const TableKey *k, int lower, int upper, int best, int work) {
     Bucket *b = bucket_at(S, k);
     int i = find(b, k, S->gen);
     if (i < 0) {
-        /* An empty slot, else the one with the fewest tricks left (the cheapest to redo). */
+        /* An empty slot, else the one whose search took the fewest positions (the cheapest to
+           redo; by this measure rather than by the tricks left, 4-5% fewer positions on the
+           heaviest botifarra solves). */
         i = 0;
         for (int j = 0; j < WAYS; j++) {
-            int d = slot_depth(&b->slot[j], S->gen);
+            int d = slot_work(&b->slot[j], S->gen);
             if (!d) {
                 i = j;
                 break;
             }
-            if (d < slot_depth(&b->slot[i], S->gen)) i = j;
+            if (d < slot_work(&b->slot[i], S->gen)) i = j;
         }
     }
     b->slot[i].w0 = k->rest0 | (u64)lower << 41 | (u64)upper << 48 | (u64)best << 55 |
                     S->gen << 61;
-    b->slot[i].w1 = k->rest1 | (u64)depth << 60;
+    b->slot[i].w1 = k->rest1 | (u64)work << 60;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -721,6 +723,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         }
     }
     int alpha0 = alpha, beta0 = beta;
+    long long nodes0 = S->nodes;
 
     int partner = pos > 0 && ((win_seat ^ seat) == 2);
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
@@ -760,7 +763,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         if (best <= alpha0) upper = best < upper ? best : upper;
         else if (best >= beta0) lower = best > lower ? best : lower;
         else lower = upper = best;
-        store(S, &tkey, lower, upper, canonical_card(S, best_card), tricks_left);
+        /* The work this entry saves: half the bit length of the positions searched, 1..15. */
+        int work = (64 - __builtin_clzll((u64)(S->nodes - nodes0) | 1) + 1) / 2;
+        store(S, &tkey, lower, upper, canonical_card(S, best_card), work > 15 ? 15 : work);
     }
     return best;
 }

@@ -171,23 +171,29 @@ static inline int can_beat(u64 hand, int led, int win, int t) {
    the owners of the cards without points, in strength order, as a base-4 number after an offset
    for how many there are (15 bits), and for each of the five point cards 0 when gone or
    1 + its owner (15 bits); four suits in two words, and the leader. */
-static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
+static inline u64 suit_code(const u64 hand[4], int s) {
     u64 all = hand[0] | hand[1] | hand[2] | hand[3];
-    u64 code[4];
-    for (int s = 0; s < 4; s++) {
-        int sh = 12 * s;
-        int r = (int)(all >> sh & LOW7);
-        int p1 = PACK[r][hand[1] >> sh & LOW7];
-        int p2 = PACK[r][hand[2] >> sh & LOW7];
-        int p3 = PACK[r][hand[3] >> sh & LOW7];
-        u64 low = BASE4[popcount64((u64)r)] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
-        int m0 = (int)(hand[0] >> (sh + 7) & 31), m1 = (int)(hand[1] >> (sh + 7) & 31);
-        int m2 = (int)(hand[2] >> (sh + 7) & 31), m3 = (int)(hand[3] >> (sh + 7) & 31);
-        u64 high = SPREAD3[m0 | m2] | (SPREAD3[m1 | m2] << 1) | (SPREAD3[m3] << 2);
-        code[s] = low | high << 15;
-    }
+    int sh = 12 * s;
+    int r = (int)(all >> sh & LOW7);
+    int p1 = PACK[r][hand[1] >> sh & LOW7];
+    int p2 = PACK[r][hand[2] >> sh & LOW7];
+    int p3 = PACK[r][hand[3] >> sh & LOW7];
+    u64 low = BASE4[popcount64((u64)r)] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
+    int m0 = (int)(hand[0] >> (sh + 7) & 31), m1 = (int)(hand[1] >> (sh + 7) & 31);
+    int m2 = (int)(hand[2] >> (sh + 7) & 31), m3 = (int)(hand[3] >> (sh + 7) & 31);
+    u64 high = SPREAD3[m0 | m2] | (SPREAD3[m1 | m2] << 1) | (SPREAD3[m3] << 2);
+    return low | high << 15;
+}
+
+static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
     key[0] = code[0] | code[1] << 30 | (u64)leader << 60;
     key[1] = code[2] | code[3] << 30;
+}
+
+static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
+    u64 code[4];
+    for (int s = 0; s < 4; s++) code[s] = suit_code(hand, s);
+    key_of_codes(code, leader, key);
 }
 
 /* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
@@ -236,6 +242,7 @@ typedef struct {
     int points_in_hands;
     long long nodes;
     int busy;
+    const TableKey *pre; /* the key of the next trick start, when the caller computed it */
 } Search;
 
 static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
@@ -623,35 +630,79 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
 }
 
 /* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
-   a position the table may already know well enough to decide the question. Returns 1 and the
-   value in *v when one does. */
+   a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
+   may already decide. Returns 1 and the value in *v when one child decides the question, or when
+   none can reach it (then the best of their bounds is the bound returned). The children's table
+   keys are left in keys[] for their searches. */
 static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts,
-                       const int *list, int n, int alpha, int beta, int *v) {
-    TableKey keys[12];
-    int gains[12];
+                       const int *list, int n, int alpha, int beta, int *v, TableKey *keys) {
+    int gains[12], lo[12], hi[12], leaders[12], found[12];
+    u64 base[4];
+    for (int s = 0; s < 4; s++) base[s] = suit_code(S->hand, s);
     for (int i = 0; i < n; i++) {
         int c = list[i], ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
+        leaders[i] = ws;
         gains[i] = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
-        u64 key[2];
+        /* Only the code of the card's suit changes. */
+        u64 key[2], code[4] = {base[0], base[1], base[2], base[3]};
         S->hand[seat] ^= (u64)1 << c;
-        position_key(S->hand, ws, key);
+        code[c / 12] = suit_code(S->hand, c / 12);
         S->hand[seat] ^= (u64)1 << c;
+        key_of_codes(code, ws, key);
         table_key(S, key, &keys[i]);
         __builtin_prefetch(bucket_at(S, &keys[i]));
     }
+    int maximise = (seat & 1) == 0;
+    int tl = popcount64(S->hand[seat]) - 1;
     for (int i = 0; i < n; i++) {
         const Bucket *b = bucket_at(S, &keys[i]);
         int slot = find(b, &keys[i], S->gen);
+        lo[i] = 0;
+        hi[i] = S->points_in_hands - PTS[list[i]] + tl;
+        found[i] = slot >= 0;
         if (slot < 0) continue;
-        if ((seat & 1) == 0 && slot_lower(&b->slot[slot]) + gains[i] >= beta) {
-            *v = slot_lower(&b->slot[slot]) + gains[i];
+        lo[i] = slot_lower(&b->slot[slot]);
+        hi[i] = slot_upper(&b->slot[slot]);
+        if (maximise && lo[i] + gains[i] >= beta) {
+            *v = lo[i] + gains[i];
             return 1;
         }
-        if ((seat & 1) == 1 && slot_upper(&b->slot[slot]) + gains[i] <= alpha) {
-            *v = slot_upper(&b->slot[slot]) + gains[i];
+        if (!maximise && hi[i] + gains[i] <= alpha) {
+            *v = hi[i] + gains[i];
             return 1;
         }
+    }
+    for (int i = 0; i < n; i++) {
+        if (found[i]) continue; /* its bounds already include these */
+        int c = list[i], ws = leaders[i];
+        int most = S->points_in_hands - PTS[c] + tl;
+        S->hand[seat] ^= (u64)1 << c;
+        int quick = quick_points(S, ws);
+        int kept = master_trump_points(S, NEXT(ws));
+        S->hand[seat] ^= (u64)1 << c;
+        int ns_low = (ws & 1) ? kept : quick;
+        int ns_high = most - ((ws & 1) ? quick : kept);
+        if (ns_low > lo[i]) lo[i] = ns_low;
+        if (ns_high < hi[i]) hi[i] = ns_high;
+        if (maximise && lo[i] + gains[i] >= beta) {
+            *v = lo[i] + gains[i];
+            return 1;
+        }
+        if (!maximise && hi[i] + gains[i] <= alpha) {
+            *v = hi[i] + gains[i];
+            return 1;
+        }
+    }
+    /* No child reaches the bound, and none can: the position fails on that side. */
+    int bound = maximise ? -1 : 73;
+    for (int i = 0; i < n; i++) {
+        if (maximise && hi[i] + gains[i] > bound) bound = hi[i] + gains[i];
+        if (!maximise && lo[i] + gains[i] < bound) bound = lo[i] + gains[i];
+    }
+    if (maximise ? bound <= alpha : bound >= beta) {
+        *v = bound;
+        return 1;
     }
     return 0;
 }
@@ -661,6 +712,8 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
    a bound on the same side (an upper bound <= alpha, a lower bound >= beta). */
 static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
                   u64 on_table, int alpha, int beta) {
+    const TableKey *pre = S->pre;
+    S->pre = NULL;
     u64 hand = S->hand[seat];
     int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
     if (tricks_left <= 2)
@@ -677,9 +730,13 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     TableKey tkey = {0, 0, 0};
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
-        u64 key[2];
-        position_key(S->hand, seat, key);
-        table_key(S, key, &tkey);
+        if (pre) {
+            tkey = *pre;
+        } else {
+            u64 key[2];
+            position_key(S->hand, seat, key);
+            table_key(S, key, &tkey);
+        }
         const Bucket *b = bucket_at(S, &tkey);
         int slot = find(b, &tkey, S->gen);
         if (slot >= 0) {
@@ -736,17 +793,22 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
-    /* Only where the children have five tricks left or more: closer to the end, probing the
-       table for every child costs more (a cache miss each) than the searches it saves. */
-    if (pos == 3 && tricks_left >= 6) {
+    /* Where the children have three tricks left or more (closer to the end, they have no table
+       entry). Each child's key is computed once: its search takes it from S->pre. */
+    TableKey ckeys[12];
+    int have_keys = 0;
+    if (pos == 3 && tricks_left >= 4) {
         int v;
-        if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v)) return v;
+        if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v, ckeys))
+            return v;
+        have_keys = 1;
     }
 
     int maximise = (seat & 1) == 0;
     int best = maximise ? -1 : 73, best_card = list[0];
     for (int i = 0; i < n; i++) {
         int c = list[i];
+        if (have_keys) S->pre = &ckeys[i];
         int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
         if (maximise ? v > best : v < best) {
             best = v;
@@ -1049,6 +1111,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
         return -1;
     }
     S->nodes = 0;
+    S->pre = NULL;
     return 0;
 }
 

@@ -632,10 +632,10 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
 /* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
    a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
    may already decide. Returns 1 and the value in *v when one child decides the question, or when
-   none can reach it (then the best of their bounds is the bound returned). The children's table
-   keys are left in keys[] for their searches. */
-static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts,
-                       const int *list, int n, int alpha, int beta, int *v, TableKey *keys) {
+   none can reach it (then the best of their bounds is the bound returned). Otherwise it sorts
+   list[] by the children's bounds and leaves their table keys in keys[] for their searches. */
+static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts, int *list,
+                       int n, int alpha, int beta, int *v, TableKey *keys) {
     int gains[12], lo[12], hi[12], leaders[12], found[12];
     u64 base[4];
     for (int s = 0; s < 4; s++) base[s] = suit_code(S->hand, s);
@@ -703,6 +703,27 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
     if (maximise ? bound <= alpha : bound >= beta) {
         *v = bound;
         return 1;
+    }
+    /* Otherwise the children are tried in the order of their bounds: for North-South the
+       highest lower bound first, for East-West the lowest upper bound (the card order breaks
+       ties). */
+    int score[12], order[12];
+    int cards[12];
+    TableKey copy[12];
+    for (int i = 0; i < n; i++) {
+        score[i] = maximise ? lo[i] + gains[i] : -(hi[i] + gains[i]);
+        int j = i;
+        while (j > 0 && score[order[j - 1]] < score[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+        cards[i] = list[i];
+        copy[i] = keys[i];
+    }
+    for (int i = 0; i < n; i++) {
+        list[i] = cards[order[i]];
+        keys[i] = copy[order[i]];
     }
     return 0;
 }

@@ -27,9 +27,9 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpResponse
 
+from tournaments import kept
 from tournaments.models import IdempotentResponse
 from tournaments.rows import insert_new, update_row
-from tournaments.services import audit
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -84,24 +84,26 @@ def run_once(
     """``run()``'s response, or the stored one when this scope has seen this key (raises
     :class:`KeyReused`, :class:`KeyBusy`). Only JSON answers are stored; ``stored`` gives the
     text kept for a replay when it must not hold everything the first answer showed.
-    A refusal rolls everything back but what it wrote with ``audit.record_kept``."""
-    with audit.kept_on_rollback(), transaction.atomic():
-        row = IdempotentResponse(
-            scope=scope, key=key, status_code=0, body={"request": request_hash}
-        )
-        if not insert_new(row, ("scope", "key")):
-            # Another request with this key committed first (we waited for it): replay it.
-            existing = IdempotentResponse.objects.filter(scope=scope, key=key).first()
-            if existing is None or existing.status_code == 0:
-                raise KeyBusy() from None
-            return _replay(existing, request_hash)
-        response = run()
-        if response.status_code >= 400:
-            # Nothing was done: forget the key so that a corrected retry may use it.
-            transaction.set_rollback(True)
-            return response
-        row.status_code = response.status_code
-        content = stored(response) if stored else response.content.decode("utf-8")
-        row.body = {"request": request_hash, "content": content}
-        update_row(row, ["status_code", "body"])
+    A refusal rolls everything back but what ``tournaments.kept`` keeps."""
+    with kept.scope() as keeping:
+        with transaction.atomic():
+            row = IdempotentResponse(
+                scope=scope, key=key, status_code=0, body={"request": request_hash}
+            )
+            if not insert_new(row, ("scope", "key")):
+                # Another request with this key committed first (we waited for it): replay it.
+                existing = IdempotentResponse.objects.filter(scope=scope, key=key).first()
+                if existing is None or existing.status_code == 0:
+                    raise KeyBusy() from None
+                return _replay(existing, request_hash)
+            response = run()
+            if response.status_code >= 400:
+                # Nothing was done: forget the key so that a corrected retry may use it.
+                transaction.set_rollback(True)
+                return response
+            row.status_code = response.status_code
+            content = stored(response) if stored else response.content.decode("utf-8")
+            row.body = {"request": request_hash, "content": content}
+            update_row(row, ["status_code", "body"])
+        keeping.rolled_back = False
         return response

@@ -10,7 +10,8 @@ tables behind one router can all join; wrong ones keep theirs until the window e
 Windows are fixed (``period`` seconds, aligned on the clock). The counter lives in Redis when
 ``REDIS_URL`` is set, and in the database (:class:`~tournaments.models.AttemptCounter`, one
 upsert per attempt) when it is not, or when Redis does not answer: guessing gets no easier while
-Redis is down.
+Redis is down. A database count made inside a request's transaction that a refusal rolls back
+(an ``Idempotency-Key``'s) is made again after it (``tournaments.kept``).
 
 What is counted under which key (docs/operations.md, "Guessing"):
 
@@ -39,6 +40,7 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
+from tournaments import kept
 from tournaments.models import AttemptCounter
 
 log = logging.getLogger(__name__)
@@ -229,12 +231,20 @@ def _add(key: str, delta: int, limit: Limit, *, backend: str | None = None) -> t
             except redis.RedisError:
                 _pause_redis()
     if delta < 0:
-        AttemptCounter.objects.filter(key=key, hits__gt=0).update(hits=F("hits") + delta)
+        _db_decrease(key, delta)
+        kept.redo_if_rolled_back(lambda: _db_decrease(key, delta))
         return 0, "database"
-    hits = _db_increment(key, delta, _utcnow() + timedelta(seconds=ttl))
+    expires_at = _utcnow() + timedelta(seconds=ttl)
+    hits = _db_increment(key, delta, expires_at)
+    # Counted inside a request's transaction, the attempt must outlive its rollback.
+    kept.redo_if_rolled_back(lambda: _db_increment(key, delta, expires_at))
     if hits == delta:  # a new window: a good moment to drop the ended ones
         purge_expired()
     return hits, "database"
+
+
+def _db_decrease(key: str, delta: int) -> None:
+    AttemptCounter.objects.filter(key=key, hits__gt=0).update(hits=F("hits") + delta)
 
 
 def _db_increment(key: str, delta: int, expires_at: datetime) -> int:

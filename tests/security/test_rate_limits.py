@@ -395,3 +395,24 @@ def test_parallel_wrong_passwords_on_every_login_never_exceed_the_limit(
     )
     print(f"password_parallel_processed_{backend}: {sum(map(processed, answers))}")
     assert sum(processed(a) for a in answers) == ratelimit.LOGIN_CLIENT.limit
+
+
+@pytest.mark.django_db
+def test_code_attempts_sent_with_an_idempotency_key_stay_counted(world, clock, no_redis):
+    """A refusal rolls back the Idempotency-Key's transaction, and the database counter's
+    attempt with it: the attempt is counted again after it (``tournaments.kept``), so a key
+    buys no fresh budget while Redis is down."""
+    entered = world.client("table").post(
+        "/api/v1/results", world.short(), format="json", HTTP_IDEMPOTENCY_KEY="entered"
+    )
+    assert entered.status_code == 201, entered.content
+    confirm = f"/api/v1/results/{entered.json()['id']}/confirm"
+    same_phone = world.client("table")  # NS's token, the other pair's code typed on it
+    codes = []
+    for i in range(ratelimit.TABLE_CODE.limit + 1):
+        response = same_phone.post(
+            confirm, {"code": wrong_code(world)}, format="json", HTTP_IDEMPOTENCY_KEY=f"k{i}"
+        )
+        codes.append(response.status_code)
+    assert codes == [400] * ratelimit.TABLE_CODE.limit + [429]
+    assert AttemptCounter.objects.get().hits == ratelimit.TABLE_CODE.limit + 1

@@ -1,18 +1,8 @@
-import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
-from django.db import DatabaseError
-
+from tournaments import kept
 from tournaments.models import AuditEntry, BoardResult, Event
 from tournaments.rows import insert_all
-
-log = logging.getLogger(__name__)
-
-# The entries of the current request that its transaction's rollback must not undo.
-_KEPT: ContextVar[list[AuditEntry] | None] = ContextVar("audit_kept", default=None)
 
 
 def entry(
@@ -39,30 +29,10 @@ def record(**kwargs: Any) -> AuditEntry:
 
 def record_kept(**kwargs: Any) -> None:
     """Store an audit entry (arguments as ``entry``) that stays even when the request's
-    transaction rolls back: what a refused request is seen doing (a probe of unseen cards).
-    Inside :func:`kept_on_rollback` it is stored when that ends; elsewhere now."""
-    kept = _KEPT.get()
-    if kept is None:
-        record(**kwargs)
-    else:
-        kept.append(entry(**kwargs))
-
-
-@contextmanager
-def kept_on_rollback() -> Iterator[None]:
-    """Around a transaction that a refusal rolls back whole (``tournaments.idempotency``): the
-    entries of ``record_kept`` are stored once it has ended, committed or rolled back."""
-    kept: list[AuditEntry] = []
-    token = _KEPT.set(kept)
-    try:
-        yield
-    finally:
-        _KEPT.reset(token)
-        if kept:
-            try:
-                record_all(kept)
-            except DatabaseError:
-                log.error("could not store %d audit entries", len(kept), exc_info=True)
+    transaction rolls back (``tournaments.kept``): what a refused request is seen doing, such
+    as a probe of cards it may not see."""
+    written = entry(**kwargs)
+    kept.after(lambda: record_all([written]))
 
 
 def record_all(entries: list[AuditEntry]) -> None:

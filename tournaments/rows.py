@@ -28,16 +28,22 @@ from django.db import connections, router
 from django.db.models import Model
 
 
+def _columns(meta: Any) -> list[Any]:
+    """The fields an insert writes: every concrete one but the pk."""
+    return [f for f in meta.concrete_fields if not f.primary_key]
+
+
+def _value(obj: Model, field: Any, connection: Any) -> Any:
+    """``field``'s value of new ``obj`` as ``save`` prepares it (``pre_save``, then the DB's)."""
+    return field.get_db_prep_save(field.pre_save(obj, True), connection=connection)
+
+
 def _insert(objs: Sequence[Model], suffix: str) -> list[tuple]:
     meta = objs[0]._meta
     connection = connections[router.db_for_write(type(objs[0]))]
     quote = connection.ops.quote_name
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    values = [
-        f.get_db_prep_save(f.pre_save(obj, True), connection=connection)
-        for obj in objs
-        for f in fields
-    ]
+    fields = _columns(meta)
+    values = [_value(obj, f, connection) for obj in objs for f in fields]
     columns = ", ".join(quote(f.column) for f in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
     sql = (
@@ -105,7 +111,7 @@ def insert_linked(objs: Sequence[Model]) -> None:
     for i, (obj, linked) in enumerate(zip(objs, links, strict=True)):
         meta = obj._meta
         points_at = {field.attname: k for field, k in linked}
-        fields = [f for f in meta.concrete_fields if not f.primary_key]
+        fields = _columns(meta)
         values = []
         for f in fields:
             if f.attname in points_at:
@@ -113,7 +119,7 @@ def insert_linked(objs: Sequence[Model]) -> None:
                 values.append(f"(SELECT {quote(objs[k]._meta.pk.column)} FROM c{k})")
             else:
                 values.append("%s")
-                params.append(f.get_db_prep_save(f.pre_save(obj, True), connection=connection))
+                params.append(_value(obj, f, connection))
         parts.append(
             f"c{i} AS (INSERT INTO {quote(meta.db_table)} "
             f"({', '.join(quote(f.column) for f in fields)}) VALUES ({', '.join(values)}) "

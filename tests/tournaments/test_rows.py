@@ -140,7 +140,7 @@ def test_insert_linked_refuses_what_it_cannot_order_and_writes_nothing_on_failur
     )
     audit_row = AuditEntry(event=result.board.event, result=twin, actor="x", action="a")
     with pytest.raises(IntegrityError), transaction.atomic():
-        insert_linked([audit_row.result, audit_row])
+        insert_linked([twin, audit_row])
     assert before == (
         BoardResult.objects.count(),
         Submission.objects.count(),

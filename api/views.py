@@ -53,7 +53,7 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, read_together
 from tournaments.services import ServiceError, disputes, events, results
 
 WRITE_ERRORS = errors(400, 401, 403, 409, 422)
@@ -564,9 +564,13 @@ class ResultConfirmView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         form = s.ConfirmSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        result = _RESULT_WITH_BOARD.first(pk=pk)
-        if result is None:
+        # Its disputes, for the answer, come in the same round trip: a confirmation opens none.
+        found, disputes = read_together(
+            (_RESULT_WITH_BOARD, {"pk": pk}), (_DISPUTES, {"result": pk})
+        )
+        if not found:
             raise Http404
+        result = found[0]
         result.table = table = _table(result.table_id, request)
         actor = access.actor_for(request)
         typed = form.validated_data.get("code")
@@ -581,7 +585,7 @@ class ResultConfirmView(ApiView):
         confirmed = results.result_confirm(
             result=result, actor=actor, expected_version=form.validated_data.get("version")
         )
-        return Response(s.ResultSerializer(_answer(confirmed, table)).data)
+        return Response(s.ResultSerializer(_answer(confirmed, table, disputes)).data)
 
 
 class BoardPlayedView(ApiView):

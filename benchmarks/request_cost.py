@@ -17,8 +17,14 @@ number of SQL queries it made; the client measures the wall time. PostgreSQL's o
 in these figures. Every request is sent ``REQUEST_COST_N`` times (default 100) after 5 unmeasured
 warm-up requests; the figure is the median.
 
+Each measured request is sent right after a floor request, and its ratio is against the median
+of those floor requests: a shared machine's speed drifts within minutes (another process, the
+host), and a kind measured in a slow minute against a floor measured in a fast one would look
+dearer than it is.
+
 Prints, for each name: ``<name>_ms`` (server CPU, median), ``<name>_wall_ms`` (median),
-``<name>_ratio`` (CPU against the floor's) and ``<name>_queries`` (SQL queries, median).
+``<name>_ratio`` (CPU against the floor requests sent between its own) and ``<name>_queries``
+(SQL queries, median); ``floor_ms`` is the median of every floor request.
 
 Environment: as load_round.py (LOAD_DATABASE_URL, LOAD_REDIS_URL), plus REQUEST_COST_N, and
 REQUEST_COST_PROFILE: a directory where the worker writes a cProfile (CPU time) of each kind
@@ -166,12 +172,19 @@ class Meter:
         wall = time.perf_counter() - started
         if response.status not in expect:
             raise SystemExit(f"{name}: {method} {path} answered {response.status}: {data[:300]!r}")
+        if name is not None and not name.startswith("floor"):
+            # The floor again, just before: each kind's ratio is against the floor measured
+            # in the same minutes, whatever else the machine did meanwhile.
+            self.send(f"floor@{name}", *FLOOR_REQUEST)
         if name is not None:
             row = self.figures.setdefault(name, {"cpu": [], "wall": [], "queries": []})
             row["cpu"].append(int(response.getheader("X-Bench-Cpu-Us")) / 1000)
             row["wall"].append(wall * 1000)
             row["queries"].append(int(response.getheader("X-Bench-Queries")))
         return json.loads(data) if data and data[:1] in (b"{", b"[") else data
+
+
+FLOOR_REQUEST = ("POST", "/bench/floor", {"table": 1, "board": 1, "totals": 40})
 
 
 def create_floor_table() -> None:
@@ -237,10 +250,7 @@ def main() -> int:
         measure(
             meter,
             "floor",
-            (
-                ("POST", "/bench/floor", {"table": 1, "board": 1, "totals": 40}, None)
-                for _ in itertools.repeat(None)
-            ),
+            ((*FLOOR_REQUEST, None) for _ in itertools.repeat(None)),
         )
         tokens: dict[tuple[int, str], str] = {}
 
@@ -364,9 +374,16 @@ def main() -> int:
             )
     finally:
         stack.stop(procs)
-    floor = statistics.median(meter.figures["floor"]["cpu"])
-    for name, row in meter.figures.items():
+    figures = meter.figures
+    paired = {
+        name: figures.pop(f"floor@{name}") for name in list(figures) if f"floor@{name}" in figures
+    }
+    for row in paired.values():  # the floor's figures: all its requests
+        for column, values in row.items():
+            figures["floor"][column].extend(values)
+    for name, row in figures.items():
         cpu = statistics.median(row["cpu"])
+        floor = statistics.median(paired[name]["cpu"]) if name in paired else cpu
         print(f"{name}_ms: {cpu:.2f} ms")
         print(f"{name}_wall_ms: {statistics.median(row['wall']):.2f} ms")
         print(f"{name}_ratio: {cpu / floor:.2f} x floor")

@@ -45,11 +45,20 @@ class _Compiled:
     converters: dict[int, Any]  # the compiler's value converters of the selected columns
     build_model: Callable[[list[Any]], list[Model]] | None  # "model" mode: rows -> instances
 
-    def rows(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
+    def result(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
+        """The fetched rows as the queryset gives them."""
         # As compiler.results_iter, with the converters found once.
-        if self.converters:
-            return list(self.compiler.apply_converters(fetched, self.converters))
-        return fetched
+        rows = (
+            list(self.compiler.apply_converters(fetched, self.converters))
+            if self.converters
+            else fetched
+        )
+        if self.mode == "flat":
+            return [row[0] for row in rows]
+        if self.mode == "tuple":
+            return [tuple(row) for row in rows]
+        assert self.build_model is not None
+        return self.build_model(rows)
 
 
 def _markers(kinds: dict[str, type], trial: int) -> dict[str, Any]:
@@ -129,6 +138,12 @@ class Prepared:
 
     def all(self, **values: Any) -> list[Any]:
         """The rows, as the queryset built with ``values`` would give them."""
+        compiled, connection, params = self._statement(values)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            return compiled.result(cursor.fetchall())
+
+    def _statement(self, values: dict[str, Any]) -> tuple[_Compiled, Any, list[Any]]:
         if values.keys() != self.kinds.keys():
             raise TypeError(f"expected the arguments {sorted(self.kinds)}")
         for name, value in values.items():
@@ -143,16 +158,7 @@ class Prepared:
         for name, positions in compiled.slots.items():
             for i in positions:
                 params[i] = values[name]
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
-        rows = compiled.rows(rows)
-        if compiled.mode == "flat":
-            return [row[0] for row in rows]
-        if compiled.mode == "tuple":
-            return [tuple(row) for row in rows]
-        assert compiled.build_model is not None
-        return compiled.build_model(rows)
+        return compiled, connection, params
 
     def first(self, **values: Any) -> Any:
         """The first row, or None (the queryset should be ordered, or match one row at most)."""
@@ -183,3 +189,36 @@ def _instances(compiler: Any, db: str) -> Callable[[list[Any]], list[Model]]:
         return out
 
     return build
+
+
+def _runs_together(connection: Any) -> bool:
+    # Server-side binding (an option of Django's PostgreSQL backend) takes one statement a call.
+    return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get(
+        "server_side_binding"
+    )
+
+
+def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
+    """Each ``(prepared, values)`` read's rows, as ``prepared.all(**values)`` gives them, in one
+    round trip to PostgreSQL: the statements go as one query string, run in their order, each
+    with its own snapshot (READ COMMITTED), so a read after a lock sees what was committed before
+    the lock was granted, as it would one round trip later. Elsewhere (SQLite cannot run several
+    statements in one call) one call per read. The reads must use one database."""
+    statements = [(prepared, *prepared._statement(values)) for prepared, values in reads]
+    connection = statements[0][2]
+    if any(s[2] is not connection for s in statements):
+        raise ValueError("read_together reads from one database")
+    if not _runs_together(connection) or len(statements) == 1:
+        return [prepared.all(**values) for prepared, values in reads]
+    # psycopg's client-side binding (Django's default) runs a string of statements as one
+    # simple query; each statement's results are a result set of the cursor.
+    sql = "; ".join(compiled.sql for _p, compiled, _c, _v in statements)
+    params = [value for *_rest, values in statements for value in values]
+    out = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for i, (_p, compiled, _c, _v) in enumerate(statements):
+            if i and not cursor.nextset():
+                raise RuntimeError("fewer result sets than statements")
+            out.append(compiled.result(cursor.fetchall()))
+    return out

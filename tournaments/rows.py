@@ -12,8 +12,9 @@
   (a result, its submission, their audit entries), in one statement on PostgreSQL: a chain of
   ``INSERT … RETURNING id`` in a ``WITH``, each new id passed to the rows that point at it.
 - :func:`update_row`: ``UPDATE … SET … WHERE id = …``, what ``save`` does to a stored row
-  (``update_fields``: only those), likewise; :func:`update_pk` sets plain values by pk, as
-  ``filter(pk=…).update(…)`` does.
+  (``update_fields``: only those), likewise; :func:`update_then_insert` with new rows, as
+  :func:`insert_linked` writes them, in the same statement; :func:`update_pk` sets plain
+  values by pk, as ``filter(pk=…).update(…)`` does.
 
 PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
 as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_save``).
@@ -93,21 +94,41 @@ def insert_linked(objs: Sequence[Model]) -> None:
     inserts as :func:`insert_all` does; the foreign keys between them are checked at commit, as
     Django's are (deferred constraints), and a failing part fails the whole statement.
     """
-    if not objs:
-        return
+    _write_linked(None, objs)
+
+
+def update_then_insert(
+    obj: Model, update_fields: Sequence[str] | None, objs: Sequence[Model]
+) -> None:
+    """:func:`update_row` then :func:`insert_linked`, in one statement on PostgreSQL (a changed
+    result and its audit entry)."""
+    _write_linked((obj, update_fields), objs)
+
+
+def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Sequence[Model]) -> None:
     if any(not obj._state.adding for obj in objs):
         raise ValueError("insert_linked takes new objects")
     order = {id(obj): i for i, obj in enumerate(objs)}
     links = [_links(obj, i, order) for i, obj in enumerate(objs)]
-    connection = connections[router.db_for_write(type(objs[0]))]
-    if connection.vendor != "postgresql":
+    if update is None and not objs:
+        return
+    target, changes = (update[0], _changes(*update)) if update is not None else (None, [])
+    connection = connections[router.db_for_write(type(target if target else objs[0]))]
+    if connection.vendor != "postgresql" or not objs:
+        if target is not None:
+            _updated_one(target, _update(type(target), target.pk, changes))
         for obj, linked in zip(objs, links, strict=True):
             for field, k in linked:
                 setattr(obj, field.attname, objs[k].pk)
             insert_all([obj])
         return
     quote = connection.ops.quote_name
-    parts, params = [], []
+    parts, params, selected = [], [], []
+    if target is not None:
+        sql, values = _update_sql(type(target), target.pk, changes, connection)
+        parts.append(f"u AS ({sql} RETURNING 1)")
+        params.extend(values)
+        selected.append("(SELECT count(*) FROM u)")
     for i, (obj, linked) in enumerate(zip(objs, links, strict=True)):
         meta = obj._meta
         points_at = {field.attname: k for field, k in linked}
@@ -125,13 +146,14 @@ def insert_linked(objs: Sequence[Model]) -> None:
             f"({', '.join(quote(f.column) for f in fields)}) VALUES ({', '.join(values)}) "
             f"RETURNING {quote(meta.pk.column)})"
         )
-    ids = ", ".join(
-        f"(SELECT {quote(obj._meta.pk.column)} FROM c{i})" for i, obj in enumerate(objs)
-    )
+        selected.append(f"(SELECT {quote(meta.pk.column)} FROM c{i})")
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} SELECT {ids}", params)
-        pks = cursor.fetchone()
-    for obj, pk in zip(objs, pks, strict=True):
+        cursor.execute(f"WITH {', '.join(parts)} SELECT {', '.join(selected)}", params)
+        found = list(cursor.fetchone())
+    if target is not None:
+        # The inserts are written by then: the exception rolls back the caller's transaction.
+        _updated_one(target, found.pop(0))
+    for obj, pk in zip(objs, found, strict=True):
         _stored(obj, connection.alias, pk)
     for obj, linked in zip(objs, links, strict=True):
         for field, k in linked:
@@ -161,6 +183,11 @@ def _links(obj: Model, i: int, order: dict[int, int]) -> list[tuple[Any, int]]:
 
 def update_row(obj: Model, update_fields: Sequence[str] | None = None) -> None:
     """Write ``obj``'s fields (``update_fields``: only those) to its stored row."""
+    _updated_one(obj, _update(type(obj), obj.pk, _changes(obj, update_fields)))
+
+
+def _changes(obj: Model, update_fields: Sequence[str] | None) -> list[tuple[Any, Any]]:
+    """The fields ``update_row`` writes, with their values."""
     if obj._state.adding or obj.pk is None:
         raise ValueError("update_row writes a stored object")
     meta = obj._meta
@@ -171,7 +198,12 @@ def update_row(obj: Model, update_fields: Sequence[str] | None = None) -> None:
     ]
     if update_fields is not None and len(fields) != len(set(update_fields)):
         raise ValueError(f"not fields of {meta.object_name}: {sorted(update_fields)}")
-    if _update(type(obj), obj.pk, [(f, f.pre_save(obj, False)) for f in fields]) != 1:
+    return [(f, f.pre_save(obj, False)) for f in fields]
+
+
+def _updated_one(obj: Model, count: int) -> None:
+    if count != 1:
+        meta = obj._meta
         raise meta.model.DoesNotExist(f"no {meta.object_name} with pk {obj.pk} to update")
 
 
@@ -181,9 +213,10 @@ def update_pk(model: type[Model], pk: Any, **values: Any) -> int:
     return _update(model, pk, [(meta.get_field(name), v) for name, v in values.items()])
 
 
-def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
+def _update_sql(
+    model: type[Model], pk: Any, changes: list[tuple[Any, Any]], connection: Any
+) -> tuple[str, list[Any]]:
     meta = model._meta
-    connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
     sql = (
         f"UPDATE {quote(meta.db_table)} SET "
@@ -191,6 +224,12 @@ def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
         f"WHERE {quote(meta.pk.column)} = %s"
     )
     values = [f.get_db_prep_save(v, connection=connection) for f, v in changes]
+    return sql, [*values, pk]
+
+
+def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
+    connection = connections[router.db_for_write(model)]
+    sql, params = _update_sql(model, pk, changes, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, pk])
+        cursor.execute(sql, params)
         return cursor.rowcount

@@ -116,22 +116,32 @@ def payload(delivery_id: str, event: Event, kind: str, data: dict[str, Any]) -> 
 _HOOKS = Prepared(lambda event: Webhook.objects.filter(event_id=event).order_by("pk"), event=int)
 
 
+def hooks_read(event: Event) -> tuple[Prepared, dict[str, Any]]:
+    """The read of ``event``'s webhooks, for a service that reads them with others
+    (``tournaments.prepared.read_together``) and hands them to :func:`emit`."""
+    return _HOOKS, {"event": event.pk}
+
+
 def emit(
     event: Event,
     kind: str,
     data: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+    *,
+    hooks: list[Webhook] | None = None,
 ) -> list[WebhookDelivery]:
     """Record a delivery of ``kind`` for every webhook of ``event`` and queue them after commit.
 
     Called inside the service's transaction: a rolled-back change sends nothing. ``data`` may
     be a function, called only when the event has webhooks: the usual case (none) then costs
-    the services one query.
+    the services one query, or none when they were read already (``hooks``, by
+    :func:`hooks_read` in the same transaction).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown webhook kind {kind!r}")
     if not callable(data):
         _check_minimal(data or {})
-    hooks = _HOOKS.all(event=event.pk)
+    if hooks is None:
+        hooks = _HOOKS.all(event=event.pk)
     if not hooks:
         return []
     values = dict((data() if callable(data) else data) or {})

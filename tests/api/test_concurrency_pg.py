@@ -3,12 +3,13 @@ row locks): never two results, never a half-written one. Run with
 DATABASE_URL=postgres://postgres@127.0.0.1:5432/botifarra_api."""
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
 
-from tournaments.models import AuditEntry, BoardResult, IdempotentResponse, Submission
+from tournaments.models import AuditEntry, BoardResult, IdempotentResponse, Submission, Table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -146,3 +147,48 @@ def test_a_submission_locks_its_table_and_result_only(world):
         thread.join(timeout=30)
     assert seen == {"Round": True, "Event": True, "Board": True, "other table": 201}
     assert BoardResult.objects.filter(board=board).count() == 2
+
+
+def test_a_round_closed_while_a_submission_waits_for_its_table_refuses_it(world):
+    """The submission's reads after the table's lock are one round trip (``read_together``)
+    but statements of their own: the round's status read once the lock is granted is the
+    closed one, not what the round was when the statement string was sent."""
+    from django.db import transaction
+
+    from tournaments.models import Round
+
+    seen = {}
+    client = world.client("table")  # its token's row needs the table's row: made before
+
+    def submit():
+        try:
+            response = client.post("/api/v1/results", world.short(), format="json")
+            seen["status"], seen["body"] = response.status_code, response.json()
+        except BaseException as exc:
+            seen["error"] = repr(exc)
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        # As round_close does: every table's lock, then the round's status.
+        list(Table.objects.select_for_update(of=("self",)).filter(round=world.table.round))
+        thread = threading.Thread(target=submit)
+        thread.start()
+        with connection.cursor() as cursor:
+            for _ in range(200):  # until the submission waits for the table's lock
+                # (pg_stat_activity is read once per transaction unless told to read again)
+                cursor.execute("SELECT pg_stat_clear_snapshot()")
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                time.sleep(0.05)
+            else:
+                raise AssertionError(f"the submission never waited for the table's lock: {seen}")
+        Round.objects.filter(pk=world.table.round_id).update(status=Round.Status.CLOSED)
+    thread.join(timeout=30)
+    assert seen["status"] == 400, seen
+    assert seen["body"]["errors"][0]["field"] == "round", seen
+    assert not BoardResult.objects.exists()

@@ -88,3 +88,32 @@ def test_what_cannot_be_prepared_is_refused():
     )
     with pytest.raises(TypeError, match="no prefetch"):
         prefetching.all(pk=1)
+
+
+def test_reads_together_give_what_each_read_gives_in_one_round_trip(django_assert_num_queries):
+    from django.db import connection
+
+    from tournaments.prepared import read_together
+
+    results = BoardResultFactory.create_batch(2)
+    flat = Prepared(
+        lambda pk: BoardResult.objects.filter(pk=pk).values_list("status", flat=True), pk=int
+    )
+    pairs = Prepared(
+        lambda table: BoardResult.objects.filter(table_id=table).values_list("pk", "table_id"),
+        table=int,
+    )
+    rows = Prepared(lambda pk: BoardResult.objects.filter(pk=pk), pk=int)
+    reads = [
+        (TOKEN, {"digest": "no such digest"}),  # no rows: its result set is empty
+        (flat, {"pk": results[0].pk}),
+        (pairs, {"table": results[1].table_id}),
+        (rows, {"pk": results[1].pk}),
+    ]
+    expected = [prepared.all(**values) for prepared, values in reads]
+    assert expected[0] == [] and expected[1] and expected[2] and expected[3]
+    # One statement string on PostgreSQL; SQLite runs one statement a call.
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else len(reads)):
+        got = read_together(*reads)
+    assert got[:3] == expected[:3]
+    assert [_fields(r) for r in got[3]] == [_fields(r) for r in expected[3]]

@@ -5,7 +5,14 @@ from django.utils import timezone
 
 from tests.factories import BoardResultFactory, EventFactory
 from tournaments.models import AuditEntry, BoardResult, Event, IdempotentResponse, Submission
-from tournaments.rows import insert_all, insert_linked, insert_new, update_pk, update_row
+from tournaments.rows import (
+    insert_all,
+    insert_linked,
+    insert_new,
+    update_pk,
+    update_row,
+    update_then_insert,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +160,23 @@ def test_insert_linked_takes_the_pk_of_an_object_stored_since_it_was_pointed_at(
     insert_linked([result])  # stored after the entries were made
     insert_linked(entries)
     assert [AuditEntry.objects.get(pk=e.pk).result_id for e in entries] == [result.pk] * 2
+
+
+def test_update_then_insert_writes_both_in_one_statement_or_neither(django_assert_num_queries):
+    from django.db import connection, transaction
+
+    stored = BoardResultFactory(status="entered")
+    stored.status, stored.confirmed_by = "confirmed", "table 1 EW"
+    entry = AuditEntry(event=stored.board.event, result=stored, actor="x", action="confirmed")
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+        update_then_insert(stored, ["status", "confirmed_by"], [entry])
+    row = BoardResult.objects.get(pk=stored.pk)
+    assert (row.status, row.confirmed_by) == ("confirmed", "table 1 EW")
+    assert AuditEntry.objects.get(pk=entry.pk).result_id == stored.pk
+    # A row that is gone: refused, and the entry written with it is not kept.
+    gone = BoardResult.objects.get(pk=stored.pk)
+    BoardResult.objects.filter(pk=stored.pk).delete()
+    orphan = AuditEntry(event=stored.board.event, actor="x", action="never")
+    with pytest.raises(BoardResult.DoesNotExist), transaction.atomic():
+        update_then_insert(gone, None, [orphan])
+    assert not AuditEntry.objects.filter(action="never").exists()

@@ -21,10 +21,11 @@ from tournaments.models import (
     Round,
     Submission,
     Table,
+    Webhook,
 )
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, read_together
 from tournaments.result_states import Incoming, Refusal, Stored, transition
-from tournaments.rows import insert_linked, insert_new, update_row
+from tournaments.rows import insert_linked, insert_new, update_row, update_then_insert
 from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
@@ -163,9 +164,18 @@ def unlock_board(
     """Let the table see the board's cards from now on (once; audited): the new unlock, None
     when the table had unlocked the board already. ``audits``: the request's audit entries,
     stored together by the caller; else stored here."""
-    unlock = BoardUnlock(table=table, board=board, reason=reason, actor=actor.label)
+    unlock, written = _new_unlock(table=table, board=board, actor=actor, reason=reason)
     if not insert_new(unlock, ("table", "board")):
         return None
+    audit.keep(written, audits)
+    return unlock
+
+
+def _new_unlock(
+    *, table: Table, board: Board, actor: Actor, reason: str
+) -> tuple[BoardUnlock, AuditEntry]:
+    """A new unlock and its audit entry, neither stored yet."""
+    unlock = BoardUnlock(table=table, board=board, reason=reason, actor=actor.label)
     written = audit.entry(
         event=table.round.event,
         actor=actor.label,
@@ -173,8 +183,7 @@ def unlock_board(
         changes={"board": [None, board.number], "table": [None, table.number]},
         note=reason,
     )
-    audit.keep(written, audits)
-    return unlock
+    return unlock, written
 
 
 def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> BoardUnlock:
@@ -283,7 +292,6 @@ def save_audited(
     audit entry, old → new per field. Every change of a stored result goes through here.
     ``audits``: the request's audit entries, stored together by the caller; else stored here."""
     result.version += 1
-    update_row(result)
     written = audit.entry(
         event=result.table.round.event,
         result=result,
@@ -292,7 +300,11 @@ def save_audited(
         changes=audit.diff(before, _snapshot(result)),
         note=note,
     )
-    audit.keep(written, audits)
+    if audits is None:
+        update_then_insert(result, None, [written])
+    else:
+        update_row(result)
+        audits.append(written)
 
 
 # The reads of every submission, compiled once (tournaments.prepared).
@@ -324,14 +336,36 @@ _LAST_SUBMISSION = Prepared(
 )
 
 
-def _locked_result(table: Table, board: Board) -> BoardResult | None:
+_UNLOCKED = Prepared(
+    lambda table, board: (
+        BoardUnlock.objects.filter(table_id=table, board_id=board).order_by().values_list("pk")
+    ),
+    table=int,
+    board=int,
+)
+
+
+def _locked_result(
+    table: Table, board: Board, *also: tuple[Prepared, dict[str, Any]]
+) -> tuple[BoardResult | None, bool, list[list[Any]]]:
+    """The table's result of the board (locked, with the table), whether the table has
+    unlocked the board, and the rows of the reads ``also``: what a submission reads, in one
+    round trip (``read_together``)."""
     # The race: two devices of one table post the same board at the same moment. Locking the
     # table row serialises them, so the second sees the first's result and confirms or
     # disputes it instead of creating a second one (the unique constraint is the backstop).
-    (forfeited_by,) = _LOCK_TABLE.all(pk=table.pk)
-    # The round may have closed since the table was read: closing locks every table of the
-    # round first, so what we read now, holding this table's lock, is final.
-    if _ROUND_STATUS.all(pk=table.round_id) != [Round.Status.OPEN]:
+    # The reads after the lock are statements of their own, each with a new snapshot: the
+    # round may have closed since the table was read, and closing locks every table of the
+    # round first, so what they read, holding this table's lock, is final. Every writer of
+    # an unlock holds the table's lock too.
+    (forfeited_by,), status, found, unlocked, *extra = read_together(
+        (_LOCK_TABLE, {"pk": table.pk}),
+        (_ROUND_STATUS, {"pk": table.round_id}),
+        (_LOCK_RESULT, {"table": table.pk, "board": board.pk}),
+        (_UNLOCKED, {"table": table.pk, "board": board.pk}),
+        *also,
+    )
+    if status != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
         )
@@ -340,10 +374,10 @@ def _locked_result(table: Table, board: Board) -> BoardResult | None:
             _("A pair of this table withdrew: its match is forfeited and takes no more results."),
             field="table",
         )
-    result = _LOCK_RESULT.first(table=table.pk, board=board.pk)
+    result = found[0] if found else None
     if result is not None:
         result.table, result.board = table, board  # already read: no query when audited
-    return result
+    return result, bool(unlocked), extra
 
 
 def open_dispute(
@@ -377,7 +411,9 @@ def open_dispute(
     return dispute
 
 
-def _emit_result(kind: str, result: BoardResult, **data: object) -> None:
+def _emit_result(
+    kind: str, result: BoardResult, hooks: list[Webhook] | None = None, **data: object
+) -> None:
     """A webhook about one board at one table: where it is, never its cards or scores."""
     table = result.table
     webhooks.emit(
@@ -390,6 +426,7 @@ def _emit_result(kind: str, result: BoardResult, **data: object) -> None:
             "board": result.board.number,
             **data,
         },
+        hooks=hooks,
     )
 
 
@@ -445,7 +482,7 @@ def _store(
 ) -> Outcome:
     """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
-    result = _locked_result(table, board)
+    result, unlocked, _ = _locked_result(table, board)
     incoming = Incoming(
         side=side,
         source=source,
@@ -506,9 +543,12 @@ def _store(
                 before=before,
                 audits=audits,
             )
-    unlock_board(
-        table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT, audits=audits
-    )
+    if not unlocked:
+        unlock, written = _new_unlock(
+            table=table, board=board, actor=actor, reason=BoardUnlock.Reason.RESULT
+        )
+        new_rows.append(unlock)
+        audits.append(written)
     verdict = record[1] if record is not None else None
     if created or not _repeats_last(result, side, source, submission_data, record):
         submission = Submission(
@@ -644,7 +684,10 @@ def result_confirm(
     event = table.round.event
 
     def confirm() -> BoardResult:
-        locked = _locked_result(table, result.board)
+        # The webhooks a confirmation notifies, read in the same round trip.
+        locked, _unlocked, (hooks,) = _locked_result(
+            table, result.board, webhooks.hooks_read(event)
+        )
         assert locked is not None
         if expected_version is not None and expected_version != locked.version:
             raise Conflict(
@@ -665,7 +708,7 @@ def result_confirm(
         locked.status = BoardResult.Status.CONFIRMED
         locked.confirmed_by = actor.label
         save_audited(locked, actor=actor, action="result_confirmed", before=before)
-        _emit_result(webhooks.RESULT_CONFIRMED, locked)
+        _emit_result(webhooks.RESULT_CONFIRMED, locked, hooks)
         queue.request_standings(event)
         return locked
 

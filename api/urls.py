@@ -4,8 +4,13 @@ from api import archive, lifecycle, reads, roles, views, webhooks
 
 app_name = "api"
 urlpatterns = [
-    path("auth/token", views.AccountTokenView.as_view(), name="auth_token"),
+    # What the tables send during a round comes first: a request tries the patterns in order.
     path("table-token", views.TableTokenView.as_view(), name="table_token"),
+    path("results", views.ResultListView.as_view(), name="result_list"),
+    path("results/<int:pk>/confirm", views.ResultConfirmView.as_view(), name="result_confirm"),
+    path("play-records", views.PlayRecordCreateView.as_view(), name="play_record_create"),
+    path("boards/played", views.BoardPlayedView.as_view(), name="board_played"),
+    path("auth/token", views.AccountTokenView.as_view(), name="auth_token"),
     path("events", lifecycle.EventsView.as_view(), name="event_list"),
     path("event-presets", lifecycle.PresetsView.as_view(), name="event_presets"),
     path("events/import", archive.EventImportView.as_view(), name="event_import"),
@@ -122,12 +127,8 @@ urlpatterns = [
         name="team_standings",
     ),
     path("rounds/<int:pk>/tables", views.RoundTablesView.as_view(), name="round_tables"),
-    path("results", views.ResultListView.as_view(), name="result_list"),
     path("results/<int:pk>", views.ResultDetailView.as_view(), name="result_detail"),
-    path("results/<int:pk>/confirm", views.ResultConfirmView.as_view(), name="result_confirm"),
-    path("boards/played", views.BoardPlayedView.as_view(), name="board_played"),
     path("tables/<int:pk>/new-codes", views.TableNewCodesView.as_view(), name="table_new_codes"),
-    path("play-records", views.PlayRecordCreateView.as_view(), name="play_record_create"),
     path("play-records/<int:pk>", views.PlayRecordDetailView.as_view(), name="play_record_detail"),
     path("verify", views.VerifyView.as_view(), name="verify"),
     path("disputes", views.DisputeListView.as_view(), name="dispute_list"),

@@ -22,16 +22,39 @@ as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
 from django.db.models import Model
 
 
-def _columns(meta: Any) -> list[Any]:
-    """The fields an insert writes: every concrete one but the pk."""
-    return [f for f in meta.concrete_fields if not f.primary_key]
+@dataclass(frozen=True)
+class _Table:
+    """A model's names as its database quotes them, and the fields an insert writes (every
+    concrete one but the pk): found once per model and database."""
+
+    name: str
+    pk: str
+    fields: tuple[Any, ...]
+    columns: str  # the fields' columns, quoted, joined by commas
+    quoted: dict[str, str]  # every field's column, quoted
+
+
+@functools.cache
+def _table(model: type[Model], alias: str) -> _Table:
+    quote = connections[alias].ops.quote_name
+    meta = model._meta
+    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+    return _Table(
+        name=quote(meta.db_table),
+        pk=quote(meta.pk.column),
+        fields=fields,
+        columns=", ".join(quote(f.column) for f in fields),
+        quoted={f.name: quote(f.column) for f in meta.concrete_fields},
+    )
 
 
 def _value(obj: Model, field: Any, connection: Any) -> Any:
@@ -40,16 +63,13 @@ def _value(obj: Model, field: Any, connection: Any) -> Any:
 
 
 def _insert(objs: Sequence[Model], suffix: str) -> list[tuple]:
-    meta = objs[0]._meta
     connection = connections[router.db_for_write(type(objs[0]))]
-    quote = connection.ops.quote_name
-    fields = _columns(meta)
-    values = [_value(obj, f, connection) for obj in objs for f in fields]
-    columns = ", ".join(quote(f.column) for f in fields)
-    row = f"({', '.join(['%s'] * len(fields))})"
+    table = _table(type(objs[0]), connection.alias)
+    values = [_value(obj, f, connection) for obj in objs for f in table.fields]
+    row = f"({', '.join(['%s'] * len(table.fields))})"
     sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({columns}) "
-        f"VALUES {', '.join([row] * len(objs))} {suffix} RETURNING {quote(meta.pk.column)}"
+        f"INSERT INTO {table.name} ({table.columns}) "
+        f"VALUES {', '.join([row] * len(objs))} {suffix} RETURNING {table.pk}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
@@ -65,8 +85,8 @@ def _stored(obj: Model, alias: str, pk: int) -> None:
 def insert_new(obj: Model, unique: Sequence[str]) -> bool:
     """Insert ``obj`` unless a row with the same values of the ``unique`` fields (a unique
     constraint's) exists. True when inserted (``obj.pk`` is then set); False: nothing written."""
-    quote = connections[router.db_for_write(type(obj))].ops.quote_name
-    target = ", ".join(quote(obj._meta.get_field(name).column) for name in unique)
+    table = _table(type(obj), router.db_for_write(type(obj)))
+    target = ", ".join(table.quoted[name] for name in unique)
     rows = _insert([obj], f"ON CONFLICT ({target}) DO NOTHING")
     if not rows:
         return False
@@ -122,31 +142,28 @@ def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Seque
                 setattr(obj, field.attname, objs[k].pk)
             insert_all([obj])
         return
-    quote = connection.ops.quote_name
     parts, params, selected = [], [], []
     if target is not None:
         sql, values = _update_sql(type(target), target.pk, changes, connection)
         parts.append(f"u AS ({sql} RETURNING 1)")
         params.extend(values)
         selected.append("(SELECT count(*) FROM u)")
-    for i, (obj, linked) in enumerate(zip(objs, links, strict=True)):
-        meta = obj._meta
+    tables = [_table(type(obj), connection.alias) for obj in objs]
+    for i, (obj, linked, table) in enumerate(zip(objs, links, tables, strict=True)):
         points_at = {field.attname: k for field, k in linked}
-        fields = _columns(meta)
         values = []
-        for f in fields:
+        for f in table.fields:
             if f.attname in points_at:
                 k = points_at[f.attname]
-                values.append(f"(SELECT {quote(objs[k]._meta.pk.column)} FROM c{k})")
+                values.append(f"(SELECT {tables[k].pk} FROM c{k})")
             else:
                 values.append("%s")
                 params.append(_value(obj, f, connection))
         parts.append(
-            f"c{i} AS (INSERT INTO {quote(meta.db_table)} "
-            f"({', '.join(quote(f.column) for f in fields)}) VALUES ({', '.join(values)}) "
-            f"RETURNING {quote(meta.pk.column)})"
+            f"c{i} AS (INSERT INTO {table.name} ({table.columns}) "
+            f"VALUES ({', '.join(values)}) RETURNING {table.pk})"
         )
-        selected.append(f"(SELECT {quote(meta.pk.column)} FROM c{i})")
+        selected.append(f"(SELECT {table.pk} FROM c{i})")
     with connection.cursor() as cursor:
         cursor.execute(f"WITH {', '.join(parts)} SELECT {', '.join(selected)}", params)
         found = list(cursor.fetchone())
@@ -216,12 +233,11 @@ def update_pk(model: type[Model], pk: Any, **values: Any) -> int:
 def _update_sql(
     model: type[Model], pk: Any, changes: list[tuple[Any, Any]], connection: Any
 ) -> tuple[str, list[Any]]:
-    meta = model._meta
-    quote = connection.ops.quote_name
+    table = _table(model, connection.alias)
     sql = (
-        f"UPDATE {quote(meta.db_table)} SET "
-        f"{', '.join(f'{quote(f.column)} = %s' for f, _v in changes)} "
-        f"WHERE {quote(meta.pk.column)} = %s"
+        f"UPDATE {table.name} SET "
+        f"{', '.join(f'{table.quoted[f.name]} = %s' for f, _v in changes)} "
+        f"WHERE {table.pk} = %s"
     )
     values = [f.get_db_prep_save(v, connection=connection) for f, v in changes]
     return sql, [*values, pk]

@@ -222,6 +222,16 @@ typedef struct {
     u64 index, rest0, rest1;
 } TableKey;
 
+/* A trick start that the last card of a trick leads to, as known_child() saw it: its table key,
+   and the bounds that need no search when the table had no entry for it (bounded: then lo, hi
+   are North-South's quick points and top trumps, from there on), so that its search does not
+   compute them again. */
+typedef struct Child {
+    TableKey key;
+    int bounded, lo, hi;
+    int leader, gain;
+} Child;
+
 static inline u64 mix64(u64 x) {
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ULL;
@@ -242,7 +252,7 @@ typedef struct {
     int points_in_hands;
     long long nodes;
     int busy;
-    const TableKey *pre; /* the key of the next trick start, when the caller computed it */
+    const struct Child *pre; /* the next trick start, when the caller looked at it already */
 } Search;
 
 static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
@@ -629,53 +639,67 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
     return v;
 }
 
-/* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
-   a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
-   may already decide. Returns 1 and the value in *v when one child decides the question, or when
-   none can reach it (then the best of their bounds is the bound returned). Otherwise it sorts
-   list[] by the children's bounds and leaves their table keys in keys[] for their searches. */
-static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts, int *list,
-                       int n, int alpha, int beta, int *v, TableKey *keys) {
-    int gains[12], lo[12], hi[12], leaders[12], found[12];
+/* The trick starts that the last card of a trick leads to, one per card of `moves` (in bit
+   order): their table keys, whose buckets are fetched from memory at once, so that the misses
+   overlap each other and the ordering of the cards (the table is far bigger than the caches:
+   these look-ups are most of the cost of a position). Only the code of the card's suit
+   changes. */
+static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
+                       Child *ch) {
     u64 base[4];
     for (int s = 0; s < 4; s++) base[s] = suit_code(S->hand, s);
-    for (int i = 0; i < n; i++) {
-        int c = list[i], ws = win_seat;
+    for (int i = 0; moves; i++) {
+        int c = lowbit_index(moves);
+        moves &= moves - 1;
+        int ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
-        leaders[i] = ws;
-        gains[i] = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
-        /* Only the code of the card's suit changes. */
+        ch[i].leader = ws;
+        ch[i].gain = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
+        ch[i].bounded = 0;
         u64 key[2], code[4] = {base[0], base[1], base[2], base[3]};
         S->hand[seat] ^= (u64)1 << c;
         code[c / 12] = suit_code(S->hand, c / 12);
         S->hand[seat] ^= (u64)1 << c;
         key_of_codes(code, ws, key);
-        table_key(S, key, &keys[i]);
-        __builtin_prefetch(bucket_at(S, &keys[i]));
+        table_key(S, key, &ch[i].key);
+        __builtin_prefetch(bucket_at(S, &ch[i].key));
     }
+}
+
+/* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
+   a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
+   may already decide. `ch` holds the children of the cards of `moves` (child_keys). Returns 1
+   and the value in *v when one child decides the question, or when none can reach it (then the
+   best of their bounds is the bound returned). Otherwise it sorts list[] by the children's
+   bounds and leaves in kids[] the child of each card of list[], for their searches. */
+static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *ch, int alpha,
+                       int beta, int *v, Child *kids) {
+    int lo[12], hi[12], found[12], at[12];
     int maximise = (seat & 1) == 0;
     int tl = popcount64(S->hand[seat]) - 1;
     for (int i = 0; i < n; i++) {
-        const Bucket *b = bucket_at(S, &keys[i]);
-        int slot = find(b, &keys[i], S->gen);
+        int j = at[i] = popcount64(moves & ((((u64)1) << list[i]) - 1));
+        const Bucket *b = bucket_at(S, &ch[j].key);
+        int slot = find(b, &ch[j].key, S->gen), g = ch[j].gain;
         lo[i] = 0;
         hi[i] = S->points_in_hands - PTS[list[i]] + tl;
         found[i] = slot >= 0;
         if (slot < 0) continue;
         lo[i] = slot_lower(&b->slot[slot]);
         hi[i] = slot_upper(&b->slot[slot]);
-        if (maximise && lo[i] + gains[i] >= beta) {
-            *v = lo[i] + gains[i];
+        if (maximise && lo[i] + g >= beta) {
+            *v = lo[i] + g;
             return 1;
         }
-        if (!maximise && hi[i] + gains[i] <= alpha) {
-            *v = hi[i] + gains[i];
+        if (!maximise && hi[i] + g <= alpha) {
+            *v = hi[i] + g;
             return 1;
         }
     }
     for (int i = 0; i < n; i++) {
         if (found[i]) continue; /* its bounds already include these */
-        int c = list[i], ws = leaders[i];
+        Child *k = &ch[at[i]];
+        int c = list[i], ws = k->leader, g = k->gain;
         int most = S->points_in_hands - PTS[c] + tl;
         S->hand[seat] ^= (u64)1 << c;
         int quick = quick_points(S, ws);
@@ -683,22 +707,26 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
         S->hand[seat] ^= (u64)1 << c;
         int ns_low = (ws & 1) ? kept : quick;
         int ns_high = most - ((ws & 1) ? quick : kept);
+        k->bounded = 1;
+        k->lo = ns_low;
+        k->hi = ns_high;
         if (ns_low > lo[i]) lo[i] = ns_low;
         if (ns_high < hi[i]) hi[i] = ns_high;
-        if (maximise && lo[i] + gains[i] >= beta) {
-            *v = lo[i] + gains[i];
+        if (maximise && lo[i] + g >= beta) {
+            *v = lo[i] + g;
             return 1;
         }
-        if (!maximise && hi[i] + gains[i] <= alpha) {
-            *v = hi[i] + gains[i];
+        if (!maximise && hi[i] + g <= alpha) {
+            *v = hi[i] + g;
             return 1;
         }
     }
     /* No child reaches the bound, and none can: the position fails on that side. */
     int bound = maximise ? -1 : 73;
     for (int i = 0; i < n; i++) {
-        if (maximise && hi[i] + gains[i] > bound) bound = hi[i] + gains[i];
-        if (!maximise && lo[i] + gains[i] < bound) bound = lo[i] + gains[i];
+        int g = ch[at[i]].gain;
+        if (maximise && hi[i] + g > bound) bound = hi[i] + g;
+        if (!maximise && lo[i] + g < bound) bound = lo[i] + g;
     }
     if (maximise ? bound <= alpha : bound >= beta) {
         *v = bound;
@@ -707,11 +735,10 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
     /* Otherwise the children are tried in the order of their bounds: for North-South the
        highest lower bound first, for East-West the lowest upper bound (the card order breaks
        ties). */
-    int score[12], order[12];
-    int cards[12];
-    TableKey copy[12];
+    int score[12], order[12], cards[12];
     for (int i = 0; i < n; i++) {
-        score[i] = maximise ? lo[i] + gains[i] : -(hi[i] + gains[i]);
+        int g = ch[at[i]].gain;
+        score[i] = maximise ? lo[i] + g : -(hi[i] + g);
         int j = i;
         while (j > 0 && score[order[j - 1]] < score[i]) {
             order[j] = order[j - 1];
@@ -719,11 +746,10 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
         }
         order[j] = i;
         cards[i] = list[i];
-        copy[i] = keys[i];
     }
     for (int i = 0; i < n; i++) {
         list[i] = cards[order[i]];
-        keys[i] = copy[order[i]];
+        kids[i] = ch[at[order[i]]];
     }
     return 0;
 }
@@ -733,7 +759,7 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
    a bound on the same side (an upper bound <= alpha, a lower bound >= beta). */
 static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
                   u64 on_table, int alpha, int beta) {
-    const TableKey *pre = S->pre;
+    const Child *pre = S->pre;
     S->pre = NULL;
     u64 hand = S->hand[seat];
     int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
@@ -752,7 +778,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
         if (pre) {
-            tkey = *pre;
+            tkey = pre->key;
         } else {
             u64 key[2];
             position_key(S->hand, seat, key);
@@ -766,16 +792,21 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
             if (lower >= beta) return lower;
             if (upper <= alpha) return upper;
             best_first = real_card(S, slot_best(&b->slot[slot]));
+        } else {
+            /* The leader's side cashes its sure tricks; the other side keeps its top trumps.
+               (An entry's bounds already include these: they are stored with them.) */
+            if (pre && pre->bounded) {
+                lower = pre->lo; /* known_child() computed them for this position */
+                upper = pre->hi;
+            } else {
+                int quick = quick_points(S, seat);
+                int kept = master_trump_points(S, NEXT(seat));
+                lower = (seat & 1) ? kept : quick;
+                upper = most - ((seat & 1) ? quick : kept);
+            }
+            if (lower >= beta) return lower;
+            if (upper <= alpha) return upper;
         }
-        /* The leader's side cashes its sure tricks; the other side keeps its top trumps. */
-        int quick = quick_points(S, seat);
-        int kept = master_trump_points(S, NEXT(seat));
-        int ns_low = (seat & 1) ? kept : quick;
-        int ns_high = most - ((seat & 1) ? quick : kept);
-        if (ns_low > lower) lower = ns_low;
-        if (ns_high < upper) upper = ns_high;
-        if (lower >= beta) return lower;
-        if (upper <= alpha) return upper;
         if (lower == upper) return lower;
         /* Now lower < upper, alpha < upper and lower < beta: the window stays open. */
         if (lower > alpha) alpha = lower;
@@ -807,6 +838,12 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
     u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
     moves = distinct_moves(moves, others);
+    /* Where the children of the last card have three tricks left or more (closer to the end,
+       they have no table entry), their keys are computed once and their table buckets fetched
+       now, while the cards are ordered; each child's search takes its key from S->pre. */
+    Child ch[12], kids[12];
+    int have_kids = pos == 3 && tricks_left >= 4;
+    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, ch);
     if (best_first >= 0 && !(moves >> best_first & 1)) {
         /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
@@ -814,22 +851,16 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
-    /* Where the children have three tricks left or more (closer to the end, they have no table
-       entry). Each child's key is computed once: its search takes it from S->pre. */
-    TableKey ckeys[12];
-    int have_keys = 0;
-    if (pos == 3 && tricks_left >= 4) {
+    if (have_kids) {
         int v;
-        if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v, ckeys))
-            return v;
-        have_keys = 1;
+        if (known_child(S, seat, list, n, moves, ch, alpha, beta, &v, kids)) return v;
     }
 
     int maximise = (seat & 1) == 0;
     int best = maximise ? -1 : 73, best_card = list[0];
     for (int i = 0; i < n; i++) {
         int c = list[i];
-        if (have_keys) S->pre = &ckeys[i];
+        if (have_kids) S->pre = &kids[i];
         int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
         if (maximise ? v > best : v < best) {
             best = v;

@@ -44,7 +44,7 @@ static uint8_t REPR[128][128]; /* REPR[own][others]: the lowest of each run of o
 static uint8_t SUITPTS[4096];  /* the points of a set of cards of one suit */
 static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
 static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
-static uint16_t BASE4[8];      /* 1 + 4 + ... + 4^(k-1) */
+static uint16_t BASE4[128];    /* BASE4[r]: 1 + 4 + ... + 4^(k-1), k the number of bits of r */
 
 static void init_tables(void) {
     /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
@@ -114,8 +114,12 @@ static void init_tables(void) {
             if (m >> b & 1) x |= 1 << (3 * b);
         SPREAD3[m] = (uint16_t)x;
     }
-    BASE4[0] = 0;
-    for (int k = 1; k < 8; k++) BASE4[k] = (uint16_t)(BASE4[k - 1] + (1 << (2 * (k - 1))));
+    for (int r = 0; r < 128; r++) {
+        int base = 0, k = 0;
+        for (int b = 0; b < 7; b++)
+            if (r >> b & 1) base += 1 << (2 * k++);
+        BASE4[r] = (uint16_t)base;
+    }
 }
 
 /* (Portable: without -mpopcnt, __builtin_popcountll is a library call.) */
@@ -178,7 +182,7 @@ static inline u64 suit_code(const u64 hand[4], int s) {
     int p1 = PACK[r][hand[1] >> sh & LOW7];
     int p2 = PACK[r][hand[2] >> sh & LOW7];
     int p3 = PACK[r][hand[3] >> sh & LOW7];
-    u64 low = BASE4[popcount64((u64)r)] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
+    u64 low = BASE4[r] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
     int m0 = (int)(hand[0] >> (sh + 7) & 31), m1 = (int)(hand[1] >> (sh + 7) & 31);
     int m2 = (int)(hand[2] >> (sh + 7) & 31), m3 = (int)(hand[3] >> (sh + 7) & 31);
     u64 high = SPREAD3[m0 | m2] | (SPREAD3[m1 | m2] << 1) | (SPREAD3[m3] << 2);
@@ -190,14 +194,8 @@ static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
     key[1] = code[2] | code[3] << 30;
 }
 
-static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
-    u64 code[4];
-    for (int s = 0; s < 4; s++) code[s] = suit_code(hand, s);
-    key_of_codes(code, leader, key);
-}
-
 /* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
-   scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
+   scrambled by a bijection (two Feistel rounds), whose low bits choose the bucket: the slot
    keeps the other bits, so the key stays exact in 101 bits (at least 2^21 buckets), with room
    for the bounds, the best card, the work the entry saves and the table's generation. A slot
    of another generation is empty: a table is handed from one search to the next (a process
@@ -228,6 +226,7 @@ typedef struct {
    compute them again. */
 typedef struct Child {
     TableKey key;
+    u64 code[4]; /* its suit codes (suit_code) */
     int bounded, lo, hi;
     int leader, gain;
 } Child;
@@ -253,13 +252,18 @@ typedef struct {
     long long nodes;
     int busy;
     const struct Child *pre; /* the next trick start, when the caller looked at it already */
+    /* The suit codes of the current trick's start, by tricks left (for the keys of the
+       trick starts after it: the suits of the cards not played to the trick keep theirs);
+       have_codes says which tricks have them (not the trick a question starts in, when it
+       starts after the lead). */
+    u64 codes[13][4];
+    unsigned have_codes;
 } Search;
 
 static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
     u64 a = key[0], b = key[1];
     b ^= mix64(a ^ 0x9E3779B97F4A7C15ULL) & MASK60;
     a ^= mix64(b ^ 0xD1B54A32D192ED03ULL) & MASK62;
-    b ^= mix64(a ^ 0x8CB92BA72F3D8DD7ULL) & MASK60;
     k->index = a & (S->buckets - 1);
     k->rest0 = a >> S->bits;
     k->rest1 = b;
@@ -539,7 +543,7 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
     return n;
 }
 
-/* The canonical form of a card of the leader at the start of a trick (see position_key), and
+/* The canonical form of a card of the leader at the start of a trick (see suit_code), and
    back: a card without points is stored as its rank among those left in its suit. */
 static inline int canonical_card(const Search *S, int c) {
     int s = c / 12, st = c % 12;
@@ -645,9 +649,12 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
    these look-ups are most of the cost of a position). Only the code of the card's suit
    changes. */
 static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
-                       Child *ch) {
+                       u64 on_table, int tricks_left, Child *ch) {
     u64 base[4];
-    for (int s = 0; s < 4; s++) base[s] = suit_code(S->hand, s);
+    const u64 *start = S->codes[tricks_left];
+    int have = S->have_codes >> tricks_left & 1;
+    for (int s = 0; s < 4; s++)
+        base[s] = have && !(on_table & SUIT[s]) ? start[s] : suit_code(S->hand, s);
     for (int i = 0; moves; i++) {
         int c = lowbit_index(moves);
         moves &= moves - 1;
@@ -656,7 +663,8 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
         ch[i].leader = ws;
         ch[i].gain = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
         ch[i].bounded = 0;
-        u64 key[2], code[4] = {base[0], base[1], base[2], base[3]};
+        u64 key[2], *code = ch[i].code;
+        for (int s = 0; s < 4; s++) code[s] = base[s];
         S->hand[seat] ^= (u64)1 << c;
         code[c / 12] = suit_code(S->hand, c / 12);
         S->hand[seat] ^= (u64)1 << c;
@@ -671,9 +679,10 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
    may already decide. `ch` holds the children of the cards of `moves` (child_keys). Returns 1
    and the value in *v when one child decides the question, or when none can reach it (then the
    best of their bounds is the bound returned). Otherwise it sorts list[] by the children's
-   bounds and leaves in kids[] the child of each card of list[], for their searches. */
+   bounds and leaves in kids[] the index in ch[] of the child of each card of list[], for their
+   searches. */
 static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *ch, int alpha,
-                       int beta, int *v, Child *kids) {
+                       int beta, int *v, int *kids) {
     int lo[12], hi[12], found[12], at[12];
     int maximise = (seat & 1) == 0;
     int tl = popcount64(S->hand[seat]) - 1;
@@ -749,7 +758,7 @@ static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *
     }
     for (int i = 0; i < n; i++) {
         list[i] = cards[order[i]];
-        kids[i] = ch[at[order[i]]];
+        kids[i] = at[order[i]];
     }
     return 0;
 }
@@ -777,13 +786,17 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     TableKey tkey = {0, 0, 0};
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
+        u64 *codes = S->codes[tricks_left];
         if (pre) {
             tkey = pre->key;
+            for (int s = 0; s < 4; s++) codes[s] = pre->code[s];
         } else {
             u64 key[2];
-            position_key(S->hand, seat, key);
+            for (int s = 0; s < 4; s++) codes[s] = suit_code(S->hand, s);
+            key_of_codes(codes, seat, key);
             table_key(S, key, &tkey);
         }
+        S->have_codes |= 1u << tricks_left;
         const Bucket *b = bucket_at(S, &tkey);
         int slot = find(b, &tkey, S->gen);
         if (slot >= 0) {
@@ -841,9 +854,10 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     /* Where the children of the last card have three tricks left or more (closer to the end,
        they have no table entry), their keys are computed once and their table buckets fetched
        now, while the cards are ordered; each child's search takes its key from S->pre. */
-    Child ch[12], kids[12];
+    Child ch[12];
+    int kids[12];
     int have_kids = pos == 3 && tricks_left >= 4;
-    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, ch);
+    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch);
     if (best_first >= 0 && !(moves >> best_first & 1)) {
         /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
@@ -860,7 +874,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int best = maximise ? -1 : 73, best_card = list[0];
     for (int i = 0; i < n; i++) {
         int c = list[i];
-        if (have_kids) S->pre = &kids[i];
+        if (have_kids) S->pre = &ch[kids[i]];
         int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
         if (maximise ? v > best : v < best) {
             best = v;
@@ -985,6 +999,7 @@ static int parse_position(Search *S, PyObject *hands, int to_move, PyObject *tri
 }
 
 static int zero_window(Search *S, const Start *st, int beta) {
+    S->have_codes = 0;
     return search(S, st->seat, st->pos, st->led, st->win, st->win_seat, st->trick_pts,
                   st->on_table, beta - 1, beta);
 }

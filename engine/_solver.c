@@ -429,6 +429,45 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
     return out;
 }
 
+/* Twins (see search()) whose trick is decided whatever the others play: the card that takes
+   it, or the winning card it leaves on the table, cannot be beaten by an opponent of its side
+   still to play (R7: from the suit led when it holds it). Then the trick where one twin falls goes
+   to that side in every line, the same side as in the mirrored line, and only the later trick,
+   where the other twin falls, may go either way: the richer twin is worth at least as much to
+   that side, and the cheaper one to the other side. So of each run of twins only one card needs
+   a search: the richest when the trick is the mover's side's, the cheapest when it is the
+   opponents'. `breakers`: the cards that separate twins (search()). */
+static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, int pos, int led,
+                          int win, int win_seat) {
+    int t = S->trump;
+    u64 out = moves;
+    for (int s = 0; s < 4; s++) {
+        u64 m = moves & SUIT[s];
+        if (S->obligada) m &= POINT_CARDS;
+        while (m & (m - 1)) {
+            int lo = lowbit_index(m);
+            u64 stop = breakers & SUIT[s] & ~((((u64)2) << lo) - 1);
+            u64 run = stop ? m & ((((u64)1) << lowbit_index(stop)) - 1) : m;
+            m &= ~run;
+            if (!(run & (run - 1))) continue;
+            int ld = pos == 0 ? s : led, w = win, ws = win_seat;
+            if (pos == 0 || (BEATS[t][win] >> lo & 1)) {
+                w = lo; /* every card of the run beats the same cards as its lowest */
+                ws = seat;
+            }
+            int decided = 1, other = seat;
+            for (int k = pos + 1; k < 4 && decided; k++) {
+                other = NEXT(other);
+                if (((other ^ ws) & 1) && can_beat(S->hand[other], ld, w, t)) decided = 0;
+            }
+            if (!decided) continue;
+            u64 keep = ((ws ^ seat) & 1) ? run & (~run + 1) : (u64)1 << highbit_index(run);
+            out &= ~(run & ~keep);
+        }
+    }
+    return out;
+}
+
 /* Put the likely best cards first: the one the table remembers, then
    - at the lead, with a trump suit: a card of a suit the partner can ruff (the last hand
      following suit or holding no trump), then a low card towards the partner's top card of
@@ -851,6 +890,12 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
     u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
     moves = distinct_moves(moves, others);
+    /* Twins: two cards of one suit in this hand with no card of another hand (nor on the table)
+       between them; under obligada (R8 also looks at the hand's lowest card of each suit and
+       at which cards have points), two point cards with no card left at all between them. */
+    u64 twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
+    u64 breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
+    moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
     /* Where the children of the last card have three tricks left or more (closer to the end,
        they have no table entry), their keys are computed once and their table buckets fetched
        now, while the cards are ordered; each child's search takes its key from S->pre. */
@@ -872,10 +917,36 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
 
     int maximise = (seat & 1) == 0;
     int best = maximise ? -1 : 73, best_card = list[0];
+    int tried[12];
     for (int i = 0; i < n; i++) {
         int c = list[i];
-        if (have_kids) S->pre = &ch[kids[i]];
-        int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
+        int v = -1000;
+        /* Twins (above) play alike but for their points: swapping them maps every line of
+           play after one onto a line after the other with the same legal cards and the same
+           tricks to the same sides (a hand's cards are never compared with each other), where
+           only the difference of their points changes sides (the tricks they fall in are this
+           one and a later one). So their values differ by that much at most, and a twin
+           already tried may settle this one. (Twins of equal points are tried once:
+           distinct_moves; twins whose trick is decided, once: dominant_twins.) */
+        for (int j = 0; j < i; j++) {
+            int b = list[j];
+            if (b / 12 != c / 12 || !(twin_candidates >> b & 1) || !(twin_candidates >> c & 1))
+                continue;
+            int lo_c = b < c ? b : c, hi_c = b < c ? c : b;
+            u64 between = ((((u64)1) << hi_c) - 1) & ~((((u64)2) << lo_c) - 1);
+            if (breakers & between) continue;
+            int d = PTS[c] - PTS[b];
+            if (d < 0) d = -d;
+            if (maximise ? tried[j] + d <= alpha : tried[j] - d >= beta) {
+                v = maximise ? tried[j] + d : tried[j] - d;
+                break;
+            }
+        }
+        if (v == -1000) {
+            if (have_kids) S->pre = &ch[kids[i]];
+            v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
+        }
+        tried[i] = v;
         if (maximise ? v > best : v < best) {
             best = v;
             best_card = c;

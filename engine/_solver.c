@@ -431,7 +431,8 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
 
 /* Twins (see search()) whose trick is decided whatever the others play: the card that takes
    it, or the winning card it leaves on the table, cannot be beaten by an opponent of its side
-   still to play (R7: from the suit led when it holds it). Then the trick where one twin falls goes
+   still to play (R7: from the suit led when it holds it), or the last hand to play is bound to
+   take it (below). Then the trick where one twin falls goes
    to that side in every line, the same side as in the mirrored line, and only the later trick,
    where the other twin falls, may go either way: the richer twin is worth at least as much to
    that side, and the cheaper one to the other side. So of each run of twins only one card needs
@@ -459,6 +460,29 @@ static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, in
             for (int k = pos + 1; k < 4 && decided; k++) {
                 other = NEXT(other);
                 if (((other ^ ws) & 1) && can_beat(S->hand[other], ld, w, t)) decided = 0;
+            }
+            if (!decided && pos < 3) {
+                /* Or the last hand to play must and can take the trick from whatever the
+                   other side may be winning with by then (R7: a hand that can beat the
+                   opponents' winning card must): the trick is the last hand's side's. The
+                   other side's strongest possible card: the winning card if it is theirs (the
+                   run's card if it takes the trick), and the highest card of the suit led
+                   (void: the highest trump) of each of them still to play before. */
+                int last = (seat + 3 * (3 - pos)) & 3, strongest = -1, other2 = seat;
+                if ((ws ^ last) & 1) strongest = w;
+                for (int k = pos + 1; k < 3; k++) {
+                    other2 = NEXT(other2);
+                    if (!((other2 ^ last) & 1)) continue;
+                    u64 h = S->hand[other2], f = h & SUIT[ld];
+                    u64 top = f ? f : (t < 4 ? h & SUIT[t] : 0);
+                    if (!top) continue;
+                    int c = highbit_index(top);
+                    if (strongest < 0 || (BEATS[t][strongest] >> c & 1)) strongest = c;
+                }
+                if (strongest >= 0 && can_beat(S->hand[last], ld, strongest, t)) {
+                    decided = 1;
+                    ws = last;
+                }
             }
             if (!decided) continue;
             u64 keep = ((ws ^ seat) & 1) ? run & (~run + 1) : (u64)1 << highbit_index(run);

@@ -432,12 +432,12 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
 /* Twins (see search()) whose trick is decided whatever the others play: the card that takes
    it, or the winning card it leaves on the table, cannot be beaten by an opponent of its side
    still to play (R7: from the suit led when it holds it), or the last hand to play is bound to
-   take it (below). Then the trick where one twin falls goes
-   to that side in every line, the same side as in the mirrored line, and only the later trick,
-   where the other twin falls, may go either way: the richer twin is worth at least as much to
-   that side, and the cheaper one to the other side. So of each run of twins only one card needs
-   a search: the richest when the trick is the mover's side's, the cheapest when it is the
-   opponents'. `breakers`: the cards that separate twins (search()). */
+   take it (below). Then the trick where one twin falls goes to that side in every line, the
+   same side as in the mirrored line, and only the later trick, where the other twin falls, may
+   go either way: the richer twin is worth at least as much to that side, and the cheaper one
+   to the other side. So of each run of twins only one card needs a search: the richest when
+   the trick is the mover's side's, the cheapest when it is the opponents'. `breakers`: the
+   cards that separate twins (search()). */
 static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, int pos, int led,
                           int win, int win_seat) {
     int t = S->trump;

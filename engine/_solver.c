@@ -393,7 +393,10 @@ static int quick_points(const Search *S, int leader) {
             int o = k ? o2 : o1;
             u64 os = h[o] & SUIT[s];
             if (os) {
-                int oc = lowbit_index(os);
+                /* The second hand must beat the card led when it can (R7): a low card led
+                   towards the partner draws one of its higher cards. */
+                u64 ob = k ? 0 : os & BEATS[t][lc];
+                int oc = lowbit_index(ob ? ob : os);
                 h[o] &= ~((u64)1 << oc);
                 pts += PTS[oc];
             }

@@ -487,6 +487,24 @@ static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, in
                     ws = last;
                 }
             }
+            if (!decided && pos < 2) {
+                /* Or the next hand must take the trick from the other side (R7), and nobody of
+                   the other side after it can beat even its weakest card that does (the
+                   lowest of the suit, or void the lowest trump, above the winning card). */
+                int next = NEXT(seat);
+                u64 h = S->hand[next], f = h & SUIT[ld];
+                u64 b = (f ? f : h) & BEATS[t][w];
+                if (((next ^ ws) & 1) && b) {
+                    int weakest = lowbit_index(b), other3 = next;
+                    decided = 1;
+                    for (int k = pos + 2; k < 4 && decided; k++) {
+                        other3 = NEXT(other3);
+                        if (((other3 ^ next) & 1) && can_beat(S->hand[other3], ld, weakest, t))
+                            decided = 0;
+                    }
+                    if (decided) ws = next;
+                }
+            }
             if (!decided) continue;
             u64 keep = ((ws ^ seat) & 1) ? run & (~run + 1) : (u64)1 << highbit_index(run);
             out &= ~(run & ~keep);

@@ -44,7 +44,7 @@ static uint8_t REPR[128][128]; /* REPR[own][others]: the lowest of each run of o
 static uint8_t SUITPTS[4096];  /* the points of a set of cards of one suit */
 static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
 static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
-static uint16_t BASE4[8];      /* 1 + 4 + ... + 4^(k-1) */
+static uint16_t BASE4[128];    /* BASE4[r]: 1 + 4 + ... + 4^(k-1), k the number of bits of r */
 
 static void init_tables(void) {
     /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
@@ -114,8 +114,12 @@ static void init_tables(void) {
             if (m >> b & 1) x |= 1 << (3 * b);
         SPREAD3[m] = (uint16_t)x;
     }
-    BASE4[0] = 0;
-    for (int k = 1; k < 8; k++) BASE4[k] = (uint16_t)(BASE4[k - 1] + (1 << (2 * (k - 1))));
+    for (int r = 0; r < 128; r++) {
+        int base = 0, k = 0;
+        for (int b = 0; b < 7; b++)
+            if (r >> b & 1) base += 1 << (2 * k++);
+        BASE4[r] = (uint16_t)base;
+    }
 }
 
 /* (Portable: without -mpopcnt, __builtin_popcountll is a library call.) */
@@ -178,7 +182,7 @@ static inline u64 suit_code(const u64 hand[4], int s) {
     int p1 = PACK[r][hand[1] >> sh & LOW7];
     int p2 = PACK[r][hand[2] >> sh & LOW7];
     int p3 = PACK[r][hand[3] >> sh & LOW7];
-    u64 low = BASE4[popcount64((u64)r)] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
+    u64 low = BASE4[r] + (SPREAD2[p1 | p3] | (SPREAD2[p2 | p3] << 1));
     int m0 = (int)(hand[0] >> (sh + 7) & 31), m1 = (int)(hand[1] >> (sh + 7) & 31);
     int m2 = (int)(hand[2] >> (sh + 7) & 31), m3 = (int)(hand[3] >> (sh + 7) & 31);
     u64 high = SPREAD3[m0 | m2] | (SPREAD3[m1 | m2] << 1) | (SPREAD3[m3] << 2);
@@ -190,14 +194,8 @@ static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
     key[1] = code[2] | code[3] << 30;
 }
 
-static inline void position_key(const u64 hand[4], int leader, u64 key[2]) {
-    u64 code[4];
-    for (int s = 0; s < 4; s++) code[s] = suit_code(hand, s);
-    key_of_codes(code, leader, key);
-}
-
 /* The table: buckets of four 16-byte slots, one cache line each. The 122-bit key is first
-   scrambled by a bijection (three Feistel rounds), whose low bits choose the bucket: the slot
+   scrambled by a bijection (two Feistel rounds), whose low bits choose the bucket: the slot
    keeps the other bits, so the key stays exact in 101 bits (at least 2^21 buckets), with room
    for the bounds, the best card, the work the entry saves and the table's generation. A slot
    of another generation is empty: a table is handed from one search to the next (a process
@@ -222,6 +220,17 @@ typedef struct {
     u64 index, rest0, rest1;
 } TableKey;
 
+/* A trick start that the last card of a trick leads to, as known_child() saw it: its table key,
+   and the bounds that need no search when the table had no entry for it (bounded: then lo, hi
+   are North-South's quick points and top trumps, from there on), so that its search does not
+   compute them again. */
+typedef struct Child {
+    TableKey key;
+    u64 code[4]; /* its suit codes (suit_code) */
+    int bounded, lo, hi;
+    int leader, gain;
+} Child;
+
 static inline u64 mix64(u64 x) {
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ULL;
@@ -242,14 +251,19 @@ typedef struct {
     int points_in_hands;
     long long nodes;
     int busy;
-    const TableKey *pre; /* the key of the next trick start, when the caller computed it */
+    const struct Child *pre; /* the next trick start, when the caller looked at it already */
+    /* The suit codes of the current trick's start, by tricks left (for the keys of the
+       trick starts after it: the suits of the cards not played to the trick keep theirs);
+       have_codes says which tricks have them (not the trick a question starts in, when it
+       starts after the lead). */
+    u64 codes[13][4];
+    unsigned have_codes;
 } Search;
 
 static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
     u64 a = key[0], b = key[1];
     b ^= mix64(a ^ 0x9E3779B97F4A7C15ULL) & MASK60;
     a ^= mix64(b ^ 0xD1B54A32D192ED03ULL) & MASK62;
-    b ^= mix64(a ^ 0x8CB92BA72F3D8DD7ULL) & MASK60;
     k->index = a & (S->buckets - 1);
     k->rest0 = a >> S->bits;
     k->rest1 = b;
@@ -379,7 +393,10 @@ static int quick_points(const Search *S, int leader) {
             int o = k ? o2 : o1;
             u64 os = h[o] & SUIT[s];
             if (os) {
-                int oc = lowbit_index(os);
+                /* The second hand must beat the card led when it can (R7): a low card led
+                   towards the partner draws one of its higher cards. */
+                u64 ob = k ? 0 : os & BEATS[t][lc];
+                int oc = lowbit_index(ob ? ob : os);
                 h[o] &= ~((u64)1 << oc);
                 pts += PTS[oc];
             }
@@ -411,6 +428,87 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
     for (int s = 0; s < 4; s++) {
         int own = (int)(moves >> (12 * s) & LOW7);
         if (own) out |= (u64)REPR[own][others >> (12 * s) & LOW7] << (12 * s);
+    }
+    return out;
+}
+
+/* Twins (see search()) whose trick is decided whatever the others play: the card that takes
+   it, or the winning card it leaves on the table, cannot be beaten by an opponent of its side
+   still to play (R7: from the suit led when it holds it), or the last hand to play is bound to
+   take it (below). Then the trick where one twin falls goes to that side in every line, the
+   same side as in the mirrored line, and only the later trick, where the other twin falls, may
+   go either way: the richer twin is worth at least as much to that side, and the cheaper one
+   to the other side. So of each run of twins only one card needs a search: the richest when
+   the trick is the mover's side's, the cheapest when it is the opponents'. `breakers`: the
+   cards that separate twins (search()). */
+static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, int pos, int led,
+                          int win, int win_seat) {
+    int t = S->trump;
+    u64 out = moves;
+    for (int s = 0; s < 4; s++) {
+        u64 m = moves & SUIT[s];
+        if (S->obligada) m &= POINT_CARDS;
+        while (m & (m - 1)) {
+            int lo = lowbit_index(m);
+            u64 stop = breakers & SUIT[s] & ~((((u64)2) << lo) - 1);
+            u64 run = stop ? m & ((((u64)1) << lowbit_index(stop)) - 1) : m;
+            m &= ~run;
+            if (!(run & (run - 1))) continue;
+            int ld = pos == 0 ? s : led, w = win, ws = win_seat;
+            if (pos == 0 || (BEATS[t][win] >> lo & 1)) {
+                w = lo; /* every card of the run beats the same cards as its lowest */
+                ws = seat;
+            }
+            int decided = 1, other = seat;
+            for (int k = pos + 1; k < 4 && decided; k++) {
+                other = NEXT(other);
+                if (((other ^ ws) & 1) && can_beat(S->hand[other], ld, w, t)) decided = 0;
+            }
+            if (!decided && pos < 3) {
+                /* Or the last hand to play must and can take the trick from whatever the
+                   other side may be winning with by then (R7: a hand that can beat the
+                   opponents' winning card must): the trick is the last hand's side's. The
+                   other side's strongest possible card: the winning card if it is theirs (the
+                   run's card if it takes the trick), and the highest card of the suit led
+                   (void: the highest trump) of each of them still to play before. */
+                int last = (seat + 3 * (3 - pos)) & 3, strongest = -1, other2 = seat;
+                if ((ws ^ last) & 1) strongest = w;
+                for (int k = pos + 1; k < 3; k++) {
+                    other2 = NEXT(other2);
+                    if (!((other2 ^ last) & 1)) continue;
+                    u64 h = S->hand[other2], f = h & SUIT[ld];
+                    u64 top = f ? f : (t < 4 ? h & SUIT[t] : 0);
+                    if (!top) continue;
+                    int c = highbit_index(top);
+                    if (strongest < 0 || (BEATS[t][strongest] >> c & 1)) strongest = c;
+                }
+                if (strongest >= 0 && can_beat(S->hand[last], ld, strongest, t)) {
+                    decided = 1;
+                    ws = last;
+                }
+            }
+            if (!decided && pos < 2) {
+                /* Or the next hand must take the trick from the other side (R7), and nobody of
+                   the other side after it can beat even its weakest card that does (the
+                   lowest of the suit, or void the lowest trump, above the winning card). */
+                int next = NEXT(seat);
+                u64 h = S->hand[next], f = h & SUIT[ld];
+                u64 b = (f ? f : h) & BEATS[t][w];
+                if (((next ^ ws) & 1) && b) {
+                    int weakest = lowbit_index(b), other3 = next;
+                    decided = 1;
+                    for (int k = pos + 2; k < 4 && decided; k++) {
+                        other3 = NEXT(other3);
+                        if (((other3 ^ next) & 1) && can_beat(S->hand[other3], ld, weakest, t))
+                            decided = 0;
+                    }
+                    if (decided) ws = next;
+                }
+            }
+            if (!decided) continue;
+            u64 keep = ((ws ^ seat) & 1) ? run & (~run + 1) : (u64)1 << highbit_index(run);
+            out &= ~(run & ~keep);
+        }
     }
     return out;
 }
@@ -529,7 +627,7 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
     return n;
 }
 
-/* The canonical form of a card of the leader at the start of a trick (see position_key), and
+/* The canonical form of a card of the leader at the start of a trick (see suit_code), and
    back: a card without points is stored as its rank among those left in its suit. */
 static inline int canonical_card(const Search *S, int c) {
     int s = c / 12, st = c % 12;
@@ -629,53 +727,72 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
     return v;
 }
 
-/* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
-   a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
-   may already decide. Returns 1 and the value in *v when one child decides the question, or when
-   none can reach it (then the best of their bounds is the bound returned). Otherwise it sorts
-   list[] by the children's bounds and leaves their table keys in keys[] for their searches. */
-static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts, int *list,
-                       int n, int alpha, int beta, int *v, TableKey *keys) {
-    int gains[12], lo[12], hi[12], leaders[12], found[12];
+/* The trick starts that the last card of a trick leads to, one per card of `moves` (in bit
+   order): their table keys, whose buckets are fetched from memory at once, so that the misses
+   overlap each other and the ordering of the cards (the table is far bigger than the caches:
+   these look-ups are most of the cost of a position). Only the code of the card's suit
+   changes. */
+static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
+                       u64 on_table, int tricks_left, Child *ch) {
     u64 base[4];
-    for (int s = 0; s < 4; s++) base[s] = suit_code(S->hand, s);
-    for (int i = 0; i < n; i++) {
-        int c = list[i], ws = win_seat;
+    const u64 *start = S->codes[tricks_left];
+    int have = S->have_codes >> tricks_left & 1;
+    for (int s = 0; s < 4; s++)
+        base[s] = have && !(on_table & SUIT[s]) ? start[s] : suit_code(S->hand, s);
+    for (int i = 0; moves; i++) {
+        int c = lowbit_index(moves);
+        moves &= moves - 1;
+        int ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
-        leaders[i] = ws;
-        gains[i] = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
-        /* Only the code of the card's suit changes. */
-        u64 key[2], code[4] = {base[0], base[1], base[2], base[3]};
+        ch[i].leader = ws;
+        ch[i].gain = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
+        ch[i].bounded = 0;
+        u64 key[2], *code = ch[i].code;
+        for (int s = 0; s < 4; s++) code[s] = base[s];
         S->hand[seat] ^= (u64)1 << c;
         code[c / 12] = suit_code(S->hand, c / 12);
         S->hand[seat] ^= (u64)1 << c;
         key_of_codes(code, ws, key);
-        table_key(S, key, &keys[i]);
-        __builtin_prefetch(bucket_at(S, &keys[i]));
+        table_key(S, key, &ch[i].key);
+        __builtin_prefetch(bucket_at(S, &ch[i].key));
     }
+}
+
+/* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
+   a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
+   may already decide. `ch` holds the children of the cards of `moves` (child_keys). Returns 1
+   and the value in *v when one child decides the question, or when none can reach it (then the
+   best of their bounds is the bound returned). Otherwise it sorts list[] by the children's
+   bounds and leaves in kids[] the index in ch[] of the child of each card of list[], for their
+   searches. */
+static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *ch, int alpha,
+                       int beta, int *v, int *kids) {
+    int lo[12], hi[12], found[12], at[12];
     int maximise = (seat & 1) == 0;
     int tl = popcount64(S->hand[seat]) - 1;
     for (int i = 0; i < n; i++) {
-        const Bucket *b = bucket_at(S, &keys[i]);
-        int slot = find(b, &keys[i], S->gen);
+        int j = at[i] = popcount64(moves & ((((u64)1) << list[i]) - 1));
+        const Bucket *b = bucket_at(S, &ch[j].key);
+        int slot = find(b, &ch[j].key, S->gen), g = ch[j].gain;
         lo[i] = 0;
         hi[i] = S->points_in_hands - PTS[list[i]] + tl;
         found[i] = slot >= 0;
         if (slot < 0) continue;
         lo[i] = slot_lower(&b->slot[slot]);
         hi[i] = slot_upper(&b->slot[slot]);
-        if (maximise && lo[i] + gains[i] >= beta) {
-            *v = lo[i] + gains[i];
+        if (maximise && lo[i] + g >= beta) {
+            *v = lo[i] + g;
             return 1;
         }
-        if (!maximise && hi[i] + gains[i] <= alpha) {
-            *v = hi[i] + gains[i];
+        if (!maximise && hi[i] + g <= alpha) {
+            *v = hi[i] + g;
             return 1;
         }
     }
     for (int i = 0; i < n; i++) {
         if (found[i]) continue; /* its bounds already include these */
-        int c = list[i], ws = leaders[i];
+        Child *k = &ch[at[i]];
+        int c = list[i], ws = k->leader, g = k->gain;
         int most = S->points_in_hands - PTS[c] + tl;
         S->hand[seat] ^= (u64)1 << c;
         int quick = quick_points(S, ws);
@@ -683,22 +800,26 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
         S->hand[seat] ^= (u64)1 << c;
         int ns_low = (ws & 1) ? kept : quick;
         int ns_high = most - ((ws & 1) ? quick : kept);
+        k->bounded = 1;
+        k->lo = ns_low;
+        k->hi = ns_high;
         if (ns_low > lo[i]) lo[i] = ns_low;
         if (ns_high < hi[i]) hi[i] = ns_high;
-        if (maximise && lo[i] + gains[i] >= beta) {
-            *v = lo[i] + gains[i];
+        if (maximise && lo[i] + g >= beta) {
+            *v = lo[i] + g;
             return 1;
         }
-        if (!maximise && hi[i] + gains[i] <= alpha) {
-            *v = hi[i] + gains[i];
+        if (!maximise && hi[i] + g <= alpha) {
+            *v = hi[i] + g;
             return 1;
         }
     }
     /* No child reaches the bound, and none can: the position fails on that side. */
     int bound = maximise ? -1 : 73;
     for (int i = 0; i < n; i++) {
-        if (maximise && hi[i] + gains[i] > bound) bound = hi[i] + gains[i];
-        if (!maximise && lo[i] + gains[i] < bound) bound = lo[i] + gains[i];
+        int g = ch[at[i]].gain;
+        if (maximise && hi[i] + g > bound) bound = hi[i] + g;
+        if (!maximise && lo[i] + g < bound) bound = lo[i] + g;
     }
     if (maximise ? bound <= alpha : bound >= beta) {
         *v = bound;
@@ -707,11 +828,10 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
     /* Otherwise the children are tried in the order of their bounds: for North-South the
        highest lower bound first, for East-West the lowest upper bound (the card order breaks
        ties). */
-    int score[12], order[12];
-    int cards[12];
-    TableKey copy[12];
+    int score[12], order[12], cards[12];
     for (int i = 0; i < n; i++) {
-        score[i] = maximise ? lo[i] + gains[i] : -(hi[i] + gains[i]);
+        int g = ch[at[i]].gain;
+        score[i] = maximise ? lo[i] + g : -(hi[i] + g);
         int j = i;
         while (j > 0 && score[order[j - 1]] < score[i]) {
             order[j] = order[j - 1];
@@ -719,11 +839,10 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
         }
         order[j] = i;
         cards[i] = list[i];
-        copy[i] = keys[i];
     }
     for (int i = 0; i < n; i++) {
         list[i] = cards[order[i]];
-        keys[i] = copy[order[i]];
+        kids[i] = at[order[i]];
     }
     return 0;
 }
@@ -733,7 +852,7 @@ static int known_child(Search *S, int seat, int win, int win_seat, int trick_pts
    a bound on the same side (an upper bound <= alpha, a lower bound >= beta). */
 static int search(Search *S, int seat, int pos, int led, int win, int win_seat, int trick_pts,
                   u64 on_table, int alpha, int beta) {
-    const TableKey *pre = S->pre;
+    const Child *pre = S->pre;
     S->pre = NULL;
     u64 hand = S->hand[seat];
     int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
@@ -751,13 +870,17 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     TableKey tkey = {0, 0, 0};
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
+        u64 *codes = S->codes[tricks_left];
         if (pre) {
-            tkey = *pre;
+            tkey = pre->key;
+            for (int s = 0; s < 4; s++) codes[s] = pre->code[s];
         } else {
             u64 key[2];
-            position_key(S->hand, seat, key);
+            for (int s = 0; s < 4; s++) codes[s] = suit_code(S->hand, s);
+            key_of_codes(codes, seat, key);
             table_key(S, key, &tkey);
         }
+        S->have_codes |= 1u << tricks_left;
         const Bucket *b = bucket_at(S, &tkey);
         int slot = find(b, &tkey, S->gen);
         if (slot >= 0) {
@@ -766,16 +889,21 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
             if (lower >= beta) return lower;
             if (upper <= alpha) return upper;
             best_first = real_card(S, slot_best(&b->slot[slot]));
+        } else {
+            /* The leader's side cashes its sure tricks; the other side keeps its top trumps.
+               (An entry's bounds already include these: they are stored with them.) */
+            if (pre && pre->bounded) {
+                lower = pre->lo; /* known_child() computed them for this position */
+                upper = pre->hi;
+            } else {
+                int quick = quick_points(S, seat);
+                int kept = master_trump_points(S, NEXT(seat));
+                lower = (seat & 1) ? kept : quick;
+                upper = most - ((seat & 1) ? quick : kept);
+            }
+            if (lower >= beta) return lower;
+            if (upper <= alpha) return upper;
         }
-        /* The leader's side cashes its sure tricks; the other side keeps its top trumps. */
-        int quick = quick_points(S, seat);
-        int kept = master_trump_points(S, NEXT(seat));
-        int ns_low = (seat & 1) ? kept : quick;
-        int ns_high = most - ((seat & 1) ? quick : kept);
-        if (ns_low > lower) lower = ns_low;
-        if (ns_high < upper) upper = ns_high;
-        if (lower >= beta) return lower;
-        if (upper <= alpha) return upper;
         if (lower == upper) return lower;
         /* Now lower < upper, alpha < upper and lower < beta: the window stays open. */
         if (lower > alpha) alpha = lower;
@@ -807,6 +935,19 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
     u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
     moves = distinct_moves(moves, others);
+    /* Twins: two cards of one suit in this hand with no card of another hand (nor on the table)
+       between them; under obligada (R8 also looks at the hand's lowest card of each suit and
+       at which cards have points), two point cards with no card left at all between them. */
+    u64 twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
+    u64 breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
+    moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
+    /* Where the children of the last card have three tricks left or more (closer to the end,
+       they have no table entry), their keys are computed once and their table buckets fetched
+       now, while the cards are ordered; each child's search takes its key from S->pre. */
+    Child ch[12];
+    int kids[12];
+    int have_kids = pos == 3 && tricks_left >= 4;
+    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch);
     if (best_first >= 0 && !(moves >> best_first & 1)) {
         /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
@@ -814,23 +955,43 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12] = {0};
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
-    /* Where the children have three tricks left or more (closer to the end, they have no table
-       entry). Each child's key is computed once: its search takes it from S->pre. */
-    TableKey ckeys[12];
-    int have_keys = 0;
-    if (pos == 3 && tricks_left >= 4) {
+    if (have_kids) {
         int v;
-        if (known_child(S, seat, win, win_seat, trick_pts, list, n, alpha, beta, &v, ckeys))
-            return v;
-        have_keys = 1;
+        if (known_child(S, seat, list, n, moves, ch, alpha, beta, &v, kids)) return v;
     }
 
     int maximise = (seat & 1) == 0;
     int best = maximise ? -1 : 73, best_card = list[0];
+    int tried[12];
     for (int i = 0; i < n; i++) {
         int c = list[i];
-        if (have_keys) S->pre = &ckeys[i];
-        int v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
+        int v = -1000;
+        /* Twins (above) play alike but for their points: swapping them maps every line of
+           play after one onto a line after the other with the same legal cards and the same
+           tricks to the same sides (a hand's cards are never compared with each other), where
+           only the difference of their points changes sides (the tricks they fall in are this
+           one and a later one). So their values differ by that much at most, and a twin
+           already tried may settle this one. (Twins of equal points are tried once:
+           distinct_moves; twins whose trick is decided, once: dominant_twins.) */
+        for (int j = 0; j < i; j++) {
+            int b = list[j];
+            if (b / 12 != c / 12 || !(twin_candidates >> b & 1) || !(twin_candidates >> c & 1))
+                continue;
+            int lo_c = b < c ? b : c, hi_c = b < c ? c : b;
+            u64 between = ((((u64)1) << hi_c) - 1) & ~((((u64)2) << lo_c) - 1);
+            if (breakers & between) continue;
+            int d = PTS[c] - PTS[b];
+            if (d < 0) d = -d;
+            if (maximise ? tried[j] + d <= alpha : tried[j] - d >= beta) {
+                v = maximise ? tried[j] + d : tried[j] - d;
+                break;
+            }
+        }
+        if (v == -1000) {
+            if (have_kids) S->pre = &ch[kids[i]];
+            v = after(S, seat, pos, led, win, win_seat, trick_pts, on_table, c, alpha, beta);
+        }
+        tried[i] = v;
         if (maximise ? v > best : v < best) {
             best = v;
             best_card = c;
@@ -954,6 +1115,7 @@ static int parse_position(Search *S, PyObject *hands, int to_move, PyObject *tri
 }
 
 static int zero_window(Search *S, const Start *st, int beta) {
+    S->have_codes = 0;
     return search(S, st->seat, st->pos, st->led, st->win, st->win_seat, st->trick_pts,
                   st->on_table, beta - 1, beta);
 }

@@ -138,10 +138,7 @@ class Prepared:
 
     def all(self, **values: Any) -> list[Any]:
         """The rows, as the queryset built with ``values`` would give them."""
-        compiled, connection, params = self._statement(values)
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            return compiled.result(cursor.fetchall())
+        return read_together((self, values))[0]
 
     def _statement(self, values: dict[str, Any]) -> tuple[_Compiled, Any, list[Any]]:
         if values.keys() != self.kinds.keys():
@@ -204,20 +201,24 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
     with its own snapshot (READ COMMITTED), so a read after a lock sees what was committed before
     the lock was granted, as it would one round trip later. Elsewhere (SQLite cannot run several
     statements in one call) one call per read. The reads must use one database."""
-    statements = [(prepared, *prepared._statement(values)) for prepared, values in reads]
-    connection = statements[0][2]
-    if any(s[2] is not connection for s in statements):
+    statements = [prepared._statement(values) for prepared, values in reads]
+    connection = statements[0][1]
+    if any(used is not connection for _c, used, _p in statements):
         raise ValueError("read_together reads from one database")
-    if not _runs_together(connection) or len(statements) == 1:
-        return [prepared.all(**values) for prepared, values in reads]
-    # psycopg's client-side binding (Django's default) runs a string of statements as one
-    # simple query; each statement's results are a result set of the cursor.
-    sql = "; ".join(compiled.sql for _p, compiled, _c, _v in statements)
-    params = [value for *_rest, values in statements for value in values]
     out = []
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for i, (_p, compiled, _c, _v) in enumerate(statements):
+        if len(statements) == 1 or not _runs_together(connection):
+            for compiled, _c, params in statements:
+                cursor.execute(compiled.sql, params)
+                out.append(compiled.result(cursor.fetchall()))
+            return out
+        # psycopg's client-side binding (Django's default) runs a string of statements as one
+        # simple query; each statement's results are a result set of the cursor.
+        cursor.execute(
+            "; ".join(compiled.sql for compiled, _c, _p in statements),
+            [value for _s, _c, params in statements for value in params],
+        )
+        for i, (compiled, _c, _p) in enumerate(statements):
             if i and not cursor.nextset():
                 raise RuntimeError("fewer result sets than statements")
             out.append(compiled.result(cursor.fetchall()))

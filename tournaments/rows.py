@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.models import Model
 
 
@@ -121,17 +121,23 @@ def update_then_insert(
     obj: Model, update_fields: Sequence[str] | None, objs: Sequence[Model]
 ) -> None:
     """:func:`update_row` then :func:`insert_linked`, in one statement on PostgreSQL (a changed
-    result and its audit entry)."""
-    _write_linked((obj, update_fields), objs)
+    result and its audit entry). When the row is gone the call raises and writes nothing: the
+    inserts are undone with the transaction, its own when the caller has none."""
+    alias = router.db_for_write(type(obj))
+    if connections[alias].in_atomic_block:
+        _write_linked((obj, update_fields), objs)
+    else:
+        with transaction.atomic(using=alias):
+            _write_linked((obj, update_fields), objs)
 
 
 def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Sequence[Model]) -> None:
     if any(not obj._state.adding for obj in objs):
         raise ValueError("insert_linked takes new objects")
-    order = {id(obj): i for i, obj in enumerate(objs)}
-    links = [_links(obj, i, order) for i, obj in enumerate(objs)]
     if update is None and not objs:
         return
+    order = {id(obj): i for i, obj in enumerate(objs)}
+    links = [_links(obj, i, order) for i, obj in enumerate(objs)]
     target, changes = (update[0], _changes(*update)) if update is not None else (None, [])
     connection = connections[router.db_for_write(type(target if target else objs[0]))]
     if connection.vendor != "postgresql" or not objs:
@@ -168,7 +174,7 @@ def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Seque
         cursor.execute(f"WITH {', '.join(parts)} SELECT {', '.join(selected)}", params)
         found = list(cursor.fetchone())
     if target is not None:
-        # The inserts are written by then: the exception rolls back the caller's transaction.
+        # The inserts are written by then: the exception rolls back the transaction.
         _updated_one(target, found.pop(0))
     for obj, pk in zip(objs, found, strict=True):
         _stored(obj, connection.alias, pk)

@@ -180,3 +180,13 @@ def test_update_then_insert_writes_both_in_one_statement_or_neither(django_asser
     with pytest.raises(BoardResult.DoesNotExist), transaction.atomic():
         update_then_insert(gone, None, [orphan])
     assert not AuditEntry.objects.filter(action="never").exists()
+
+
+@pytest.mark.django_db(transaction=True)  # no transaction around the call
+def test_update_then_insert_outside_a_transaction_keeps_nothing_when_the_row_is_gone():
+    stored = BoardResultFactory(status="entered")
+    BoardResult.objects.filter(pk=stored.pk).delete()
+    orphan = AuditEntry(event=stored.board.event, actor="x", action="never")
+    with pytest.raises(BoardResult.DoesNotExist):
+        update_then_insert(stored, ["status"], [orphan])
+    assert not AuditEntry.objects.filter(action="never").exists()

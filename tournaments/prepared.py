@@ -17,7 +17,8 @@ with fields (a pk, a digest, a code). A queryset whose SQL depends on the values
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,7 +189,7 @@ def _instances(compiler: Any, db: str) -> Callable[[list[Any]], list[Model]]:
     return build
 
 
-def _runs_together(connection: Any) -> bool:
+def runs_together(connection: Any) -> bool:
     # Server-side binding (an option of Django's PostgreSQL backend) takes one statement a call.
     return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get(
         "server_side_binding"
@@ -207,7 +208,7 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
         raise ValueError("read_together reads from one database")
     out = []
     with connection.cursor() as cursor:
-        if len(statements) == 1 or not _runs_together(connection):
+        if len(statements) == 1 or not runs_together(connection):
             for compiled, _c, params in statements:
                 cursor.execute(compiled.sql, params)
                 out.append(compiled.result(cursor.fetchall()))
@@ -223,3 +224,83 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
                 raise RuntimeError("fewer result sets than statements")
             out.append(compiled.result(cursor.fetchall()))
     return out
+
+
+# Statements that may carry another ahead of them: not a transaction's or a savepoint's command.
+_CARRIERS = ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE")
+
+
+class Ahead:
+    """A statement sent in the same round trip as the next one a block of code runs.
+
+    ``rows`` is None until it is sent, then its rows; ``sent(rows)`` is called then, and may
+    raise to stop the block there (the statement it rode with has run by then: the caller
+    rolls back what it must). See :func:`send_ahead`.
+    """
+
+    def __init__(self, sql: str, params: list[Any], sent: Callable[[list[Any]], None]) -> None:
+        self.sql, self.params, self.sent = sql, params, sent
+        self.rows: list[Any] | None = None
+        self.sending = False
+
+    def _alone(self, cursor: Any) -> None:
+        self.sending = True  # through the wrappers, past this one
+        try:
+            cursor.execute(self.sql, self.params)
+            rows = cursor.fetchall()
+        finally:
+            self.sending = False
+        self._received(rows)
+
+    def _received(self, rows: list[Any]) -> None:
+        self.rows = [tuple(row) for row in rows]
+        self.sent(self.rows)
+
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        """Django's execute wrapper: the first statement of the block carries this one."""
+        if self.rows is not None or self.sending:
+            return execute(sql, params, many, context)
+        if many or isinstance(params, Mapping) or not sql.lstrip()[:6].upper().startswith(
+            _CARRIERS
+        ):
+            self._alone(context["cursor"])
+            return execute(sql, params, many, context)
+        if params is None:  # the statement's own % signs are not placeholders
+            sql, params = sql.replace("%", "%%"), ()
+        result = execute(f"{self.sql}; {sql}", [*self.params, *params], False, context)
+        cursor = context["cursor"]
+        rows = cursor.fetchall()
+        if not cursor.nextset():
+            raise RuntimeError("the statement sent ahead returned no result set after its own")
+        self._received(rows)
+        return result
+
+    def send(self, connection: Any) -> None:
+        """Send it now, on its own, unless it has been sent."""
+        if self.rows is None:
+            with connection.cursor() as cursor:
+                self._alone(cursor)
+
+
+@contextmanager
+def send_ahead(
+    connection: Any, sql: str, params: list[Any], sent: Callable[[list[Any]], None]
+) -> Iterator[Ahead]:
+    """Run the block with ``sql`` sent ahead of its first statement, in the same round trip on
+    PostgreSQL (as :func:`read_together`); elsewhere it is sent first, on its own. When the
+    block runs no statement it is not sent: call ``send()`` on what this yields if it must be
+    (after the block).
+
+    The statement runs before the one it rides with, in its own snapshot, so a lock or a wait
+    it takes comes first, as it would one round trip earlier. ``sent(rows)`` sees its rows as
+    soon as they come back, before the block goes on.
+    """
+    ahead = Ahead(sql, params, sent)
+    if not runs_together(connection):
+        ahead.send(connection)
+        yield ahead
+        return
+    with connection.execute_wrapper(ahead):
+        yield ahead

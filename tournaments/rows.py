@@ -5,6 +5,7 @@
   ``create`` wrapped in a savepoint to catch ``IntegrityError``. The race behaves as a plain
   insert's: PostgreSQL makes an insert that meets an uncommitted row with the same key wait for
   that transaction, then does nothing if it committed (SQLite holds the write lock).
+  :func:`insert_new_statement` gives that statement, to send with another.
 - :func:`insert_all`: ``INSERT … VALUES (…), (…) RETURNING id``, what ``create`` and
   ``bulk_create`` do for models without signals or multi-table inheritance, without compiling
   the statement through the ORM (which costs more than running it).
@@ -82,16 +83,38 @@ def _stored(obj: Model, alias: str, pk: int) -> None:
     obj._state.db = alias
 
 
+def _on_conflict(table: _Table, unique: Sequence[str]) -> str:
+    return f"ON CONFLICT ({', '.join(table.quoted[name] for name in unique)}) DO NOTHING"
+
+
 def insert_new(obj: Model, unique: Sequence[str]) -> bool:
     """Insert ``obj`` unless a row with the same values of the ``unique`` fields (a unique
     constraint's) exists. True when inserted (``obj.pk`` is then set); False: nothing written."""
     table = _table(type(obj), router.db_for_write(type(obj)))
-    target = ", ".join(table.quoted[name] for name in unique)
-    rows = _insert([obj], f"ON CONFLICT ({target}) DO NOTHING")
+    rows = _insert([obj], _on_conflict(table, unique))
     if not rows:
         return False
     _stored(obj, *rows[0])
     return True
+
+
+def insert_new_statement(
+    model: type[Model], values: dict[str, Any], unique: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The statement of :func:`insert_new` for a row given by the values of every field an
+    insert writes (no ``pre_save``: ``auto_now`` fields too), without building an object, to
+    run with others (``prepared.send_ahead``). It returns the new id, or no row."""
+    connection = connections[router.db_for_write(model)]
+    table = _table(model, connection.alias)
+    if values.keys() != {f.name for f in table.fields}:
+        raise ValueError(f"the values of every field of {model._meta.object_name} but its pk")
+    params = [f.get_db_prep_save(values[f.name], connection=connection) for f in table.fields]
+    sql = (
+        f"INSERT INTO {table.name} ({table.columns}) "
+        f"VALUES ({', '.join(['%s'] * len(params))}) {_on_conflict(table, unique)} "
+        f"RETURNING {table.pk}"
+    )
+    return sql, params
 
 
 def insert_all(objs: Sequence[Model]) -> None:

@@ -47,8 +47,8 @@ BOUNDS = {
     "table_token": 5,
     # PostgreSQL reads what a submission locks in one round trip (tournaments.prepared:
     # read_together) and writes its rows in one statement (tournaments.rows); SQLite cannot.
-    "submit": {"postgresql": 7, "sqlite": 14},
-    "confirm": {"postgresql": 8, "sqlite": 14},
+    "submit": {"postgresql": 6, "sqlite": 14},
+    "confirm": {"postgresql": 7, "sqlite": 14},
     "play_record": 17,
     "standings_api": 4,
     "table_page": 4,

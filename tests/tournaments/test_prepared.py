@@ -117,3 +117,83 @@ def test_reads_together_give_what_each_read_gives_in_one_round_trip(django_asser
         got = read_together(*reads)
     assert got[:3] == expected[:3]
     assert [_fields(r) for r in got[3]] == [_fields(r) for r in expected[3]]
+
+
+def _ahead(sql="SELECT 7 WHERE %s", params=(True,), sent=None):
+    from django.db import connection
+
+    from tournaments.prepared import send_ahead
+
+    seen = []
+    return send_ahead(connection, sql, list(params), sent or seen.append), seen
+
+
+def _one(sql, params=None):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def test_a_statement_sent_ahead_rides_with_the_first_one_of_the_block(
+    django_assert_num_queries,
+):
+    from django.db import connection
+
+    together = connection.vendor == "postgresql"
+    riding, seen = _ahead()
+    # The block's statement keeps its own rows, and its own % signs when it has no parameters.
+    with django_assert_num_queries(2 if together else 3), riding as ahead:
+        assert _one("SELECT '100%%' || %s", ["!"]) == [("100%!",)]
+        assert _one("SELECT '5%'") == [("5%",)]
+    assert ahead.rows == [(7,)] and seen == [[(7,)]]
+
+
+def test_what_is_sent_ahead_learns_its_rows_before_the_block_goes_on():
+    class Stop(BaseException):
+        pass
+
+    def refuse(rows):
+        raise Stop(rows)
+
+    riding, _seen = _ahead(sql="SELECT 1 WHERE %s", params=(False,), sent=refuse)
+    reached = []
+    with pytest.raises(Stop) as stopped:
+        with riding:
+            _one("SELECT 2")
+            reached.append(True)
+    assert stopped.value.args == ([],) and not reached
+
+
+def test_a_block_without_statements_sends_nothing_until_asked(django_assert_num_queries):
+    from django.db import connection
+
+    together = connection.vendor == "postgresql"
+    riding, seen = _ahead()
+    with django_assert_num_queries(0 if together else 1), riding as ahead:  # SQLite: sent first
+        pass
+    if together:
+        assert ahead.rows is None and seen == []
+    with django_assert_num_queries(0 if ahead.rows else 1):
+        ahead.send(connection)
+    ahead.send(connection)  # once only
+    assert ahead.rows == [(7,)] and seen == [[(7,)]]
+
+
+def test_a_savepoint_or_a_batch_does_not_carry_it_but_comes_after_it():
+    # A transaction's command and executemany cannot carry another statement: it goes alone
+    # first, before them, as it would one round trip earlier.
+    from django.db import connection
+
+    riding, seen = _ahead()
+    with transaction.atomic(), riding as ahead:
+        with transaction.atomic():  # a SAVEPOINT first
+            assert _one("SELECT 3") == [(3,)]
+    assert ahead.rows == [(7,)] and seen == [[(7,)]]
+    riding, seen = _ahead()
+    with riding as ahead, connection.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE tournaments_idempotentresponse SET status_code = 1 WHERE id = %s", [[1], [2]]
+        )
+    assert ahead.rows == [(7,)] and seen == [[(7,)]]

@@ -564,7 +564,22 @@ class ResultConfirmView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         form = s.ConfirmSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        # Its disputes, for the answer, come in the same round trip: a confirmation opens none.
+        typed = form.validated_data.get("code")
+        user = request.user
+        if isinstance(user, TableUser) and not typed:
+            # A table confirming with its own token: the result is read with the table's lock.
+            # Its disputes, for the answer, come in the same round trip (a confirmation opens
+            # none). Another table's result, or none, goes the general way below.
+            done = results.result_confirm_at_table(
+                table=user.table,
+                result_pk=pk,
+                actor=user.actor,
+                expected_version=form.validated_data.get("version"),
+                also=[(_DISPUTES, {"result": pk})],
+            )
+            if done is not None:
+                confirmed, (disputes,) = done
+                return Response(s.ResultSerializer(_answer(confirmed, user.table, disputes)).data)
         found, disputes = read_together(
             (_RESULT_WITH_BOARD, {"pk": pk}), (_DISPUTES, {"result": pk})
         )
@@ -573,7 +588,6 @@ class ResultConfirmView(ApiView):
         result = found[0]
         result.table = table = _table(result.table_id, request)
         actor = access.actor_for(request)
-        typed = form.validated_data.get("code")
         if typed and actor.table is not None and actor.table.pk == result.table_id:
             tried = ratelimit.table_code_attempt(request=request)
             refuse_if_blocked(tried)

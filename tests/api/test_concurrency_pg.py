@@ -149,20 +149,18 @@ def test_a_submission_locks_its_table_and_result_only(world):
     assert BoardResult.objects.filter(board=board).count() == 2
 
 
-def test_a_round_closed_while_a_submission_waits_for_its_table_refuses_it(world):
-    """The submission's reads after the table's lock are one round trip (``read_together``)
-    but statements of their own: the round's status read once the lock is granted is the
-    closed one, not what the round was when the statement string was sent."""
+def _sent_while_the_round_closes(world, send):
+    """``send()`` (a request) made while every table of the round is locked, as round_close
+    locks them; the round closes once the request waits for its table. What it answered."""
     from django.db import transaction
 
     from tournaments.models import Round
 
     seen = {}
-    client = world.client("table")  # its token's row needs the table's row: made before
 
-    def submit():
+    def request():
         try:
-            response = client.post("/api/v1/results", world.short(), format="json")
+            response = send()
             seen["status"], seen["body"] = response.status_code, response.json()
         except BaseException as exc:
             seen["error"] = repr(exc)
@@ -172,10 +170,10 @@ def test_a_round_closed_while_a_submission_waits_for_its_table_refuses_it(world)
     with transaction.atomic():
         # As round_close does: every table's lock, then the round's status.
         list(Table.objects.select_for_update(of=("self",)).filter(round=world.table.round))
-        thread = threading.Thread(target=submit)
+        thread = threading.Thread(target=request)
         thread.start()
         with connection.cursor() as cursor:
-            for _ in range(200):  # until the submission waits for the table's lock
+            for _ in range(200):  # until the request waits for the table's lock
                 # (pg_stat_activity is read once per transaction unless told to read again)
                 cursor.execute("SELECT pg_stat_clear_snapshot()")
                 cursor.execute(
@@ -186,9 +184,40 @@ def test_a_round_closed_while_a_submission_waits_for_its_table_refuses_it(world)
                     break
                 time.sleep(0.05)
             else:
-                raise AssertionError(f"the submission never waited for the table's lock: {seen}")
+                raise AssertionError(f"the request never waited for the table's lock: {seen}")
         Round.objects.filter(pk=world.table.round_id).update(status=Round.Status.CLOSED)
     thread.join(timeout=30)
+    return seen
+
+
+def test_a_round_closed_while_a_submission_waits_for_its_table_refuses_it(world):
+    """The submission's reads after the table's lock are one round trip (``read_together``)
+    but statements of their own: the round's status read once the lock is granted is the
+    closed one, not what the round was when the statement string was sent."""
+    client = world.client("table")  # its token's row needs the table's row: made before
+    seen = _sent_while_the_round_closes(
+        world, lambda: client.post("/api/v1/results", world.short(), format="json")
+    )
     assert seen["status"] == 400, seen
     assert seen["body"]["errors"][0]["field"] == "round", seen
     assert not BoardResult.objects.exists()
+
+
+def test_a_round_closed_while_a_confirmation_waits_for_its_table_refuses_it(world):
+    """The same for a table confirming with its own token, whose result is read in the round
+    trip that locks the table (``results.result_confirm_at_table``)."""
+    entered = world.client("table").post("/api/v1/results", world.short(), format="json")
+    assert entered.status_code == 201, entered.content
+    client = world.client("table_ew")
+    seen = _sent_while_the_round_closes(
+        world,
+        lambda: client.post(
+            f"/api/v1/results/{entered.json()['id']}/confirm",
+            {},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="confirm-1",
+        ),
+    )
+    assert seen["status"] == 400, seen
+    assert seen["body"]["errors"][0]["field"] == "round", seen
+    assert BoardResult.objects.get().status == BoardResult.Status.ENTERED

@@ -48,7 +48,7 @@ BOUNDS = {
     # PostgreSQL reads what a submission locks in one round trip (tournaments.prepared:
     # read_together) and writes its rows in one statement (tournaments.rows); SQLite cannot.
     "submit": {"postgresql": 6, "sqlite": 14},
-    "confirm": {"postgresql": 7, "sqlite": 14},
+    "confirm": {"postgresql": 6, "sqlite": 13},
     "play_record": 17,
     "standings_api": 4,
     "table_page": 4,

@@ -365,6 +365,16 @@ def _locked_result(
         (_UNLOCKED, {"table": table.pk, "board": board.pk}),
         *also,
     )
+    _refuse_unless_playing(table, status, forfeited_by)
+    result = found[0] if found else None
+    if result is not None:
+        result.table, result.board = table, board  # already read: no query when audited
+    return result, bool(unlocked), extra
+
+
+def _refuse_unless_playing(table: Table, status: list[str], forfeited_by: str | None) -> None:
+    """Refuses a result for ``table`` unless its round (its status read under the table's lock)
+    is open and its match is not forfeited."""
     if status != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
@@ -374,10 +384,6 @@ def _locked_result(
             _("A pair of this table withdrew: its match is forfeited and takes no more results."),
             field="table",
         )
-    result = found[0] if found else None
-    if result is not None:
-        result.table, result.board = table, board  # already read: no query when audited
-    return result, bool(unlocked), extra
 
 
 def open_dispute(
@@ -689,27 +695,86 @@ def result_confirm(
             table, result.board, webhooks.hooks_read(event)
         )
         assert locked is not None
-        if expected_version is not None and expected_version != locked.version:
-            raise Conflict(
-                _("This result changed meanwhile (now version %(v)s): reload it.")
-                % {"v": locked.version},
-                field="version",
-            )
-        if locked.status == BoardResult.Status.CONFIRMED:
-            return locked
-        if locked.status != BoardResult.Status.ENTERED:
-            raise Conflict(
-                _("This result is %(s)s and cannot be confirmed.")
-                % {"s": locked.get_status_display().lower()}
-            )
-        if side and side == locked.entered_side and not actor.is_organiser(event):
-            raise NotAllowed(_("The other pair must confirm the result you entered."))
-        before = _snapshot(locked)
-        locked.status = BoardResult.Status.CONFIRMED
-        locked.confirmed_by = actor.label
-        save_audited(locked, actor=actor, action="result_confirmed", before=before)
-        _emit_result(webhooks.RESULT_CONFIRMED, locked, hooks)
-        queue.request_standings(event)
-        return locked
+        return _confirm_locked(locked, side, actor, expected_version, hooks)
 
     return _in_transaction(confirm)
+
+
+_LOCK_RESULT_AT = Prepared(
+    lambda pk, table: (
+        BoardResult.objects.select_for_update(of=("self",))
+        .select_related("board")
+        .filter(pk=pk, table_id=table)
+        .order_by()
+    ),
+    pk=int,
+    table=int,
+)
+
+
+def result_confirm_at_table(
+    *,
+    table: Table,
+    result_pk: int,
+    actor: Actor,
+    expected_version: int | None = None,
+    also: Sequence[tuple[Prepared, dict[str, Any]]] = (),
+) -> tuple[BoardResult, list[list[Any]]] | None:
+    """:func:`result_confirm` for result ``result_pk`` of ``table``, known by its id only (a
+    table's own request): the result is read and locked in the round trip that locks the
+    table, one fewer than reading it first; with it, the rows of the reads ``also``.
+
+    None, having changed nothing, when ``table`` has no such result: the caller reads the
+    result and calls :func:`result_confirm`, which refuses what it must as it always does.
+    """
+    side = _check_can_enter(table, actor)
+    event = table.round.event
+
+    def confirm() -> tuple[BoardResult, list[list[Any]]] | None:
+        (forfeited_by,), status, found, hooks, *extra = read_together(
+            (_LOCK_TABLE, {"pk": table.pk}),
+            (_ROUND_STATUS, {"pk": table.round_id}),
+            (_LOCK_RESULT_AT, {"pk": result_pk, "table": table.pk}),
+            webhooks.hooks_read(event),
+            *also,
+        )
+        if not found:
+            return None
+        _refuse_unless_playing(table, status, forfeited_by)
+        locked = found[0]
+        locked.table = table
+        return _confirm_locked(locked, side, actor, expected_version, hooks), extra
+
+    return _in_transaction(confirm)
+
+
+def _confirm_locked(
+    locked: BoardResult,
+    side: str,
+    actor: Actor,
+    expected_version: int | None,
+    hooks: list[Webhook],
+) -> BoardResult:
+    event = locked.table.round.event
+    if expected_version is not None and expected_version != locked.version:
+        raise Conflict(
+            _("This result changed meanwhile (now version %(v)s): reload it.")
+            % {"v": locked.version},
+            field="version",
+        )
+    if locked.status == BoardResult.Status.CONFIRMED:
+        return locked
+    if locked.status != BoardResult.Status.ENTERED:
+        raise Conflict(
+            _("This result is %(s)s and cannot be confirmed.")
+            % {"s": locked.get_status_display().lower()}
+        )
+    if side and side == locked.entered_side and not actor.is_organiser(event):
+        raise NotAllowed(_("The other pair must confirm the result you entered."))
+    before = _snapshot(locked)
+    locked.status = BoardResult.Status.CONFIRMED
+    locked.confirmed_by = actor.label
+    save_audited(locked, actor=actor, action="result_confirmed", before=before)
+    _emit_result(webhooks.RESULT_CONFIRMED, locked, hooks)
+    queue.request_standings(event)
+    return locked

@@ -45,6 +45,7 @@ static uint8_t SUITPTS[4096];  /* the points of a set of cards of one suit */
 static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
 static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
 static uint16_t BASE4[128];    /* BASE4[r]: 1 + 4 + ... + 4^(k-1), k the number of bits of r */
+static uint8_t NBITS[128];     /* the number of bits of r */
 
 static void init_tables(void) {
     /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
@@ -119,6 +120,7 @@ static void init_tables(void) {
         for (int b = 0; b < 7; b++)
             if (r >> b & 1) base += 1 << (2 * k++);
         BASE4[r] = (uint16_t)base;
+        NBITS[r] = (uint8_t)k;
     }
 }
 
@@ -333,6 +335,9 @@ static int last_trick(const Search *S, int leader) {
    still holds the suit, or holds no trump). The opponents are taken to play their lowest card
    of the suit, the worst case both for the points and for which cards stay on top; a void
    opponent's card is not guessed (keeping its cards only makes later tricks look harder). */
+static const int CASH_ORDER[5][4] = {{0, 1, 2, 3}, {1, 0, 2, 3}, {2, 0, 1, 3}, {3, 0, 1, 2},
+                                     {0, 1, 2, 3}};
+
 static int quick_points(const Search *S, int leader) {
     int t = S->trump;
     u64 h[4] = {S->hand[0], S->hand[1], S->hand[2], S->hand[3]};
@@ -343,7 +348,7 @@ static int quick_points(const Search *S, int leader) {
         int lc = -1, pc = -1, s = -1, holder = -1;
         for (int k = 0; k < 4; k++) {
             /* Trumps first: drawing them makes the other suits safe. */
-            int su = t < 4 ? (k == 0 ? t : (k <= t ? k - 1 : k)) : k;
+            int su = CASH_ORDER[t][k];
             u64 rem = all & SUIT[su];
             if (!rem) continue;
             int top = highbit_index(rem);
@@ -727,11 +732,25 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
     return v;
 }
 
+/* suit_code() once card c is out of play, from `code`, the suit's code with c still in a hand;
+   `r`: the cards without points of c's suit that code counts (c among them, if it has none).
+   A point card's field becomes 0 (gone); a card without points leaves the run of owners of
+   those left: the digits above it move down one place, and the offset for how many there are
+   changes. */
+static inline u64 code_without(u64 code, int c, int r) {
+    int st = c % 12;
+    if (st >= 7) return code & ~((u64)7 << (15 + 3 * (st - 7)));
+    int j = 2 * NBITS[r & ((1 << st) - 1)];
+    u64 digits = (code & 0x7FFF) - BASE4[r];
+    digits = (digits & ((((u64)1) << j) - 1)) | (digits >> (j + 2) << j);
+    return (code & ~(u64)0x7FFF) | (BASE4[r & ~(1 << st)] + digits);
+}
+
 /* The trick starts that the last card of a trick leads to, one per card of `moves` (in bit
    order): their table keys, whose buckets are fetched from memory at once, so that the misses
    overlap each other and the ordering of the cards (the table is far bigger than the caches:
    these look-ups are most of the cost of a position). Only the code of the card's suit
-   changes. */
+   changes, and it is derived from the trick's codes (code_without), not computed again. */
 static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
                        u64 on_table, int tricks_left, Child *ch) {
     u64 base[4];
@@ -739,6 +758,7 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
     int have = S->have_codes >> tricks_left & 1;
     for (int s = 0; s < 4; s++)
         base[s] = have && !(on_table & SUIT[s]) ? start[s] : suit_code(S->hand, s);
+    u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     for (int i = 0; moves; i++) {
         int c = lowbit_index(moves);
         moves &= moves - 1;
@@ -749,9 +769,7 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
         ch[i].bounded = 0;
         u64 key[2], *code = ch[i].code;
         for (int s = 0; s < 4; s++) code[s] = base[s];
-        S->hand[seat] ^= (u64)1 << c;
-        code[c / 12] = suit_code(S->hand, c / 12);
-        S->hand[seat] ^= (u64)1 << c;
+        code[c / 12] = code_without(base[c / 12], c, (int)(all >> (12 * (c / 12)) & LOW7));
         key_of_codes(code, ws, key);
         table_key(S, key, &ch[i].key);
         __builtin_prefetch(bucket_at(S, &ch[i].key));

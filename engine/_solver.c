@@ -535,6 +535,10 @@ static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, in
    heaviest deal (1.2 to 1.6 times), so botifarra keeps the sure cards first. */
 static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, int win,
                        int win_seat, int best_first, int *out) {
+    if (!(moves & (moves - 1))) {
+        out[0] = lowbit_index(moves); /* one card: nothing to order */
+        return 1;
+    }
     int n = 0, score[12];
     int t = S->trump;
     int partner_winning = pos > 0 && ((win_seat ^ seat) == 2);
@@ -951,14 +955,19 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
 
     int partner = pos > 0 && ((win_seat ^ seat) == 2);
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
-    u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
-    moves = distinct_moves(moves, others);
-    /* Twins: two cards of one suit in this hand with no card of another hand (nor on the table)
-       between them; under obligada (R8 also looks at the hand's lowest card of each suit and
-       at which cards have points), two point cards with no card left at all between them. */
-    u64 twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
-    u64 breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
-    moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
+    u64 twin_candidates = 0, breakers = 0;
+    if (moves & (moves - 1)) { /* (a single legal card has no equivalent nor twin) */
+        u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
+        moves = distinct_moves(moves, others);
+        /* Twins: two cards of one suit in this hand with no card of another hand (nor on the
+           table) between them; under obligada (R8 also looks at the hand's lowest card of each
+           suit and at which cards have points), two point cards with no card left at all
+           between them. */
+        twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
+        breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
+        if (moves & (moves - 1))
+            moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
+    }
     /* Where the children of the last card have three tricks left or more (closer to the end,
        they have no table entry), their keys are computed once and their table buckets fetched
        now, while the cards are ordered; each child's search takes its key from S->pre. */

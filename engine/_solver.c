@@ -46,6 +46,7 @@ static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
 static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
 static uint16_t BASE4[128];    /* BASE4[r]: 1 + 4 + ... + 4^(k-1), k the number of bits of r */
 static uint8_t NBITS[128];     /* the number of bits of r */
+static uint8_t NBITS12[4096];  /* the number of bits of a set of cards of one suit */
 
 static void init_tables(void) {
     /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
@@ -102,6 +103,7 @@ static void init_tables(void) {
         for (int b = 7; b < 12; b++)
             if (m >> b & 1) p += b - 6;
         SUITPTS[m] = (uint8_t)p;
+        NBITS12[m] = (uint8_t)(m ? NBITS12[m & (m - 1)] + 1 : 0);
     }
     for (int m = 0; m < 128; m++) {
         int x = 0;
@@ -250,6 +252,7 @@ typedef struct {
     u64 gen;     /* the generation of the slots in use: the others are empty */
     u64 buckets; /* 1 << bits */
     u64 hand[4];
+    int cards[4]; /* the number of cards of each hand (kept by after()) */
     int points_in_hands;
     long long nodes;
     int busy;
@@ -420,7 +423,7 @@ static inline int master_trump_points(const Search *S, int seat) {
     u64 mine = ((S->hand[seat] | S->hand[seat ^ 2]) >> (12 * t)) & 0xFFF;
     u64 theirs = ((S->hand[NEXT(seat)] | S->hand[NEXT(seat) ^ 2]) >> (12 * t)) & 0xFFF;
     u64 top = theirs ? mine & ~((((u64)2) << highbit_index(theirs)) - 1) : mine;
-    return SUITPTS[top] + (popcount64(top) + 1) / 2;
+    return SUITPTS[top] + (NBITS12[top] + 1) / 2;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -715,6 +718,7 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
     u64 bit = (u64)1 << c;
     int v;
     S->hand[seat] ^= bit;
+    S->cards[seat]--;
     S->points_in_hands -= PTS[c];
     if (pos == 0) {
         v = search(S, NEXT(seat), 1, c / 12, c, seat, PTS[c], bit, alpha, beta);
@@ -732,6 +736,7 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
         }
     }
     S->hand[seat] ^= bit;
+    S->cards[seat]++;
     S->points_in_hands += PTS[c];
     return v;
 }
@@ -754,9 +759,10 @@ static inline u64 code_without(u64 code, int c, int r) {
    order): their table keys, whose buckets are fetched from memory at once, so that the misses
    overlap each other and the ordering of the cards (the table is far bigger than the caches:
    these look-ups are most of the cost of a position). Only the code of the card's suit
-   changes, and it is derived from the trick's codes (code_without), not computed again. */
+   changes, and it is derived from the trick's codes (code_without), not computed again.
+   child_of[c]: the index in ch[] of card c's child. */
 static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
-                       u64 on_table, int tricks_left, Child *ch) {
+                       u64 on_table, int tricks_left, Child *ch, signed char *child_of) {
     u64 base[4];
     const u64 *start = S->codes[tricks_left];
     int have = S->have_codes >> tricks_left & 1;
@@ -768,6 +774,7 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
         moves &= moves - 1;
         int ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
+        child_of[c] = (signed char)i;
         ch[i].leader = ws;
         ch[i].gain = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
         ch[i].bounded = 0;
@@ -782,18 +789,19 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
 
 /* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
    a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
-   may already decide. `ch` holds the children of the cards of `moves` (child_keys). Returns 1
+   may already decide. `ch` holds the children of the cards of list[] (child_keys; card c's
+   is ch[child_of[c]]). Returns 1
    and the value in *v when one child decides the question, or when none can reach it (then the
    best of their bounds is the bound returned). Otherwise it sorts list[] by the children's
    bounds and leaves in kids[] the index in ch[] of the child of each card of list[], for their
    searches. */
-static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *ch, int alpha,
-                       int beta, int *v, int *kids) {
+static int known_child(Search *S, int seat, int *list, int n, const signed char *child_of,
+                       Child *ch, int alpha, int beta, int *v, int *kids) {
     int lo[12], hi[12], found[12], at[12];
     int maximise = (seat & 1) == 0;
-    int tl = popcount64(S->hand[seat]) - 1;
+    int tl = S->cards[seat] - 1;
     for (int i = 0; i < n; i++) {
-        int j = at[i] = popcount64(moves & ((((u64)1) << list[i]) - 1));
+        int j = at[i] = child_of[list[i]];
         const Bucket *b = bucket_at(S, &ch[j].key);
         int slot = find(b, &ch[j].key, S->gen), g = ch[j].gain;
         lo[i] = 0;
@@ -877,7 +885,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     const Child *pre = S->pre;
     S->pre = NULL;
     u64 hand = S->hand[seat];
-    int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
+    int tricks_left = S->cards[seat]; /* the seat to move has not played to this trick yet */
     if (tricks_left <= 2)
         return endgame(S, seat, pos, led, win, win_seat, trick_pts, alpha, beta);
     S->nodes++;
@@ -974,7 +982,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     Child ch[12];
     int kids[12];
     int have_kids = pos == 3 && tricks_left >= 4;
-    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch);
+    signed char child_of[48];
+    if (have_kids)
+        child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch, child_of);
     if (best_first >= 0 && !(moves >> best_first & 1)) {
         /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
@@ -984,7 +994,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (have_kids) {
         int v;
-        if (known_child(S, seat, list, n, moves, ch, alpha, beta, &v, kids)) return v;
+        if (known_child(S, seat, list, n, child_of, ch, alpha, beta, &v, kids)) return v;
     }
 
     int maximise = (seat & 1) == 0;
@@ -1136,6 +1146,7 @@ static int parse_position(Search *S, PyObject *hands, int to_move, PyObject *tri
     }
     if (n == 0) return value_error("no card left to play");
     S->points_in_hands = 0;
+    for (int p = 0; p < 4; p++) S->cards[p] = popcount64(S->hand[p]);
     for (int p = 0; p < 4; p++)
         for (u64 m = S->hand[p]; m; m &= m - 1) S->points_in_hands += PTS[lowbit_index(m)];
     return 0;

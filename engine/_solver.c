@@ -1390,9 +1390,42 @@ static PyObject *py_legal_mask(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(out);
 }
 
+/* suit_codes_after(hands, seat, card) in the engine's layout, for the test that proves the
+   children's keys right (a wrong key loses transpositions without changing any value, so the
+   solver's values cannot show it): the code of the card's suit once the seat has played it, as
+   child_keys() derives it (code_without) and as suit_code() computes it from the hands. */
+static PyObject *py_suit_codes_after(PyObject *self, PyObject *args) {
+    unsigned long long m[4];
+    int seat, card;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "(KKKK)ii", &m[0], &m[1], &m[2], &m[3], &seat, &card))
+        return NULL;
+    if (seat < 0 || seat > 3 || card < 0 || card > 47 || !(m[seat] >> card & 1)) {
+        value_error("the seat must hold the card");
+        return NULL;
+    }
+    u64 h[4] = {0, 0, 0, 0};
+    for (int p = 0; p < 4; p++)
+        for (int c = 0; c < 48; c++)
+            if (m[p] >> c & 1) h[p] |= (u64)1 << TO_INTERNAL[c];
+    if ((h[0] & h[1]) | (h[0] & h[2]) | (h[0] & h[3]) | (h[1] & h[2]) | (h[1] & h[3]) |
+        (h[2] & h[3])) {
+        value_error("a card is in two hands");
+        return NULL;
+    }
+    int c = TO_INTERNAL[card], s = c / 12;
+    int r = (int)((h[0] | h[1] | h[2] | h[3]) >> (12 * s) & LOW7);
+    u64 derived = code_without(suit_code(h, s), c, r);
+    h[seat] &= ~((u64)1 << c);
+    return Py_BuildValue("(KK)", (unsigned long long)derived, (unsigned long long)suit_code(h, s));
+}
+
 static PyMethodDef module_methods[] = {
     {"legal_mask", py_legal_mask, METH_VARARGS,
      "legal_mask(hand, position, led, win, partner_winning, t, obligada): R7/R8 legal cards"},
+    {"suit_codes_after", py_suit_codes_after, METH_VARARGS,
+     "suit_codes_after(hands, seat, card): a suit's table code once card is played, derived "
+     "and recomputed"},
     {NULL, NULL, 0, NULL},
 };
 

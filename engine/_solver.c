@@ -45,6 +45,8 @@ static uint8_t SUITPTS[4096];  /* the points of a set of cards of one suit */
 static uint16_t SPREAD2[128];  /* bit i -> bit 2i */
 static uint16_t SPREAD3[32];   /* bit i -> bit 3i */
 static uint16_t BASE4[128];    /* BASE4[r]: 1 + 4 + ... + 4^(k-1), k the number of bits of r */
+static uint8_t NBITS[128];     /* the number of bits of r */
+static uint8_t NBITS12[4096];  /* the number of bits of a set of cards of one suit */
 
 static void init_tables(void) {
     /* R1: strength order, strongest first 9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2. */
@@ -101,6 +103,7 @@ static void init_tables(void) {
         for (int b = 7; b < 12; b++)
             if (m >> b & 1) p += b - 6;
         SUITPTS[m] = (uint8_t)p;
+        NBITS12[m] = (uint8_t)(m ? NBITS12[m & (m - 1)] + 1 : 0);
     }
     for (int m = 0; m < 128; m++) {
         int x = 0;
@@ -119,6 +122,7 @@ static void init_tables(void) {
         for (int b = 0; b < 7; b++)
             if (r >> b & 1) base += 1 << (2 * k++);
         BASE4[r] = (uint16_t)base;
+        NBITS[r] = (uint8_t)k;
     }
 }
 
@@ -248,6 +252,7 @@ typedef struct {
     u64 gen;     /* the generation of the slots in use: the others are empty */
     u64 buckets; /* 1 << bits */
     u64 hand[4];
+    int cards[4]; /* the number of cards of each hand (kept by after()) */
     int points_in_hands;
     long long nodes;
     int busy;
@@ -333,6 +338,9 @@ static int last_trick(const Search *S, int leader) {
    still holds the suit, or holds no trump). The opponents are taken to play their lowest card
    of the suit, the worst case both for the points and for which cards stay on top; a void
    opponent's card is not guessed (keeping its cards only makes later tricks look harder). */
+static const int CASH_ORDER[5][4] = {{0, 1, 2, 3}, {1, 0, 2, 3}, {2, 0, 1, 3}, {3, 0, 1, 2},
+                                     {0, 1, 2, 3}};
+
 static int quick_points(const Search *S, int leader) {
     int t = S->trump;
     u64 h[4] = {S->hand[0], S->hand[1], S->hand[2], S->hand[3]};
@@ -343,7 +351,7 @@ static int quick_points(const Search *S, int leader) {
         int lc = -1, pc = -1, s = -1, holder = -1;
         for (int k = 0; k < 4; k++) {
             /* Trumps first: drawing them makes the other suits safe. */
-            int su = t < 4 ? (k == 0 ? t : (k <= t ? k - 1 : k)) : k;
+            int su = CASH_ORDER[t][k];
             u64 rem = all & SUIT[su];
             if (!rem) continue;
             int top = highbit_index(rem);
@@ -415,7 +423,7 @@ static inline int master_trump_points(const Search *S, int seat) {
     u64 mine = ((S->hand[seat] | S->hand[seat ^ 2]) >> (12 * t)) & 0xFFF;
     u64 theirs = ((S->hand[NEXT(seat)] | S->hand[NEXT(seat) ^ 2]) >> (12 * t)) & 0xFFF;
     u64 top = theirs ? mine & ~((((u64)2) << highbit_index(theirs)) - 1) : mine;
-    return SUITPTS[top] + (popcount64(top) + 1) / 2;
+    return SUITPTS[top] + (NBITS12[top] + 1) / 2;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -530,6 +538,10 @@ static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, in
    heaviest deal (1.2 to 1.6 times), so botifarra keeps the sure cards first. */
 static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, int win,
                        int win_seat, int best_first, int *out) {
+    if (!(moves & (moves - 1))) {
+        out[0] = lowbit_index(moves); /* one card: nothing to order */
+        return 1;
+    }
     int n = 0, score[12];
     int t = S->trump;
     int partner_winning = pos > 0 && ((win_seat ^ seat) == 2);
@@ -706,6 +718,7 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
     u64 bit = (u64)1 << c;
     int v;
     S->hand[seat] ^= bit;
+    S->cards[seat]--;
     S->points_in_hands -= PTS[c];
     if (pos == 0) {
         v = search(S, NEXT(seat), 1, c / 12, c, seat, PTS[c], bit, alpha, beta);
@@ -723,35 +736,51 @@ static inline int after(Search *S, int seat, int pos, int led, int win, int win_
         }
     }
     S->hand[seat] ^= bit;
+    S->cards[seat]++;
     S->points_in_hands += PTS[c];
     return v;
+}
+
+/* suit_code() once card c is out of play, from `code`, the suit's code with c still in a hand;
+   `r`: the cards without points of c's suit that code counts (c among them, if it has none).
+   A point card's field becomes 0 (gone); a card without points leaves the run of owners of
+   those left: the digits above it move down one place, and the offset for how many there are
+   changes. */
+static inline u64 code_without(u64 code, int c, int r) {
+    int st = c % 12;
+    if (st >= 7) return code & ~((u64)7 << (15 + 3 * (st - 7)));
+    int j = 2 * NBITS[r & ((1 << st) - 1)];
+    u64 digits = (code & 0x7FFF) - BASE4[r];
+    digits = (digits & ((((u64)1) << j) - 1)) | (digits >> (j + 2) << j);
+    return (code & ~(u64)0x7FFF) | (BASE4[r & ~(1 << st)] + digits);
 }
 
 /* The trick starts that the last card of a trick leads to, one per card of `moves` (in bit
    order): their table keys, whose buckets are fetched from memory at once, so that the misses
    overlap each other and the ordering of the cards (the table is far bigger than the caches:
    these look-ups are most of the cost of a position). Only the code of the card's suit
-   changes. */
+   changes, and it is derived from the trick's codes (code_without), not computed again.
+   child_of[c]: the index in ch[] of card c's child. */
 static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts, u64 moves,
-                       u64 on_table, int tricks_left, Child *ch) {
+                       u64 on_table, int tricks_left, Child *ch, signed char *child_of) {
     u64 base[4];
     const u64 *start = S->codes[tricks_left];
     int have = S->have_codes >> tricks_left & 1;
     for (int s = 0; s < 4; s++)
         base[s] = have && !(on_table & SUIT[s]) ? start[s] : suit_code(S->hand, s);
+    u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     for (int i = 0; moves; i++) {
         int c = lowbit_index(moves);
         moves &= moves - 1;
         int ws = win_seat;
         if (BEATS[S->trump][win] >> c & 1) ws = seat;
+        child_of[c] = (signed char)i;
         ch[i].leader = ws;
         ch[i].gain = (ws & 1) ? 0 : trick_pts + PTS[c] + 1;
         ch[i].bounded = 0;
         u64 key[2], *code = ch[i].code;
         for (int s = 0; s < 4; s++) code[s] = base[s];
-        S->hand[seat] ^= (u64)1 << c;
-        code[c / 12] = suit_code(S->hand, c / 12);
-        S->hand[seat] ^= (u64)1 << c;
+        code[c / 12] = code_without(base[c / 12], c, (int)(all >> (12 * (c / 12)) & LOW7));
         key_of_codes(code, ws, key);
         table_key(S, key, &ch[i].key);
         __builtin_prefetch(bucket_at(S, &ch[i].key));
@@ -760,18 +789,19 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
 
 /* Enhanced transposition cut-off, for the last card of a trick: every card ends the trick in
    a trick start that the table, or the bounds that need no search (quick tricks, top trumps),
-   may already decide. `ch` holds the children of the cards of `moves` (child_keys). Returns 1
+   may already decide. `ch` holds the children of the cards of list[] (child_keys; card c's
+   is ch[child_of[c]]). Returns 1
    and the value in *v when one child decides the question, or when none can reach it (then the
    best of their bounds is the bound returned). Otherwise it sorts list[] by the children's
    bounds and leaves in kids[] the index in ch[] of the child of each card of list[], for their
    searches. */
-static int known_child(Search *S, int seat, int *list, int n, u64 moves, Child *ch, int alpha,
-                       int beta, int *v, int *kids) {
+static int known_child(Search *S, int seat, int *list, int n, const signed char *child_of,
+                       Child *ch, int alpha, int beta, int *v, int *kids) {
     int lo[12], hi[12], found[12], at[12];
     int maximise = (seat & 1) == 0;
-    int tl = popcount64(S->hand[seat]) - 1;
+    int tl = S->cards[seat] - 1;
     for (int i = 0; i < n; i++) {
-        int j = at[i] = popcount64(moves & ((((u64)1) << list[i]) - 1));
+        int j = at[i] = child_of[list[i]];
         const Bucket *b = bucket_at(S, &ch[j].key);
         int slot = find(b, &ch[j].key, S->gen), g = ch[j].gain;
         lo[i] = 0;
@@ -855,7 +885,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     const Child *pre = S->pre;
     S->pre = NULL;
     u64 hand = S->hand[seat];
-    int tricks_left = popcount64(hand); /* the seat to move has not played to this trick yet */
+    int tricks_left = S->cards[seat]; /* the seat to move has not played to this trick yet */
     if (tricks_left <= 2)
         return endgame(S, seat, pos, led, win, win_seat, trick_pts, alpha, beta);
     S->nodes++;
@@ -933,21 +963,28 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
 
     int partner = pos > 0 && ((win_seat ^ seat) == 2);
     u64 moves = legal(hand, pos, led, win, partner, S->trump, S->obligada);
-    u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
-    moves = distinct_moves(moves, others);
-    /* Twins: two cards of one suit in this hand with no card of another hand (nor on the table)
-       between them; under obligada (R8 also looks at the hand's lowest card of each suit and
-       at which cards have points), two point cards with no card left at all between them. */
-    u64 twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
-    u64 breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
-    moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
+    u64 twin_candidates = 0, breakers = 0;
+    if (moves & (moves - 1)) { /* (a single legal card has no equivalent nor twin) */
+        u64 others = (S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | on_table) & ~hand;
+        moves = distinct_moves(moves, others);
+        /* Twins: two cards of one suit in this hand with no card of another hand (nor on the
+           table) between them; under obligada (R8 also looks at the hand's lowest card of each
+           suit and at which cards have points), two point cards with no card left at all
+           between them. */
+        twin_candidates = S->obligada ? moves & POINT_CARDS : moves;
+        breakers = S->obligada ? others | (hand & ~twin_candidates) : others;
+        if (moves & (moves - 1))
+            moves = dominant_twins(S, moves, breakers, seat, pos, led, win, win_seat);
+    }
     /* Where the children of the last card have three tricks left or more (closer to the end,
        they have no table entry), their keys are computed once and their table buckets fetched
        now, while the cards are ordered; each child's search takes its key from S->pre. */
     Child ch[12];
     int kids[12];
     int have_kids = pos == 3 && tricks_left >= 4;
-    if (have_kids) child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch);
+    signed char child_of[48];
+    if (have_kids)
+        child_keys(S, seat, win, win_seat, trick_pts, moves, on_table, tricks_left, ch, child_of);
     if (best_first >= 0 && !(moves >> best_first & 1)) {
         /* An equivalent card stands for it: the nearest kept card below, in the same suit. */
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
@@ -957,7 +994,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (have_kids) {
         int v;
-        if (known_child(S, seat, list, n, moves, ch, alpha, beta, &v, kids)) return v;
+        if (known_child(S, seat, list, n, child_of, ch, alpha, beta, &v, kids)) return v;
     }
 
     int maximise = (seat & 1) == 0;
@@ -1109,6 +1146,7 @@ static int parse_position(Search *S, PyObject *hands, int to_move, PyObject *tri
     }
     if (n == 0) return value_error("no card left to play");
     S->points_in_hands = 0;
+    for (int p = 0; p < 4; p++) S->cards[p] = popcount64(S->hand[p]);
     for (int p = 0; p < 4; p++)
         for (u64 m = S->hand[p]; m; m &= m - 1) S->points_in_hands += PTS[lowbit_index(m)];
     return 0;
@@ -1352,9 +1390,42 @@ static PyObject *py_legal_mask(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(out);
 }
 
+/* suit_codes_after(hands, seat, card) in the engine's layout, for the test that proves the
+   children's keys right (a wrong key loses transpositions without changing any value, so the
+   solver's values cannot show it): the code of the card's suit once the seat has played it, as
+   child_keys() derives it (code_without) and as suit_code() computes it from the hands. */
+static PyObject *py_suit_codes_after(PyObject *self, PyObject *args) {
+    unsigned long long m[4];
+    int seat, card;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "(KKKK)ii", &m[0], &m[1], &m[2], &m[3], &seat, &card))
+        return NULL;
+    if (seat < 0 || seat > 3 || card < 0 || card > 47 || !(m[seat] >> card & 1)) {
+        value_error("the seat must hold the card");
+        return NULL;
+    }
+    u64 h[4] = {0, 0, 0, 0};
+    for (int p = 0; p < 4; p++)
+        for (int c = 0; c < 48; c++)
+            if (m[p] >> c & 1) h[p] |= (u64)1 << TO_INTERNAL[c];
+    if ((h[0] & h[1]) | (h[0] & h[2]) | (h[0] & h[3]) | (h[1] & h[2]) | (h[1] & h[3]) |
+        (h[2] & h[3])) {
+        value_error("a card is in two hands");
+        return NULL;
+    }
+    int c = TO_INTERNAL[card], s = c / 12;
+    int r = (int)((h[0] | h[1] | h[2] | h[3]) >> (12 * s) & LOW7);
+    u64 derived = code_without(suit_code(h, s), c, r);
+    h[seat] &= ~((u64)1 << c);
+    return Py_BuildValue("(KK)", (unsigned long long)derived, (unsigned long long)suit_code(h, s));
+}
+
 static PyMethodDef module_methods[] = {
     {"legal_mask", py_legal_mask, METH_VARARGS,
      "legal_mask(hand, position, led, win, partner_winning, t, obligada): R7/R8 legal cards"},
+    {"suit_codes_after", py_suit_codes_after, METH_VARARGS,
+     "suit_codes_after(hands, seat, card): a suit's table code once card is played, derived "
+     "and recomputed"},
     {NULL, NULL, 0, NULL},
 };
 

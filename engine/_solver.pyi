@@ -26,3 +26,6 @@ def legal_mask(
     obligada: bool,
     /,
 ) -> int: ...
+def suit_codes_after(
+    hands: tuple[int, int, int, int], seat: int, card: int, /
+) -> tuple[int, int]: ...

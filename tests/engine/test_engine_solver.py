@@ -54,6 +54,24 @@ def test_c_legal_cards_are_the_engine_rule_r7_r8() -> None:
         assert c.legal_mask(*args) == legal_mask(*args), args
 
 
+def test_c_keys_of_the_last_cards_children_are_the_positions_own() -> None:
+    """The table key of a trick start that the last card of a trick leads to is derived from the
+    trick's key (the card's suit code without the card), not computed again: it must equal the
+    code computed from the hands. A wrong key would only lose transpositions (no value would
+    change, so the value tests cannot see it)."""
+    c = c_solver()
+    rng = random.Random(1919)
+    for _ in range(20000):
+        cards = rng.sample(range(48), rng.randint(1, 48))
+        hands = [0, 0, 0, 0]
+        for card in cards:
+            hands[rng.randrange(4)] |= 1 << card
+        seat = rng.choice([p for p in range(4) if hands[p]])
+        card = rng.choice([x for x in range(48) if hands[seat] >> x & 1])
+        derived, computed = c.suit_codes_after(tuple(hands), seat, card)
+        assert derived == computed, (hands, seat, card)
+
+
 @pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
 def test_fast_and_reference_agree_on_random_endings(ruleset: str) -> None:
     """R6–R9: the same value from 1 to 5 tricks before the end, in the middle of tricks too."""

@@ -178,6 +178,11 @@ def test_confirm_endpoint(world):
     assert stale.status_code == 409 and "version" in errors_of(stale)
     ok = world.client("table_ew").post(url, {"version": created["version"]}, format="json")
     assert ok.status_code == 200 and ok.json()["status"] == "confirmed"
+    # What a confirmation writes (only its own fields), as stored.
+    stored = BoardResult.objects.get(pk=created["id"])
+    assert stored.status == BoardResult.Status.CONFIRMED and stored.confirmed_by
+    assert stored.version == created["version"] + 1 == ok.json()["version"]
+    assert stored.updated_at > stored.created_at
     assert (
         world.client("table_ew").post(f"{URL}/999999/confirm", {}, format="json").status_code == 404
     )

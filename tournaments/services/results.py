@@ -287,11 +287,15 @@ def save_audited(
     before: dict[str, Any],
     note: str = "",
     audits: list[AuditEntry] | None = None,
+    fields: Sequence[str] | None = None,
 ) -> None:
     """Store a change of ``result`` (``before`` is its ``_snapshot``): a new version and its
     audit entry, old → new per field. Every change of a stored result goes through here.
-    ``audits``: the request's audit entries, stored together by the caller; else stored here."""
+    ``audits``: the request's audit entries, stored together by the caller; else stored here.
+    ``fields``: the only fields the change set, written with the version and the time of the
+    update (a smaller statement); None: every field."""
     result.version += 1
+    update_fields = None if fields is None else (*fields, "version", "updated_at")
     written = audit.entry(
         event=result.table.round.event,
         result=result,
@@ -301,9 +305,9 @@ def save_audited(
         note=note,
     )
     if audits is None:
-        update_then_insert(result, None, [written])
+        update_then_insert(result, update_fields, [written])
     else:
-        update_row(result)
+        update_row(result, update_fields)
         audits.append(written)
 
 
@@ -774,7 +778,13 @@ def _confirm_locked(
     before = _snapshot(locked)
     locked.status = BoardResult.Status.CONFIRMED
     locked.confirmed_by = actor.label
-    save_audited(locked, actor=actor, action="result_confirmed", before=before)
+    save_audited(
+        locked,
+        actor=actor,
+        action="result_confirmed",
+        before=before,
+        fields=("status", "confirmed_by"),
+    )
     _emit_result(webhooks.RESULT_CONFIRMED, locked, hooks)
     queue.request_standings(event)
     return locked

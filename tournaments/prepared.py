@@ -262,8 +262,10 @@ class Ahead:
         """Django's execute wrapper: the first statement of the block carries this one."""
         if self.rows is not None or self.sending:
             return execute(sql, params, many, context)
-        if many or isinstance(params, Mapping) or not sql.lstrip()[:6].upper().startswith(
-            _CARRIERS
+        if (
+            many
+            or isinstance(params, Mapping)
+            or not sql.lstrip()[:6].upper().startswith(_CARRIERS)
         ):
             self._alone(context["cursor"])
             return execute(sql, params, many, context)

@@ -159,10 +159,9 @@ def test_what_is_sent_ahead_learns_its_rows_before_the_block_goes_on():
 
     riding, _seen = _ahead(sql="SELECT 1 WHERE %s", params=(False,), sent=refuse)
     reached = []
-    with pytest.raises(Stop) as stopped:
-        with riding:
-            _one("SELECT 2")
-            reached.append(True)
+    with pytest.raises(Stop) as stopped, riding:
+        _one("SELECT 2")
+        reached.append(True)
     assert stopped.value.args == ([],) and not reached
 
 
@@ -187,9 +186,8 @@ def test_a_savepoint_or_a_batch_does_not_carry_it_but_comes_after_it():
     from django.db import connection
 
     riding, seen = _ahead()
-    with transaction.atomic(), riding as ahead:
-        with transaction.atomic():  # a SAVEPOINT first
-            assert _one("SELECT 3") == [(3,)]
+    with transaction.atomic(), riding as ahead, transaction.atomic():  # a SAVEPOINT first
+        assert _one("SELECT 3") == [(3,)]
     assert ahead.rows == [(7,)] and seen == [[(7,)]]
     riding, seen = _ahead()
     with riding as ahead, connection.cursor() as cursor:

@@ -93,22 +93,23 @@ def _prepared(field: Any, value: Any, connection: Any) -> Any:
 
 def _value(obj: Model, field: Any, connection: Any) -> Any:
     """``field``'s value of new ``obj`` as ``save`` prepares it (``pre_save``, then the DB's)."""
-    if _as_is(field) is not None:
-        return _prepared(field, getattr(obj, field.attname), connection)
-    return field.get_db_prep_save(field.pre_save(obj, True), connection=connection)
+    return _prepared(field, field.pre_save(obj, True), connection)
+
+
+def _insert_sql(table: _Table, rows: int, suffix: str) -> str:
+    row = f"({', '.join(['%s'] * len(table.fields))})"
+    return (
+        f"INSERT INTO {table.name} ({table.columns}) "
+        f"VALUES {', '.join([row] * rows)} {suffix} RETURNING {table.pk}"
+    )
 
 
 def _insert(objs: Sequence[Model], suffix: str) -> list[tuple]:
     connection = connections[router.db_for_write(type(objs[0]))]
     table = _table(type(objs[0]), connection.alias)
     values = [_value(obj, f, connection) for obj in objs for f in table.fields]
-    row = f"({', '.join(['%s'] * len(table.fields))})"
-    sql = (
-        f"INSERT INTO {table.name} ({table.columns}) "
-        f"VALUES {', '.join([row] * len(objs))} {suffix} RETURNING {table.pk}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(_insert_sql(table, len(objs), suffix), values)
         return [(connection.alias, pk) for (pk,) in cursor.fetchall()]
 
 
@@ -143,13 +144,8 @@ def insert_new_statement(
     table = _table(model, connection.alias)
     if values.keys() != {f.name for f in table.fields}:
         raise ValueError(f"the values of every field of {model._meta.object_name} but its pk")
-    params = [f.get_db_prep_save(values[f.name], connection=connection) for f in table.fields]
-    sql = (
-        f"INSERT INTO {table.name} ({table.columns}) "
-        f"VALUES ({', '.join(['%s'] * len(params))}) {_on_conflict(table, unique)} "
-        f"RETURNING {table.pk}"
-    )
-    return sql, params
+    params = [_prepared(f, values[f.name], connection) for f in table.fields]
+    return _insert_sql(table, 1, _on_conflict(table, unique)), params
 
 
 def insert_all(objs: Sequence[Model]) -> None:

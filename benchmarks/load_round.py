@@ -449,7 +449,7 @@ def main() -> int:
     create_floor_table()
     port = free_port()
     # The project's application with the floor endpoint beside it (benchmarks/request_cost.py).
-    procs = start_stack(port, app="benchmarks.request_cost:application")
+    procs = start_stack(port, app="benchmarks.request_cost:served()")
     try:
         return run_round(port, event, tables, [procs[0].pid])
     finally:

@@ -152,7 +152,7 @@ def main() -> int:
                         sys.executable,
                         "-m",
                         "gunicorn",
-                        "benchmarks.request_cost:application",
+                        "benchmarks.request_cost:served()",
                         "-b",
                         f"127.0.0.1:{port}",
                         "-w",

@@ -32,7 +32,7 @@ of request, ``<name>.pstats`` (read with ``python -m pstats``; profiling slows e
 so the figures of such a run are not the benchmark's).
 
 Run from the project's root: ``python benchmarks/request_cost.py`` (``gunicorn`` imports this
-module as the web application: ``benchmarks.request_cost:application``).
+module as the web application: ``benchmarks.request_cost:served()``).
 """
 
 from __future__ import annotations
@@ -96,11 +96,11 @@ def _floor_view():
 def _project_app():
     global _app
     if _app is None:
-        from django.core.wsgi import get_wsgi_application
+        from config.wsgi import application as project  # it imports every view (warm)
 
-        _app = get_wsgi_application()
+        _app = project
         from django.conf import settings
-        from django.urls import clear_url_caches, include, path
+        from django.urls import clear_url_caches, get_resolver, include, path
 
         floor = _floor_view()
         module = type(sys)("bench_urls")
@@ -111,7 +111,15 @@ def _project_app():
         sys.modules["bench_urls"] = module
         settings.ROOT_URLCONF = "bench_urls"
         clear_url_caches()
+        get_resolver().url_patterns  # noqa: B018
     return _app
+
+
+def served():
+    """The application, loaded before the worker serves (gunicorn ``…:served()``), as
+    ``config.wsgi`` is in production: a round's first requests do not pay for the imports."""
+    _project_app()
+    return application
 
 
 def application(environ, start_response):
@@ -244,7 +252,7 @@ def main() -> int:
         )
     ][: WARM_UP + N]
     port = stack.free_port()
-    procs = stack.start_stack(port, app="benchmarks.request_cost:application", workers=1)
+    procs = stack.start_stack(port, app="benchmarks.request_cost:served()", workers=1)
     try:
         meter = Meter(port)
         measure(

@@ -17,7 +17,7 @@ import pytest
 from engine import Hand, IllegalPlay, Rules, Seat, card_token, deal_board, parse_token, replay
 from engine.cards import CARD_POINTS, CARD_STRENGTH, CARD_SUIT
 from engine.rules import TRUMP_INDEX, legal_mask
-from engine.solver import BACKEND, ReferenceSearch, Solver, solve, solve_reference
+from engine.solver import BACKEND, ReferenceSearch, Solver, sample_play, solve, solve_reference
 
 sys.path.insert(0, str(Path(__file__).parent))
 from solver_cases import (  # noqa: E402
@@ -223,6 +223,27 @@ def test_full_deal_value_is_the_best_opening_lead() -> None:
     deal = deal_board("consistency", 8)
     solver = Solver(deal, trump="oros", rules=Rules("obligada"))
     check_one_card_deeper(solver, Hand(deal, "oros", Rules("obligada")))
+
+
+@pytest.mark.parametrize("ruleset", ["lliure", "obligada"])
+def test_questions_given_up_change_no_value(ruleset: str) -> None:
+    """Without a guess, a question that takes more than the search's budget of positions is
+    given up half searched: with a budget of 300 positions the searches give up again and again
+    (other positions are searched), and the values are those of the plain search."""
+    c = c_solver()
+    rules = Rules(ruleset)
+    cases = [(1, "oros", 0), (4, "bastos", 0), (2, "copes", 6), (3, "espases", 17)]
+    for board, trump, cards in cases:
+        deal = deal_board("budget", board)
+        hand = Hand(deal, trump, rules)
+        for card in sample_play(deal, trump=trump, rules=rules, cards=cards):
+            hand.play(card)
+        hands = [hand.hands[seat] for seat in (Seat.N, Seat.E, Seat.S, Seat.W)]
+        trick = [card for _, card in hand.trick]
+        value = Solver(deal, trump=trump, rules=rules).value_of(hand)
+        search = c.Search(TRUMP_INDEX[trump], rules.obligada, budget=300)
+        future = search.future(hands, hand.to_move.value, trick)
+        assert future + hand.totals["NS"] == value
 
 
 def test_value_of_a_complete_hand_is_its_total_r9() -> None:

@@ -5,7 +5,9 @@ from collections.abc import Sequence
 class Search:
     """The perfect-play search of one trump choice (``t`` 0–4) under one ruleset."""
 
-    def __init__(self, t: int, obligada: bool, table_bits: int = 21) -> None: ...
+    def __init__(
+        self, t: int, obligada: bool, table_bits: int = 21, budget: int = 3_000_000
+    ) -> None: ...
     def future(
         self, hands: Sequence[int], to_move: int, trick: Sequence[int], guess: int = -1, /
     ) -> int: ...

@@ -9,7 +9,8 @@ database against what was sent and waits for the standings to include every resu
 Prints one figure a line: requests_per_s, p50_ms, p95_ms, p99_ms, errors_5xx, errors_other,
 standings_lag_s, lost_results, duplicated_results, undisputed_conflicts, then what the run cost:
 server_cpu_ms_per_request (the CPU of gunicorn's processes, read from /proc, over the requests
-answered) and generator_cpu_share (the CPU this load generator used, in cores: it runs on the same
+answered), database_cpu_ms_per_request (the same for the machine's PostgreSQL processes) and
+generator_cpu_share (the CPU this load generator used, in cores: it runs on the same
 machine and takes CPU from the server; a share near the machine's core count means the figures
 measure the generator, not the server). With LOAD_THINK_S=0 it then sends as many requests to the
 floor endpoint of request_cost.py (a minimal DRF endpoint that validates a body and inserts a row)
@@ -200,20 +201,33 @@ def start_stack(
     )
 
 
-def group_cpu_s(pgid: int) -> float:
-    """CPU seconds (user + system) of the live processes of a process group, from /proc."""
+def _cpu_s(chosen) -> float:
+    """CPU seconds (user + system) of the live processes for which ``chosen(name, fields)`` is
+    true, from /proc (``fields``: those of /proc/PID/stat after the name: state, ppid, pgrp, …)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except (OSError, ValueError):
             continue
-        if int(fields[2]) == pgid:  # the fields after the name: state, ppid, pgrp, …
+        fields = tail.split()
+        if chosen(head.split("(", 1)[-1], fields):
             total += int(fields[11]) + int(fields[12])
     return total / tick
+
+
+def group_cpu_s(pgid: int) -> float:
+    """CPU seconds of the live processes of a process group."""
+    return _cpu_s(lambda _name, fields: int(fields[2]) == pgid)
+
+
+def database_cpu_s() -> float:
+    """CPU seconds of this machine's PostgreSQL processes (the benchmark's database is the only
+    busy one on a quiet machine)."""
+    return _cpu_s(lambda name, _fields: name == "postgres")
 
 
 def floor_rate(port: int, threads: int, per_thread: int) -> float:
@@ -357,6 +371,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
     client = Client(port)
     sent: dict = {}
     server_cpu = sum(group_cpu_s(g) for g in web_groups)
+    database_cpu = database_cpu_s()
     generator_cpu = time.process_time()
     start = time.perf_counter()
     deadline = time.monotonic() + DEADLINE_S
@@ -368,6 +383,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
             future.result()
     wall = time.perf_counter() - start
     server_cpu = sum(group_cpu_s(g) for g in web_groups) - server_cpu
+    database_cpu = database_cpu_s() - database_cpu
     generator_cpu = time.process_time() - generator_cpu
     close_old_connections()
     expected_counted = sum(1 for v in sent.values() if not v["conflict"])
@@ -433,6 +449,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
     print(f"duplicated_results: {duplicated} results")
     print(f"undisputed_conflicts: {undisputed} results")
     print(f"server_cpu_ms_per_request: {1000 * server_cpu / max(1, total):.1f} ms")
+    print(f"database_cpu_ms_per_request: {1000 * database_cpu / max(1, total):.1f} ms")
     print(f"generator_cpu_share: {generator_cpu / wall:.2f} cores")
     if floor is not None:
         print(f"floor_requests_per_s: {floor:.1f} req/s")

@@ -9,14 +9,16 @@ database against what was sent and waits for the standings to include every resu
 Prints one figure a line: requests_per_s, p50_ms, p95_ms, p99_ms, errors_5xx, errors_other,
 standings_lag_s, lost_results, duplicated_results, undisputed_conflicts, then what the run cost:
 server_cpu_ms_per_request (the CPU of gunicorn's processes, read from /proc, over the requests
-answered), database_cpu_ms_per_request (the same for the machine's PostgreSQL processes) and
+answered), database_cpu_ms_per_request (the same for the machine's PostgreSQL processes),
+worker_cpu_ms_per_request (the Celery workers' CPU, the standings they recompute meanwhile) and
 generator_cpu_share (the CPU this load generator used, in cores: it runs on the same
 machine and takes CPU from the server; a share near the machine's core count means the figures
 measure the generator, not the server). With LOAD_THINK_S=0 it then sends as many requests to the
 floor endpoint of request_cost.py (a minimal DRF endpoint that validates a body and inserts a row)
 with the same generator and workers, and prints floor_requests_per_s,
-floor_server_cpu_ms_per_request (the web processes' CPU per floor request, under that load) and
-saturation_ratio (requests_per_s over floor_requests_per_s).
+floor_server_cpu_ms_per_request and floor_database_cpu_ms_per_request (the web processes' and
+PostgreSQL's CPU per floor request, under that load) and saturation_ratio (requests_per_s over
+floor_requests_per_s).
 
 Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
 database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
@@ -347,10 +349,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] * 1000
 
 
-def run_round(port: int, event, tables, web_groups: list[int]) -> int:
+def run_round(
+    port: int, event, tables, web_groups: list[int], worker_groups: list[int] = ()
+) -> int:
     """Play the round against the server at ``port``, check the database, print the figures.
 
-    ``web_groups``: the process groups of the web servers, whose CPU is counted."""
+    ``web_groups``: the process groups of the web servers, whose CPU is counted;
+    ``worker_groups``: those of the Celery workers (the standings they recompute meanwhile)."""
     from django.db import close_old_connections
 
     from tournaments.models import BoardResult, StandingsSnapshot, Submission
@@ -371,6 +376,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
     client = Client(port)
     sent: dict = {}
     server_cpu = sum(group_cpu_s(g) for g in web_groups)
+    worker_cpu = sum(group_cpu_s(g) for g in worker_groups)
     database_cpu = database_cpu_s()
     generator_cpu = time.process_time()
     start = time.perf_counter()
@@ -383,6 +389,7 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
             future.result()
     wall = time.perf_counter() - start
     server_cpu = sum(group_cpu_s(g) for g in web_groups) - server_cpu
+    worker_cpu = sum(group_cpu_s(g) for g in worker_groups) - worker_cpu
     database_cpu = database_cpu_s() - database_cpu
     generator_cpu = time.process_time() - generator_cpu
     close_old_connections()
@@ -427,14 +434,16 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
         and stored[key].status != BoardResult.Status.DISPUTED
     )
     total = sum(client.statuses.values())
-    floor = floor_cpu = None
+    floor = floor_cpu = floor_database_cpu = None
     if THINK_S == 0:
         floor_cpu = sum(group_cpu_s(g) for g in web_groups)
+        floor_database_cpu = database_cpu_s()
         per_table = max(1, total // len(tables))
         floor = floor_rate(port, len(tables), per_table)
         floor_cpu = (sum(group_cpu_s(g) for g in web_groups) - floor_cpu) / (
             per_table * len(tables)
         )
+        floor_database_cpu = (database_cpu_s() - floor_database_cpu) / (per_table * len(tables))
     errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500 or s == 0)
     other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
     print(f"tables: {len(tables)} tables")
@@ -450,10 +459,13 @@ def run_round(port: int, event, tables, web_groups: list[int]) -> int:
     print(f"undisputed_conflicts: {undisputed} results")
     print(f"server_cpu_ms_per_request: {1000 * server_cpu / max(1, total):.1f} ms")
     print(f"database_cpu_ms_per_request: {1000 * database_cpu / max(1, total):.1f} ms")
+    if worker_groups:
+        print(f"worker_cpu_ms_per_request: {1000 * worker_cpu / max(1, total):.1f} ms")
     print(f"generator_cpu_share: {generator_cpu / wall:.2f} cores")
     if floor is not None:
         print(f"floor_requests_per_s: {floor:.1f} req/s")
         print(f"floor_server_cpu_ms_per_request: {1000 * floor_cpu:.1f} ms")
+        print(f"floor_database_cpu_ms_per_request: {1000 * floor_database_cpu:.1f} ms")
         print(f"saturation_ratio: {total / wall / floor:.2f} of the floor's rate")
     return 0 if (errors_5xx == 0 and lost == 0 and duplicated == 0 and undisputed == 0) else 1
 
@@ -468,7 +480,7 @@ def main() -> int:
     # The project's application with the floor endpoint beside it (benchmarks/request_cost.py).
     procs = start_stack(port, app="benchmarks.request_cost:served()")
     try:
-        return run_round(port, event, tables, [procs[0].pid])
+        return run_round(port, event, tables, [procs[0].pid], [procs[1].pid])
     finally:
         stop(procs)
 

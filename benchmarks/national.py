@@ -170,8 +170,9 @@ def main() -> int:
                 )
             )
         procs += webs
+        workers = []
         for i in range(2):
-            procs.append(
+            workers.append(
                 subprocess.Popen(
                     celery_worker_argv(name=f"national{i}@%h", concurrency=1, loglevel="info"),
                     cwd=ROOT,
@@ -181,11 +182,14 @@ def main() -> int:
                     start_new_session=True,
                 )
             )
+        procs += workers
         for port in web_ports:
             wait_port(port, "gunicorn", path="/healthz")
         balancer_port = load.free_port()
         procs.append(start_haproxy(workdir, balancer_port, web_ports))
-        return load.run_round(balancer_port, event, tables, [w.pid for w in webs])
+        return load.run_round(
+            balancer_port, event, tables, [w.pid for w in webs], [w.pid for w in workers]
+        )
     finally:
         load.stop(procs)
         shutil.rmtree(workdir, ignore_errors=True)

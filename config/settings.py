@@ -87,10 +87,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several tables submit at once even in the demo: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+# The reads of tournaments.prepared are prepared by name in the server's session (PREPARE).
+DATABASE_SESSION_STATEMENTS = True
 if env_bool("DATABASE_TRANSACTION_POOLER", default=False):
-    # Behind PgBouncer in transaction mode a cursor cannot outlive its transaction. (psycopg's
-    # client-side binding, Django's default, prepares no statements: nothing else to turn off.)
+    # Behind PgBouncer in transaction mode a cursor cannot outlive its transaction, and the next
+    # transaction may run on a server session that has not prepared the project's reads.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASE_SESSION_STATEMENTS = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")

@@ -195,3 +195,63 @@ def test_a_savepoint_or_a_batch_does_not_carry_it_but_comes_after_it():
             "UPDATE tournaments_idempotentresponse SET status_code = 1 WHERE id = %s", [[1], [2]]
         )
     assert ahead.rows == [(7,)] and seen == [[(7,)]]
+
+
+def _postgresql_only():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("statements are prepared by name on PostgreSQL only")
+
+
+def _sent(action):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        result = action()
+    return result, " ".join(q["sql"] for q in queries.captured_queries)
+
+
+@pytest.mark.django_db(transaction=True)  # closes the connection: no test transaction around it
+def test_a_read_is_prepared_once_a_session_then_executed_by_name():
+    _postgresql_only()
+    from django.db import connection
+
+    token = TableTokenFactory()
+    read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
+    first, sql = _sent(lambda: read.first(digest=token.digest))
+    assert "PREPARE" in sql and "EXECUTE" in sql
+    second, sql = _sent(lambda: read.first(digest=token.digest))
+    assert "PREPARE" not in sql and sql.startswith("EXECUTE")
+    assert first.pk == second.pk == token.pk
+    # A new session (a reconnection) has nothing prepared: the read prepares itself again.
+    connection.close()
+    again, sql = _sent(lambda: read.first(digest=token.digest))
+    assert "PREPARE" in sql and again.pk == token.pk
+
+
+def test_a_failed_call_leaves_no_statement_believed_prepared():
+    _postgresql_only()
+    from django.db import DatabaseError, connection
+
+    token = TableTokenFactory()
+    read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        with pytest.raises(DatabaseError), connection.cursor() as cursor:
+            cursor.execute("SELECT 1 / 0")
+        read.first(digest=token.digest)  # the transaction is aborted: the PREPARE does not run
+    # The next call cannot trust what the session holds: it deallocates and prepares again.
+    found, sql = _sent(lambda: read.first(digest=token.digest))
+    assert sql.startswith("DEALLOCATE ALL") and found.pk == token.pk
+    found, sql = _sent(lambda: read.first(digest=token.digest))
+    assert sql.startswith("EXECUTE") and found.pk == token.pk
+
+
+def test_behind_a_transaction_pooler_nothing_is_prepared_by_name(settings):
+    _postgresql_only()
+    settings.DATABASE_SESSION_STATEMENTS = False
+    token = TableTokenFactory()
+    read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
+    found, sql = _sent(lambda: read.first(digest=token.digest))
+    assert found.pk == token.pk and "PREPARE" not in sql and "EXECUTE" not in sql

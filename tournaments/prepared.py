@@ -99,7 +99,7 @@ class Prepared:
         # Per thread, as Django's connections are: a compiler keeps its connection.
         self._local = threading.local()
         self._default_alias: str | None = None  # the queryset's own database, once built
-        self._name = f"bd_read_{next(_NAMES)}"
+        self._number = next(_NAMES)
 
     def _compile(self) -> tuple[_Compiled, Any]:
         alias = self._default_alias
@@ -150,7 +150,11 @@ class Prepared:
                 [column[0] for column in compiler.select[: compiler.col_count]]
             ),
             build_model=_instances(compiler, alias) if iterable is ModelIterable else None,
-            name=self._name if prepares_on_server(connection) else None,
+            # Named after what it reads, for whoever reads the server's logs (63 characters
+            # at most: PostgreSQL cuts longer names; the number keeps them apart).
+            name=f"bd_{self._number}_{qs.model._meta.db_table}"[:63]
+            if prepares_on_server(connection)
+            else None,
         )
         cache[alias] = compiled
         return compiled, connection

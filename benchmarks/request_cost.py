@@ -14,8 +14,8 @@ then sends each kind of request of a round, one at a time, and reads what the se
 The server's CPU time of each request is measured inside the worker (the thread's CPU clock from
 the request's arrival to its response headers) and sent back in a response header, with the
 number of SQL queries it made; the client measures the wall time. PostgreSQL's own CPU is not
-in these figures. Every request is sent ``REQUEST_COST_N`` times (default 100) after 5 unmeasured
-warm-up requests; the figure is the median.
+in these figures but in ``<name>_database_ms``. Every request is sent ``REQUEST_COST_N`` times
+(default 100) after 5 unmeasured warm-up requests; the figure is the median.
 
 Each measured request is sent right after a floor request, and its ratio is against the median
 of those floor requests: a shared machine's speed drifts within minutes (another process, the
@@ -23,8 +23,10 @@ host), and a kind measured in a slow minute against a floor measured in a fast o
 dearer than it is.
 
 Prints, for each name: ``<name>_ms`` (server CPU, median), ``<name>_wall_ms`` (median),
-``<name>_ratio`` (CPU against the floor requests sent between its own) and ``<name>_queries``
-(SQL queries, median); ``floor_ms`` is the median of every floor request.
+``<name>_ratio`` (CPU against the floor requests sent between its own), ``<name>_queries``
+(SQL queries, median) and ``<name>_database_ms`` (the CPU of the PostgreSQL backend that served
+the request's queries, median, from its /proc/PID/schedstat: printed when the database runs on
+this machine); ``floor_ms`` is the median of every floor request.
 
 Environment: as load_round.py (LOAD_DATABASE_URL, LOAD_REDIS_URL), plus REQUEST_COST_N, and
 REQUEST_COST_PROFILE: a directory where the worker writes a cProfile (CPU time) of each kind
@@ -122,6 +124,24 @@ def served():
     return application
 
 
+def _backend(connection) -> int | None:
+    """The process id of the PostgreSQL backend serving this thread's connection, if open."""
+    raw = getattr(connection, "connection", None)
+    info = getattr(raw, "info", None) if connection.vendor == "postgresql" else None
+    return info.backend_pid if info is not None and not raw.closed else None
+
+
+def _backend_cpu_ns(pid: int | None) -> int | None:
+    """The CPU time a process of this machine has run, in ns (/proc/PID/schedstat, precise
+    where /proc/PID/stat counts 10 ms ticks); None when the database is on another machine."""
+    if pid is None:
+        return None
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def application(environ, start_response):
     """The project's WSGI application, telling in two response headers what it spent."""
     from django.db import connection
@@ -134,11 +154,18 @@ def application(environ, start_response):
         queries += 1
         return execute(sql, params, many, context)
 
+    backend = _backend(connection)
+    database_before = _backend_cpu_ns(backend)
     started = time.thread_time()
 
     def start(status, headers, exc_info=None):
         spent = int((time.thread_time() - started) * 1_000_000)
         headers = [*headers, ("X-Bench-Cpu-Us", str(spent)), ("X-Bench-Queries", str(queries))]
+        after = _backend(connection)
+        if after is not None and after == backend and database_before is not None:
+            database_after = _backend_cpu_ns(after)
+            if database_after is not None:
+                headers.append(("X-Bench-Db-Us", str((database_after - database_before) // 1000)))
         return start_response(status, headers, exc_info)
 
     name = environ.get("HTTP_X_BENCH_NAME")
@@ -185,10 +212,15 @@ class Meter:
             # in the same minutes, whatever else the machine did meanwhile.
             self.send(f"floor@{name}", *FLOOR_REQUEST)
         if name is not None:
-            row = self.figures.setdefault(name, {"cpu": [], "wall": [], "queries": []})
+            row = self.figures.setdefault(
+                name, {"cpu": [], "wall": [], "queries": [], "database": []}
+            )
             row["cpu"].append(int(response.getheader("X-Bench-Cpu-Us")) / 1000)
             row["wall"].append(wall * 1000)
             row["queries"].append(int(response.getheader("X-Bench-Queries")))
+            database = response.getheader("X-Bench-Db-Us")
+            if database is not None:  # the same backend served the whole request
+                row["database"].append(int(database) / 1000)
         return json.loads(data) if data and data[:1] in (b"{", b"[") else data
 
 
@@ -396,6 +428,8 @@ def main() -> int:
         print(f"{name}_wall_ms: {statistics.median(row['wall']):.2f} ms")
         print(f"{name}_ratio: {cpu / floor:.2f} x floor")
         print(f"{name}_queries: {statistics.median(row['queries']):.0f} queries")
+        if row["database"]:
+            print(f"{name}_database_ms: {statistics.median(row['database']):.2f} ms")
     return 0
 
 

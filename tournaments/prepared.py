@@ -24,6 +24,8 @@ server connection (``settings.DATABASE_SESSION_STATEMENTS``, off with
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 import re
 import threading
@@ -225,12 +227,13 @@ def prepares_on_server(connection: Any) -> bool:
 
 
 def _numbered(sql: str) -> str:
-    """``sql`` with psycopg's ``%s`` placeholders as PostgreSQL's ``$1``, ``$2``…"""
+    """``sql`` with psycopg's ``%s`` placeholders as PostgreSQL's ``$1``, ``$2``… (an escaped
+    ``%%`` stays: the ``PREPARE`` goes with the values of the ``EXECUTE`` beside it)."""
     count = itertools.count(1)
     out = []
     for part in re.split(r"(%%|%s)", sql):
         if part == "%%":
-            out.append("%")
+            out.append(part)
         elif part == "%s":
             out.append(f"${next(count)}")
         elif "%" in part:
@@ -280,46 +283,72 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
                 cursor.execute(compiled.sql, params)
                 out.append(compiled.result(cursor.fetchall()))
             return out
-        # psycopg's client-side binding (Django's default) runs a string of statements as one
-        # simple query; each statement's results are a result set of the cursor (a PREPARE's
-        # or a DEALLOCATE's has no rows).
-        parts: list[tuple[str, _Compiled | None]] = []
-        values: list[Any] = []
-        session = _session(connection) if statements[0][0].name else None
-        if session is not None and not session.known:
-            parts.append(("DEALLOCATE ALL", None))
-            session.names.clear()
-            session.known = True
-        for compiled, _c, params in statements:
-            if compiled.name is None:
-                parts.append((compiled.sql, compiled))
-            else:
-                assert session is not None
-                if compiled.name not in session.names:
-                    parts.append((f"PREPARE {compiled.name} AS {_numbered(compiled.sql)}", None))
-                    session.names.add(compiled.name)
-                slots = ", ".join(["%s"] * len(params))
-                parts.append(
-                    (
-                        f"EXECUTE {compiled.name}({slots})"
-                        if params
-                        else f"EXECUTE {compiled.name}",
-                        compiled,
-                    )
-                )
-            values.extend(params)
-        try:
-            cursor.execute("; ".join(sql for sql, _c in parts), values)
-        except BaseException:
-            if session is not None:
-                session.known = False
-            raise
-        for i, (_sql, compiled) in enumerate(parts):
+        own = _run(cursor, [(c.sql, params, c.name) for c, _c, params in statements])
+        reading = iter(statements)
+        for i, is_own in enumerate(own):
             if i and not cursor.nextset():
                 raise RuntimeError("fewer result sets than statements")
-            if compiled is not None:
-                out.append(compiled.result(cursor.fetchall()))
+            if is_own:
+                out.append(next(reading)[0].result(cursor.fetchall()))
     return out
+
+
+def execute(cursor: Any, sql: str, params: list[Any]) -> None:
+    """``cursor.execute(sql, params)`` for a statement of a hot path whose text comes back
+    again and again (a submission's rows): by name where the connection prepares reads, named
+    after its text. The cursor is left on the statement's own result."""
+    if not prepares_on_server(cursor.db):
+        cursor.execute(sql, params)
+        return
+    own = _run(cursor, [(sql, params, _statement_name(sql))])
+    for _ in range(own.index(True)):
+        cursor.nextset()
+
+
+@functools.lru_cache(maxsize=256)
+def _statement_name(sql: str) -> str:
+    return f"bd_sql_{hashlib.blake2b(sql.encode(), digest_size=10).hexdigest()}"
+
+
+def _run(cursor: Any, statements: list[tuple[str, list[Any], str | None]]) -> list[bool]:
+    """Run ``(sql, params, name)`` statements as one query string (psycopg's client-side
+    binding runs it as one simple query: each statement's result is a result set of the
+    cursor), those with a name by ``EXECUTE``, prepared first when this session has not.
+    Returns, for each result set in order, whether it is a statement's own (not a PREPARE's or
+    a DEALLOCATE's); the cursor is on the first."""
+    parts: list[str] = []
+    own: list[bool] = []
+    values: list[Any] = []
+    named = any(name for _s, _p, name in statements)
+    session = _session(cursor.db) if named else None
+    if session is not None and not session.known:
+        parts.append("DEALLOCATE ALL")
+        own.append(False)
+        session.names.clear()
+        session.known = True
+    for sql, params, name in statements:
+        if name is None:
+            parts.append(sql)
+        else:
+            assert session is not None
+            if name not in session.names:
+                parts.append(f"PREPARE {name} AS {_numbered(sql)}")
+                own.append(False)
+                session.names.add(name)  # before it runs: a failure makes the session unknown
+            parts.append(
+                f"EXECUTE {name}({', '.join(['%s'] * len(params))})"
+                if params
+                else f"EXECUTE {name}"
+            )
+        own.append(True)
+        values.extend(params)
+    try:
+        cursor.execute("; ".join(parts), values)
+    except BaseException:
+        if session is not None:
+            session.known = False
+        raise
+    return own
 
 
 # Statements that may carry another ahead of them: not a transaction's or a savepoint's command.

@@ -31,6 +31,8 @@ from typing import Any
 from django.db import connections, models, router, transaction
 from django.db.models import Model
 
+from tournaments.prepared import execute
+
 
 @dataclass(frozen=True)
 class _Table:
@@ -225,7 +227,8 @@ def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Seque
         )
         selected.append(f"(SELECT {table.pk} FROM c{i})")
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} SELECT {', '.join(selected)}", params)
+        # The same few shapes, request after request: PostgreSQL plans each once a connection.
+        execute(cursor, f"WITH {', '.join(parts)} SELECT {', '.join(selected)}", params)
         found = list(cursor.fetchone())
     if target is not None:
         # The inserts are written by then: the exception rolls back the transaction.

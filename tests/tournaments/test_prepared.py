@@ -255,3 +255,22 @@ def test_behind_a_transaction_pooler_nothing_is_prepared_by_name(settings):
     read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
     found, sql = _sent(lambda: read.first(digest=token.digest))
     assert found.pk == token.pk and "PREPARE" not in sql and "EXECUTE" not in sql
+
+
+def test_a_hot_statement_is_prepared_by_its_text_and_leaves_the_cursor_on_its_rows():
+    _postgresql_only()
+    from django.db import connection
+
+    from tournaments.prepared import execute
+
+    sql = "SELECT %s::int + 1, 'it''s 100%%' UNION ALL SELECT %s::int * 2, 'x'"
+
+    def run(a, b):
+        with connection.cursor() as cursor:
+            execute(cursor, sql, [a, b])
+            return cursor.fetchall()
+
+    rows, sent = _sent(lambda: run(1, 5))
+    assert rows == [(2, "it's 100%"), (10, "x")] and "PREPARE" in sent
+    rows, sent = _sent(lambda: run(3, 4))
+    assert rows == [(4, "it's 100%"), (8, "x")] and sent.startswith("EXECUTE bd_sql_")

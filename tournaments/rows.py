@@ -310,5 +310,5 @@ def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
     connection = connections[router.db_for_write(model)]
     sql, params = _update_sql(model, pk, changes, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        execute(cursor, sql, params)
         return cursor.rowcount

@@ -274,3 +274,20 @@ def test_a_hot_statement_is_prepared_by_its_text_and_leaves_the_cursor_on_its_ro
     assert rows == [(2, "it's 100%"), (10, "x")] and "PREPARE" in sent
     rows, sent = _sent(lambda: run(3, 4))
     assert rows == [(4, "it's 100%"), (8, "x")] and sent.startswith("EXECUTE bd_sql_")
+
+
+def test_a_named_update_counts_its_rows_whether_prepared_now_or_before():
+    from django.db import connection
+
+    from tournaments.prepared import execute
+
+    results = BoardResultFactory.create_batch(2)
+    sql = "UPDATE tournaments_boardresult SET score_ns = %s WHERE id = %s"
+    for score, result in ((7, results[0]), (8, results[1])):
+        with connection.cursor() as cursor:
+            execute(cursor, sql, [score, result.pk])
+            assert cursor.rowcount == 1
+    with connection.cursor() as cursor:
+        execute(cursor, sql, [9, -1])
+        assert cursor.rowcount == 0
+    assert [BoardResult.objects.get(pk=r.pk).score_ns for r in results] == [7, 8]

@@ -456,10 +456,9 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
 static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, int pos, int led,
                           int win, int win_seat) {
     int t = S->trump;
-    u64 out = moves;
+    u64 out = moves, cand = S->obligada ? moves & POINT_CARDS : moves;
     for (int s = 0; s < 4; s++) {
-        u64 m = moves & SUIT[s];
-        if (S->obligada) m &= POINT_CARDS;
+        u64 m = cand & SUIT[s];
         while (m & (m - 1)) {
             int lo = lowbit_index(m);
             u64 stop = breakers & SUIT[s] & ~((((u64)2) << lo) - 1);
@@ -892,8 +891,10 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int tricks_left = S->cards[seat]; /* the seat to move has not played to this trick yet */
     if (tricks_left <= 2)
         return endgame(S, seat, pos, led, win, win_seat, trick_pts, alpha, beta);
-    if (++S->nodes > S->limit) S->gave_up = 1;
-    if (S->gave_up) return 0; /* unwinds without storing anything */
+    if (++S->nodes > S->limit) { /* (the count only grows: every later call is over too) */
+        S->gave_up = 1;
+        return 0; /* unwinds without storing anything */
+    }
     if (pos == 0) {
         if (tricks_left == 0) return 0;
         if (tricks_left == 1) return last_trick(S, seat);
@@ -995,7 +996,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
         best_first = below ? highbit_index(below) : -1;
     }
-    int list[12] = {0};
+    int list[12];
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (have_kids) {
         int v;
@@ -1015,7 +1016,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
            one and a later one). So their values differ by that much at most, and a twin
            already tried may settle this one. (Twins of equal points are tried once:
            distinct_moves; twins whose trick is decided, once: dominant_twins.) */
-        for (int j = 0; j < i; j++) {
+        int has_twin = (twin_candidates >> c & 1) &&
+                       (twin_candidates & SUIT[c / 12] & ~((u64)1 << c)); /* (else skip) */
+        for (int j = 0; has_twin && j < i; j++) {
             int b = list[j];
             if (b / 12 != c / 12 || !(twin_candidates >> b & 1) || !(twin_candidates >> c & 1))
                 continue;

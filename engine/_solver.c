@@ -216,13 +216,13 @@ static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
 /* A search starts in the first 2^SMALL_BITS buckets of its table (8 MB, half a million slots)
    and moves to the whole table once GROW_AFTER entries have been pushed out of them: a solve
    near the benchmark's median stores a few hundred thousand entries and never needs to, the
-   heavy ones move after some 6 to 9 million positions (their second to fourth question). Every look-up of a trick start is a trip
-   to memory, and a trip into 128 MB costs much more than one into 8 MB: on the benchmark host
-   (a virtual machine) a chain of dependent loads took about 195 ns a load anywhere in 128 MB,
-   50 ns in 8 MB (2 MB pages; the address translation more than the caches). The fewer
-   buckets leave four more key bits over: in the small part a slot keeps them in the
-   generation's bits and the work's top bit (the small part is cleared when a search starts,
-   so it needs no generation; its work is capped at 7). */
+   heavy ones move after some 6 to 9 million positions (their second to fourth question).
+   Every look-up of a trick start is a trip to memory, and a trip into 128 MB costs much more
+   than one into 8 MB: on the benchmark host (a virtual machine) a chain of dependent loads
+   took about 195 ns a load anywhere in 128 MB, 50 ns in 8 MB (2 MB pages; the address
+   translation more than the caches). The fewer buckets leave four more key bits over: in the
+   small part a slot keeps them in the generation's bits and the work's top bit (the small
+   part is cleared when a search starts, so it needs no generation; its work is capped at 7). */
 #define SMALL_BITS 17
 #define GROW_AFTER 65536
 

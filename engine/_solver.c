@@ -210,19 +210,37 @@ static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
 #define GENERATIONS 8
 #define MASK41 ((((u64)1) << 41) - 1)
 #define MASK60 ((((u64)1) << 60) - 1)
+#define MASK61 ((((u64)1) << 61) - 1)
 #define MASK62 ((((u64)1) << 62) - 1)
 
+/* A search starts in the first 2^SMALL_BITS buckets of its table (8 MB, half a million slots)
+   and moves to the whole table once GROW_AFTER entries have been pushed out of them: a solve
+   near the benchmark's median stores a few hundred thousand entries and never needs to, the
+   heavy ones move after some 6 to 9 million positions (their second to fourth question).
+   Every look-up of a trick start is a trip to memory, and a trip into 128 MB costs much more
+   than one into 8 MB: on the benchmark host (a virtual machine) a chain of dependent loads
+   took about 195 ns a load anywhere in 128 MB, 50 ns in 8 MB (2 MB pages; the address
+   translation more than the caches). The fewer buckets leave four more key bits over: in the
+   small part a slot keeps them in the generation's bits and the work's top bit (the small
+   part is cleared when a search starts, so it needs no generation; its work is capped at 7). */
+#define SMALL_BITS 17
+#define GROW_AFTER 65536
+
 typedef struct {
-    u64 w0; /* key bits (41) | lower << 41 | upper << 48 | best << 55 | generation << 61 */
-    u64 w1; /* key bits (60) | work << 60 (1..15; 0: empty) */
+    u64 w0; /* key bits (41) | lower << 41 | upper << 48 | best << 55 | generation << 61
+               (small part: key bits 41-43 in place of the generation) */
+    u64 w1; /* key bits (60) | work << 60 (1..15; 0: empty)
+               (small part: key bit 44 | work << 61, 1..7) */
 } Slot;
 
 typedef struct {
     Slot slot[WAYS];
 } Bucket;
 
+/* A key scrambled (table_key()): a (62 bits) picks the bucket, the rest of a and b (60 bits)
+   are kept in the slot. Kept whole, so that it stays valid when the table grows. */
 typedef struct {
-    u64 index, rest0, rest1;
+    u64 a, b;
 } TableKey;
 
 /* A trick start that the last card of a trick leads to, as known_child() saw it: its table key,
@@ -252,6 +270,10 @@ typedef struct {
     size_t table_bytes;
     u64 gen;     /* the generation of the slots in use: the others are empty */
     u64 buckets; /* 1 << bits */
+    int small;   /* in the first 2^SMALL_BITS buckets only (see SMALL_BITS) */
+    int use_bits; /* SMALL_BITS or bits */
+    u64 use_mask; /* (1 << use_bits) - 1 */
+    long long evictions, grow_after; /* entries pushed out of the small part; when to grow */
     u64 hand[4];
     int cards[4]; /* the number of cards of each hand (kept by after()) */
     int points_in_hands;
@@ -269,55 +291,128 @@ typedef struct {
     unsigned have_codes;
 } Search;
 
-static inline void table_key(const Search *S, const u64 key[2], TableKey *k) {
+static inline void table_key(const u64 key[2], TableKey *k) {
     u64 a = key[0], b = key[1];
     b ^= mix64(a ^ 0x9E3779B97F4A7C15ULL) & MASK60;
     a ^= mix64(b ^ 0xD1B54A32D192ED03ULL) & MASK62;
-    k->index = a & (S->buckets - 1);
-    k->rest0 = a >> S->bits;
-    k->rest1 = b;
+    k->a = a;
+    k->b = b;
 }
 
-static inline Bucket *bucket_at(const Search *S, const TableKey *k) { return S->table + k->index; }
+static inline Bucket *bucket_at(const Search *S, const TableKey *k) {
+    return S->table + (k->a & S->use_mask);
+}
+
+/* The key's bits as a slot of its bucket holds them: w0 under MASK41 | 7 << 61 (with the
+   generation in the whole table), w1 under MASK61 in the small part, MASK60 in the whole. */
+typedef struct {
+    u64 c0, c1, m1;
+} SlotKey;
+
+static inline SlotKey slot_key(const Search *S, const TableKey *k) {
+    u64 rest = k->a >> S->use_bits;
+    SlotKey sk;
+    if (S->small) {
+        sk.c0 = (rest & MASK41) | (rest >> 41 & 7) << 61;
+        sk.c1 = k->b | (rest >> 44 & 1) << 60;
+        sk.m1 = MASK61;
+    } else {
+        sk.c0 = rest | S->gen << 61;
+        sk.c1 = k->b;
+        sk.m1 = MASK60;
+    }
+    return sk;
+}
 
 static inline int slot_lower(const Slot *s) { return (int)(s->w0 >> 41 & 127); }
 static inline int slot_upper(const Slot *s) { return (int)(s->w0 >> 48 & 127); }
 static inline int slot_best(const Slot *s) { return (int)(s->w0 >> 55 & 63); }
 /* The work the slot saves (about the log4 of the positions its search took); 0: empty. */
-static inline int slot_work(const Slot *s, u64 gen) {
-    return (s->w0 >> 61) == gen ? (int)(s->w1 >> 60) : 0;
+static inline int slot_work(const Search *S, const Slot *s) {
+    if (S->small) return (int)(s->w1 >> 61);
+    return (s->w0 >> 61) == S->gen ? (int)(s->w1 >> 60) : 0;
 }
 
 /* The slot of the key in its bucket, or -1. */
-static inline int find(const Bucket *b, const TableKey *k, u64 gen) {
+static inline int find(const Search *S, const Bucket *b, const TableKey *k) {
+    SlotKey sk = slot_key(S, k);
     for (int i = 0; i < WAYS; i++) {
         const Slot *s = &b->slot[i];
-        if ((s->w1 & MASK60) == k->rest1 && (s->w0 & MASK41) == k->rest0 && slot_work(s, gen))
+        if ((s->w1 & sk.m1) == sk.c1 && (s->w0 & (MASK41 | (u64)7 << 61)) == sk.c0 &&
+            slot_work(S, s))
             return i;
     }
     return -1;
 }
 
+static void grow(Search *S);
+
 static void store(Search *S, const TableKey *k, int lower, int upper, int best, int work) {
     Bucket *b = bucket_at(S, k);
-    int i = find(b, k, S->gen);
+    int i = find(S, b, k), pushed_out = 0;
     if (i < 0) {
         /* An empty slot, else the one whose search took the fewest positions (the cheapest to
            redo; by this measure rather than by the tricks left, 4-5% fewer positions on the
            heaviest botifarra solves). */
         i = 0;
+        pushed_out = 1;
         for (int j = 0; j < WAYS; j++) {
-            int d = slot_work(&b->slot[j], S->gen);
+            int d = slot_work(S, &b->slot[j]);
             if (!d) {
                 i = j;
+                pushed_out = 0;
                 break;
             }
-            if (d < slot_work(&b->slot[i], S->gen)) i = j;
+            if (d < slot_work(S, &b->slot[i])) i = j;
         }
     }
-    b->slot[i].w0 = k->rest0 | (u64)lower << 41 | (u64)upper << 48 | (u64)best << 55 |
-                    S->gen << 61;
-    b->slot[i].w1 = k->rest1 | (u64)work << 60;
+    SlotKey sk = slot_key(S, k);
+    b->slot[i].w0 = sk.c0 | (u64)lower << 41 | (u64)upper << 48 | (u64)best << 55;
+    if (S->small) {
+        b->slot[i].w1 = sk.c1 | (u64)(work > 7 ? 7 : work) << 61;
+        if (pushed_out && ++S->evictions >= S->grow_after) grow(S);
+    } else {
+        b->slot[i].w1 = sk.c1 | (u64)work << 60;
+    }
+}
+
+/* Start in the small part of the table (a new search, or a new generation): it is cleared, as
+   its slots have no generation. */
+static void start_small(Search *S) {
+    memset(S->table, 0, sizeof(Bucket) << SMALL_BITS);
+    S->small = 1;
+    S->use_bits = SMALL_BITS;
+    S->use_mask = (((u64)1) << SMALL_BITS) - 1;
+    S->evictions = 0;
+}
+
+/* Move to the whole table: the small part's entries are taken out, the small part cleared
+   (its zeroed slots are empty in the whole table's layout too: work 0), and the entries put
+   back at their places in the whole table, whose other slots are of older generations. Only
+   store() calls it: the keys held by the searches under way (TableKey) stay valid. Without
+   memory for the copy the search stays in the small part (the values are the same). */
+static void grow(Search *S) {
+    size_t n = (size_t)1 << SMALL_BITS;
+    Bucket *old = malloc(n * sizeof(Bucket));
+    if (!old) {
+        S->evictions = LLONG_MIN;
+        return;
+    }
+    memcpy(old, S->table, n * sizeof(Bucket));
+    memset(S->table, 0, n * sizeof(Bucket));
+    S->small = 0;
+    S->use_bits = S->bits;
+    S->use_mask = S->buckets - 1;
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < WAYS; j++) {
+            const Slot *s = &old[i].slot[j];
+            int work = (int)(s->w1 >> 61);
+            if (!work) continue;
+            u64 rest = (s->w0 & MASK41) | (s->w0 >> 61) << 41 | (s->w1 >> 60 & 1) << 44;
+            TableKey k = {rest << SMALL_BITS | i, s->w1 & MASK60};
+            store(S, &k, slot_lower(s), slot_upper(s), slot_best(s), work);
+        }
+    free(old);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -456,10 +551,9 @@ static inline u64 distinct_moves(u64 moves, u64 others) {
 static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, int pos, int led,
                           int win, int win_seat) {
     int t = S->trump;
-    u64 out = moves;
+    u64 out = moves, cand = S->obligada ? moves & POINT_CARDS : moves;
     for (int s = 0; s < 4; s++) {
-        u64 m = moves & SUIT[s];
-        if (S->obligada) m &= POINT_CARDS;
+        u64 m = cand & SUIT[s];
         while (m & (m - 1)) {
             int lo = lowbit_index(m);
             u64 stop = breakers & SUIT[s] & ~((((u64)2) << lo) - 1);
@@ -786,7 +880,7 @@ static void child_keys(Search *S, int seat, int win, int win_seat, int trick_pts
         for (int s = 0; s < 4; s++) code[s] = base[s];
         code[c / 12] = code_without(base[c / 12], c, (int)(all >> (12 * (c / 12)) & LOW7));
         key_of_codes(code, ws, key);
-        table_key(S, key, &ch[i].key);
+        table_key(key, &ch[i].key);
         __builtin_prefetch(bucket_at(S, &ch[i].key));
     }
 }
@@ -807,7 +901,7 @@ static int known_child(Search *S, int seat, int *list, int n, const signed char 
     for (int i = 0; i < n; i++) {
         int j = at[i] = child_of[list[i]];
         const Bucket *b = bucket_at(S, &ch[j].key);
-        int slot = find(b, &ch[j].key, S->gen), g = ch[j].gain;
+        int slot = find(S, b, &ch[j].key), g = ch[j].gain;
         lo[i] = 0;
         hi[i] = S->points_in_hands - PTS[list[i]] + tl;
         found[i] = slot >= 0;
@@ -892,8 +986,10 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     int tricks_left = S->cards[seat]; /* the seat to move has not played to this trick yet */
     if (tricks_left <= 2)
         return endgame(S, seat, pos, led, win, win_seat, trick_pts, alpha, beta);
-    if (++S->nodes > S->limit) S->gave_up = 1;
-    if (S->gave_up) return 0; /* unwinds without storing anything */
+    if (++S->nodes > S->limit) { /* (the count only grows: every later call is over too) */
+        S->gave_up = 1;
+        return 0; /* unwinds without storing anything */
+    }
     if (pos == 0) {
         if (tricks_left == 0) return 0;
         if (tricks_left == 1) return last_trick(S, seat);
@@ -902,7 +998,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     if (most <= alpha) return most;
     if (beta <= 0) return 0;
 
-    TableKey tkey = {0, 0, 0};
+    TableKey tkey = {0, 0};
     int best_first = -1, lower = 0, upper = most;
     if (pos == 0) {
         u64 *codes = S->codes[tricks_left];
@@ -913,11 +1009,11 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
             u64 key[2];
             for (int s = 0; s < 4; s++) codes[s] = suit_code(S->hand, s);
             key_of_codes(codes, seat, key);
-            table_key(S, key, &tkey);
+            table_key(key, &tkey);
         }
         S->have_codes |= 1u << tricks_left;
         const Bucket *b = bucket_at(S, &tkey);
-        int slot = find(b, &tkey, S->gen);
+        int slot = find(S, b, &tkey);
         if (slot >= 0) {
             lower = slot_lower(&b->slot[slot]);
             upper = slot_upper(&b->slot[slot]);
@@ -995,7 +1091,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         u64 below = moves & SUIT[best_first / 12] & ~POINT_CARDS & ((((u64)1) << best_first) - 1);
         best_first = below ? highbit_index(below) : -1;
     }
-    int list[12] = {0};
+    int list[12];
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (have_kids) {
         int v;
@@ -1015,7 +1111,9 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
            one and a later one). So their values differ by that much at most, and a twin
            already tried may settle this one. (Twins of equal points are tried once:
            distinct_moves; twins whose trick is decided, once: dominant_twins.) */
-        for (int j = 0; j < i; j++) {
+        int has_twin = (twin_candidates >> c & 1) &&
+                       (twin_candidates & SUIT[c / 12] & ~((u64)1 << c)); /* (else skip) */
+        for (int j = 0; has_twin && j < i; j++) {
             int b = list[j];
             if (b / 12 != c / 12 || !(twin_candidates >> b & 1) || !(twin_candidates >> c & 1))
                 continue;
@@ -1267,9 +1365,14 @@ static PyObject *Search_at_least(Search *S, PyObject *args) {
 
 /* Empty the table: its slots become another generation's; every few generations the memory is
    cleared for real, so that no slot of an old generation can pass for the new one's. */
-static void new_generation(Search *S) {
+static void next_generation(Search *S) {
     S->gen = (S->gen + 1) % GENERATIONS;
     if (S->gen == 0) memset(S->table, 0, sizeof(Bucket) * S->buckets);
+}
+
+static void new_generation(Search *S) {
+    next_generation(S);
+    start_small(S);
 }
 
 static PyObject *Search_clear(Search *S, PyObject *Py_UNUSED(ignored)) {
@@ -1281,6 +1384,10 @@ static PyObject *Search_clear(Search *S, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *Search_get_nodes(Search *S, void *Py_UNUSED(closure)) {
     return PyLong_FromLongLong(S->nodes);
+}
+
+static PyObject *Search_get_grown(Search *S, void *Py_UNUSED(closure)) {
+    return PyBool_FromLong(!S->small);
 }
 
 /* The table is zeroed memory that the system hands out page by page as it is touched. On
@@ -1349,7 +1456,7 @@ static Bucket *acquire_table(Search *S) {
         S->table_bytes = SPARE.bytes;
         S->gen = SPARE.gen;
         SPARE.table = NULL;
-        new_generation(S);
+        next_generation(S); /* (Search_init() then starts in the small part) */
         return S->table;
     }
     S->gen = 0; /* fresh zeroed memory: every slot is empty */
@@ -1357,10 +1464,11 @@ static Bucket *acquire_table(Search *S) {
 }
 
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"t", "obligada", "table_bits", "budget", NULL};
+    static char *kwlist[] = {"t", "obligada", "table_bits", "budget", "grow_after", NULL};
     int t, obligada, bits = 21;
-    long long budget = 3000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ip|iL", kwlist, &t, &obligada, &bits, &budget))
+    long long budget = 3000000, grow_after = GROW_AFTER;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ip|iLL", kwlist, &t, &obligada, &bits, &budget,
+                                     &grow_after))
         return -1;
     if (S->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this Search is busy in another thread");
@@ -1369,6 +1477,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     if (t < 0 || t > 4) return value_error("t is a trump index 0-4");
     if (bits < 21 || bits > 28) return value_error("table_bits is 21-28");
     if (budget < 1) return value_error("budget is a number of positions, at least 1");
+    if (grow_after < 1) return value_error("grow_after is a number of entries, at least 1");
     release_table(S);
     S->trump = t;
     S->obligada = obligada;
@@ -1379,6 +1488,8 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
+    S->grow_after = grow_after;
+    start_small(S);
     S->nodes = 0;
     S->budget = budget;
     S->limit = LLONG_MAX;
@@ -1403,6 +1514,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far", NULL},
+    {"grown", (getter)Search_get_grown, NULL,
+     "whether the search uses its whole table (else its small part; see grow_after)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1410,9 +1523,10 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._solver.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(t, obligada, table_bits=21, budget=3000000): the perfect-play search of "
-              "one trump choice (budget: the positions a question may take before the search "
-              "asks another, when there is no guess)",
+    .tp_doc = "Search(t, obligada, table_bits=21, budget=3000000, grow_after=65536): the "
+              "perfect-play search of one trump choice (budget: the positions a question may "
+              "take before the search asks another, when there is no guess; grow_after: the "
+              "entries pushed out of the table's small part before it uses the whole table)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,

@@ -313,6 +313,38 @@ def test_c_search_tables_handed_on_forget_what_they_held() -> None:
             searches[t] = fresh  # the old one's table goes back as the spare
 
 
+@pytest.mark.parametrize(
+    ("board", "trump", "ruleset"), [(3, "copes", "obligada"), (4, "espases", "lliure")]
+)
+def test_c_search_tables_that_grow_keep_their_values(board: int, trump: str, ruleset: str) -> None:
+    """A search starts in the small part of its table and moves to the whole table when
+    entries are pushed out of it (grow_after), taking the entries with it (their keys change
+    layout). With grow_after=1 the table grows early in the search: the value, and the answers
+    asked of the grown table afterwards, are those of a search that keeps its default table;
+    the next search starts in a small part again."""
+    c = c_solver()
+    rules = Rules(ruleset)
+    deal = deal_board("growth", board)
+    hand = Hand(deal, trump, rules)
+    for card in sample_play(deal, trump=trump, rules=rules, cards=4):
+        hand.play(card)
+    position = (
+        [hand.hands[s] for s in (Seat.N, Seat.E, Seat.S, Seat.W)],
+        hand.to_move.value,
+        [card for _, card in hand.trick],
+    )
+    expected = Solver(deal, trump=trump, rules=rules).value_of(hand) - hand.totals["NS"]
+    search = c.Search(TRUMP_INDEX[trump], rules.obligada, grow_after=1)
+    assert search.future(*position) == expected
+    assert search.grown
+    assert search.at_least(*position, expected) and not search.at_least(*position, expected + 1)
+    assert search.future(*position) == expected
+    del search  # its table becomes the spare, handed to the next search
+    fresh = c.Search(TRUMP_INDEX[trump], rules.obligada, grow_after=1)
+    assert not fresh.grown
+    assert fresh.future(*position) == expected
+
+
 def test_reference_search_directly() -> None:
     """The reference on its own (the fallback path): a last trick worked out by hand (R6, R9)."""
     p = parse_token

@@ -6,7 +6,12 @@ class Search:
     """The perfect-play search of one trump choice (``t`` 0–4) under one ruleset."""
 
     def __init__(
-        self, t: int, obligada: bool, table_bits: int = 21, budget: int = 3_000_000
+        self,
+        t: int,
+        obligada: bool,
+        table_bits: int = 21,
+        budget: int = 3_000_000,
+        grow_after: int = 65_536,
     ) -> None: ...
     def future(
         self, hands: Sequence[int], to_move: int, trick: Sequence[int], guess: int = -1, /
@@ -17,6 +22,8 @@ class Search:
     def clear(self) -> None: ...
     @property
     def nodes(self) -> int: ...
+    @property
+    def grown(self) -> bool: ...
 
 def legal_mask(
     hand: int,

@@ -219,7 +219,7 @@ static inline void key_of_codes(const u64 code[4], int leader, u64 key[2]) {
    heavy ones move after some 6 to 9 million positions (their second to fourth question).
    Every look-up of a trick start is a trip to memory, and a trip into 128 MB costs much more
    than one into 8 MB: on the benchmark host (a virtual machine) a chain of dependent loads
-   took about 195 ns a load anywhere in 128 MB, 50 ns in 8 MB (2 MB pages; the address
+   took several times longer a load anywhere in 128 MB than in 8 MB (2 MB pages; the address
    translation more than the caches). The fewer buckets leave four more key bits over: in the
    small part a slot keeps them in the generation's bits and the work's top bit (the small
    part is cleared when a search starts, so it needs no generation; its work is capped at 7). */

@@ -44,6 +44,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from http.client import HTTPConnection
 from pathlib import Path
@@ -350,7 +351,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_round(
-    port: int, event, tables, web_groups: list[int], worker_groups: list[int] = ()
+    port: int, event, tables, web_groups: Sequence[int], worker_groups: Sequence[int] = ()
 ) -> int:
     """Play the round against the server at ``port``, check the database, print the figures.
 

@@ -87,7 +87,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several tables submit at once even in the demo: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-# The reads of tournaments.prepared are prepared by name in the server's session (PREPARE).
+# The hot path's statements (tournaments.prepared) are prepared by name in the server's session.
 DATABASE_SESSION_STATEMENTS = True
 if env_bool("DATABASE_TRANSACTION_POOLER", default=False):
     # Behind PgBouncer in transaction mode a cursor cannot outlive its transaction, and the next

@@ -61,3 +61,19 @@ def test_a_beat_service_schedules_the_standings_catch_up(settings):
 
     app.loader.import_default_modules()
     assert "tournaments.tasks.catch_up_standings" in app.tasks
+
+
+def test_the_image_builds_the_c_solver_and_refuses_to_ship_without_it():
+    """Without setup.py and a compiler in the build stage, pip builds no extension (it is
+    optional) and the image would run the pure-Python solver, a hundred times slower; the
+    source in /app shadows the installed wheel, so the built module is copied beside it."""
+    text = (DOCKER / "Dockerfile").read_text()
+    _, build, runtime = text.split("\nFROM ")
+    assert "gcc" in build
+    assert any(
+        line.startswith("COPY ") and "setup.py" in line.split() for line in build.splitlines()
+    )
+    assert "COPY --from=build /built/engine/_solver" in runtime
+    assert "s.BACKEND == 'c'" in runtime
+    ignored = (DOCKER.parent / ".dockerignore").read_text().split()
+    assert "**/*.so" in ignored  # a checkout's own build must not land in the image

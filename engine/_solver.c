@@ -487,24 +487,6 @@ static int quick_points(const Search *S, int leader) {
                 m = lowest_of_suits(h[P]);
                 if (t < 4 && (m & ~SUIT[t])) m &= ~SUIT[t];
             }
-            /* Better: the richest of its point cards that an opponent's card of the same
-               suit outranks (so it is not a sure card to cash later), from the suit led, or
-               void from any suit but trumps. Also legal (R7, R8: a point card when the
-               partner is winning), and its points are the side's now. */
-            u64 feed = (ps ? ps : h[P] & ~(t < 4 ? SUIT[t] : 0)) & POINT_CARDS;
-            u64 opp = h[o1] | h[o2], spare = 0;
-            for (u64 f = feed; f; f &= f - 1) {
-                int c = lowbit_index(f);
-                if (opp & SUIT[c / 12] & BEATS[BOTIFARRA][c]) spare |= f & (~f + 1);
-            }
-            if (spare) {
-                int best = -1;
-                for (u64 f = spare; f; f &= f - 1) {
-                    int c = lowbit_index(f);
-                    if (best < 0 || PTS[c] > PTS[best]) best = c;
-                }
-                m = (u64)1 << best;
-            }
             if (m) {
                 pc = lowbit_index(m);
                 if (BEATS[t][lc] >> pc & 1) holder = P;

@@ -5,7 +5,10 @@
   x the five trump choices = 100 solves, each with a fresh solver (no table carried over).
 - ``dd_card_costs_median_s``: all 48 card costs of a complete record (engine.analysis.card_costs):
   10 fixed records, a seeded deal each, a random legal play, the trumps in turn.
-- ``solver_backend``: ``c`` (the extension) or ``python`` (the reference).
+- ``solver_backend``: ``c`` (the extension) or ``python`` (the reference);
+  ``solver_profile_guided``: ``yes`` when setup.py built the extension profile-guided (gcc), ``no``
+  for the plain ``-O3`` build (``BOTIFARRA_SOLVER_PGO=0 pip install -e . --no-deps``) or the
+  reference.
 - ``-v`` prints every solve on stderr: its value, CPU seconds and the positions searched (the
   solver's node count, which does not depend on the machine's load).
 
@@ -32,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Hand, Rules, card_token, deal_board  # noqa: E402
 from engine.analysis import card_costs  # noqa: E402
 from engine.rules import TRUMPS  # noqa: E402
-from engine.solver import BACKEND, Solver  # noqa: E402
+from engine.solver import BACKEND, PROFILE_GUIDED, Solver  # noqa: E402
 
 
 def record(i: int, ruleset: str) -> dict[str, Any]:
@@ -89,6 +92,7 @@ def main() -> None:
             print(f"record {i}: card costs in {costs[-1]:.2f} s", file=sys.stderr)
 
     print(f"solver_backend: {BACKEND}")
+    print(f"solver_profile_guided: {'yes' if PROFILE_GUIDED else 'no'}")
     if solves:
         print(f"dd_solve_median_s: {statistics.median(solves):.3f} s")
         print(f"dd_solve_max_s: {max(solves):.3f} s")

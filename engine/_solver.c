@@ -1100,6 +1100,7 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         best_first = below ? highbit_index(below) : -1;
     }
     int list[12];
+    list[0] = lowbit_index(moves); /* (order_moves fills it: moves is never empty) */
     int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
     if (have_kids) {
         int v;
@@ -1618,6 +1619,14 @@ PyMODINIT_FUNC PyInit__solver(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* setup.py defines it in the build that its training run guided (gcc -fprofile-use). */
+#ifndef SOLVER_PROFILE_GUIDED
+#define SOLVER_PROFILE_GUIDED 0
+#endif
+    if (PyModule_AddIntConstant(m, "PROFILE_GUIDED", SOLVER_PROFILE_GUIDED) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -2,6 +2,9 @@
 
 from collections.abc import Sequence
 
+#: 1 when setup.py built this module profile-guided (gcc -fprofile-use after a training run).
+PROFILE_GUIDED: int
+
 class Search:
     """The perfect-play search of one trump choice (``t`` 0–4) under one ruleset."""
 

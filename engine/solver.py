@@ -14,7 +14,8 @@ Two implementations give the same numbers:
 - ``engine._solver``, a C extension built by ``pip install`` (zero-window searches, a table keyed on
   equivalent positions, equivalent cards tried once, move ordering, bounds from the points still
   in play; see docs/analysis.md). When it could not be built, or when the environment variable
-  ``BOTIFARRA_SOLVER=python`` is set, the reference is used instead. :data:`BACKEND` says which.
+  ``BOTIFARRA_SOLVER=python`` is set, the reference is used instead. :data:`BACKEND` says which,
+  and :data:`PROFILE_GUIDED` whether the extension was built profile-guided (setup.py).
 
 >>> from engine import deal_board
 >>> deal = deal_board("docs", 1)
@@ -43,6 +44,7 @@ except ImportError:  # the pure-Python reference search is used instead
 
 __all__ = [
     "BACKEND",
+    "PROFILE_GUIDED",
     "ReferenceSearch",
     "Solver",
     "sample_play",
@@ -190,6 +192,8 @@ def _load_backend() -> tuple[str, Callable[[int, bool], _Search] | None]:
 
 #: ``"c"`` when the C extension is in use, ``"python"`` when the reference search is.
 BACKEND, _CSearch = _load_backend()
+#: Whether the C extension in use was built profile-guided (setup.py); False for the reference.
+PROFILE_GUIDED = BACKEND == "c" and bool(getattr(_solver, "PROFILE_GUIDED", 0))
 
 
 def _new_search(t: int, obligada: bool, reference: bool) -> _Search:

@@ -221,6 +221,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # tournaments/converters.py: the ids and numbers in paths.
+    "PATH_CONVERTER_OVERRIDES": {
+        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournaments.models.Event.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",

@@ -18,6 +18,7 @@ from engine.analysis import card_costs
 from engine.cards import card_token
 from engine.deals import deal_board
 from engine.hand import Hand
+from engine.record import make_record
 from engine.rules import TRUMPS, Rules
 from engine.solver import Solver
 
@@ -45,13 +46,12 @@ def train(deals: int = DEALS, records: int = RECORDS) -> int:
         while not hand.is_over:
             hand.play(rng.choice(hand.legal_cards()))
         card_costs(
-            {
-                "format": "botifarra-play/1",
-                "ruleset": "lliure",
-                "deal": {"dealer": deal.dealer.name, "hands": deal.hands_json()},
-                "choice": {"delegated": False, "trump": trump},
-                "play": [card_token(c) for c in hand.played],
-            }
+            make_record(
+                dealer=deal.dealer.name,
+                hands=deal.hands_json(),
+                trump=trump,
+                play=[card_token(c) for c in hand.played],
+            )
         )
     return positions
 

@@ -38,7 +38,8 @@ def test_the_longest_number_a_path_takes_reaches_the_view(world):
 
 
 @pytest.mark.parametrize(
-    "path", [f"/e/{TOO_LONG}/standings/", f"/manage/{TOO_LONG}/", f"/referee/{TOO_LONG}/"]
+    "path",
+    [f"/e/{TOO_LONG}/standings/", f"/manage/{TOO_LONG}/", f"/referee/event/{TOO_LONG}/"],
 )
 def test_a_page_whose_number_is_too_long_is_not_found(client, path):
     assert client.get(path).status_code == 404

@@ -26,10 +26,17 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// The body is read whole before the copy is put: a put drops the kept copy before it writes
+// the new one, so one streamed from the network would leave neither if the connection dropped.
 function keep(request, response) {
   if (response && response.ok && response.type === "basic" && !response.redirected) {
     var copy = response.clone();
-    caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
+    copy.blob().then(function (body) {
+      var whole = new Response(body, {
+        status: copy.status, statusText: copy.statusText, headers: copy.headers
+      });
+      return caches.open(CACHE).then(function (cache) { return cache.put(request, whole); });
+    }).catch(function () { /* the copy kept before stays */ });
   }
   return response;
 }
@@ -40,8 +47,11 @@ function marked(kept) {
   var type = kept.headers.get("Content-Type") || "";
   if (type.indexOf("text/html") !== 0) { return kept; }
   return kept.text().then(function (html) {
+    // The mark lengthens the page: the kept length would cut its end off.
+    var headers = new Headers(kept.headers);
+    headers.delete("Content-Length");
     return new Response(html.replace("<html ", "<html data-from-cache=\"1\" "), {
-      status: kept.status, statusText: kept.statusText, headers: kept.headers
+      status: kept.status, statusText: kept.statusText, headers: headers
     });
   });
 }

@@ -63,8 +63,10 @@ def _short(table, number, side, trump, ns_total, version=None):
 
 
 def _kept_offline(page, urls):
-    """Wait until the service worker controls the page and keeps ``urls``."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    """Wait until the service worker is active and keeps ``urls``. (The page that registered
+    it may stay without it: a worker that starts while that page's own request is on its way
+    does not take the page over; every page opened after is served by it.)"""
+    page.wait_for_function("() => navigator.serviceWorker.ready.then((r) => !!r.active)")
     for url in urls:
         page.wait_for_function(
             "async (u) => !!(await caches.match(u, {ignoreVary: true}))", arg=url, timeout=20_000
@@ -110,7 +112,11 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     page.context.set_offline(True)
     # Two short results, offline.
     for number, ns_total in ((2, 40), (3, 25)):
-        page.goto(f"{home}board/{number}/")
+        kept = page.goto(f"{home}board/{number}/")
+        assert kept is not None and kept.from_service_worker
+        # The kept page is marked as such: its length must say so, or the browser may cut it.
+        length = kept.headers.get("content-length")
+        assert length is None or int(length) == len(kept.body())
         _fill_short(page, "oros", ns_total)
         page.wait_for_selector(f"#board-{number} .outbox-note")
     expect(page.locator("#outbox")).to_contain_text("2 results waiting to be sent")
@@ -174,6 +180,8 @@ def test_offline_conflicts_are_shown_and_nothing_is_lost(three_board_round, new_
     page.context.set_offline(True)
     page.click("#board-1 form[data-outbox=confirmation] button.primary")  # NS confirms board 1
     page.wait_for_selector("#board-1 .outbox-note")
+    # The page moves to the board it confirmed before the player goes on.
+    page.wait_for_url(lambda url: url.endswith(f"{home}#board-1"))
     page.goto(f"{home}board/2/")
     _fill_short(page, "espases", 40)
     page.wait_for_selector("#board-2 .outbox-note")

@@ -289,6 +289,7 @@ typedef struct {
        starts after the lead). */
     u64 codes[13][4];
     unsigned have_codes;
+    signed char killer[13]; /* by tricks left: the lead that last cut off (see search()) */
 } Search;
 
 static inline void table_key(const u64 key[2], TableKey *k) {
@@ -639,9 +640,10 @@ static u64 dominant_twins(const Search *S, u64 moves, u64 breakers, int seat, in
    richest card of each group, not the cheapest, beating with the strongest card, not the
    weakest, and in botifarra feeding the partner's trick searched 27% fewer positions in all
    (lliure: 695 to 505 million over the 100 solves of benchmarks/analysis.py, the heaviest
-   77.5 to 49.9 million; obligada: 236 to 161 million). */
+   77.5 to 49.9 million; obligada: 236 to 161 million).
+   Before them all come the table's best card, then `killer` (see search()). */
 static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, int win,
-                       int win_seat, int best_first, int *out) {
+                       int win_seat, int best_first, int killer, int *out) {
     if (!(moves & (moves - 1))) {
         out[0] = lowbit_index(moves); /* one card: nothing to order */
         return 1;
@@ -691,6 +693,8 @@ static int order_moves(const Search *S, u64 moves, int seat, int pos, int led, i
         int strength = c % 12, sc;
         if (c == best_first) {
             sc = 1 << 28;
+        } else if (c == killer) {
+            sc = 1 << 27;
         } else if (pos == 0) {
             int sure = !(answer[c / 12] & BEATS[t][c]);
             u64 su = SUIT[c / 12];
@@ -1101,7 +1105,12 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
     }
     int list[12];
     list[0] = lowbit_index(moves); /* (order_moves fills it: moves is never empty) */
-    int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, list);
+    /* A lead the table has no card for tries first the lead that last cut off at a trick
+       start with as many tricks left (the killer heuristic): the card that refuted one
+       position often refutes its neighbours. Lliure only: under obligada it searched more
+       (docs/analysis.md, Speed). */
+    int killer = pos == 0 && best_first < 0 && !S->obligada ? S->killer[tricks_left] : -1;
+    int n = order_moves(S, moves, seat, pos, led, win, win_seat, best_first, killer, list);
     if (have_kids) {
         int v;
         if (known_child(S, seat, list, n, child_of, ch, alpha, beta, &v, kids)) return v;
@@ -1151,7 +1160,10 @@ static int search(Search *S, int seat, int pos, int led, int win, int win_seat, 
         } else if (best < beta) {
             beta = best;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            if (pos == 0) S->killer[tricks_left] = (signed char)c;
+            break;
+        }
     }
     if (pos == 0) {
         if (best <= alpha0) upper = best < upper ? best : upper;
@@ -1504,6 +1516,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     S->limit = LLONG_MAX;
     S->gave_up = 0;
     S->pre = NULL;
+    memset(S->killer, -1, sizeof S->killer);
     return 0;
 }
 

@@ -26,20 +26,37 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-// The body is read whole before the copy is put: Chromium was seen without the kept copy while
-// a put of the same page ran, so a put streamed from the network could leave neither copy if
-// the connection dropped half-way; from a whole body the put is short and cannot fail that way.
+// The puts in progress, by address: a page asked for while its copy is being replaced waits
+// for the put (Chromium was seen without the kept copy while a put of the same page ran).
+var keeping = {};
+
+function address(request) { return request.url.split("#")[0]; }
+
+// Returns the put, so that the event that fetched the page lasts until it is kept. The body
+// is read whole first: a put streamed from the network could leave neither copy if the
+// connection dropped half-way.
 function keep(request, response) {
-  if (response && response.ok && response.type === "basic" && !response.redirected) {
-    var copy = response.clone();
-    copy.blob().then(function (body) {
-      var whole = new Response(body, {
-        status: copy.status, statusText: copy.statusText, headers: copy.headers
-      });
-      return caches.open(CACHE).then(function (cache) { return cache.put(request, whole); });
-    }).catch(function () { /* the copy kept before stays */ });
+  if (!(response && response.ok && response.type === "basic" && !response.redirected)) {
+    return Promise.resolve();
   }
-  return response;
+  var url = address(request);
+  var copy = response.clone();
+  var put = copy.blob().then(function (body) {
+    var whole = new Response(body, {
+      status: copy.status, statusText: copy.statusText, headers: copy.headers
+    });
+    return caches.open(CACHE).then(function (cache) { return cache.put(request, whole); });
+  }).catch(function () { /* the copy kept before stays */ }).then(function () {
+    if (keeping[url] === put) { delete keeping[url]; }
+  });
+  keeping[url] = put;
+  return put;
+}
+
+function keptCopy(request) {
+  return Promise.resolve(keeping[address(request)]).then(function () {
+    return caches.match(request, {ignoreVary: true});
+  });
 }
 
 // A kept page says so: the mark on <html> shows its "No network: shown as of HH:MM" line
@@ -57,19 +74,26 @@ function marked(kept) {
   });
 }
 
-function page(request) {
-  return fetch(request).then(function (response) { return keep(request, response); },
-    function (error) {
-      return caches.match(request, {ignoreVary: true}).then(function (kept) {
-        if (kept) { return marked(kept); }
-        throw error;
-      });
+function page(event) {
+  var request = event.request;
+  return fetch(request).then(function (response) {
+    event.waitUntil(keep(request, response));
+    return response;
+  }, function (error) {
+    return keptCopy(request).then(function (kept) {
+      if (kept) { return marked(kept); }
+      throw error;
     });
+  });
 }
 
-function file(request) {
+function file(event) {
+  var request = event.request;
   return caches.match(request).then(function (kept) {
-    return kept || fetch(request).then(function (response) { return keep(request, response); });
+    return kept || fetch(request).then(function (response) {
+      event.waitUntil(keep(request, response));
+      return response;
+    });
   });
 }
 
@@ -78,20 +102,23 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") { return; }
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
-  if (url.pathname.indexOf(STATIC) === 0) { event.respondWith(file(request)); return; }
+  if (url.pathname.indexOf(STATIC) === 0) { event.respondWith(file(event)); return; }
   if (url.pathname.indexOf(SCOPE) === 0 && !NEVER.test(url.pathname)) {
-    event.respondWith(page(request));
+    event.respondWith(page(event));
   }
 });
 
 // A page asks to keep the pages it links to (the table's boards), fetched now while online.
 self.addEventListener("message", function (event) {
   var urls = (event.data && event.data.keep) || [];
-  event.waitUntil(Promise.all(urls.filter(function (u) {
-    return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]);
-  }).slice(0, 40).map(function (u) {
+  urls = urls.filter(function (u, i) {
+    return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]) &&
+      urls.indexOf(u) === i;
+  }).slice(0, 40);
+  event.waitUntil(Promise.all(urls.map(function (u) {
+    var request = new Request(u);
     return fetch(u, {credentials: "same-origin"}).then(function (response) {
-      return keep(new Request(u), response);
+      return keep(request, response);
     }).catch(function () { return null; });
   })));
 });

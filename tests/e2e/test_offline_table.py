@@ -73,6 +73,27 @@ def _kept_offline(page, urls):
         )
 
 
+CACHE_STATE = """async () => {
+  const reg = await navigator.serviceWorker.getRegistration();
+  const kept = {};
+  for (const name of await caches.keys()) {
+    const requests = await (await caches.open(name)).keys();
+    kept[name] = requests.map((r) => new URL(r.url).pathname).filter((p) => !p.startsWith("/static/"));
+  }
+  return {active: reg && reg.active ? reg.active.state : null, waiting: !!(reg && reg.waiting),
+          installing: !!(reg && reg.installing), kept};
+}"""
+
+
+def _open_offline(page, url):
+    """Open a kept page without the network; if it does not open, say what the phone kept."""
+    before = page.evaluate(CACHE_STATE)
+    try:
+        return page.goto(url)
+    except Exception as error:
+        pytest.fail(f"{url} did not open offline ({error}); just before, the phone had {before}")
+
+
 def _online_problems(problems, expected=()):
     """The page's problems, less the requests that failed because the test cut the network
     and the answers the test expects (a refusal)."""
@@ -112,7 +133,7 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     page.context.set_offline(True)
     # Two short results, offline.
     for number, ns_total in ((2, 40), (3, 25)):
-        kept = page.goto(f"{home}board/{number}/")
+        kept = _open_offline(page, f"{home}board/{number}/")
         assert kept is not None and kept.from_service_worker
         # The kept page is marked as such: its length must say so, or the browser may cut it.
         length = kept.headers.get("content-length")
@@ -123,7 +144,7 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     shoot("two-results-waiting")
 
     # The hand, card by card, offline: the legal cards come from rules.js.
-    page.goto(f"{home}board/1/play/")
+    _open_offline(page, f"{home}board/1/play/")
     page.wait_for_selector('#play-app[data-count="0"]')
     for k, card in enumerate(game):
         page.click(f'#legal-cards button[data-card="{card}"]')
@@ -135,7 +156,7 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     # Nothing is on the server yet, and a reload while offline keeps everything.
     assert not BoardResult.objects.filter(table=table, board__number__in=[2, 3]).exists()
     assert not PlayRecord.objects.exists()
-    page.goto(home)
+    _open_offline(page, home)
     page.reload()
     outbox = page.locator("#outbox")
     expect(outbox).to_contain_text("2 results waiting to be sent")
@@ -182,7 +203,7 @@ def test_offline_conflicts_are_shown_and_nothing_is_lost(three_board_round, new_
     page.wait_for_selector("#board-1 .outbox-note")
     # The page moves to the board it confirmed before the player goes on.
     page.wait_for_url(lambda url: url.endswith(f"{home}#board-1"))
-    page.goto(f"{home}board/2/")
+    _open_offline(page, f"{home}board/2/")
     _fill_short(page, "espases", 40)
     page.wait_for_selector("#board-2 .outbox-note")
     expect(page.locator("#outbox")).to_contain_text("1 confirmation waiting to be sent")

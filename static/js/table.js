@@ -240,8 +240,24 @@
     refresh();
   }
 
+  /* ---- the notice the service worker shows for a table page this phone never kept ---- */
+  function initOffline() {
+    var home = document.getElementById("offline-home");
+    if (!home) { return; }
+    var panel = document.getElementById("outbox");
+    var scope = (panel && panel.dataset.swScope) || "/table/";
+    // The address is still the page asked for, /table/<code>/…: its table's page is kept.
+    var path = window.location.pathname;
+    var code = path.indexOf(scope) === 0 ? path.slice(scope.length).split("/")[0] : "";
+    if (code && code !== "offline") { home.href = scope + code + "/"; }
+    document.getElementById("offline-retry").addEventListener("click", function () {
+      window.location.reload();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     initRefresh();
     initPlay();
+    initOffline();
   });
 })();

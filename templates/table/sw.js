@@ -9,12 +9,14 @@
 var CACHE = "botifarra-table-{{ version }}";
 var SCOPE = "{{ scope|escapejs }}";
 var STATIC = "{{ static_prefix|escapejs }}";
+// Shown for a page the phone has not kept, without the network (in the phone's language).
+var OFFLINE = "{{ offline|escapejs }}";
 var ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 // JSON answers computed for one moment (the live score) are not kept.
 var NEVER = /\/(preview|legal|submit|boards)\/$|\/sw\.js$/;
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS); })
+  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS.concat([OFFLINE])); })
     .then(function () { return self.skipWaiting(); }));
 });
 
@@ -82,7 +84,13 @@ function page(event) {
   }, function (error) {
     return keptCopy(request).then(function (kept) {
       if (kept) { return marked(kept); }
-      throw error;
+      // A page never opened here: say so, rather than the browser's error (a page's own
+      // requests still fail, as the outbox expects).
+      if (request.mode !== "navigate") { throw error; }
+      return caches.match(OFFLINE).then(function (notice) {
+        if (notice) { return notice; }
+        throw error;
+      });
     });
   });
 }
@@ -110,7 +118,8 @@ self.addEventListener("fetch", function (event) {
 
 // A page asks to keep the pages it links to (the table's boards), fetched now while online.
 self.addEventListener("message", function (event) {
-  var urls = (event.data && event.data.keep) || [];
+  // The notice too, so that it follows the language the pages are read in.
+  var urls = ((event.data && event.data.keep) || []).concat([OFFLINE]);
   urls = urls.filter(function (u, i) {
     return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]) &&
       urls.indexOf(u) === i;

@@ -143,6 +143,19 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     expect(page.locator("#outbox")).to_contain_text("2 results waiting to be sent")
     shoot("two-results-waiting")
 
+    # A page this phone never opened: the worker's notice instead of the browser's error, with
+    # the way back to the table's kept page. A page's own requests still fail as before.
+    notice = _open_offline(page, f"{home}scorecard/")
+    assert notice is not None and notice.from_service_worker
+    expect(page.locator("#offline-page h1")).to_have_text("Not on this phone yet")
+    expect(page.locator("#offline-home")).to_have_attribute("href", home)
+    expect(page.locator("#outbox")).to_contain_text("2 results waiting to be sent")
+    assert page.evaluate("(u) => fetch(u).then(() => false, () => true)", f"{home}board/99/")
+    shoot("not-kept")
+    page.click("#offline-home")
+    page.wait_for_selector("#boards")
+    assert page.evaluate("() => document.documentElement.dataset.fromCache") == "1"
+
     # The hand, card by card, offline: the legal cards come from rules.js.
     _open_offline(page, f"{home}board/1/play/")
     page.wait_for_selector('#play-app[data-count="0"]')
@@ -185,7 +198,9 @@ def test_offline_results_and_hand_are_kept_then_stored_exactly_once(three_board_
     page.reload()
     expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
     assert Submission.objects.filter(result__table=table).count() == 4
-    _online_problems(problems)
+    # The fetch refused on purpose above (its console line names no address: the failed
+    # request itself, with its address, is what would show any other).
+    _online_problems(problems, expected=("/board/99/", "Failed to load resource: net::ERR_FAILED"))
 
 
 def test_offline_conflicts_are_shown_and_nothing_is_lost(three_board_round, new_page):

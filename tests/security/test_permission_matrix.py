@@ -123,9 +123,10 @@ EXPECTED: dict[str, Rule] = {
     # table pages (table 1's code, board 1)
     "table:enter": Rule("web", ALL, ALL),
     "table:table_home": Rule("web", AT_TABLE_1),
-    # the offline app's service worker and manifest: nothing of a table in them
+    # the offline app's service worker, manifest and notice: nothing of a table in them
     "table:service_worker": Rule("web", ALL),
     "table:manifest": Rule("web", ALL),
+    "table:offline": Rule("web", ALL),
     "table:board_list": Rule("web", AT_TABLE_1),
     # the pair's own evening (its scorecard, standings of closed rounds, its rulings)
     "table:pair_scorecard": Rule("web", AT_TABLE_1),

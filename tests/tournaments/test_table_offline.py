@@ -188,6 +188,21 @@ def test_the_service_worker_covers_the_table_pages_and_keeps_only_their_files(cl
     assert 'request.method !== "GET"' in body
 
 
+def test_the_notice_for_a_page_never_kept_names_no_table_and_is_kept_at_install(client, table):
+    notice = client.get("/table/offline/", HTTP_ACCEPT_LANGUAGE="en")
+    assert notice.status_code == 200
+    html = notice.content.decode()
+    assert "Not on this phone yet" in html
+    assert 'id="offline-home"' in html  # table.js points it at the table of the address asked
+    assert table.code_ns not in html and table.code_ew not in html
+    # In the phone's language; "offline" is not taken for a table code.
+    catalan = client.get("/table/offline/", HTTP_ACCEPT_LANGUAGE="ca")
+    assert "Encara no és en aquest telèfon" in catalan.content.decode()
+    worker = client.get(reverse("table:service_worker")).content.decode()
+    assert 'var OFFLINE = "/table/offline/"' in worker
+    assert "cache.addAll(ASSETS.concat([OFFLINE]))" in worker
+
+
 def test_the_manifest_opens_the_table_full_screen(client, table):
     answer = client.get(reverse("table:manifest", args=[table.code_ns]))
     data = answer.json()

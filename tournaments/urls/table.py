@@ -9,6 +9,8 @@ app_name = "table"
 urlpatterns = [
     path("", views.enter, name="enter"),
     path("sw.js", table_app.service_worker, name="service_worker"),
+    # Before the code's pages: "offline" is no code (codes have 6 characters).
+    path("offline/", table_app.offline, name="offline"),
     path("<str:code>/manifest.webmanifest", table_app.manifest, name="manifest"),
     path("<str:code>/", views.table_home, name="table_home"),
     path("<str:code>/boards/", views.board_list, name="board_list"),

@@ -12,6 +12,7 @@ import hashlib
 
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -57,6 +58,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "scope": scope,
             "static_prefix": static(""),
             "assets": [static(name) for name in ASSETS],
+            "offline": reverse("table:offline"),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
@@ -97,3 +99,10 @@ def manifest(request: HttpRequest, code: str) -> JsonResponse:
     response = JsonResponse(data, content_type="application/manifest+json")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a table page the phone has not kept, without the
+    network (kept at install, in the phone's language): it names no table and no board."""
+    return render(request, "table/offline.html")

@@ -16,8 +16,9 @@ var ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last 
 var NEVER = /\/(preview|legal|submit|boards)\/$|\/sw\.js$/;
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS.concat([OFFLINE])); })
-    .then(function () { return self.skipWaiting(); }));
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return cache.addAll(ASSETS.concat([OFFLINE]));
+  }).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("activate", function (event) {
@@ -118,8 +119,8 @@ self.addEventListener("fetch", function (event) {
 
 // A page asks to keep the pages it links to (the table's boards), fetched now while online.
 self.addEventListener("message", function (event) {
-  // The notice too, so that it follows the language the pages are read in.
-  var urls = ((event.data && event.data.keep) || []).concat([OFFLINE]);
+  // The notice too (first, within the bound), so that it follows the language pages are read in.
+  var urls = [OFFLINE].concat((event.data && event.data.keep) || []);
   urls = urls.filter(function (u, i) {
     return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]) &&
       urls.indexOf(u) === i;

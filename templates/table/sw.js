@@ -2,7 +2,8 @@
    so that its scope covers the table pages). It keeps the table's pages and the files they use,
    so that they open without the network: pages are asked of the network first and the kept copy
    is used only when it does not answer (marked, so that the page says it is shown as of the
-   time it was kept); files are kept by their versioned name. It keeps only
+   time it was kept), and a page never kept is answered with a notice that says so (OFFLINE);
+   files are kept by their versioned name. It keeps only
    what the server sent to this phone (a board's cards only once the table may see them) and
    never keeps an answer to a submission: those go through the outbox (outbox.js). */
 "use strict";

@@ -291,3 +291,64 @@ def test_a_named_update_counts_its_rows_whether_prepared_now_or_before():
         execute(cursor, sql, [9, -1])
         assert cursor.rowcount == 0
     assert [BoardResult.objects.get(pk=r.pk).score_ns for r in results] == [7, 8]
+
+
+def _server_transaction_open() -> bool:
+    from django.db import connection
+    from psycopg.pq import TransactionStatus
+
+    return connection.connection.info.transaction_status != TransactionStatus.IDLE
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # no test transaction around the block
+def test_the_last_statement_of_the_only_block_carries_its_commit():
+    from django.db import connection
+
+    from tournaments.rows import update_pk_last
+
+    result = BoardResultFactory()
+    committed = []
+    with transaction.atomic():
+        connection.on_commit(lambda: committed.append(True))
+        count, sql = _sent(lambda: update_pk_last(BoardResult, result.pk, score_ns=11))
+        assert count == 1 and sql.rstrip().endswith("COMMIT")
+        assert not _server_transaction_open() and committed == []  # the callbacks: at exit
+    assert committed == [True] and not connection.in_atomic_block
+    assert BoardResult.objects.get(pk=result.pk).score_ns == 11
+    with transaction.atomic():  # the connection goes on as usual
+        BoardResult.objects.filter(pk=result.pk).update(score_ns=12)
+    assert BoardResult.objects.get(pk=result.pk).score_ns == 12
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_inside_another_block_or_without_one_the_commit_is_left_to_whoever_owns_it():
+    from tournaments.rows import update_pk_last
+
+    result = BoardResultFactory()
+    _count, sql = _sent(lambda: update_pk_last(BoardResult, result.pk, score_ns=1))
+    assert "COMMIT" not in sql  # autocommit: there is no transaction to end
+    with transaction.atomic():
+        with transaction.atomic():  # a savepoint: the outer block commits
+            _count, sql = _sent(lambda: update_pk_last(BoardResult, result.pk, score_ns=2))
+        assert "COMMIT" not in sql and _server_transaction_open()
+        BoardResult.objects.filter(pk=result.pk).update(score_ns=3)
+    assert BoardResult.objects.get(pk=result.pk).score_ns == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_commit_that_fails_raises_where_it_rode_and_the_block_rolls_back():
+    from django.db import IntegrityError
+
+    from tournaments.rows import update_pk_last
+
+    result = BoardResultFactory()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        # A foreign key is checked at COMMIT (Django's constraints are deferred).
+        BoardResult.objects.filter(pk=result.pk).update(table_id=2_000_000_000)
+        update_pk_last(BoardResult, result.pk, score_ns=13)
+    stored = BoardResult.objects.get(pk=result.pk)
+    assert (stored.table_id, stored.score_ns) == (result.table_id, result.score_ns)
+    assert not _server_transaction_open()

@@ -730,7 +730,11 @@ class BoardUnlock(models.Model):
         RESULT = "result", _("Result stored")
         DECLARED = "declared", _("Declared played")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="unlocks")
+    # No index of its own: the unique constraint's (table, board) index serves the table's
+    # reads, and every result a table stores writes one row here.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="unlocks", db_index=False
+    )
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="unlocks")
     reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
     actor = models.CharField(_("who"), max_length=120)
@@ -771,8 +775,13 @@ class BoardResult(models.Model):
 
     COUNTED = (Status.CONFIRMED, Status.RULED)
 
+    # No index of its own: the unique constraint's (table, board) index serves the table's reads.
     table = models.ForeignKey(
-        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="results"
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="results",
+        db_index=False,
     )
     board = models.ForeignKey(
         Board, verbose_name=_("board"), on_delete=models.PROTECT, related_name="results"

@@ -31,7 +31,7 @@ from django.utils import timezone
 from tournaments import kept
 from tournaments.models import IdempotentResponse
 from tournaments.prepared import send_ahead
-from tournaments.rows import insert_new_statement, update_pk_last
+from tournaments.rows import insert_new_statement, update_pk
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -131,8 +131,7 @@ def run_once(
             else:
                 assert claim.rows
                 content = stored(response) if stored else response.content.decode("utf-8")
-                # The transaction's last statement: its COMMIT rides with it.
-                update_pk_last(
+                update_pk(
                     IdempotentResponse,
                     claim.rows[0][0],
                     status_code=response.status_code,

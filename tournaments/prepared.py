@@ -294,39 +294,16 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
     return out
 
 
-def execute(cursor: Any, sql: str, params: list[Any], *, last: bool = False) -> None:
+def execute(cursor: Any, sql: str, params: list[Any]) -> None:
     """``cursor.execute(sql, params)`` for a statement of a hot path whose text comes back
     again and again (a submission's rows): by name where the connection prepares reads, named
-    after its text. The cursor is left on the statement's own result.
-
-    ``last``: nothing runs after it in its transaction. Where :func:`commits_with` allows, the
-    ``COMMIT`` goes in the same round trip; a statement that fails stops it there, and a
-    ``COMMIT`` that fails (a deferred constraint) raises here, the transaction rolled back, as
-    it would when the block exits."""
-    commit = last and commits_with(cursor.db)
+    after its text. The cursor is left on the statement's own result."""
     if not prepares_on_server(cursor.db):
-        cursor.execute(f"{sql}; COMMIT" if commit else sql, params)
+        cursor.execute(sql, params)
         return
-    statements = [(sql, params, _statement_name(sql))]
-    if commit:
-        statements.append(("COMMIT", [], None))
-    own = _run(cursor, statements)
+    own = _run(cursor, [(sql, params, _statement_name(sql))])
     for _ in range(own.index(True)):
         cursor.nextset()
-
-
-def commits_with(connection: Any) -> bool:
-    """Whether a statement may carry the ``COMMIT`` of its transaction (one round trip fewer):
-    on PostgreSQL, in an atomic block that is the outermost and the only one (no savepoint, no
-    caller's block around it: a test's, a request's) and is to commit when it exits. Django
-    then finds the transaction over (psycopg sends no ``COMMIT`` when the server has none open)
-    and runs the on-commit callbacks as it always does."""
-    return (
-        runs_together(connection)
-        and len(connection.atomic_blocks) == 1
-        and connection.commit_on_exit
-        and not connection.needs_rollback
-    )
 
 
 @functools.lru_cache(maxsize=256)

@@ -15,8 +15,7 @@
 - :func:`update_row`: ``UPDATE … SET … WHERE id = …``, what ``save`` does to a stored row
   (``update_fields``: only those), likewise; :func:`update_then_insert` with new rows, as
   :func:`insert_linked` writes them, in the same statement; :func:`update_pk` sets plain
-  values by pk, as ``filter(pk=…).update(…)`` does (:func:`update_pk_last` as the last
-  statement of a transaction, with its ``COMMIT``).
+  values by pk, as ``filter(pk=…).update(…)`` does.
 
 PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
 as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_save``).
@@ -294,14 +293,6 @@ def update_pk(model: type[Model], pk: Any, **values: Any) -> int:
     return _update(model, pk, [(meta.get_field(name), v) for name, v in values.items()])
 
 
-def update_pk_last(model: type[Model], pk: Any, **values: Any) -> int:
-    """:func:`update_pk` as the last statement of its transaction: its ``COMMIT`` goes with it
-    where it may (``prepared.execute``'s ``last``)."""
-    meta = model._meta
-    changes = [(meta.get_field(name), v) for name, v in values.items()]
-    return _update(model, pk, changes, last=True)
-
-
 def _update_sql(
     model: type[Model], pk: Any, changes: list[tuple[Any, Any]], connection: Any
 ) -> tuple[str, list[Any]]:
@@ -315,11 +306,9 @@ def _update_sql(
     return sql, [*values, pk]
 
 
-def _update(
-    model: type[Model], pk: Any, changes: list[tuple[Any, Any]], *, last: bool = False
-) -> int:
+def _update(model: type[Model], pk: Any, changes: list[tuple[Any, Any]]) -> int:
     connection = connections[router.db_for_write(model)]
     sql, params = _update_sql(model, pk, changes, connection)
     with connection.cursor() as cursor:
-        execute(cursor, sql, params, last=last)
+        execute(cursor, sql, params)
         return cursor.rowcount

@@ -68,26 +68,3 @@ def test_the_same_key_with_another_body_is_refused_without_running():
     with pytest.raises(once.KeyReused):
         _once("k", _run("other", reached), request_hash="h2")
     assert reached == ["first"] and Player.objects.count() == 1
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)  # run_once's block is the outermost, as in a request
-def test_alone_its_block_stores_the_answer_and_commits_in_one_round_trip():
-    reached, committed = [], []
-
-    def run():
-        response = _run("first", reached)()
-        connection.on_commit(lambda: committed.append(True))
-        return response
-
-    with CaptureQueriesContext(connection) as queries:
-        first = _once("k", run)
-    # Django's log also names the transaction's BEGIN and COMMIT, as it asks for them.
-    statements = [q["sql"] for q in queries if q["sql"] not in ("BEGIN", "COMMIT")]
-    # The key's insert with the submission's first statement, then the stored answer with
-    # the COMMIT: two statements, and Django has nothing left to commit.
-    assert len(statements) == 2 and statements[-1].rstrip().endswith("; COMMIT")
-    assert committed == [True] and not connection.in_atomic_block
-    assert IdempotentResponse.objects.get(key="k").status_code == 201
-    again = _once("k", _run("second", reached))
-    assert again.content == first.content and reached == ["first"]

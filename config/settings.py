@@ -5,6 +5,7 @@ folder, Celery tasks run in-process, a local-memory cache. A deployment sets DAT
 REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 (see docs/deploy.md).
 """
 
+import hashlib
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -87,6 +88,17 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several tables submit at once even in the demo: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # The tests' database is a file (in memory where /dev/shm is), not SQLite's shared in-memory
+    # one: there the live server's threads share one connection, and a request that writes a
+    # table another thread is reading fails at once ("database table is locked") instead of
+    # waiting as it does here (the browser tests).
+    _shm = Path("/dev/shm")
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(
+            (_shm if _shm.is_dir() else BASE_DIR)
+            / f"botifarra-test-{hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]}.sqlite3"
+        )
+    }
 # The hot path's statements (tournaments.prepared) are prepared by name in the server's session.
 DATABASE_SESSION_STATEMENTS = True
 if env_bool("DATABASE_TRANSACTION_POOLER", default=False):

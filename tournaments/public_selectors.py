@@ -330,11 +330,11 @@ class MatchRow:
     table: int
     ns: Entry | None
     ew: Entry | None
-    total_ns: int
-    total_ew: int
-    mp_ns: int
-    mp_ew: int
-    boards_played: int
+    total_ns: int | None  # None: not to be shown to this reader yet (or nothing computed)
+    total_ew: int | None
+    mp_ns: int | None
+    mp_ew: int | None
+    boards_played: int | None
     lines: list[ResultLine] = field(default_factory=list)
 
 
@@ -350,8 +350,13 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
     rnd = ev.rounds.get(number)
     if rnd is None or rnd.status == Round.Status.PENDING:
         return None
+    # The match totals are scores: while the round is open only its organisers and referees
+    # see them (a table that has not played a board must not learn its score from them).
+    scored = number <= policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     snapshot = (
         StandingsSnapshot.objects.filter(event=ev.event, after_round=number).only("matches").first()
+        if scored
+        else None
     )
     stored = snapshot.matches if snapshot is not None else []
     shown = ev.round_visible(number)
@@ -366,25 +371,26 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
             ew=ev.entries.get(m["ew"]),
             total_ns=m["total_ns"],
             total_ew=m["total_ew"],
-            mp_ns=m["mp_ns"],
-            mp_ew=m["mp_ew"],
+            # A match not over (or not played) has no match points yet: no draw for nothing.
+            mp_ns=m["mp_ns"] if m.get("final", True) else None,
+            mp_ew=m["mp_ew"] if m.get("final", True) else None,
             boards_played=m["boards_played"],
             lines=lines_by_table.get(m["table"], []),
         )
         for m in sorted(stored, key=lambda m: m["table"])
     ]
-    if not matches:  # no snapshot yet: the tables, without totals
+    if not matches:  # no scores to show (not yet, or not to this reader): the tables alone
         for t in Table.objects.filter(round=rnd).order_by("number"):
             matches.append(
                 MatchRow(
                     table=t.number,
                     ns=ev.entries.get(t.ns_id),
                     ew=ev.entries.get(t.ew_id),
-                    total_ns=0,
-                    total_ew=0,
-                    mp_ns=0,
-                    mp_ew=0,
-                    boards_played=0,
+                    total_ns=None,
+                    total_ew=None,
+                    mp_ns=None,
+                    mp_ew=None,
+                    boards_played=None,
                     lines=lines_by_table.get(t.number, []),
                 )
             )

@@ -168,8 +168,12 @@ class ClockSerializer(serializers.Serializer):
     state = serializers.ChoiceField(
         choices=["none", "not_started", "running", "paused", "over"], read_only=True
     )
-    seconds_left = serializers.IntegerField(read_only=True)
+    seconds_left = serializers.SerializerMethodField()
     ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seconds_left(self, clock) -> int | None:
+        return None if clock.state == "none" else clock.seconds_left
 
 
 class RoundSerializer(serializers.ModelSerializer):

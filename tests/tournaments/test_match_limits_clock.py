@@ -287,3 +287,10 @@ def test_the_api_gives_the_rounds_clock_and_the_tables_time(client, organiser):
     clock.table_time_called(table=_table(event), actor=Actor(user=organiser), deal=2)
     tables = client.get(reverse("api:round_tables", args=[rnd.pk])).json()["results"]
     assert [t["time_after"] for t in sorted(tables, key=lambda t: t["number"])] == [2, None]
+
+
+def test_an_event_without_a_time_limit_has_no_seconds_left_in_the_api(client, organiser):
+    event = _game_event(organiser, round_minutes=0)
+    Event.objects.filter(pk=event.pk).update(published=True)
+    rounds = client.get(reverse("api:event_rounds", args=[event.pk])).json()["results"]
+    assert rounds[0]["clock"] == {"state": "none", "seconds_left": None, "ends_at": None}

@@ -277,11 +277,11 @@ def _open_round(event: Event) -> Round | None:
 def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     event = entry.event
     if entry.withdrawn:
-        raise Conflict(_("This pair has already withdrawn."))
+        raise Conflict(_("This pair has already withdrawn."), field="pair")
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         return WithdrawalPlan(entry=entry, deletes=True)
     if event.status != Event.Status.RUNNING:
-        raise Conflict(_("The event is over: its pairs can no longer withdraw."))
+        raise Conflict(_("The event is over: its pairs can no longer withdraw."), field="status")
     after = event.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"] or 0
     forfeit, side = None, ""
     current = _open_round(event)
@@ -371,7 +371,7 @@ class ReinstatePlan:
 def reinstate_plan(entry: Entry) -> ReinstatePlan:
     event = entry.event
     if not entry.withdrawn:
-        raise Conflict(_("This pair has not withdrawn."))
+        raise Conflict(_("This pair has not withdrawn."), field="pair")
     require_status(event, Event.Status.RUNNING, doing=_("reinstate a pair"))
     current = _open_round(event)
     unforfeit = None

@@ -471,7 +471,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     event = table.round.event
     require_organiser(event, actor)
     if table.round.status == Round.Status.CLOSED:
-        raise Conflict(_("This round is closed: its codes no longer work anyway."))
+        raise Conflict(_("This round is closed: its codes no longer work anyway."), field="round")
     with transaction.atomic():
         table = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         table.code_ns, table.code_ew = fresh_codes(2)
@@ -522,7 +522,7 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
     require_organiser(event, actor)
     require_pairs_event(event)
     if rnd.status != Round.Status.PENDING:
-        raise Conflict(_("Only a round that is not open yet can be changed."))
+        raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
     with transaction.atomic():
         slots: list[tuple[Table | Round, str]] = []
         for eid in (entry_a, entry_b):
@@ -566,12 +566,15 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
         rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if rnd.status != Round.Status.PENDING:
             raise Conflict(
-                _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()}
+                _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()},
+                field="round",
             )
         if not rnd.tables.exists():
-            raise Conflict(_("This round has no pairings yet."))
+            raise Conflict(_("This round has no pairings yet."), field="round")
         if event.boards.count() < event.total_boards:
-            raise Conflict(_("The boards are still being generated; try again in a moment."))
+            raise Conflict(
+                _("The boards are still being generated; try again in a moment."), field="round"
+            )
         rnd.status = Round.Status.OPEN
         rnd.opened_at = timezone.now()
         rnd.save(update_fields=["status", "opened_at"])
@@ -619,7 +622,7 @@ def round_close(
     with transaction.atomic():
         rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
-            raise Conflict(_("Only an open round can be closed."))
+            raise Conflict(_("Only an open round can be closed."), field="round")
         # The race: a table storing a result while the round closes. Its store holds the
         # table's lock and re-reads the round's status under it; taking every table's lock
         # here makes the close wait for stores in flight, and later stores see it closed.
@@ -671,7 +674,7 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
     require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
     if event.rounds.filter(status=Round.Status.OPEN).exists():
-        raise Conflict(_("Close the open round first."))
+        raise Conflict(_("Close the open round first."), field="round")
     with transaction.atomic():
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)

@@ -127,9 +127,14 @@ def result_record(board: Board, result: BoardResult, cards: Sequence[str]) -> di
     )
 
 
-def canonical(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """What is stored of a valid record: play-record.md's keys only, without the hands."""
-    return canonical_record(raw, hands=False)
+def canonical(board: Board, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """What is stored of a valid record for ``board``: play-record.md's keys only, without the
+    hands, and with the event's ruleset (the one it was judged under: a record that leaves
+    ``ruleset`` out would otherwise be stored with the default, lliure, and no longer replay
+    against the board of an obligada event)."""
+    out = canonical_record(raw, hands=False)
+    out["ruleset"] = board.event.ruleset
+    return out
 
 
 def published(board: Board, stored: Mapping[str, Any], *, ruleset: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from tests.api.conftest import errors_of
-from tournaments.models import BoardResult, Dispute, PlayRecord, Submission
+from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Submission
 
 URL = "/api/v1/play-records"
 EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("*.json"))
@@ -36,6 +36,26 @@ def test_complete_record_returns_the_engines_verdict(world):
         URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
     )
     assert again.status_code == 200 and again.json()["result"]["status"] == "confirmed"
+
+
+def test_a_record_without_ruleset_is_stored_with_the_events_and_replays_as_judged(world):
+    from tournaments import play
+
+    Event.objects.filter(pk=world.event.pk).update(ruleset="obligada")
+    world.event.refresh_from_db()
+    record = world.record(1)
+    del record["ruleset"]  # optional: the event's applies (play-record.md)
+    response = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    verdict = response.json()["verdict"]
+    assert verdict["outcome"] == "complete"
+    stored = PlayRecord.objects.get()
+    assert stored.record == record | {"ruleset": "obligada"}
+    pk = stored.pk
+    assert world.client("table").get(f"{URL}/{pk}").json()["record"]["ruleset"] == "obligada"
+    assert play.replay(world.board(1), stored.record).to_json() == verdict
 
 
 def test_an_illegal_card_opens_a_dispute(world):
@@ -157,3 +177,22 @@ def test_verify_against_an_event_board_only_for_who_may_see_it(world):
     )
     assert half.status_code == 400 and "board" in errors_of(half)
     assert not BoardResult.objects.exists()
+
+
+def test_migration_0018_gives_records_stored_before_the_fix_their_events_ruleset(world):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module(
+        "tournaments.migrations.0018_play_records_keep_the_events_ruleset"
+    )
+    Event.objects.filter(pk=world.event.pk).update(ruleset="obligada")
+    world.event.refresh_from_db()
+    record = world.record(1)
+    world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
+    PlayRecord.objects.update(record=record | {"ruleset": "lliure"})  # as stored before the fix
+    migration.keep_the_events_ruleset(apps, None)
+    assert PlayRecord.objects.get().record == record | {"ruleset": "obligada"}

@@ -345,7 +345,12 @@ def _play_record(
 ) -> None:
     if data is None:
         return
-    replayed = play.replay(board, data["record"]).to_json()
+    record = data["record"]
+    ruleset = board.event.ruleset
+    if isinstance(record, dict) and record.get("ruleset") != ruleset:
+        # Exported before migration 0018: the default ruleset where the table left it out.
+        record = dict(record, ruleset=ruleset)
+    replayed = play.replay(board, record).to_json()
     if replayed != data["verdict"]:
         raise ServiceError(
             _(
@@ -359,7 +364,7 @@ def _play_record(
         PlayRecord,
         result=result,
         submission=submission,
-        record=data["record"],
+        record=record,
         verdict=data["verdict"],
         outcome=data["outcome"],
     )

@@ -669,7 +669,7 @@ def result_submit_play_record(
             raise InvalidSubmission([refused_record_problem(board.number)])
         raise InvalidSubmission.of(verdict.problems)
     values = play.stored_values(verdict, record)
-    stored = play.canonical(record)
+    stored = play.canonical(board, record)
     return _in_transaction(
         lambda: _store(
             table=table,

@@ -336,6 +336,7 @@ class RoleChangeSerializer(serializers.Serializer):
 class InvitationCreateSerializer(serializers.Serializer):
     role = ChoiceField(choices=ROLES)
     email = serializers.EmailField(
+        max_length=254,  # RoleInvitation.email's column
         required=False,
         allow_blank=True,
         default="",

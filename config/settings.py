@@ -221,6 +221,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.NamedFormatNegotiation",
     # Throttles read the client address that config.proxies leaves in REMOTE_ADDR.
     "NUM_PROXIES": 0,
 }

@@ -19,10 +19,12 @@ class SignupForm(forms.Form):
     player2 = forms.CharField(label=_("Player 2"), max_length=120, required=False)
     email = forms.EmailField(
         label=_("E-mail"),
+        max_length=254,  # the column's length (a form's EmailField allows 320)
         help_text=_("The confirmation, and the link to withdraw, are sent here."),
     )
     email2 = forms.EmailField(
         label=_("Partner's e-mail (optional)"),
+        max_length=254,
         required=False,
         help_text=_("Your partner gets the same messages, and their own results after the event."),
     )

@@ -469,9 +469,9 @@ def chosen_record(result: BoardResult, wanted: str | None) -> PlayRecord | None:
     records = list(result.play_records.order_by("pk"))
     if not records:
         return None
-    if wanted and wanted.isdigit():
+    if wanted:
         for rec in records:
-            if rec.pk == int(wanted):
+            if str(rec.pk) == wanted:
                 return rec
     illegal = [r for r in records if r.outcome == "illegal"]
     return (illegal or records)[-1]

@@ -20,11 +20,14 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from django.urls import resolve
 
+from api import lifecycle_serializers as ls
 from api import serializers as s
 from api.errors import error_body
 from api.pagination import MAX_LIMIT
+from api.webhooks import WebhookCreateSerializer
 from tests.api.conftest import errors_of
 from tests.factories import EventFactory, UserFactory
 from tournaments import body_limits
@@ -281,6 +284,16 @@ def test_limits_within_range_page_the_list(world):
 
 
 @pytest.mark.django_db
+def test_an_unknown_format_is_a_400_at_format_on_every_list(world):
+    client = world.client("organiser")
+    for url in list_urls(world):
+        response = client.get(url, {"format": "xyz"})
+        assert response.status_code == 400, (url, response.status_code)
+        assert list(errors_of(response)) == ["format"], url
+        assert client.get(url, {"format": "json"}).status_code == 200, url
+
+
+@pytest.mark.django_db
 def test_the_schema_documents_the_page_size_bounds(client):
     schema = client.get("/api/schema/", {"format": "json"}).json()
     parameters = schema["paths"]["/api/v1/events"]["get"]["parameters"]
@@ -377,6 +390,19 @@ REQUEST_SERIALIZERS = [
     s.VerifySerializer,
     s.DisputeRequestSerializer,
     s.RuleSerializer,
+    # The organisers' endpoints (an over-long e-mail reached the database: a 503 there).
+    ls.EventWriteSerializer,
+    ls.PairRegisterSerializer,
+    ls.PairsImportSerializer,
+    ls.ReasonSerializer,
+    ls.RequiredReasonSerializer,
+    ls.WithdrawalSerializer,
+    ls.ReinstatementSerializer,
+    ls.SubstituteSerializer,
+    ls.RulingsSerializer,
+    ls.RoleChangeSerializer,
+    ls.InvitationCreateSerializer,
+    WebhookCreateSerializer,
 ]
 
 
@@ -387,3 +413,57 @@ def test_every_text_field_the_api_reads_has_a_maximum_length(serializer):
     for name, field in serializer().fields.items():
         if isinstance(field, drf.CharField) and not isinstance(field, drf.ChoiceField):
             assert field.max_length is not None, (serializer.__name__, name)
+
+
+LONG_EMAIL = "a" * 250 + "@ex.com"  # a valid address of 257 characters; the columns hold 254
+
+
+@pytest.mark.django_db
+def test_a_sign_up_with_an_e_mail_over_its_column_is_a_form_error(open_event):
+    from tournaments.models import Registration
+
+    open_event.published = True
+    open_event.save(update_fields=["published"])
+    response = Client(HTTP_ACCEPT_LANGUAGE="en").post(
+        f"/e/{open_event.pk}/register/",
+        {"player1": "Anna Puig", "player2": "Jordi Vila", "email": LONG_EMAIL},
+    )
+    assert response.status_code in (200, 400), response.status_code
+    assert "at most 254 characters" in response.content.decode()
+    assert not Registration.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_invitation_with_an_e_mail_over_its_column_is_a_400(world):
+    response = world.client("organiser").post(
+        f"/api/v1/events/{world.event.pk}/invitations",
+        {"role": "referee", "email": LONG_EMAIL},
+        format="json",
+    )
+    assert response.status_code == 400 and "email" in errors_of(response)
+
+
+# --- numbers in query strings ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_digit_python_cannot_read_is_ignored_on_the_league_pages(client):
+    from tests.factories import LeagueFactory
+
+    league = LeagueFactory(published=True)
+    for suffix in ("", "league-table.csv"):
+        for after in ("²", "9" * 5000):
+            response = client.get(f"/leagues/{league.pk}/{suffix}", {"after": after})
+            assert response.status_code == 200, (suffix, after[:3], response.status_code)
+
+
+@pytest.mark.django_db
+def test_the_referees_page_ignores_a_record_number_it_cannot_read(scene):
+    from tournaments.actors import Actor
+    from tournaments.services import disputes
+
+    dispute = disputes.dispute_request(
+        result=scene.played, actor=Actor(table=scene.world.table, side="EW"), reason="check"
+    )
+    response = scene.web("referee").get(f"/referee/dispute/{dispute.pk}/", {"record": "²"})
+    assert response.status_code == 200

@@ -37,7 +37,8 @@ def _managed(request: HttpRequest, pk: int) -> League:
 
 def _after_day(request: HttpRequest) -> int | None:
     raw = request.GET.get("after", "")
-    return int(raw) if raw.isdigit() else None
+    # isascii: "²".isdigit() is true but int() refuses it; a day number has a few digits.
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
 
 
 @require_GET

@@ -1,10 +1,17 @@
-"""The largest request body each route accepts, refused (413) before anything reads it.
+"""The largest request body each route accepts, refused (413) before anything reads it; and no
+NUL character in the path or a query parameter (400 naming it).
 
 Django's own ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is one figure for the whole site (2.5 MB by default)
 and is checked only when a view reads the body: a 2 MB play record reached the engine, and a
 0.6 MB one of 200,000 cards made a 12.5 MB answer. Here every route has a limit sized for what it
 legitimately receives (docs/operations.md shows the table); the middleware compares it with the
 request's ``Content-Length`` before the CSRF check, the parsers and the view.
+
+PostgreSQL's text columns cannot hold a NUL character: a link's token that carried one reached
+the database and failed there (a 500; SQLite stores it). What the path and the query string carry
+is checked here, once for every view; JSON bodies by their reader (``tournaments.jsonio``); forms
+by Django's form fields, and the few reasons read without a form by the services
+(``services.stated_reason``), so that the page comes back with what was typed.
 """
 
 from __future__ import annotations
@@ -69,28 +76,47 @@ def _declared_length(request: HttpRequest) -> int:
         return 0  # Django reads such a body as empty, so there is nothing to limit
 
 
-def too_large_response(request: HttpRequest, limit: int) -> HttpResponse:
-    """413 in the shape the caller reads: the API's errors, the table's problems, or a page."""
-    message = _("This request is too large: at most %(kb)s KB here. Nothing was stored.") % {
-        "kb": limit // KB
-    }
+def refused_request(request: HttpRequest, status: int, message: str, field: str) -> HttpResponse:
+    """A refusal in the shape the caller reads: the API's errors, the table's problems, or a
+    page."""
     if request.path.startswith("/api/"):
         return JsonResponse(
-            {"detail": message, "errors": [{"field": "body", "message": message}]}, status=413
+            {"detail": message, "errors": [{"field": field, "message": message}]}, status=status
         )
     wants_json = "json" in request.headers.get("Content-Type", "") or "json" in request.headers.get(
         "Accept", ""
     )
     if wants_json:
+        path = "" if field == "body" else field
         return JsonResponse(
-            {"error": message, "problems": [{"path": "", "message": message}]}, status=413
+            {"error": message, "problems": [{"path": path, "message": message}]}, status=status
         )
-    return render(request, "413.html", {"message": message}, status=413)
+    title = _("Too large") if status == 413 else _("Bad request")
+    return render(request, "refused.html", {"title": title, "message": message}, status=status)
+
+
+def too_large_response(request: HttpRequest, limit: int) -> HttpResponse:
+    message = _("This request is too large: at most %(kb)s KB here. Nothing was stored.") % {
+        "kb": limit // KB
+    }
+    return refused_request(request, 413, message, "body")
+
+
+def nul_field(request: HttpRequest, view_kwargs: dict[str, object]) -> str | None:
+    """The first path argument or query parameter (by name) that carries a NUL character."""
+    for name, value in view_kwargs.items():
+        if isinstance(value, str) and "\x00" in value:
+            return name
+    if "%00" in request.META.get("QUERY_STRING", ""):
+        for name, values in request.GET.lists():
+            if "\x00" in name or any("\x00" in v for v in values):
+                return name.replace("\x00", "") or "query"
+    return None
 
 
 class BodyLimitMiddleware:
     """Refuse a body larger than its route's limit (placed before ``CsrfViewMiddleware``, whose
-    ``process_view`` is the first to read the body)."""
+    ``process_view`` is the first to read the body), and a NUL in the path or the query."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -104,4 +130,11 @@ class BodyLimitMiddleware:
         limit = limit_for(request.resolver_match)
         if _declared_length(request) > limit:
             return too_large_response(request, limit)
+        field = nul_field(request, view_kwargs)  # type: ignore[arg-type]
+        if field is not None:
+            message = _(
+                "%(field)s: the text contains a NUL character (\\u0000), which cannot be "
+                "stored. Nothing was stored."
+            ) % {"field": field}
+            return refused_request(request, 400, message, field)
         return None

@@ -1,5 +1,7 @@
 """Writes: every change of an event, its rounds and results goes through these functions."""
 
+from django.utils.translation import gettext as _
+
 
 class ServiceError(Exception):
     """A request the current state refuses; the message says why, for a person."""
@@ -23,3 +25,18 @@ class NotAllowed(ServiceError):
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message, field=field, code="forbidden")
+
+
+def stated_reason(reason: str, *, missing: str) -> str:
+    """A reason a person typed, stripped: refused when empty (``missing`` says what to write) or
+    when it holds a NUL character, which PostgreSQL's text columns cannot store (the pages that
+    send a reason without a Django form, whose fields refuse it, rely on this)."""
+    text = reason.strip()
+    if not text:
+        raise ServiceError(missing, field="reason")
+    if "\x00" in text:
+        raise ServiceError(
+            _("The reason contains a NUL character (\\u0000), which cannot be stored."),
+            field="reason",
+        )
+    return text

@@ -11,7 +11,7 @@ import engine
 from tournaments import play, queue, webhooks
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
-from tournaments.services import Conflict, NotAllowed, ServiceError
+from tournaments.services import Conflict, NotAllowed, ServiceError, stated_reason
 from tournaments.services.results import (
     InvalidSubmission,
     _emit_result,
@@ -69,8 +69,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
             _("Rulings are closed for this round: the organiser can reopen it for rulings."),
             field="round",
         )
-    if not reason.strip():
-        raise ServiceError(_("Say briefly what went wrong."), field="reason")
+    reason = stated_reason(reason, missing=_("Say briefly what went wrong."))
     kind = Dispute.Reason.PLAYER_REQUEST if sits else Dispute.Reason.REFEREE_REVIEW
     with transaction.atomic():
         locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
@@ -80,7 +79,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         before = _snapshot(locked)
         locked.status = BoardResult.Status.DISPUTED
         save_audited(locked, actor=actor, action="result_disputed", before=before)
-        return open_dispute(locked, kind, actor, reason.strip(), previous_status=previous)
+        return open_dispute(locked, kind, actor, reason, previous_status=previous)
 
 
 def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
@@ -260,8 +259,7 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         raise ServiceError(
             _("The event is still running: reopen the round for rulings instead."), field="result"
         )
-    if not reason.strip():
-        raise ServiceError(_("Say why the result is corrected."), field="reason")
+    reason = stated_reason(reason, missing=_("Say why the result is corrected."))
     with transaction.atomic():
         locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         existing = locked.disputes.filter(status=Dispute.Status.OPEN).first()
@@ -271,6 +269,6 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
             locked,
             Dispute.Reason.CORRECTION,
             actor,
-            reason.strip(),
+            reason,
             previous_status=locked.status,
         )

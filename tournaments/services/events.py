@@ -28,7 +28,7 @@ from tournaments.models import (
     new_table_code,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs, stated_reason
 
 
 def require_organiser(event: Event, actor: Actor) -> None:
@@ -494,8 +494,8 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     event = rnd.event
     require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
-    if reopen and not reason.strip():
-        raise ServiceError(_("Say why the round is reopened."), field="reason")
+    if reopen:
+        reason = stated_reason(reason, missing=_("Say why the round is reopened."))
     with transaction.atomic():
         rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         if reopen and rnd.status != Round.Status.CLOSED:

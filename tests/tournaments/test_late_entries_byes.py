@@ -130,3 +130,25 @@ def test_the_pairs_page_registers_a_late_entry_and_a_requested_bye(client, organ
     assert ByeRequest.objects.filter(entry=late, round_number=3).exists()
     page = client.get(url).content.decode()
     assert "late entry: from round 2" in page and 'data-bye-request="5-3"' in page
+
+
+def test_taking_back_a_requested_bye_asks_first_and_names_the_proposal_it_drops(
+    client, organiser, event, actor
+):
+    bye = late_entries.bye_request_add(
+        entry=event.entries.get(number=1), actor=actor, round_number=2
+    )
+    _play_and_close(event, 1, actor)
+    pairings.pairings_propose(event.pk, 2)
+    client.force_login(organiser)
+    url = reverse("tournaments:bye_request_remove", args=[event.pk, bye.pk])
+    listed = client.get(reverse("tournaments:entries", args=[event.pk])).content.decode()
+    assert f'href="{url}"' in listed and f'action="{url}"' not in listed  # a link, not a button
+    asked = client.get(url)
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "The proposal for round 2 leaves the pair out: it is dropped" in page
+    assert ByeRequest.objects.filter(pk=bye.pk).exists() and event.rounds.filter(number=2).exists()
+    assert client.post(url).status_code == 302
+    assert not ByeRequest.objects.filter(pk=bye.pk).exists()
+    assert not event.rounds.filter(number=2).exists()

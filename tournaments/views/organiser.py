@@ -515,18 +515,26 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def bye_request_remove(request: HttpRequest, pk: int, request_pk: int) -> HttpResponse:
+    """Confirm (it drops the round's proposal, if there is one), then take the bye back."""
     event = _event(request, pk, change=True)
     bye = get_object_or_404(
-        ByeRequest.objects.select_related("entry"), pk=request_pk, entry__event=event
+        ByeRequest.objects.select_related("entry__pair"), pk=request_pk, entry__event=event
     )
-    _attempt(
+    if request.method == "POST":
+        _attempt(
+            request,
+            lambda: late_entries.bye_request_remove(request=bye, actor=_actor(request)),
+            _("The requested bye is taken back."),
+        )
+        return redirect("tournaments:entries", event.pk)
+    proposed = event.rounds.filter(number=bye.round_number, status=Round.Status.PENDING).exists()
+    return render(
         request,
-        lambda: late_entries.bye_request_remove(request=bye, actor=_actor(request)),
-        _("The requested bye is taken back."),
+        "tournaments/confirm_bye_request_remove.html",
+        {"event": event, "bye": bye, "proposed": proposed},
     )
-    return redirect("tournaments:entries", event.pk)
 
 
 @login_required

@@ -125,8 +125,20 @@ class TableTokenSerializer(serializers.Serializer):
 # ---- events, rounds, tables, boards, standings -------------------------------------------------
 
 
+class BlankAsNullField(serializers.CharField):
+    """A text that may be empty, answered as null when it is (docs/api.md: never "")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str | None:
+        return value or None
+
+
 class EventSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="club.name", default=None, read_only=True, allow_null=True)
+    venue = BlankAsNullField()
+    fee_instructions = BlankAsNullField()
     seed = serializers.CharField(
         source="public_seed",
         read_only=True,

@@ -169,3 +169,12 @@ def test_standings_polled_with_their_etag_are_a_304_until_they_change(
     # The public's copy did not change (round 1 is open): still a 304 for it.
     public = world.client().get(url)
     assert world.client().get(url, HTTP_IF_NONE_MATCH=public["ETag"]).status_code == 304
+
+
+def test_an_events_empty_texts_are_null_not_empty_strings(world):
+    Event.objects.filter(pk=world.event.pk).update(venue="", fee_instructions="")
+    body = world.client("anonymous").get(f"/api/v1/events/{world.event.pk}").json()
+    assert body["venue"] is None and body["fee_instructions"] is None
+    Event.objects.filter(pk=world.event.pk).update(venue="Casal", fee_instructions="At the bar")
+    body = world.client("anonymous").get(f"/api/v1/events/{world.event.pk}").json()
+    assert (body["venue"], body["fee_instructions"]) == ("Casal", "At the bar")

@@ -3,7 +3,7 @@ pyproject.toml. The extension is optional: without a compiler, or when its build
 install goes on and engine.solver uses the pure-Python reference search.
 
 With gcc the extension is built profile-guided: compiled with ``-fprofile-generate``, run on the
-training deals of ``engine/_training.py`` (about 20 s), compiled again with ``-fprofile-use``.
+training deals of ``engine/_training.py``, compiled again with ``-fprofile-use``.
 The search then runs about 5% faster (docs/analysis.md, Speed). When any step of that fails,
 or with ``BOTIFARRA_SOLVER_PGO=0`` in the environment, it is built once with ``-O3``.
 """

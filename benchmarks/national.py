@@ -100,7 +100,7 @@ def start_haproxy(workdir: Path, port: int, backends: list[int]) -> subprocess.P
         "    timeout server 60s\n    timeout queue 60s\n    timeout check 5s\n"
         "    option forwardfor\n"
         f"frontend botifarra\n    bind 127.0.0.1:{port}\n    default_backend web\n"
-        "backend web\n    balance leastconn\n    option httpchk GET /healthz\n"
+        "backend web\n    balance leastconn\n    option httpchk GET /\n"
         f"{servers}\n"
     )
     proc = subprocess.Popen([need("haproxy"), "-db", "-f", str(cfg)], start_new_session=True)

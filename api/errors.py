@@ -150,6 +150,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.Throttled):
         # DRF's own sentence is half translated ("… Expected available in 42 seconds.").
         data = {"detail": _throttled_message(exc.wait)}
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # So is this one in Catalan ("Media type … no suportat.").
+        request = context.get("request")
+        sent = getattr(request, "content_type", "") or "?"
+        data = {
+            "detail": _("The body must be JSON (Content-Type: application/json), not %(type)s.")
+            % {"type": clip(sent)}
+        }
     if isinstance(data, dict) and set(data) == {"detail"}:
         field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
         field = getattr(exc, "field", None) or field  # a refused body names the value

@@ -1,6 +1,10 @@
 """Short results through the API: score computed by the engine, confirmation, conflicts, every
 bad input a 400 naming its field."""
 
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from tests.api.conftest import errors_of
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Submission
@@ -251,3 +255,19 @@ def test_a_token_confirms_for_its_own_side_only(world):
     assert typed.status_code == 200, typed.content
     result = BoardResult.objects.get()
     assert result.status == "confirmed" and result.confirmed_by.endswith("EW")
+
+
+@pytest.mark.parametrize("lang", ["ca", "es", "en"])
+def test_a_body_that_is_not_json_is_a_415_in_the_readers_language(
+    world, settings, compiled_locale, lang
+):
+    settings.LOCALE_PATHS = [compiled_locale]
+    response = world.client("table").post(
+        URL, "table=1", content_type="text/plain", HTTP_ACCEPT_LANGUAGE=lang
+    )
+    assert response.status_code == 415
+    message = errors_of(response)["body"]
+    with translation.override(lang):
+        expected = _("The body must be JSON (Content-Type: application/json), not %(type)s.")
+    assert message == expected % {"type": "text/plain"}
+    assert lang == "en" or "Content-Type" in message and "must be JSON" not in message

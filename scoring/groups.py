@@ -32,7 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scoring.matches import match_under
+from scoring.matches import counted_match, match_under
 from scoring.roundrobin import playing_only, round_robin_schedule
 from scoring.types import EventInput, Pairing
 
@@ -140,7 +140,11 @@ def group_tables(event: EventInput, plan: GroupsPlan) -> list[list[GroupRow]]:
         for t in rnd.tables:
             if group_of.get(t.ns) is None or group_of.get(t.ns) != group_of.get(t.ew):
                 continue
-            m = match_under(t, mode=event.match_mode, rules=rules)[0]
+            m = counted_match(
+                t, rnd, mode=event.match_mode, rules=rules, bye_points=event.bye_points
+            )[0]
+            if not m.final:  # as the standings: not over, or nothing played
+                continue
             for e, mp, pf, pa in (
                 (t.ns, m.mp_ns, m.total_ns, m.total_ew),
                 (t.ew, m.mp_ew, m.total_ew, m.total_ns),
@@ -234,10 +238,12 @@ def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None
         # Not seated: whoever of the two was still in the event goes through.
         gone = {e for e in (top, bottom) if event.withdrawn.get(e, number) < number}
         return bottom if top in gone and bottom not in gone else top
+    if table.forfeited_by is not None:  # the opponents go through, as they win it
+        return table.ew if table.forfeited_by == "NS" else table.ns
     rules = event.match_rules
     if rules.draw == "half":
         rules = replace(rules, draw="tiebreak")
-    m = match_under(table, mode=event.match_mode, rules=rules)[0]
+    m = match_under(table, mode=event.match_mode, rules=rules, boards=rnd.boards)[0]
     if m.mp_ns == m.mp_ew:
         return top
     return table.ns if m.mp_ns > m.mp_ew else table.ew

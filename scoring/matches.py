@@ -18,8 +18,11 @@ points, a draw 1 each, the loser 0.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from engine.match import MatchRules, Partida
-from scoring.types import MATCH_MODES, BoardResult, MatchResult, TableRound
+from scoring.types import MATCH_MODES, BoardResult, MatchResult, RoundInput, TableRound
 
 
 def played_results(
@@ -39,13 +42,21 @@ def played_results(
 
 
 def _play(
-    table_round: TableRound, *, mode: str, rules: MatchRules
+    table_round: TableRound,
+    *,
+    mode: str,
+    rules: MatchRules,
+    boards: Sequence[int] | None = None,
 ) -> tuple[Partida | None, list[BoardResult]]:
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
     results = sorted(table_round.results, key=lambda r: r.board)
     if table_round.time_after is not None:
-        results = results[: table_round.time_after]
+        if boards is None:  # the round's boards unknown: the first results stand for them
+            results = results[: table_round.time_after]
+        else:  # the round's first boards, whether or not each has a result
+            reached = set(sorted(boards)[: table_round.time_after])
+            results = [r for r in results if r.board in reached]
     if mode == "boards":
         return None, results
     game = Partida.new(rules, time_after=table_round.time_after)
@@ -95,15 +106,20 @@ def match_and_played(
 
 
 def match_under(
-    table_round: TableRound, *, mode: str, rules: MatchRules, boards: int | None = None
+    table_round: TableRound,
+    *,
+    mode: str,
+    rules: MatchRules,
+    boards: Sequence[int] | None = None,
 ) -> tuple[MatchResult, list[BoardResult]]:
     """:func:`match_and_played` with the rules as one value (``EventInput.match_rules``).
 
-    ``boards``: how many boards the round has; with it, ``final`` says whether the match is
-    over (every board played, the game over, or time called and its boards in); without it
-    the match is taken as final.
+    ``boards``: the round's board numbers; with them, ``final`` says whether the match is
+    over (every board played, the game over, or time called and its boards in), and time
+    called after deal k leaves out every board after the round's k-th (a board before it
+    without a result does not let a later one in); without them the match is taken as final.
     """
-    game, played = _play(table_round, mode=mode, rules=rules)
+    game, played = _play(table_round, mode=mode, rules=rules, boards=boards)
     raw_ns = sum(r.score_ns for r in played)
     raw_ew = sum(r.score_ew for r in played)
     total_ns, total_ew = raw_ns, raw_ew
@@ -126,7 +142,8 @@ def match_under(
         boards_played=len(played),
         mp_ns=mp_ns,
         mp_ew=mp_ew,
-        final=bool(played) and (boards is None or _over(table_round, game, played, boards)),
+        final=bool(played)
+        and (boards is None or _over(table_round, game, played, len(boards))),
     )
     return result, played
 
@@ -138,6 +155,44 @@ def _over(
         return True
     due = boards if table_round.time_after is None else min(boards, table_round.time_after)
     return len(played) >= due
+
+
+def counted_match(
+    table_round: TableRound, rnd: RoundInput, *, mode: str, rules: MatchRules, bye_points: int
+) -> tuple[MatchResult, list[BoardResult]]:
+    """The match as the standings count it, and the results it counted: a forfeit won by the
+    other side (``bye_points`` to 0), a match of a closed round final once a board is played.
+    Only a ``final`` match counts: the pairing, the groups and the knockout read it here too, so
+    that nobody is paired, ranked or sent through on a score the standings do not give."""
+    m, played = match_under(table_round, mode=mode, rules=rules, boards=rnd.boards)
+    if table_round.forfeited_by is not None:
+        m = forfeit(m, table_round.forfeited_by, bye_points)
+    elif rnd.closed and m.boards_played and not m.final:
+        m = replace(m, final=True)
+    return m, played
+
+
+def forfeit(match: MatchResult, side: str, bye_points: int) -> MatchResult:
+    """The match as forfeited by ``side`` ("NS" or "EW"): the other side wins ``bye_points`` to 0.
+
+    >>> m = MatchResult(round=2, table=1, ns=7, ew=8, total_ns=40, total_ew=30, boards_played=3,
+    ...                 mp_ns=2, mp_ew=0, final=False)
+    >>> f = forfeit(m, "NS", 36)
+    >>> (f.total_ns, f.total_ew, f.mp_ns, f.mp_ew, f.final, f.boards_played)
+    (0, 36, 0, 2, True, 3)
+    """
+    if side not in ("NS", "EW"):
+        raise ValueError(f"a match is forfeited by NS or EW, not {side!r}")
+    ns_wins = side == "EW"
+    return replace(
+        match,
+        total_ns=bye_points if ns_wins else 0,
+        total_ew=0 if ns_wins else bye_points,
+        mp_ns=2 if ns_wins else 0,
+        mp_ew=0 if ns_wins else 2,
+        final=True,
+        forfeited_by=side,
+    )
 
 
 def boards_due(

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import rustworkx as rx
 
 from scoring.lots import lot_order, seeding_order
-from scoring.matches import match_under
+from scoring.matches import counted_match
 from scoring.seeding import round_one_order
 from scoring.standings import compute_standings
 from scoring.types import EventInput, PairHistory, Pairing
@@ -380,13 +380,16 @@ def history_from(event: EventInput, *, after_round: int | None = None) -> dict[i
         if rnd.number > after_round:
             break
         for t in rnd.tables:
-            m = match_under(t, mode=event.match_mode, rules=rules)[0]
+            m = counted_match(
+                t, rnd, mode=event.match_mode, rules=rules, bye_points=event.bye_points
+            )[0]
             opponents[t.ns].add(t.ew)
             opponents[t.ew].add(t.ns)
             directions[t.ns].append(NS)
             directions[t.ew].append(EW)
-            score[t.ns] += m.mp_ns
-            score[t.ew] += m.mp_ew
+            if m.final:  # as the standings: a forfeit is the other's win, no draw for nothing
+                score[t.ns] += m.mp_ns
+                score[t.ew] += m.mp_ew
         if rnd.bye is not None:
             byes[rnd.bye] += 1
             score[rnd.bye] += 2

@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from scoring.duplicate import traveller
 from scoring.lots import lot_order
-from scoring.matches import match_under
+from scoring.matches import counted_match
 from scoring.types import (
     MATCH_MODES,
     RANKING_METHODS,
@@ -118,11 +118,9 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
         for t in rnd.tables:
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
-            m, played = match_under(t, mode=event.match_mode, rules=rules, boards=len(rnd.boards))
-            if t.forfeited_by is not None:
-                m = forfeit(m, t.forfeited_by, event.bye_points)
-            elif rnd.closed and m.boards_played and not m.final:
-                m = replace(m, final=True)
+            m, played = counted_match(
+                t, rnd, mode=event.match_mode, rules=rules, bye_points=event.bye_points
+            )
             matches.append(m)
             for r in played:
                 per_board.setdefault(r.board, []).append(r)
@@ -215,29 +213,6 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
     standings = rank_standings(unranked, event.ranking_method)
     return StandingsResult(
         after_round=after_round, standings=standings, matches=matches, travellers=travellers
-    )
-
-
-def forfeit(match: MatchResult, side: str, bye_points: int) -> MatchResult:
-    """The match as forfeited by ``side`` ("NS" or "EW"): the other side wins ``bye_points`` to 0.
-
-    >>> m = MatchResult(round=2, table=1, ns=7, ew=8, total_ns=40, total_ew=30, boards_played=3,
-    ...                 mp_ns=2, mp_ew=0, final=False)
-    >>> f = forfeit(m, "NS", 36)
-    >>> (f.total_ns, f.total_ew, f.mp_ns, f.mp_ew, f.final, f.boards_played)
-    (0, 36, 0, 2, True, 3)
-    """
-    if side not in ("NS", "EW"):
-        raise ValueError(f"a match is forfeited by NS or EW, not {side!r}")
-    ns_wins = side == "EW"
-    return replace(
-        match,
-        total_ns=bye_points if ns_wins else 0,
-        total_ew=0 if ns_wins else bye_points,
-        mp_ns=2 if ns_wins else 0,
-        mp_ew=0 if ns_wins else 2,
-        final=True,
-        forfeited_by=side,
     )
 
 

@@ -21,7 +21,7 @@ from scoring.groups import (
     knockout_rounds,
     qualify,
 )
-from scoring.matches import match_under
+from scoring.matches import counted_match
 from scoring.pairing import initial_order
 
 
@@ -29,9 +29,11 @@ def _totals(event: st.EventInput, number: int, top: int, bottom: int) -> list[in
     """The counted totals of ``top`` v ``bottom`` in round ``number`` (top's first), or None."""
     rnd = next((r for r in event.rounds if r.number == number), None)
     table = next((t for t in rnd.tables if {t.ns, t.ew} == {top, bottom}), None) if rnd else None
-    if table is None:
+    if rnd is None or table is None:
         return None
-    m = match_under(table, mode=event.match_mode, rules=event.match_rules)[0]
+    m = counted_match(
+        table, rnd, mode=event.match_mode, rules=event.match_rules, bye_points=event.bye_points
+    )[0]
     return [m.total_ns, m.total_ew] if table.ns == top else [m.total_ew, m.total_ns]
 
 

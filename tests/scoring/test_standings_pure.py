@@ -344,7 +344,7 @@ def test_boards_played_before_a_forfeit_stay_on_the_travellers():
 
 
 def test_a_forfeit_by_an_unknown_side_is_refused():
-    from scoring.standings import forfeit
+    from scoring.matches import forfeit
 
     with pytest.raises(ValueError, match="NS or EW"):
         forfeit(compute_standings(_forfeited("NS")).matches[0], "N", 36)

@@ -53,12 +53,13 @@ def test_baku_points_a_win_then_a_draw_then_none():
 
 
 def test_acceleration_pairs_the_top_half_among_itself_in_round_two():
-    """8 pairs by rating, 4 rounds, accelerated (group A = 1-4, 2 virtual points in round 1 and
-    2). Round 1: 1v2, 3v4, 5v6, 7v8. Round 2: A's winners (2 + 2) meet each other, as do B's
-    losers (0 + 0); A's losers and B's winners (both 2) meet across the groups."""
+    """docs/scoring.md's example: 8 pairs by rating, 8 rounds, accelerated (group A = 1-4, 2
+    virtual points in rounds 1 and 2). Round 1: 1v2, 3v4, 5v6, 7v8. Round 2: A's winners (2 + 2)
+    meet each other, as do B's losers (0 + 0); A's losers and B's winners (both 2) meet across
+    the groups."""
     ratings = {e: 2000 - 10 * e for e in range(1, 9)}
     accel = event(
-        8, ratings=ratings, pairing=PairingOptions(rounds=4, seeding="rating", accelerated=True)
+        8, ratings=ratings, pairing=PairingOptions(rounds=8, seeding="rating", accelerated=True)
     )
     r1 = pair_next_round(accel)
     assert [frozenset(t) for t in r1.tables] == [
@@ -72,6 +73,8 @@ def test_acceleration_pairs_the_top_half_among_itself_in_round_two():
     b_losers = {5, 6, 7, 8} - winners
     assert {frozenset(t) for t in r2.tables if set(t) <= a_winners} == {frozenset(a_winners)}
     assert {frozenset(t) for t in r2.tables if set(t) <= b_losers} == {frozenset(b_losers)}
+    a_losers, b_winners = {1, 2, 3, 4} - winners, winners & {5, 6, 7, 8}
+    assert all(len(set(t) & a_losers) == len(set(t) & b_winners) for t in r2.tables)
     # The standings never see virtual points.
     assert max(s.match_points for s in compute_standings(ev).standings) == 2
 

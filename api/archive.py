@@ -38,8 +38,9 @@ class EventArchiveView(ApiView):
         "players' licence numbers and with accounts named `staff` (tables stay named). "
         "Its JSON Schema is "
         "`docs/schemas/archive.schema.json` (docs/formats.md). The event's organisers may "
-        "download it at any time; everyone once the event is finished and published.",
-        responses={200: OpenApiTypes.OBJECT, **errors(403, 404)},
+        "download it at any time; everyone once the event is finished and published. A team "
+        "event has none (409 at `competitor`): the format holds pairs events.",
+        responses={200: OpenApiTypes.OBJECT, **errors(403, 404, 409)},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = visible_event(request, pk)

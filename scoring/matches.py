@@ -142,8 +142,7 @@ def match_under(
         boards_played=len(played),
         mp_ns=mp_ns,
         mp_ew=mp_ew,
-        final=bool(played)
-        and (boards is None or _over(table_round, game, played, len(boards))),
+        final=bool(played) and (boards is None or _over(table_round, game, played, len(boards))),
     )
     return result, played
 

@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from tournaments.actors import is_table_label
 from tournaments.models import (
@@ -35,6 +36,7 @@ from tournaments.models import (
     Substitution,
 )
 from tournaments.scoring_io import event_input
+from tournaments.services import Conflict
 from tournaments.services.events import EVENT_OPTIONS
 from tournaments.services.standings import snapshot_values
 
@@ -375,8 +377,22 @@ def _unlocks(event: Event) -> list[dict[str, Any]]:
     ]
 
 
+def refuse_team_event(event: Event) -> None:
+    """The archive holds a pairs event: a team event's teams, matches and line-ups have no place
+    in it yet, and an archive without them would import as an empty team event."""
+    if event.is_team_event:
+        raise Conflict(
+            _(
+                "A team event has no archive: the format holds pairs events only (its teams, "
+                "matches and line-ups would be lost)."
+            ),
+            field="competitor",
+        )
+
+
 def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
     """The archive of ``event`` (the caller checked ``policy.can_download_archive``)."""
+    refuse_team_event(event)
     entries = list(
         event.entries.select_related("pair__player1", "pair__player2", "pair__club").order_by(
             "number"

@@ -209,6 +209,12 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
         raise ServiceError(
             _("Unknown fields: %(f)s") % {"f": ", ".join(unknown)}, field="event.options"
         )
+    if data["options"].get("competitor") == Event.Competitor.TEAMS:
+        # An archive holds pairs events (tournaments.archive.refuse_team_event).
+        raise ServiceError(
+            _("A team event cannot be imported: the archive format holds pairs events only."),
+            field="event.options.competitor",
+        )
     event = Event(
         name=data["name"],
         club=clubs.club_for(name=data["club"] or "", actor=actor),

@@ -209,6 +209,16 @@ def export_tournament_file(request: HttpRequest, pk: int) -> HttpResponse:
     """The event as a tournament file (docs/formats.md): it holds the seed, so anyone may
     download it once the event is finished, and nobody before (organisers included)."""
     ev = public_event(request, pk)
+    if ev.event.is_team_event:
+        return refused(
+            request,
+            ev,
+            _(
+                "A team event has no tournament file: the format pairs on match points, a team "
+                "event on victory points."
+            ),
+            404,
+        )
     if not policy.can_download_tournament_file(Actor(user=request.user), ev.event):
         return refused(
             request,

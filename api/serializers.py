@@ -861,6 +861,16 @@ class RuleSerializer(serializers.Serializer):
             "adjusted_ew, score: {NS, EW}}."
         ),
     )
+    revises = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text=_(
+            "Optional: the id of the ruling you saw in force (null: none). When another is in "
+            "force now (ruled meanwhile), nothing is ruled: 409 at revises."
+        ),
+    )
 
     def validate_data(self, data: dict[str, Any]) -> dict[str, Any]:
         # The shapes the ruling service reads directly (it trusts them to be plain values).

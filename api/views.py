@@ -876,6 +876,7 @@ class DisputeRuleView(ApiView):
                 kind=v["kind"],
                 explanation=v["explanation"],
                 data=v["data"],
+                revises=v.get("revises", disputes.UNSET),
             )
         except results.InvalidSubmission as exc:
             # A corrected play record: its problems are inside data.play_record.

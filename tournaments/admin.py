@@ -232,6 +232,14 @@ class DisputeAdmin(PolicyAdmin):
     ]
     inlines = [RulingInline]
 
+    # Disputes open and close through the referee's desk (audited); a deletion would take its
+    # rulings with it, without a trace.
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):

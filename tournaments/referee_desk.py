@@ -50,6 +50,7 @@ ACTIONS = {
     "dispute_withdrawn": gettext_lazy("Dispute withdrawn"),
     "ruling": gettext_lazy("Referee's ruling"),
     "ruling_revised": gettext_lazy("Ruling revised"),
+    "result_corrected": gettext_lazy("Result corrected after the event"),
 }
 
 FORM_TITLES = {

@@ -45,10 +45,19 @@ def may_rule(*, dispute: Dispute, actor: Actor) -> bool:
         return False
     if result.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk).exists():
         return False
-    if dispute.reason == Dispute.Reason.CORRECTION:
-        finished = Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists()
+    finished = Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists()
+    if dispute.reason == Dispute.Reason.CORRECTION or (finished and actor.is_organiser(event)):
         return actor.is_organiser(event) and finished
     return actor.is_referee(event) and rulings_open(result)
+
+
+def current_ruling(result: BoardResult) -> Ruling | None:
+    """The ruling the result follows now: the latest of any of its disputes not superseded."""
+    return (
+        Ruling.objects.filter(dispute__result=result, superseded_by__isnull=True)
+        .order_by("-pk")
+        .first()
+    )
 
 
 def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Dispute:
@@ -92,10 +101,30 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         raise NotAllowed(_("Only a referee or the players who asked can withdraw this."))
     if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
         raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))
+    # Withdrawing changes the result back: as any change, only while results may change.
+    if not rulings_open(result) or (
+        not actor.is_referee(event) and result.table.round.status != Round.Status.OPEN
+    ):
+        raise Conflict(
+            _(
+                "The round is closed: the request stays with the referee (or, after the event, "
+                "the organiser's correction)."
+            ),
+            field="round",
+        )
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status != Dispute.Status.OPEN:
             raise Conflict(_("This dispute is already closed."))
+        if Submission.objects.filter(result=result, created_at__gt=dispute.created_at).exists():
+            # What was sent since (the other pair's entry, a play record) would be lost by
+            # putting the result back: the referee decides.
+            raise Conflict(
+                _(
+                    "A result was sent for this board after the referee was called: the referee "
+                    "decides, the request cannot be withdrawn."
+                )
+            )
         dispute.status = Dispute.Status.WITHDRAWN
         dispute.closed_at = timezone.now()
         dispute.save()
@@ -170,14 +199,31 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
     raise ServiceError(_("Unknown ruling."), field="kind")
 
 
+UNSET: Any = object()
+
+
 def dispute_rule(
-    *, dispute: Dispute, actor: Actor, kind: str, explanation: str, data: Mapping[str, Any]
+    *,
+    dispute: Dispute,
+    actor: Actor,
+    kind: str,
+    explanation: str,
+    data: Mapping[str, Any],
+    revises: int | None = UNSET,
 ) -> Ruling:
-    """Rule on a dispute (or revise an earlier ruling, which stays visible)."""
+    """Rule on a dispute (or revise an earlier ruling, which stays visible).
+
+    ``revises``: the ruling the referee saw in force (None: none); when given and another is in
+    force now (a second tap of the same form, another referee meanwhile), nothing is ruled.
+    After the event the organiser rules on any dispute still open, as a correction."""
 
     result = dispute.result
     event = result.table.round.event
-    if dispute.reason == Dispute.Reason.CORRECTION:
+    finished = event.status == Event.Status.FINISHED
+    correction = dispute.reason == Dispute.Reason.CORRECTION or (
+        finished and actor.is_organiser(event)
+    )
+    if correction:
         if not actor.is_organiser(event):
             raise NotAllowed(_("Only the organisers correct a result after the event."))
         if event.status != Event.Status.FINISHED:
@@ -202,6 +248,14 @@ def dispute_rule(
         others = locked.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk)
         if others.exists():
             raise Conflict(_("Another dispute on this board is open: rule on that one."))
+        current = current_ruling(locked)
+        if revises is not UNSET and revises != (current.pk if current else None):
+            # The page (or client) saw another state: a second tap, or another referee.
+            raise Conflict(
+                _("This board was ruled meanwhile (by %(who)s): reload it to see the ruling.")
+                % {"who": current.referee.get_username() if current and current.referee else "?"},
+                field="revises",
+            )
         values = _ruling_values(locked, kind, data)
         before = _snapshot(locked)
         if kind != Ruling.Kind.ADJUSTED:
@@ -211,6 +265,8 @@ def dispute_rule(
         for key, value in values.items():
             setattr(locked, key, value)
         locked.status = BoardResult.Status.RULED
+        # A revision of this dispute's ruling; whatever ruling the result followed (of this
+        # dispute or an earlier one) is superseded and stays visible.
         previous = dispute.rulings.filter(superseded_by__isnull=True).order_by("-pk").first()
         ruling = Ruling.objects.create(
             dispute=dispute,
@@ -218,13 +274,12 @@ def dispute_rule(
             data=dict(data),
             explanation=explanation.strip(),
             referee=actor.user,
-            supersedes=previous,
+            supersedes=current,
         )
         dispute.status = Dispute.Status.RULED
         dispute.referee = actor.user
         dispute.closed_at = timezone.now()
         dispute.save()
-        correction = dispute.reason == Dispute.Reason.CORRECTION
         save_audited(
             locked,
             actor=actor,

@@ -96,6 +96,15 @@ def _queue_context(event: Event) -> dict:
     }
 
 
+def _revises(raw: str | None) -> Any:
+    """The ruling the page showed in force (its hidden ``revises``: "" for none)."""
+    if raw is None:
+        return disputes.UNSET
+    if raw == "":
+        return None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else 0
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def dispute(request: HttpRequest, pk: int) -> HttpResponse:
@@ -150,6 +159,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
                         kind=posted.kind,
                         explanation=posted.cleaned_data["explanation"],
                         data=posted.ruling_data(),
+                        revises=_revises(request.POST.get("revises")),
                     )
                 except NotAllowed as exc:
                     raise PermissionDenied(exc.message) from None
@@ -190,6 +200,7 @@ def dispute(request: HttpRequest, pk: int) -> HttpResponse:
     if preview is not None:
         default_form = "corrected_record"
     context = {
+        "in_force": disputes.current_ruling(result),
         "event": event,
         "dispute": dispute_,
         "result": result,

@@ -1,0 +1,214 @@
+"""Disputes where a result could change without a ruling or a correction, or a ruling be
+recorded against what the referee saw (found by an audit against docs/referees.md):
+
+- a player's request is withdrawn only while the round is open (a referee's, while rulings are
+  open), never after the event, and not once another result was sent for the board meanwhile;
+- after the event the organiser corrects a board whatever dispute is still open on it;
+- a ruling posted twice, or by a second referee meanwhile, is refused, not a silent revision;
+- the ruling the result follows is the only one shown in force, across the board's disputes;
+- the correction reads in words on the audit trail; the admin cannot delete a dispute."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from engine import random_play
+from tests.api.conftest import _fast_passwords, world  # noqa: F401 - the API tests' fixtures
+from tournaments import play as adapter
+from tournaments import referee_desk as desk
+from tournaments.actors import Actor
+from tournaments.models import BoardResult, Dispute, Ruling
+from tournaments.services import Conflict, disputes, events, results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
+def ns(table):
+    return Actor(table=table, side="NS")
+
+
+def ew(table):
+    return Actor(table=table, side="EW")
+
+
+def short(table, *, actor=None, totals=None):
+    data = {
+        "delegated": False,
+        "trump": "oros",
+        "doubles": [],
+        "totals": totals or {"NS": 40, "EW": 32},
+    }
+    return results.result_submit_short(
+        table=table, board_number=1, actor=actor or ns(table), data=data
+    ).result
+
+
+def fresh(result):
+    return BoardResult.objects.select_related("table__round__event", "board").get(pk=result.pk)
+
+
+def fresh_d(dispute):
+    return Dispute.objects.select_related("result__table__round__event", "result__board").get(
+        pk=dispute.pk
+    )
+
+
+def finish(event, organiser):
+    org = Actor(user=organiser)
+    events.round_close(rnd=event.rounds.get(number=1), actor=org, accept_missing=True)
+    event.refresh_from_db()
+    events.event_finish(event=event, actor=org)
+    event.refresh_from_db()
+
+
+ADJUSTED = {"adjusted_ns": "avg", "adjusted_ew": "avg"}
+
+
+def test_a_request_is_not_withdrawn_once_the_round_is_closed_nor_after_the_event(
+    running_event, table1, organiser, referee
+):
+    result = short(table1)
+    request = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="Revoke?")
+    events.round_close(
+        rnd=running_event.rounds.get(number=1), actor=Actor(user=organiser), accept_missing=True
+    )
+    for actor in (ew(table1), Actor(user=referee)):
+        with pytest.raises(Conflict) as refused:
+            disputes.dispute_withdraw(dispute=fresh_d(request), actor=actor)
+        assert refused.value.field == "round"
+    assert fresh(result).status == BoardResult.Status.DISPUTED
+
+
+def test_the_api_refuses_a_withdrawal_after_the_event(world):  # noqa: F811
+    created = world.client("table").post("/api/v1/results", world.short(board=1), format="json")
+    request = world.client("table_ew").post(
+        "/api/v1/disputes", {"result": created.json()["id"], "reason": "?"}, format="json"
+    )
+    finish(world.event, world.users["organiser"])
+    response = world.client("player").post(
+        f"/api/v1/disputes/{request.json()['id']}/withdraw", format="json"
+    )
+    assert response.status_code == 409
+    assert BoardResult.objects.get().status == BoardResult.Status.DISPUTED
+
+
+def test_a_request_is_not_withdrawn_once_another_result_was_sent_meanwhile(table1):
+    result = short(table1, totals={"NS": 40, "EW": 32})
+    request = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="Revoke?")
+    short(table1, actor=ew(table1), totals={"NS": 30, "EW": 42})  # kept, for the referee
+    with pytest.raises(Conflict):
+        disputes.dispute_withdraw(dispute=fresh_d(request), actor=ew(table1))
+    assert fresh(result).status == BoardResult.Status.DISPUTED
+
+
+def test_a_request_is_withdrawn_while_the_round_is_open(table1):
+    result = short(table1)
+    request = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="Oops")
+    disputes.dispute_withdraw(dispute=fresh_d(request), actor=ew(table1))
+    assert fresh(result).status == BoardResult.Status.ENTERED
+
+
+def test_after_the_event_the_organiser_corrects_a_board_left_with_an_open_request(
+    client, running_event, table1, organiser
+):
+    result = short(table1)
+    disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="They revoked")
+    finish(running_event, organiser)
+    org = Actor(user=organiser)
+    opened = disputes.correction_open(result=fresh(result), actor=org, reason="Wrong totals")
+    assert disputes.may_rule(dispute=fresh_d(opened), actor=org)
+    disputes.dispute_rule(
+        dispute=fresh_d(opened), actor=org, kind="adjusted", explanation="Fixed", data=ADJUSTED
+    )
+    assert fresh(result).adjusted_ns == "avg"
+    client.force_login(organiser)
+    page = client.get(reverse("referee:dispute", args=[opened.pk])).content.decode()
+    assert "Result corrected after the event" in page and "result_corrected" not in page
+
+
+def _illegal_dispute(event, table):
+    board = event.boards.get(number=1)
+    rules = adapter.rules(event)
+    for seed in range(1, 80):
+        cards = random_play(adapter.deal(board), "copes", rules, random.Random(seed), illegal_at=8)
+        if len(cards) < 48:
+            record = adapter.record(board, trump="copes", cards=cards)
+            out = results.result_submit_play_record(
+                table=table, board_number=1, actor=ns(table), record=record
+            )
+            return out.result.disputes.get()
+    raise AssertionError("no illegal play found")
+
+
+def test_a_ruling_posted_twice_is_refused_not_a_revision(client, running_event, table1, referee):
+    dispute = _illegal_dispute(running_event, table1)
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[dispute.pk])
+    page = client.get(url).content.decode()
+    assert 'name="revises" value=""' in page  # nothing in force yet
+    body = {
+        "form": "penalty",
+        "revises": "",
+        "penalty-offending_pair": dispute.result.offending_pair,
+        "penalty-explanation": "R10.",
+    }
+    assert client.post(url, body).status_code == 302
+    again = client.post(url, body)  # the same page, tapped again
+    assert again.status_code == 400 and "ruled meanwhile" in again.content.decode()
+    assert Ruling.objects.count() == 1
+    current = Ruling.objects.get()
+    assert f'name="revises" value="{current.pk}"' in client.get(url).content.decode()
+    revised = client.post(url, body | {"revises": str(current.pk)})  # a deliberate revision
+    assert revised.status_code == 302 and Ruling.objects.count() == 2
+
+
+def test_the_api_refuses_a_ruling_against_another_in_force(world):  # noqa: F811
+    created = world.client("table").post("/api/v1/results", world.short(board=1), format="json")
+    request = world.client("table_ew").post(
+        "/api/v1/disputes", {"result": created.json()["id"], "reason": "?"}, format="json"
+    )
+    url = f"/api/v1/disputes/{request.json()['id']}/rule"
+    body = {"kind": "adjusted", "explanation": "x", "data": ADJUSTED, "revises": None}
+    referee = world.client("referee")
+    assert referee.post(url, body, format="json").status_code == 201
+    refused = referee.post(url, body, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["errors"][0]["field"] == "revises"
+    assert Ruling.objects.count() == 1
+
+
+def test_only_the_ruling_the_result_follows_is_in_force_across_disputes(table1, referee):
+    result = short(table1)
+    ref = Actor(user=referee)
+    first = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="first")
+    disputes.dispute_rule(
+        dispute=fresh_d(first), actor=ref, kind="adjusted", explanation="A1", data=ADJUSTED
+    )
+    second = disputes.dispute_request(result=fresh(result), actor=ns(table1), reason="second")
+    plus = {"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus"}
+    disputes.dispute_rule(
+        dispute=fresh_d(second), actor=ref, kind="adjusted", explanation="B1", data=plus
+    )
+    minus = {"adjusted_ns": "avg_minus", "adjusted_ew": "avg_plus"}
+    disputes.dispute_rule(
+        dispute=fresh_d(first), actor=ref, kind="adjusted", explanation="A2", data=minus
+    )
+    in_force = [
+        v.ruling.explanation for v in desk.rulings_for_result(fresh(result)) if not v.superseded
+    ]
+    assert in_force == ["A2"] and fresh(result).adjusted_ns == "avg_minus"
+
+
+def test_the_admin_cannot_delete_a_dispute(client, running_event, table1, django_user_model):
+    dispute = _illegal_dispute(running_event, table1)
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@x.org", "pw"))
+    client.post(reverse("admin:tournaments_dispute_delete", args=[dispute.pk]), {"post": "yes"})
+    assert Dispute.objects.filter(pk=dispute.pk).exists()

@@ -25,22 +25,6 @@ from engine.match import MatchRules, Partida
 from scoring.types import MATCH_MODES, BoardResult, MatchResult, RoundInput, TableRound
 
 
-def played_results(
-    table_round: TableRound,
-    *,
-    mode: str,
-    target: int | None,
-    deal_limit: int | None = None,
-    draw: str = "half",
-    tiebreak_deals: int = 2,
-) -> list[BoardResult]:
-    """The results that count for this table, in board order (a game stops when it is over)."""
-    rules = MatchRules(
-        target=target, deal_limit=deal_limit, draw=draw, tiebreak_deals=tiebreak_deals
-    )
-    return _play(table_round, mode=mode, rules=rules)[1]
-
-
 def _play(
     table_round: TableRound,
     *,

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from scoring.matches import match_result, played_results
+from scoring.matches import match_under
 from scoring.types import EventInput
 
 Players = tuple[int, int]
@@ -376,18 +376,15 @@ def rating_event_from_input(
         played_boards: list[tuple[Players, Players, list[int], int]] = []
         for t in tables:
             ns, ew = players_of(rnd.number, t.ns), players_of(rnd.number, t.ew)
-            played = played_results(t, mode=event_input.match_mode, target=event_input.game_target)
+            # As the standings count the match (its rules, the round's boards for the time).
+            m, played = match_under(
+                t, mode=event_input.match_mode, rules=event_input.match_rules, boards=rnd.boards
+            )
             counted = [r for r in played if not r.adjusted]
             for r in counted:
                 line = BoardLine(ns=ns, ew=ew, net_ns=r.score_ns - r.score_ew)
                 per_board.setdefault(r.board, []).append((t.table, line))
-            mp_ns = match_result(
-                t,
-                mode=event_input.match_mode,
-                target=event_input.game_target,
-                cap=event_input.game_cap,
-            ).mp_ns
-            played_boards.append((ns, ew, [r.board for r in counted], mp_ns))
+            played_boards.append((ns, ew, [r.board for r in counted], m.mp_ns))
         compared = {b for b, lines in per_board.items() if len(lines) >= 2}
         for b in sorted(compared):
             boards.append(

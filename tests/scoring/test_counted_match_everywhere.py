@@ -131,3 +131,26 @@ def test_time_called_leaves_out_a_later_board_when_an_earlier_one_has_no_result(
     m, played = match_under(table, mode="boards", rules=rules, boards=[9, 10, 11, 12])
     assert [r.board for r in played] == [9]
     assert (m.mp_ns, m.mp_ew, m.total_ns, m.total_ew) == (2, 0, 10, 0)
+
+
+def test_ratings_leave_out_a_board_played_after_time_as_the_standings_do():
+    import datetime
+
+    from scoring.ratings import rating_event_from_input
+
+    boards = [1, 2, 3]
+    late = TableRound(1, 1, 1, 2, [br(1, 1, 1, 2, 10), br(3, 1, 1, 2, -40)], time_after=2)
+    full = tr(1, 2, 3, 4, [10, 20, 30], boards)
+    event = EventInput(
+        entries=[1, 2, 3, 4],
+        numbers={},
+        withdrawn={},
+        seed="s",
+        rounds=[RoundInput(1, boards, [late, full])],
+    )
+    lineups = {e: (10 * e, 10 * e + 1) for e in (1, 2, 3, 4)}
+    rated = rating_event_from_input(
+        event, event=1, when=datetime.date(2026, 12, 5), lineups=lineups
+    )
+    # Board 3 at table 1 came after time (board 2, the deal in progress, has no result).
+    assert {b.board: len(b.lines) for b in rated.boards} == {1: 2}

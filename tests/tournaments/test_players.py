@@ -82,6 +82,18 @@ def test_a_merge_moves_the_duplicates_pairs_and_is_audited_in_each_event(
     assert rating.events == 2
 
 
+def test_a_merge_keeps_the_more_private_of_the_two_choices(client, two_evenings, organiser):
+    anna, anna2 = two_evenings["anna"], two_evenings["anna2"]
+    anna2.user = UserFactory(username="anna")
+    anna2.visibility = Player.Visibility.HIDDEN  # her choice, on her account
+    anna2.save()
+    assert client.get(f"/players/{anna.pk}/").status_code == 200
+    svc.players_merge(keep=anna, other=anna2, actor=Actor(user=organiser))
+    anna.refresh_from_db()
+    assert anna.visibility == Player.Visibility.HIDDEN and anna.user.username == "anna"
+    assert client.get(f"/players/{anna.pk}/").status_code == 404
+
+
 def test_a_merge_moves_substitutions_too(two_evenings, organiser, club):
     """A substitute is typed in by name (a new player); merged into the one who exists."""
     anna, biel, carles = two_evenings["anna"], two_evenings["biel"], two_evenings["carles"]

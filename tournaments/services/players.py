@@ -111,6 +111,9 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         Substitution.objects.filter(player_in=other).update(player_in=keep)
         Substitution.objects.filter(player_out=other).update(player_out=keep)
         user_id, licence, club_id = other.user_id, other.licence, other.club_id
+        # The person's privacy choice survives: the more restrictive of the two stands.
+        order = list(Player.Visibility.values)  # hidden, results, rating
+        visibility = min(keep.visibility, other.visibility, key=order.index)
         merged_id, merged_name = other.pk, other.name
         other.delete()  # its ratings go with it; the clubs' ratings are recomputed below
         if plan.takes_account:
@@ -119,7 +122,8 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
             keep.licence = licence
         if plan.takes_club:
             keep.club_id = club_id
-        keep.save(update_fields=["user", "licence", "club"])
+        keep.visibility = visibility
+        keep.save(update_fields=["user", "licence", "club", "visibility"])
         record = PlayerMerge.objects.create(
             kept=keep,
             kept_name=keep.name,

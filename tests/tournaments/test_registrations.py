@@ -63,6 +63,33 @@ def test_pairs_within_the_cap_are_confirmed_and_the_rest_wait(open_event, sent):
     )
 
 
+def test_raising_the_cap_moves_the_waiting_list_up_before_any_newcomer(open_event, organiser, sent):
+    for n in (1, 2):
+        sent(lambda n=n: _signup(open_event, n))
+    third = sent(lambda: _signup(open_event, 3))
+    fourth = sent(lambda: _signup(open_event, 4))
+    mail.outbox.clear()
+    sent(
+        lambda: events.event_update(
+            event=open_event, actor=Actor(user=organiser), registration_cap=3
+        )
+    )
+    third.refresh_from_db()
+    fourth.refresh_from_db()
+    assert (third.status, fourth.status) == ("confirmed", "waiting")
+    assert [m.to for m in mail.outbox] == [["pair3@example.org"]]  # "a place for you"
+    fifth = sent(lambda: _signup(open_event, 5))
+    assert fifth.status == "waiting"
+    sent(
+        lambda: events.event_update(
+            event=open_event, actor=Actor(user=organiser), registration_cap=None
+        )
+    )
+    fourth.refresh_from_db()
+    fifth.refresh_from_db()
+    assert (fourth.status, fifth.status) == ("confirmed", "confirmed")
+
+
 def test_a_withdrawal_moves_the_first_waiting_pair_up_and_tells_it(open_event, sent):
     first = sent(lambda: _signup(open_event, 1))
     sent(lambda: _signup(open_event, 2))

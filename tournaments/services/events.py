@@ -805,6 +805,15 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
             setattr(event, key, value)
         event.full_clean(exclude=["commitment"])
         event.save()
+        if "registration_cap" in fields and event.status in (
+            Event.Status.DRAFT,
+            Event.Status.REGISTRATION,
+        ):
+            # A place more: the waiting list moves up before any newcomer (docs/clubs.md).
+            # (Imported here: the registrations build on these services.)
+            from tournaments.services.registrations import promote_within_cap
+
+            promote_within_cap(event)
         changes = audit.diff(
             {k: str(v) if v is not None else None for k, v in before.items()},
             {k: str(getattr(event, k)) if getattr(event, k) is not None else None for k in fields},

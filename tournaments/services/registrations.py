@@ -195,6 +195,15 @@ def _promote_first_waiting(event: Event) -> None:
         queue.registration_email(first, PROMOTED)
 
 
+def promote_within_cap(event: Event) -> None:
+    """Confirm waiting pairs, in the order they signed up, while the cap leaves places (after
+    the organiser raised or removed it); the caller holds the event's row lock."""
+    while not is_full(event) and event.registrations.filter(
+        status=Registration.Status.WAITING
+    ).exists():
+        _promote_first_waiting(event)
+
+
 def registration_check_in(*, registration: Registration, actor: Actor) -> Registration:
     """The organiser checks a confirmed pair in: it becomes an entry (numbered in check-in
     order) and will be paired. Checking in twice changes nothing. The players' e-mails and

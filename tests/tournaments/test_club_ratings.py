@@ -120,6 +120,30 @@ def test_a_result_corrected_after_rating_recomputes_the_history(club, organiser,
 
 
 @pytest.mark.django_db
+def test_a_rated_event_moved_to_another_club_or_date_is_rated_again_from_scratch(
+    club, organiser, members, django_capture_on_commit_callbacks
+):
+    other = ClubFactory(name="Club del Casal")
+    other.organisers.add(organiser)
+    first = _evening(club, organiser, members, 0)
+    second = _evening(club, organiser, members, 1)
+    assert [ratings_update(e.pk) for e in (first, second)] == [APPLIED, APPLIED]
+    actor = Actor(user=organiser)
+    with django_capture_on_commit_callbacks(execute=True):  # the date: after the second
+        events.event_update(event=first, actor=actor, date=date(2026, 9, 30))
+    moved_in_time = _stored(club)
+    ratings_recompute(club.pk)
+    assert _stored(club) == moved_in_time
+    with django_capture_on_commit_callbacks(execute=True):  # the club
+        events.event_update(event=Event.objects.get(pk=first.pk), actor=actor, club=other)
+    stored = (_stored(club), _stored(other))
+    assert len(stored[1][0]) == 8  # the moved evening's players, rated in its new club
+    ratings_recompute(club.pk)
+    ratings_recompute(other.pk)
+    assert (_stored(club), _stored(other)) == stored
+
+
+@pytest.mark.django_db
 def test_events_without_a_club_or_not_finished_are_not_rated(club, organiser, members):
     running = _evening(club, organiser, members, 0, finish=False)
     assert ratings_update(running.pk) == SKIPPED

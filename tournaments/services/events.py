@@ -814,6 +814,13 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
             from tournaments.services.registrations import promote_within_cap
 
             promote_within_cap(event)
+        moved = [k for k in ("club", "date") if k in fields and before[k] != getattr(event, k)]
+        if moved and event.rated_at is not None:
+            # A rated event changes club or place in time: both clubs' histories are rated
+            # again from scratch, as if it had always been so (docs/clubs.md).
+            old = before["club"].pk if "club" in fields and before["club"] else event.club_id
+            for club_id in {old, event.club_id} - {None}:
+                queue.recompute_ratings(club_id)
         changes = audit.diff(
             {k: str(v) if v is not None else None for k, v in before.items()},
             {k: str(getattr(event, k)) if getattr(event, k) is not None else None for k in fields},

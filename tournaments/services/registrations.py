@@ -198,9 +198,10 @@ def _promote_first_waiting(event: Event) -> None:
 def promote_within_cap(event: Event) -> None:
     """Confirm waiting pairs, in the order they signed up, while the cap leaves places (after
     the organiser raised or removed it); the caller holds the event's row lock."""
-    while not is_full(event) and event.registrations.filter(
-        status=Registration.Status.WAITING
-    ).exists():
+    while (
+        not is_full(event)
+        and event.registrations.filter(status=Registration.Status.WAITING).exists()
+    ):
         _promote_first_waiting(event)
 
 

@@ -67,10 +67,13 @@ def test_the_organiser_matches_two_solos_into_a_pair_and_both_are_told(open_even
     pau.refresh_from_db()
     assert (pair.player1, pair.player2, pair.status) == ("Rosa", "Pau", "confirmed")
     assert pau.status == "matched" and pau.matched_into == pair
-    (message,) = mail.outbox
-    assert sorted(message.to) == ["pau@example.org", "rosa@example.org"]
-    assert "Rosa and Pau play" in message.body
-    assert message.attachments[0][0] == "check-in.png"
+    # One message each: in the language each signed up in, with each one's own link.
+    to_rosa, to_pau = sorted(mail.outbox, key=lambda m: m.to != ["rosa@example.org"])
+    assert (to_rosa.to, to_pau.to) == (["rosa@example.org"], ["pau@example.org"])
+    assert "Rosa and Pau play" in to_rosa.body and "Rosa and Pau play" not in to_pau.body
+    assert rosa.token in to_rosa.body and pau.token in to_pau.body
+    assert rosa.token not in to_pau.body
+    assert {m.attachments[0][0] for m in mail.outbox} == {"check-in.png"}
     assert AuditEntry.objects.filter(event=open_event, action="solo_players_matched").count() == 1
     # Matched players cannot be matched again; the pair counts against the cap.
     with pytest.raises(ServiceError):
@@ -124,7 +127,7 @@ def test_a_matched_player_sees_the_pair_and_withdrawing_withdraws_the_pair(
     sent(lambda: client.post(reverse("public:registration", args=[open_event.pk, b.token])))
     a.refresh_from_db()
     assert a.status == "withdrawn"
-    assert sorted(mail.outbox[0].to) == ["pau@example.org", "rosa@example.org"]
+    assert sorted(m.to[0] for m in mail.outbox) == ["pau@example.org", "rosa@example.org"]
 
 
 def test_the_sign_up_form_takes_a_player_alone_or_asks_for_the_partner(client, open_event, sent):
@@ -224,7 +227,7 @@ def test_check_in_keeps_the_players_e_mails_for_their_results(open_event, organi
         "rosa@example.org",
         "pau@example.org",
     )
-    assert players.player1.language == "ca"
+    assert (players.player1.language, players.player2.language) == ("ca", "en")  # each their own
 
 
 def test_the_reminder_goes_once_to_confirmed_pairs_not_checked_in(open_event, organiser, sent):

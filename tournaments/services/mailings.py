@@ -2,7 +2,7 @@
 e-mail framework, each in its reader's language.
 
 - a registration's messages (confirmed, waiting, a place freed, solo, matched, withdrawn),
-  to every e-mail of the pair (``registrations.recipients``); those that let the pair play
+  to every e-mail of the pair, a message a sign-up (``registrations.readers``); those that let the pair play
   carry the check-in QR code as an attached PNG and its link;
 - the check-in reminder, once per pair, when the organiser sends the reminders;
 - each player's personal results (scorecard and standing) once the event is finished and
@@ -30,7 +30,7 @@ from tournaments.services.registrations import (
     WAITING,
     WITHDRAWN,
     pair_registration,
-    recipients,
+    readers,
 )
 from tournaments.services.standings import standings_recompute
 from tournaments.site import site_url
@@ -64,8 +64,8 @@ def _subject(kind: str, event: Event) -> str:
 
 
 def registration_email_send(registration_id: int, kind: str) -> int:
-    """Send one of the pair's messages to every e-mail of the pair, in the language they
-    signed up in."""
+    """Send one of the pair's messages to every e-mail of the pair: one message a sign-up (a
+    matched solo player gets their own), in the language it was made in, with its own link."""
     registration = Registration.objects.select_related("event").get(pk=registration_id)
     pair = pair_registration(registration)
     event = registration.event
@@ -75,21 +75,24 @@ def registration_email_send(registration_id: int, kind: str) -> int:
         MATCHED,
         REMINDER,
     )
-    with translation.override(registration.language or settings.LANGUAGE_CODE):
-        body = render_to_string(
-            "email/registration.txt",
-            {
-                "registration": pair,
-                "event": event,
-                "kind": kind,
-                "link": registration_link(registration),
-                "checkin_link": checkin_link(pair) if playing else "",
-            },
-        )
-        message = EmailMultiAlternatives(_subject(kind, event), body, None, recipients(pair))
-    if playing:
-        message.attach("check-in.png", qr_png(checkin_link(pair)), "image/png")
-    return message.send()
+    sent = 0
+    for reader, emails in readers(pair):
+        with translation.override(reader.language or settings.LANGUAGE_CODE):
+            body = render_to_string(
+                "email/registration.txt",
+                {
+                    "registration": pair,
+                    "event": event,
+                    "kind": kind,
+                    "link": registration_link(reader),
+                    "checkin_link": checkin_link(pair) if playing else "",
+                },
+            )
+            message = EmailMultiAlternatives(_subject(kind, event), body, None, emails)
+        if playing:
+            message.attach("check-in.png", qr_png(checkin_link(pair)), "image/png")
+        sent += message.send()
+    return sent
 
 
 def reminders_send(event_id: int) -> int:

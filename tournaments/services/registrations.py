@@ -40,12 +40,14 @@ def _current_pair(registration: Registration) -> Registration:
     return pair_registration(fresh)
 
 
-def recipients(registration: Registration) -> list[str]:
-    """Everyone the pair's messages go to: who signed up, the partner's e-mail if given, and
-    the e-mails of the solo sign-ups matched into it."""
+def readers(registration: Registration) -> list[tuple[Registration, list[str]]]:
+    """Who the pair's messages go to, by sign-up: the pair's own (who signed up and the
+    partner's e-mail if given) and each solo sign-up matched into it, each read in its own
+    language with its own link."""
     pair = pair_registration(registration)
-    emails = [pair.email, pair.email2] + [s.email for s in pair.matched_solos.all()]
-    return list(dict.fromkeys(e for e in emails if e))
+    out = [(pair, [e for e in dict.fromkeys([pair.email, pair.email2]) if e])]
+    out += [(solo, [solo.email]) for solo in pair.matched_solos.all() if solo.email]
+    return [(reg, emails) for reg, emails in out if emails]
 
 
 def is_full(event: Event) -> bool:
@@ -222,12 +224,17 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
             event=event, actor=actor, player1=registration.player1, player2=registration.player2
         )
         partner = registration.matched_solos.first()
-        for player, email in (
-            (entry.pair.player1, registration.email),
-            (entry.pair.player2, partner.email if partner else registration.email2),
+        second = partner or registration  # the matched solo player reads in their own language
+        for player, email, language in (
+            (entry.pair.player1, registration.email, registration.language),
+            (
+                entry.pair.player2,
+                partner.email if partner else registration.email2,
+                second.language,
+            ),
         ):
             if email:
-                player.email, player.language = email, registration.language
+                player.email, player.language = email, language
                 player.save(update_fields=["email", "language"])
         registration.entry = entry
         registration.checked_in_at = timezone.now()

@@ -114,7 +114,11 @@ class TableRow:
 
     @property
     def complete(self) -> bool:
-        return all(c.status in BoardResult.COUNTED or c.state == NOT_PLAYED for c in self.cells)
+        # A forfeited table takes no more results: it is finished, not behind.
+        return all(
+            c.status in BoardResult.COUNTED or c.state in (NOT_PLAYED, FORFEITED)
+            for c in self.cells
+        )
 
     @property
     def done(self) -> int:

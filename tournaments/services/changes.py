@@ -29,7 +29,7 @@ from tournaments.models import (
     Table,
     TableToken,
 )
-from tournaments.selectors import round_missing
+from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, ServiceError, audit
 from tournaments.services.events import (
     fresh_codes,
@@ -133,9 +133,18 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
 
 
 def unopen_check(rnd: Round) -> None:
-    """Refused unless ``rnd`` is open and no table has stored a result or seen a board."""
+    """Refused unless ``rnd`` is open, no table has stored a result or seen a board, and no pair
+    has withdrawn from it (its forfeit would go, the pair staying seated)."""
     if rnd.status != Round.Status.OPEN:
         raise Conflict(_("Only an open round can be un-opened."), field="round")
+    if rnd.tables.exclude(forfeited_by="").exists():
+        raise Conflict(
+            _(
+                "A pair withdrew from this round and its match is forfeited: reinstate the pair "
+                "first, or close the round."
+            ),
+            field="round",
+        )
     if BoardResult.objects.filter(table__round=rnd).exists():
         raise Conflict(
             _("A table has already stored a result: close the round or correct the result."),
@@ -165,10 +174,12 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
         )
         unopen_check(rnd)
         revoked = TableToken.objects.filter(table__round=rnd).delete()[0]
-        Table.objects.filter(round=rnd).update(forfeited_by="")
+        # Not started after all: no clock running, no time called at a table.
+        Table.objects.filter(round=rnd).update(time_after=None, time_declared_at=None)
         rnd.status = Round.Status.PENDING
         rnd.opened_at = None
-        rnd.save(update_fields=["status", "opened_at"])
+        rnd.clock_ends_at = rnd.clock_left = None
+        rnd.save(update_fields=["status", "opened_at", "clock_ends_at", "clock_left"])
         audit.record(
             event=event,
             actor=actor.label,
@@ -290,7 +301,11 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
         plays_in_it = table is not None or current.bye_id == entry.pk
         if plays_in_it:
             after = current.number
-        if table is not None and any(t.pk == table.pk for t, _b in round_missing(current)):
+        # Forfeited only with boards still to play: an entered board waiting for its
+        # confirmation (or a referee) is played, and stays confirmable and rulable.
+        if table is not None and any(
+            o.table.pk == table.pk and o.missing for o in round_outstanding(current)
+        ):
             forfeit, side = table, table.side_of(entry) or ""
     proposal = (
         event.rounds.filter(status=Round.Status.PENDING)

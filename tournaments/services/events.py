@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max, Model
+from django.db.models import Max, Model, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -571,6 +571,18 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
             )
         if not rnd.tables.exists():
             raise Conflict(_("This round has no pairings yet."), field="round")
+        gone = (
+            Entry.objects.filter(event=event, withdrawn_after_round__lt=rnd.number)
+            .filter(Q(ns_tables__round=rnd) | Q(ew_tables__round=rnd))
+            .values_list("number", flat=True)
+            .first()
+        )
+        if gone is not None:
+            raise Conflict(
+                _("Pair %(n)s has withdrawn: change the pairing or propose the round again.")
+                % {"n": gone},
+                field="round",
+            )
         if event.boards.count() < event.total_boards:
             raise Conflict(
                 _("The boards are still being generated; try again in a moment."), field="round"

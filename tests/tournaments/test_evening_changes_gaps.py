@@ -1,0 +1,82 @@
+"""The live evening's changes where an audit against docs/organisers.md found the product
+wrong: a played board waiting for its confirmation is no reason to forfeit; un-opening a round
+neither drops a withdrawal's forfeit (the pair would play) nor keeps its clock and time calls; a
+forfeited table is finished, not behind."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from tests.tournaments.test_evening_changes import _enter, _round, _tables
+from tournaments import selectors
+from tournaments.actors import Actor
+from tournaments.clock import NOT_STARTED, round_clock
+from tournaments.services import Conflict, changes, events
+from tournaments.services import clock as clock_svc
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def actor(organiser):
+    return Actor(user=organiser)
+
+
+def test_a_pair_whose_last_board_awaits_confirmation_withdraws_without_forfeit(
+    running_event, actor
+):
+    t1, _t2 = _tables(running_event, 1)
+    boards = list(_round(running_event, 1).board_numbers)
+    for number in boards[:-1]:
+        _enter(t1, number, totals=(60, 12))
+    _enter(t1, boards[-1], totals=(60, 12), confirm=False)  # played, the opponents to confirm
+    plan = changes.withdrawal_plan(running_event.entries.get(number=t1.ns.number))
+    assert plan.forfeit is None
+
+
+def test_a_round_with_a_withdrawal_is_not_unopened_and_a_withdrawn_pair_is_not_seated(
+    running_event, actor
+):
+    t1, _t2 = _tables(running_event, 1)
+    changes.entry_withdraw(entry=t1.ns, actor=actor, reason="gone home")
+    with pytest.raises(Conflict) as refused:
+        changes.round_unopen(rnd=_round(running_event, 1), actor=actor, reason="mistake")
+    assert refused.value.field == "round"
+    assert _tables(running_event, 1)[0].forfeited_by == "NS"
+
+
+def test_opening_a_round_that_seats_a_withdrawn_pair_is_refused(running_event, actor):
+    from tests.tournaments.test_evening_changes import _close, _play_round, _propose_round_2
+
+    _play_round(running_event, 1)
+    _close(running_event, 1, actor)
+    rnd = _propose_round_2(running_event, actor)
+    seated = rnd.tables.order_by("number").first().ns
+    type(seated).objects.filter(pk=seated.pk).update(withdrawn_after_round=1)
+    with pytest.raises(Conflict, match=f"Pair {seated.number} has withdrawn"):
+        events.round_open(rnd=_round(running_event, 2), actor=actor)
+
+
+def test_unopening_stops_the_clock_and_forgets_the_time_called(running_event, actor):
+    rnd = _round(running_event, 1)
+    ago = timezone.now() - datetime.timedelta(minutes=5)
+    clock_svc.clock_start(rnd=rnd, actor=actor, minutes=1, now=ago)
+    t1, _t2 = _tables(running_event, 1)
+    clock_svc.table_time_called(table=t1, actor=actor, deal=1)
+    changes.round_unopen(rnd=_round(running_event, 1), actor=actor, reason="opened by mistake")
+    events.round_open(rnd=_round(running_event, 1), actor=actor)
+    t1.refresh_from_db()
+    assert t1.time_after is None
+    assert round_clock(_round(running_event, 1)).state in (NOT_STARTED, "none")
+
+
+def test_a_forfeited_table_is_not_behind(running_event, actor):
+    t1, t2 = _tables(running_event, 1)
+    changes.entry_withdraw(entry=t1.ns, actor=actor)
+    for number in _round(running_event, 1).board_numbers:
+        _enter(t2, number)
+    rows = {r.table.pk: r for r in selectors.round_tables(_round(running_event, 1))}
+    assert not rows[t1.pk].behind

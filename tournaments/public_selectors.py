@@ -24,6 +24,7 @@ from tournaments.labels import TRUMP_LETTER, call_name, seat_name, trump_short
 from tournaments.models import (
     Board,
     BoardResult,
+    ByeRequest,
     Entry,
     Event,
     PlayRecord,
@@ -612,18 +613,30 @@ class SeatLine:
 
     player: str
     pair_number: int
-    table: int
-    direction: str  # "NS" or "EW"
+    table: int | None  # None: no table this round
+    direction: str  # "NS" or "EW"; or "bye" (the Swiss bye) or "rest" (resting, a requested bye)
     opponents: str
 
 
 def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
-    """The open round and every player in it, alphabetically, with table and direction (the
-    pairings are public once the round is open; no score is shown)."""
+    """The open round and every player in it, alphabetically, with table and direction, or the
+    bye or a rest for whoever does not play it (the pairings are public once the round is open;
+    no score is shown)."""
     rnd = next((r for r in ev.rounds.values() if r.status == Round.Status.OPEN), None)
     if rnd is None:
         return None, []
     lines = []
+    away: dict[int, str] = {rnd.bye_id: "bye"} if rnd.bye_id else {}
+    for pk in rnd.rests.values_list("pk", flat=True):
+        away.setdefault(pk, "rest")
+    requested = ByeRequest.objects.filter(entry__event=ev.event, round_number=rnd.number)
+    for pk in requested.values_list("entry_id", flat=True):
+        away.setdefault(pk, "rest")
+    for entry_id, kind in away.items():
+        entry = ev.entries.get(entry_id)
+        if entry is not None:
+            for player in (entry.pair.player1, entry.pair.player2):
+                lines.append(SeatLine(player.name, entry.number, None, kind, ""))
     for table in rnd.tables.select_related(
         "ns__pair__player1", "ns__pair__player2", "ew__pair__player1", "ew__pair__player2"
     ):

@@ -80,3 +80,31 @@ def test_a_forfeited_table_is_not_behind(running_event, actor):
         _enter(t2, number)
     rows = {r.table.pk: r for r in selectors.round_tables(_round(running_event, 1))}
     assert not rows[t1.pk].behind
+
+
+def test_the_screens_find_your_table_lists_the_pair_with_the_bye(client, running_event, actor):
+    from django.urls import reverse
+
+    from tests.tournaments.test_evening_changes import _close, _play_round
+    from tournaments.services import late_entries
+
+    _play_round(running_event, 1)
+    _close(running_event, 1, actor)
+    late = late_entries.late_entry_register(
+        event=running_event, actor=actor, player1="Zoe Late", player2="Aaron Late"
+    )
+    pairs = list(running_event.entries.exclude(pk=late.pk).order_by("number"))
+    rnd = events.round_propose(
+        event=running_event,
+        actor=actor,
+        number=2,
+        tables=[(pairs[0].pk, pairs[2].pk), (pairs[1].pk, pairs[3].pk)],
+        bye=late.pk,
+    )
+    events.round_open(rnd=rnd, actor=actor)
+    running_event.published = True
+    running_event.save(update_fields=["published"])
+    page = client.get(reverse("public:screen", args=[running_event.pk]))
+    seats = {s.player: s for p in page.context["seat_pages"] for s in p}
+    assert (seats["Aaron Late"].table, seats["Aaron Late"].direction) == (None, "bye")
+    assert len(seats) == 2 * running_event.entries.count()

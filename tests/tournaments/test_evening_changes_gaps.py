@@ -108,3 +108,32 @@ def test_the_screens_find_your_table_lists_the_pair_with_the_bye(client, running
     seats = {s.player: s for p in page.context["seat_pages"] for s in p}
     assert (seats["Aaron Late"].table, seats["Aaron Late"].direction) == (None, "bye")
     assert len(seats) == 2 * running_event.entries.count()
+
+
+def test_pairing_again_from_scratch_asks_first_and_names_what_it_replaces(
+    client, organiser, running_event, actor
+):
+    from django.urls import reverse
+
+    from tests.tournaments.test_evening_changes import _close, _play_round, _propose_round_2
+
+    _play_round(running_event, 1)
+    _close(running_event, 1, actor)
+    rnd = _propose_round_2(running_event, actor)
+    changes.pairing_set(rnd=rnd, actor=actor, tables=[(4, 1), (3, 2)])
+    client.force_login(organiser)
+    url = reverse("tournaments:round_propose", args=[running_event.pk, 2])
+    page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 2]))
+    assert f'href="{url}"' in page.content.decode()  # a link to the question, not a button
+    asked = client.get(url)
+    assert asked.status_code == 200 and "any change made to it by hand" in asked.content.decode()
+
+    def seats():
+        return [
+            (t.ns.number, t.ew.number) for t in _round(running_event, 2).tables.order_by("number")
+        ]
+
+    before = set(_round(running_event, 2).tables.values_list("pk", flat=True))
+    assert seats() == [(4, 1), (3, 2)]  # asking changed nothing
+    client.post(url)
+    assert not before & set(_round(running_event, 2).tables.values_list("pk", flat=True))

@@ -713,9 +713,18 @@ def round_console(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """POST pairs the round; GET asks first, when it would replace a proposal (maybe one
+    changed by hand)."""
     event = _event(request, pk, change=True)
+    if request.method == "GET":
+        proposal = event.rounds.filter(number=number, status=Round.Status.PENDING).first()
+        if proposal is None or not proposal.tables.exists():
+            return _round_page(event, number)
+        return render(
+            request, "tournaments/confirm_repair.html", {"event": event, "rnd": proposal}
+        )
     # Pairing takes well under a second, so the request can wait for it.
     _attempt(
         request,

@@ -722,9 +722,7 @@ def round_propose(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         proposal = event.rounds.filter(number=number, status=Round.Status.PENDING).first()
         if proposal is None or not proposal.tables.exists():
             return _round_page(event, number)
-        return render(
-            request, "tournaments/confirm_repair.html", {"event": event, "rnd": proposal}
-        )
+        return render(request, "tournaments/confirm_repair.html", {"event": event, "rnd": proposal})
     # Pairing takes well under a second, so the request can wait for it.
     _attempt(
         request,

@@ -62,13 +62,28 @@ class SeasonView:
     rows: list[SeasonRow]
 
 
-def _final_placements(event: Event, rows: list[dict]) -> tuple[Placement, ...]:
-    """The final standings' places, each credited to everyone who played for the entry."""
+def _final_placements(
+    event: Event, rows: list[dict], *, by_pair: bool = False
+) -> tuple[Placement, ...]:
+    """The final standings' places, each credited to everyone who played for the entry; or,
+    ``by_pair``, to the two players who played most of its rounds (the later line-up on a tie):
+    a partnership is two players."""
     entries = event.entries.select_related("pair").prefetch_related("substitutions__previous_pair")
     lineups: dict[int, tuple[int, ...]] = {}
     for entry in entries:
+        subs = sorted(entry.substitutions.all(), key=lambda s: s.from_round)
+        spans, start = [], 1  # (rounds played, pair), each line-up in the order it played
+        for sub in subs:
+            spans.append((sub.from_round - start, sub.previous_pair))
+            start = sub.from_round
+        spans.append((event.rounds_count - start + 1, entry.pair))
+        if by_pair:
+            most = max(rounds for rounds, _pair in spans)
+            pair = [p for rounds, p in spans if rounds == most][-1]
+            lineups[entry.pk] = (pair.player1_id, pair.player2_id)
+            continue
         ids: list[int] = []
-        for pair in [*(s.previous_pair for s in entry.substitutions.all()), entry.pair]:
+        for _rounds, pair in spans:
             ids += [p for p in (pair.player1_id, pair.player2_id) if p not in ids]
         lineups[entry.pk] = tuple(ids)
     return tuple(Placement(rank=r["rank"], players=lineups[r["entry"]]) for r in rows)
@@ -98,7 +113,11 @@ def season_view(season: Season, actor: Actor) -> SeasonView:
         )
     }  # the last snapshot of each event: its final standings
     inputs = [
-        SeasonEvent(event=e.pk, when=e.date, placements=_final_placements(e, snapshots[e.pk].rows))
+        SeasonEvent(
+            event=e.pk,
+            when=e.date,
+            placements=_final_placements(e, snapshots[e.pk].rows, by_pair=season.rank_by == "pair"),
+        )
         for e in events
         if e.pk in snapshots and snapshots[e.pk].after_round == e.rounds_count
     ]

@@ -166,3 +166,33 @@ def test_the_season_pdf_and_xlsx_give_the_ranking_the_reader_may_see(
     assert all(isinstance(r["Points"], int | float) for r in records)
     players = {r["Players"] for r in records}
     assert sum(1 for r in records if r["Counted"]) == len(players)  # best 1: one event each
+
+
+def test_a_season_of_partnerships_credits_two_players_even_with_a_substitute(club, organiser):
+    from tournaments.models import Pair, Substitution
+
+    a, b, c, d, e, f, g, h, sub = players(*"ABCDEFGH", "Sub", club=club)
+    event = club_evening(
+        club, organiser, [(a, b), (c, d), (e, f), (g, h)], when=date(2026, 9, 1), rounds=3
+    )
+    entry = event.entries.get(pair__player1=a)
+    old = entry.pair
+    # Sub came in for B from round 3: A–B played two rounds, A–Sub one.
+    entry.pair = Pair.objects.create(name="A – Sub", player1=a, player2=sub)
+    entry.save(update_fields=["pair"])
+    Substitution.objects.create(
+        entry=entry, from_round=3, player_out=b, player_in=sub, previous_pair=old, created_by="x"
+    )
+    by_pair = Season.objects.create(
+        club=club, name="Parelles", starts=date(2026, 1, 1), ends=date(2026, 12, 31), rank_by="pair"
+    )
+    rows = season_view(by_pair, Actor(user=organiser)).rows
+    assert all(len(r.players) == 2 for r in rows)
+    assert {frozenset(p.name for p in r.players) for r in rows} >= {frozenset("AB")}
+    by_player = Season.objects.create(
+        club=club, name="Jugadors", starts=date(2026, 1, 1), ends=date(2026, 12, 31)
+    )
+    credited = {
+        p.name for r in season_view(by_player, Actor(user=organiser)).rows for p in r.players
+    }
+    assert {"A", "B", "Sub"} <= credited  # every player who played for the pair

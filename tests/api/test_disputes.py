@@ -53,7 +53,7 @@ def test_dispute_request_errors(world):
     closed = world.client("player").post(
         "/api/v1/disputes", {"result": result["id"], "reason": "late"}, format="json"
     )
-    assert closed.status_code == 400 and "round" in errors_of(closed)
+    assert closed.status_code == 409 and "round" in errors_of(closed)
 
 
 def test_referee_rules_and_revises(world):

@@ -71,10 +71,11 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
     sits = actor.sits_at(table)
     if not (sits or actor.is_referee(event)):
         raise NotAllowed(_("You can only ask for a referee on your own table's boards."))
+    # A step the round's state does not allow: 409 (docs/api.md), as every such refusal.
     if sits and table.round.status != Round.Status.OPEN:
-        raise ServiceError(_("The round is closed: ask the organiser."), field="round")
+        raise Conflict(_("The round is closed: ask the organiser."), field="round")
     if not sits and not rulings_open(result):
-        raise ServiceError(
+        raise Conflict(
             _("Rulings are closed for this round: the organiser can reopen it for rulings."),
             field="round",
         )

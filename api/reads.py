@@ -167,7 +167,10 @@ class ScorecardView(ApiView):
         entry = ev.by_number.get(number)
         if entry is None:
             raise NotFound(_("There is no pair number %(n)s.") % {"n": number})
-        card = sel.scorecards(ev, [entry])[0]
+        actor = access.actor_for(request)
+        card = sel.scorecards(
+            ev, [entry], may_see_analysis=lambda board: policy.can_see_analysis(actor, board)
+        )[0]
         pair = entry.pair
         return Response(
             rs.ScorecardSerializer(

@@ -84,6 +84,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _cards_skipped(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of cards: {text!r}") from None
+    if not 0 <= value <= 48:
+        raise argparse.ArgumentTypeError(f"a hand has 48 cards: skip 0 to 48, not {value}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="botifarra", description="Botifarra rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -118,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--from-card",
-        type=int,
+        type=_cards_skipped,
         default=0,
         metavar="K",
         help="with --from-play: skip the first K cards (the slowest to judge)",

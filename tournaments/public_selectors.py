@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -474,10 +474,18 @@ class Scorecard:
 
 
 def scorecards(
-    ev: EventView, entries: list[Entry], *, round_number: int | None = None, par: bool = True
+    ev: EventView,
+    entries: list[Entry],
+    *,
+    round_number: int | None = None,
+    par: bool = True,
+    may_see_analysis: Callable[[Board], bool] | None = None,
 ) -> list[Scorecard]:
     """The scorecards of these pairs over the rounds the viewer may see (or one round);
-    ``par=False``: without the analysis (``vs_par``), one query less."""
+    ``par=False``: without the analysis (``vs_par``), one query less. ``may_see_analysis``: a
+    reader the event's view does not tell everything of (a table of the API, for whom a closed
+    round of an unpublished event shows its scores but not always its cards) gets ``vs_par``
+    only where it passes (``policy.can_see_analysis``)."""
     rounds = ev.visible_rounds
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
@@ -502,9 +510,12 @@ def scorecards(
         for row in rows:
             if row["entry"] in wanted:
                 history[row["entry"]].append((after, row["rank"]))
-    # Scorecards show the rounds whose boards the reader may see (``visible_rounds``): the
-    # cards' rule, which the analysis follows (policy.can_see_analysis).
+    # Scorecards show the rounds whose board results the reader may see (``visible_rounds``);
+    # the analysis follows the cards' rule (policy.can_see_analysis), which a caller that knows
+    # more of the reader than the event's view applies through ``may_see_analysis``.
     boards = list({line.result.board.pk: line.result.board for line in lines}.values())
+    if may_see_analysis is not None:
+        boards = [b for b in boards if may_see_analysis(b)]
     par_net_ns = {
         b.number: b.perfect_play.par_net_ns
         for b in (attach_analyses(ev.event, boards) if par else [])

@@ -174,3 +174,10 @@ def test_solve_reports_invalid_records_and_bad_arguments(
     first, second = capsys.readouterr().out.splitlines()
     assert "problems" in json.loads(first) and "points" in json.loads(second)
     assert main(["solve", "--seed", "x"]) == 2
+
+
+def test_solve_from_card_outside_a_hand_is_a_usage_error_exit_2() -> None:
+    for value in ("-1", "60", "x"):
+        done = run("solve", "--from-play", "--from-card", value, "--seed", "s", "--board", "1")
+        assert done.returncode == 2, (value, done.stderr)
+        assert b"Traceback" not in done.stderr and b"--from-card" in done.stderr

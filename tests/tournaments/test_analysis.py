@@ -491,3 +491,32 @@ def test_the_analysis_tasks_have_their_own_queue_and_worker(settings):
     command = compose["services"]["analysis"]["command"]
     assert command[command.index("-Q") + 1] == "analysis"
     assert "-Q" not in compose["services"]["worker"]["command"]  # the default queue only
+
+
+@pytest.mark.django_db
+def test_the_api_scorecard_gives_vs_par_only_where_the_reader_may_see_the_cards(
+    running_event, organiser
+):
+    from rest_framework.test import APIClient
+
+    from api.authentication import table_token
+    from tournaments import policy
+    from tournaments.models import Table
+
+    for board in running_event.boards.all():
+        top_six(board)
+    event = build_played_event(running_event, organiser, publish=False)
+    analyse_boards(event)
+    table2 = Table.objects.get(round__event=event, round__number=2, number=1)
+    board1 = event.boards.get(number=1)
+    assert not policy.can_see_analysis(Actor(table=table2, side="NS"), board1)
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.credentials(HTTP_AUTHORIZATION=f"Table {table_token(table2, 'NS')}")
+    card = client.get(reverse("api:scorecard", args=[event.pk, table2.ns.number])).json()
+    round_one = [line for line in card["lines"] if line["round"] == 1]
+    assert round_one and all(line["vs_par"] is None for line in round_one)
+    # The organiser, who may see the cards, gets them.
+    staff = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    staff.force_authenticate(organiser)
+    full = staff.get(reverse("api:scorecard", args=[event.pk, table2.ns.number])).json()
+    assert any(line["vs_par"] is not None for line in full["lines"] if line["round"] == 1)

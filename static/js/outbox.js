@@ -140,8 +140,25 @@
     return m ? m[1] : url;
   }
 
+  /* What waits from this table and side under a code the organiser has since replaced goes
+     with the code this page holds now (each item knows its table and side): typing the new
+     code sends it, as the players' guide says. */
+  function adopt(items) {
+    var panel = document.getElementById("outbox");
+    var here = homeUrl() ? new URL(homeUrl(), window.location.href).pathname : "";
+    if (!panel || !here || !panel.dataset.table) { return Promise.resolve(items); }
+    return Promise.all(items.map(function (item) {
+      var old = tableOf(item.url);
+      if (item.table !== panel.dataset.table || item.side !== mySide() || old === here) {
+        return item;
+      }
+      item.url = item.url.replace(old, here);
+      return put(QUEUE, item).then(function () { return item; });
+    }));
+  }
+
   function flushOnce() {
-    return all(QUEUE).then(function (items) {
+    return all(QUEUE).then(adopt).then(function (items) {
       items.sort(function (a, b) { return a.seq - b.seq; });
       // In order within each table: nothing goes before an item of its table that waits.
       var stopped = {};
@@ -184,6 +201,8 @@
   function enqueue(item) {
     item.key = newKey();
     if (item.side === undefined) { item.side = mySide(); }
+    var panel = document.getElementById("outbox");
+    item.table = panel ? panel.dataset.table || "" : "";
     item.page = PAGE;
     item.created = Date.now();
     var answered = new Promise(function (resolve) { waiters[item.key] = resolve; });
@@ -257,12 +276,16 @@
     }).catch(function () { /* no IndexedDB: nothing to show */ });
   }
 
-  /* On the table's home, each board with something waiting says so. */
+  /* On the table's home, each board with something waiting says so: what waits for this
+     table (another table's board of the same number is not this one). */
   function markBoards(items) {
     document.querySelectorAll(".outbox-note").forEach(function (n) { n.remove(); });
+    var home = homeUrl();
+    var here = home ? new URL(home, window.location.href).pathname : "";
     items.forEach(function (item) {
       var article = document.getElementById("board-" + item.board);
       if (!article || !item.board) { return; }
+      if (here && new URL(item.url, window.location.href).pathname.indexOf(here) !== 0) { return; }
       var note = el("p", "outbox-note", t("boardWaiting") + " " + counted(item.kind, 1));
       var header = article.querySelector("header");
       if (header) { header.after(note); } else { article.prepend(note); }

@@ -78,9 +78,38 @@ function marked(kept) {
   });
 }
 
+// The table code a page belongs to: /table/<code>/… ("" for the scope's own pages).
+function codeOf(url) {
+  var path = new URL(url).pathname;
+  if (path.indexOf(SCOPE) !== 0) { return ""; }
+  var first = path.slice(SCOPE.length).split("/")[0];
+  return first === "offline" || first === "sw.js" ? "" : first;
+}
+
+// What the phone kept of other tables' codes goes once it opens a page with another code: a
+// phone passed on must not show, without the network, the cards and scores of the table it
+// served before (the server refuses them online).
+function forgetOthers(code) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (r) {
+        var other = codeOf(r.url);
+        return other && other !== code;
+      }).map(function (r) { return cache.delete(r); }));
+    });
+  });
+}
+
 function page(event) {
   var request = event.request;
   return fetch(request).then(function (response) {
+    var code = codeOf(request.url);
+    if (response.status === 401 || response.status === 403 || response.status === 404) {
+      // Refused (or gone) now: its kept copy must not answer for it offline.
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.delete(request); }));
+    } else if (response.ok && code && request.mode === "navigate") {
+      event.waitUntil(forgetOthers(code));
+    }
     event.waitUntil(keep(request, response));
     return response;
   }, function (error) {

@@ -251,3 +251,86 @@ def test_offline_conflicts_are_shown_and_nothing_is_lost(three_board_round, new_
     page.click("#outbox .outbox-refused button")
     expect(page.locator("#outbox .outbox-refused")).to_have_count(0)
     _online_problems(problems, expected=("status of 409 (Conflict)",))
+
+
+# --- a phone passed on, and codes replaced (found by an audit; each failed before its fix) ---
+
+
+def _phone(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, locale="en-GB", viewport={"width": 360, "height": 740}
+    )
+    return context, context.new_page()
+
+
+def test_a_phone_passed_to_another_table_forgets_what_it_kept_of_the_first(
+    three_board_round, browser, live_server
+):
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    t2 = Table.objects.get(round__event=event, round__number=1, number=2)
+    _short(t1, 1, "EW", "copes", 40)  # table 1 has played board 1; table 2 has not
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home1 = f"/table/{t1.code_ns}/"
+        _kept_offline(page, [home1, f"{home1}board/1/play/"])
+        enter_code(page, t2.code_ns)  # a pair of table 2 uses this phone now
+        page.context.set_offline(True)
+        for url in (f"{home1}board/1/play/", home1):
+            page.goto(url)
+            shown = page.content()
+            assert 'id="play-config"' not in shown and "data-from-cache" not in shown, url
+        page.context.set_offline(False)
+    finally:
+        context.close()
+
+
+def test_what_waits_is_sent_with_the_new_code_the_organiser_gave(
+    three_board_round, browser, live_server, organiser
+):
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home = f"/table/{t1.code_ns}/"
+        _kept_offline(page, [home, f"{home}board/2/"])
+        page.context.set_offline(True)
+        _open_offline(page, f"{home}board/2/")
+        _fill_short(page, "oros", 40)
+        page.wait_for_selector("#board-2 .outbox-note")
+        events.table_new_codes(table=t1, actor=Actor(user=organiser))  # the old card was seen
+        t1.refresh_from_db()
+        page.context.set_offline(False)
+        enter_code(page, t1.code_ns)  # the new code: what waits goes with it
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0", timeout=25_000)
+        stored = BoardResult.objects.get(table=t1, board__number=2)
+        assert (stored.trump, stored.entered_side) == ("oros", "NS")
+    finally:
+        context.close()
+
+
+def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
+    three_board_round, browser, live_server
+):
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    t2 = Table.objects.get(round__event=event, round__number=1, number=2)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home1 = f"/table/{t1.code_ns}/"
+        _kept_offline(page, [home1, f"{home1}board/2/"])
+        page.context.set_offline(True)
+        _open_offline(page, f"{home1}board/2/")
+        _fill_short(page, "oros", 40)
+        page.wait_for_selector("#board-2 .outbox-note")
+        page.route(f"**{home1}board/**", lambda route: route.abort())  # table 1's sends fail
+        page.context.set_offline(False)
+        enter_code(page, t2.code_ns)
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "1")
+        assert page.locator("#board-2 .outbox-note").count() == 0
+        page.unroute(f"**{home1}board/**")
+    finally:
+        context.close()

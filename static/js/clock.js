@@ -2,8 +2,10 @@
    (ms since the epoch, the server's time). The difference between the server's clock and this
    device's is measured once, from the page as first loaded (data-server-now), so that a phone
    with a wrong clock shows the right time and a fragment rendered earlier (live.js shares them
-   between consoles) still counts from the true end. At zero it says "time is up"
-   (data-over-text). */
+   between consoles) still counts from the true end. A page the phone kept and shows without the
+   network (<html data-from-cache>) was rendered earlier: its server time is old, so the
+   difference measured on the last page loaded online is used (kept in localStorage), or none.
+   At zero it says "time is up" (data-over-text). */
 (function () {
   "use strict";
   var skew = null; // server time − device time, in ms
@@ -32,10 +34,20 @@
     });
   }
 
+  var KEY = "botifarra-clock-skew";
+
   document.addEventListener("DOMContentLoaded", function () {
     var first = document.querySelector("[data-server-now]");
-    if (first) {
-      skew = parseInt(first.getAttribute("data-server-now"), 10) - Date.now();
+    var kept = document.documentElement.hasAttribute("data-from-cache");
+    try {
+      if (kept) {
+        skew = parseInt(window.localStorage.getItem(KEY) || "0", 10) || 0;
+      } else if (first) {
+        skew = parseInt(first.getAttribute("data-server-now"), 10) - Date.now();
+        window.localStorage.setItem(KEY, String(skew));
+      }
+    } catch (e) {  // no localStorage: measure from the page, as when it is fresh
+      skew = kept ? 0 : (first ? parseInt(first.getAttribute("data-server-now"), 10) - Date.now() : null);
     }
     tick();
     window.setInterval(tick, 1000);

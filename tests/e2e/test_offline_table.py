@@ -334,3 +334,33 @@ def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
         page.unroute(f"**{home1}board/**")
     finally:
         context.close()
+
+
+def test_a_kept_page_counts_the_clock_down_from_now_not_from_when_it_was_kept(
+    three_board_round, browser, live_server, organiser
+):
+    import time
+
+    from tournaments.services import clock as clock_svc
+
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    clock_svc.clock_start(rnd=t1.round, actor=Actor(user=organiser), minutes=30)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home = f"/table/{t1.code_ns}/"
+        _kept_offline(page, [home])
+        page.reload()  # through the worker: this copy is the one kept
+        _kept_offline(page, [home])
+        page.wait_for_timeout(12_000)  # the kept copy ages
+        page.context.set_offline(True)
+        page.goto(home)
+        assert page.locator("html[data-from-cache]").count() == 1
+        page.wait_for_timeout(1_500)
+        minutes, seconds = page.inner_text("[data-clock-time]").split(":")
+        ends = int(page.get_attribute("[data-clock-state]", "data-clock-ends"))
+        page.context.set_offline(False)
+        shown = int(minutes) * 60 + int(seconds)
+        assert shown <= (ends - time.time() * 1000) / 1000 + 3  # within a tick of the truth
+    finally:
+        context.close()

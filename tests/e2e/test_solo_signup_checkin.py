@@ -67,9 +67,10 @@ def test_solo_sign_ups_matched_then_checked_in_by_the_qr_code(new_page):
     row.locator("button.mark-paid").click()
     expect(organiser_page.locator("tr", has_text="Rosa Puig – Pau Vila")).to_contain_text("Paid")
 
-    matched = mail.outbox[-1]
-    assert sorted(matched.to) == ["pau@example.org", "rosa@example.org"]
-    assert matched.attachments[0][0] == "check-in.png"
+    # One message each, each with its own link and the pair's check-in code.
+    to_rosa, matched = mail.outbox[-2:]
+    assert (to_rosa.to, matched.to) == (["rosa@example.org"], ["pau@example.org"])
+    assert {m.attachments[0][0] for m in (to_rosa, matched)} == {"check-in.png"}
     checkin = urlparse(re.search(r"https?://\S+/check-in/\S+/", matched.body).group(0)).path
     pau = Registration.objects.get(player1="Pau Vila")
 

@@ -29,6 +29,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs, stated_reason
+from tournaments.services.waiting_list import promote_within_cap
 
 
 def require_organiser(event: Event, actor: Actor) -> None:
@@ -822,9 +823,6 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
             Event.Status.REGISTRATION,
         ):
             # A place more: the waiting list moves up before any newcomer (docs/clubs.md).
-            # (Imported here: the registrations build on these services.)
-            from tournaments.services.registrations import promote_within_cap
-
             promote_within_cap(event)
         moved = [k for k in ("club", "date") if k in fields and before[k] != getattr(event, k)]
         if moved and event.rated_at is not None:

@@ -24,7 +24,6 @@ from tournaments.scoring_io import stale_events
 from tournaments.services.registrations import (
     CONFIRMED,
     MATCHED,
-    PROMOTED,
     REMINDER,
     SOLO,
     WAITING,
@@ -33,6 +32,7 @@ from tournaments.services.registrations import (
     readers,
 )
 from tournaments.services.standings import standings_recompute
+from tournaments.services.waiting_list import PROMOTED
 from tournaments.site import site_url
 
 

@@ -19,8 +19,9 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError, audit
 from tournaments.services.events import entry_register, require_organiser
+from tournaments.services.waiting_list import is_full, promote_first_waiting
 
-CONFIRMED, WAITING, PROMOTED, WITHDRAWN = "confirmed", "waiting", "promoted", "withdrawn"
+CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
 SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
 
 
@@ -48,11 +49,6 @@ def readers(registration: Registration) -> list[tuple[Registration, list[str]]]:
     out = [(pair, [e for e in dict.fromkeys([pair.email, pair.email2]) if e])]
     out += [(solo, [solo.email]) for solo in pair.matched_solos.all() if solo.email]
     return [(reg, emails) for reg, emails in out if emails]
-
-
-def is_full(event: Event) -> bool:
-    taken = event.registrations.filter(status=Registration.Status.CONFIRMED).count()
-    return event.registration_cap is not None and taken >= event.registration_cap
 
 
 def registration_signup(
@@ -176,7 +172,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
             entry.delete()  # not started: the pair leaves the list, as a withdrawal does
         queue.registration_email(registration, WITHDRAWN)
         if was_confirmed:
-            _promote_first_waiting(event)
+            promote_first_waiting(event)
     return registration
 
 
@@ -184,27 +180,6 @@ def registration_by_checkin_token(*, event_id: int, token: str) -> Registration:
     return Registration.objects.select_related("event", "matched_into", "entry").get(
         event_id=event_id, checkin_token=token
     )
-
-
-def _promote_first_waiting(event: Event) -> None:
-    waiting = event.registrations.filter(status=Registration.Status.WAITING).order_by(
-        "created_at", "pk"
-    )
-    first = waiting.first()
-    if first is not None:
-        first.status = Registration.Status.CONFIRMED
-        first.save(update_fields=["status"])
-        queue.registration_email(first, PROMOTED)
-
-
-def promote_within_cap(event: Event) -> None:
-    """Confirm waiting pairs, in the order they signed up, while the cap leaves places (after
-    the organiser raised or removed it); the caller holds the event's row lock."""
-    while (
-        not is_full(event)
-        and event.registrations.filter(status=Registration.Status.WAITING).exists()
-    ):
-        _promote_first_waiting(event)
 
 
 def registration_check_in(*, registration: Registration, actor: Actor) -> Registration:

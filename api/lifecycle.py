@@ -169,7 +169,8 @@ class EventUpdateMixin:
     )
     def patch(self, request: Request, pk: int) -> Response:
         event = organised_event(request, pk)
-        if "preset" in request.data:
+        # (A body that is not an object is refused by the serializer in _save_event.)
+        if isinstance(request.data, dict) and "preset" in request.data:
             raise ValidationError({"preset": [_("A preset applies when creating an event.")]})
         event = _save_event(request, event)
         return Response(event_body(event))

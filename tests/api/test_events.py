@@ -178,3 +178,12 @@ def test_an_events_empty_texts_are_null_not_empty_strings(world):
     Event.objects.filter(pk=world.event.pk).update(venue="Casal", fee_instructions="At the bar")
     body = world.client("anonymous").get(f"/api/v1/events/{world.event.pk}").json()
     assert (body["venue"], body["fee_instructions"]) == ("Casal", "At the bar")
+
+
+@pytest.mark.parametrize("body", ["null", "5", '"preset"', "[1, 2]"])
+def test_a_patch_whose_body_is_not_an_object_is_a_400(world, body):
+    response = world.client("organiser").patch(
+        f"/api/v1/events/{world.event.pk}", body, content_type="application/json"
+    )
+    assert response.status_code == 400, (body, response.status_code)
+    assert response.json()["errors"]

@@ -286,6 +286,18 @@ def test_a_phone_passed_to_another_table_forgets_what_it_kept_of_the_first(
         context.close()
 
 
+def _board_2_entered_offline(page, table):
+    """The NS pair of ``table`` enters board 2 without the network: it waits on the phone."""
+    enter_code(page, table.code_ns)
+    home = f"/table/{table.code_ns}/"
+    _kept_offline(page, [home, f"{home}board/2/"])
+    page.context.set_offline(True)
+    _open_offline(page, f"{home}board/2/")
+    _fill_short(page, "oros", 40)
+    page.wait_for_selector("#board-2 .outbox-note")
+    return home
+
+
 def test_what_waits_is_sent_with_the_new_code_the_organiser_gave(
     three_board_round, browser, live_server, organiser
 ):
@@ -293,13 +305,7 @@ def test_what_waits_is_sent_with_the_new_code_the_organiser_gave(
     t1 = Table.objects.get(round__event=event, round__number=1, number=1)
     context, page = _phone(browser, live_server)
     try:
-        enter_code(page, t1.code_ns)
-        home = f"/table/{t1.code_ns}/"
-        _kept_offline(page, [home, f"{home}board/2/"])
-        page.context.set_offline(True)
-        _open_offline(page, f"{home}board/2/")
-        _fill_short(page, "oros", 40)
-        page.wait_for_selector("#board-2 .outbox-note")
+        _board_2_entered_offline(page, t1)
         events.table_new_codes(table=t1, actor=Actor(user=organiser))  # the old card was seen
         t1.refresh_from_db()
         page.context.set_offline(False)
@@ -319,13 +325,7 @@ def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
     t2 = Table.objects.get(round__event=event, round__number=1, number=2)
     context, page = _phone(browser, live_server)
     try:
-        enter_code(page, t1.code_ns)
-        home1 = f"/table/{t1.code_ns}/"
-        _kept_offline(page, [home1, f"{home1}board/2/"])
-        page.context.set_offline(True)
-        _open_offline(page, f"{home1}board/2/")
-        _fill_short(page, "oros", 40)
-        page.wait_for_selector("#board-2 .outbox-note")
+        home1 = _board_2_entered_offline(page, t1)
         page.route(f"**{home1}board/**", lambda route: route.abort())  # table 1's sends fail
         page.context.set_offline(False)
         enter_code(page, t2.code_ns)

@@ -23,6 +23,8 @@ from django.shortcuts import render
 from django.urls import ResolverMatch
 from django.utils.translation import gettext as _
 
+from tournaments.jsonio import nul_message
+
 KB = 1024
 
 # Codes and logins: a few short fields.
@@ -132,9 +134,5 @@ class BodyLimitMiddleware:
             return too_large_response(request, limit)
         field = nul_field(request, view_kwargs)  # type: ignore[arg-type]
         if field is not None:
-            message = _(
-                "%(field)s: the text contains a NUL character (\\u0000), which cannot be "
-                "stored. Nothing was stored."
-            ) % {"field": field}
-            return refused_request(request, 400, message, field)
+            return refused_request(request, 400, nul_message(field), field)
         return None

@@ -134,6 +134,12 @@ def _refusal(code: str, shown: str, path: str) -> JSONRejected:
     return JSONRejected(code, _where(problems[code], path), path=path)
 
 
+def nul_message(path: str) -> str:
+    """The sentence for a NUL character in the text at ``path``: the one a JSON body gets, also
+    said of a form's reason or a query parameter (PostgreSQL's text cannot hold it)."""
+    return str(_refusal("nul", "", path))
+
+
 def _text_fault(text: str) -> str | None:
     if "\x00" in text:
         return "nul"

@@ -4,29 +4,20 @@ tables no index is a leading part of another (a query on its columns uses the lo
 import pytest
 from django.db import connection
 
-from tournaments.models import (
-    AuditEntry,
-    BoardResult,
-    BoardUnlock,
-    Dispute,
-    IdempotentResponse,
-    PlayRecord,
-    Submission,
-    TableToken,
-)
+from tournaments import models as m
 
 pytestmark = pytest.mark.django_db
 
 # What a table's token, a submission or a confirmation writes.
 HOT = (
-    AuditEntry,
-    BoardResult,
-    BoardUnlock,
-    Dispute,
-    IdempotentResponse,
-    PlayRecord,
-    Submission,
-    TableToken,
+    m.AuditEntry,
+    m.BoardResult,
+    m.BoardUnlock,
+    m.Dispute,
+    m.IdempotentResponse,
+    m.PlayRecord,
+    m.Submission,
+    m.TableToken,
 )
 
 
@@ -56,7 +47,7 @@ def test_no_index_of_a_hot_table_is_a_leading_part_of_another(model):
 
 
 def test_a_tables_results_and_unlocks_are_found_by_their_unique_index():
-    for model in (BoardResult, BoardUnlock):
+    for model in (m.BoardResult, m.BoardUnlock):
         indexes = _indexes(model._meta.db_table)
         assert not [name for name, columns, _u in indexes if columns == ["table_id"]]
         assert [name for name, columns, unique in indexes if unique and columns[0] == "table_id"]

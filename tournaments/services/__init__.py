@@ -1,6 +1,6 @@
 """Writes: every change of an event, its rounds and results goes through these functions."""
 
-from django.utils.translation import gettext as _
+from tournaments.jsonio import nul_message
 
 
 class ServiceError(Exception):
@@ -35,8 +35,5 @@ def stated_reason(reason: str, *, missing: str) -> str:
     if not text:
         raise ServiceError(missing, field="reason")
     if "\x00" in text:
-        raise ServiceError(
-            _("The reason contains a NUL character (\\u0000), which cannot be stored."),
-            field="reason",
-        )
+        raise ServiceError(nul_message("reason"), field="reason")
     return text

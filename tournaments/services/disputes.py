@@ -37,6 +37,14 @@ def rulings_open(result: BoardResult) -> bool:
     )
 
 
+def _is_correction(dispute: Dispute, actor: Actor, *, finished: bool) -> bool:
+    """A ruling that is the organiser's correction: on a correction, or, once the event is
+    finished, on any dispute still open (nobody else rules any more)."""
+    return dispute.reason == Dispute.Reason.CORRECTION or (
+        finished and actor.is_organiser(dispute.result.table.round.event)
+    )
+
+
 def may_rule(*, dispute: Dispute, actor: Actor) -> bool:
     """Whether ``actor`` may rule on (or revise the ruling of) this dispute now."""
     result = dispute.result
@@ -46,7 +54,7 @@ def may_rule(*, dispute: Dispute, actor: Actor) -> bool:
     if result.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk).exists():
         return False
     finished = Event.objects.filter(pk=event.pk, status=Event.Status.FINISHED).exists()
-    if dispute.reason == Dispute.Reason.CORRECTION or (finished and actor.is_organiser(event)):
+    if _is_correction(dispute, actor, finished=finished):
         return actor.is_organiser(event) and finished
     return actor.is_referee(event) and rulings_open(result)
 
@@ -220,10 +228,7 @@ def dispute_rule(
 
     result = dispute.result
     event = result.table.round.event
-    finished = event.status == Event.Status.FINISHED
-    correction = dispute.reason == Dispute.Reason.CORRECTION or (
-        finished and actor.is_organiser(event)
-    )
+    correction = _is_correction(dispute, actor, finished=event.status == Event.Status.FINISHED)
     if correction:
         if not actor.is_organiser(event):
             raise NotAllowed(_("Only the organisers correct a result after the event."))

@@ -2,8 +2,8 @@
 e-mail framework, each in its reader's language.
 
 - a registration's messages (confirmed, waiting, a place freed, solo, matched, withdrawn),
-  to every e-mail of the pair, a message a sign-up (``registrations.readers``); those that let the pair play
-  carry the check-in QR code as an attached PNG and its link;
+  to every e-mail of the pair, a message a sign-up (``registrations.readers``); those that let
+  the pair play carry the check-in QR code as an attached PNG and its link;
 - the check-in reminder, once per pair, when the organiser sends the reminders;
 - each player's personal results (scorecard and standing) once the event is finished and
   published, once per player and event (``ResultsMail``): a task run twice sends nothing twice.
@@ -75,6 +75,7 @@ def registration_email_send(registration_id: int, kind: str) -> int:
         MATCHED,
         REMINDER,
     )
+    qr = qr_png(checkin_link(pair)) if playing else None  # the pair's: one for every message
     sent = 0
     for reader, emails in readers(pair):
         with translation.override(reader.language or settings.LANGUAGE_CODE):
@@ -89,8 +90,8 @@ def registration_email_send(registration_id: int, kind: str) -> int:
                 },
             )
             message = EmailMultiAlternatives(_subject(kind, event), body, None, emails)
-        if playing:
-            message.attach("check-in.png", qr_png(checkin_link(pair)), "image/png")
+        if qr is not None:
+            message.attach("check-in.png", qr, "image/png")
         sent += message.send()
     return sent
 

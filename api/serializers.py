@@ -590,6 +590,28 @@ class ConfirmSerializer(VersionSerializer):
         ),
     )
 
+    @classmethod
+    def validated(cls, data: Any) -> dict[str, Any]:
+        """The body's validated data (raises DRF's ValidationError). The usual confirmation,
+        an empty body or one with only a valid ``version``, is taken without building the
+        serializer's fields (as the short result's quick check); anything else goes through
+        the serializer, which accepts the same and words every refusal."""
+        quick = _confirmation(data)
+        if quick is not None:
+            return quick
+        form = cls(data=data)
+        form.is_valid(raise_exception=True)
+        return dict(form.validated_data)
+
+
+def _confirmation(data: Any) -> dict[str, Any] | None:
+    """``ConfirmSerializer``'s validated data of a body without a code, else None."""
+    if type(data) is not dict or not data.keys() <= {"version"}:
+        return None
+    if "version" in data and not _int_in(data["version"], 1, MAX_ID):
+        return None
+    return dict(data)
+
 
 class DeclarePlayedSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, max_value=MAX_ID)

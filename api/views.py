@@ -562,9 +562,8 @@ class ResultConfirmView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        form = s.ConfirmSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        typed = form.validated_data.get("code")
+        confirming = s.ConfirmSerializer.validated(request.data)
+        typed = confirming.get("code")
         user = request.user
         if isinstance(user, TableUser) and not typed:
             # A table confirming with its own token: the result is read with the table's lock.
@@ -574,7 +573,7 @@ class ResultConfirmView(ApiView):
                 table=user.table,
                 result_pk=pk,
                 actor=user.actor,
-                expected_version=form.validated_data.get("version"),
+                expected_version=confirming.get("version"),
                 also=[(_DISPUTES, {"result": pk})],
             )
             if done is not None:
@@ -597,7 +596,7 @@ class ResultConfirmView(ApiView):
             tried.succeeded()
             actor = Actor(table=actor.table, side=side)
         confirmed = results.result_confirm(
-            result=result, actor=actor, expected_version=form.validated_data.get("version")
+            result=result, actor=actor, expected_version=confirming.get("version")
         )
         return Response(s.ResultSerializer(_answer(confirmed, table, disputes)).data)
 

@@ -1,5 +1,6 @@
-"""The short result's quick check accepts only what DRF's serializer accepts, with the same
-validated data; everything else goes through the serializer (and its wording of errors)."""
+"""The quick checks of a short result and of a confirmation accept only what DRF's serializer
+accepts, with the same validated data; everything else goes through the serializer (and its
+wording of errors)."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -76,3 +77,39 @@ def test_a_usual_body_is_taken_by_the_quick_check():
     with pytest.raises(ValidationError) as refused:
         s.ShortResultSerializer.validated(body | {"totals": {"NS": 73, "EW": -1}})
     assert set(refused.value.detail["totals"]) == {"NS", "EW"}
+
+
+CONFIRMATION = st.one_of(
+    st.fixed_dictionaries({}, optional={"version": INT, "code": ODD, "unknown": ODD}),
+    ODD,
+    st.lists(ODD, max_size=2),
+)
+
+
+def confirmed_by_the_serializer(body):
+    form = s.ConfirmSerializer(data=body)
+    return dict(form.validated_data) if form.is_valid() else None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(CONFIRMATION)
+def test_the_confirmation_quick_check_agrees_with_the_serializer(body):
+    quick = s._confirmation(body)
+    if quick is not None:
+        assert quick == confirmed_by_the_serializer(body)
+    try:
+        validated = s.ConfirmSerializer.validated(body)
+    except ValidationError:
+        assert confirmed_by_the_serializer(body) is None
+    else:
+        assert validated == confirmed_by_the_serializer(body)
+
+
+def test_a_usual_confirmation_is_taken_by_the_quick_check():
+    assert s._confirmation({}) == {}
+    assert s._confirmation({"version": 2}) == {"version": 2}
+    assert s._confirmation({"version": True}) is None  # DRF decides (and refuses it)
+    assert s._confirmation({"code": "ABC123"}) is None  # a typed code: the serializer's
+    with pytest.raises(ValidationError) as refused:
+        s.ConfirmSerializer.validated({"version": 0})
+    assert "version" in refused.value.detail

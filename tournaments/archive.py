@@ -1,9 +1,11 @@
 """The event archive (docs/formats.md, "The event archive"): the whole event as one JSON document,
 for keeping and for re-creating it in another installation (``services.archive``).
 
-Pairs are named by their number everywhere (never a database id), tables by their round and
-number, results by round, table and board, so the document means the same in any database. The
-seed is in it only once the event is finished (``Event.public_seed``); table codes never.
+Pairs are named by their number everywhere (never a database id), teams by theirs, tables by
+their round and number, results by round, table and board, so the document means the same in any
+database. A team event's archive also holds its teams, each round's matches with their line-ups
+and the team standings. The seed is in it only once the event is finished
+(``Event.public_seed``); table codes never.
 Who may download it is ``policy.can_download_archive``.
 """
 
@@ -19,7 +21,6 @@ from typing import Any
 import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
-from django.utils.translation import gettext as _
 
 from tournaments.actors import is_table_label
 from tournaments.models import (
@@ -31,14 +32,16 @@ from tournaments.models import (
     Entry,
     Event,
     ForbiddenPair,
+    LineUp,
     PlayRecord,
     Submission,
     Substitution,
+    TeamMatch,
+    TeamMember,
 )
 from tournaments.scoring_io import event_input
-from tournaments.services import Conflict
 from tournaments.services.events import EVENT_OPTIONS
-from tournaments.services.standings import snapshot_values
+from tournaments.services.standings import snapshot_values, team_snapshot_values
 
 FORMAT = "botifarra-event-archive"
 VERSION = 1
@@ -161,6 +164,29 @@ def standings_docs(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
     return [standings_doc(rnd.number, snapshot_values(data, rnd), numbers) for rnd in data.rounds]
 
 
+def team_standings_doc(
+    after_round: int, values: dict[str, Any], teams: Numbers, pairs: Numbers
+) -> dict[str, Any]:
+    return {
+        "after_round": after_round,
+        "results_counted": values["results_counted"],
+        "rows": [{**r, "team": teams(r["team"])} for r in values["rows"]],
+        "matches": [
+            {**m, "team_a": teams(m["team_a"]), "team_b": teams(m["team_b"])}
+            for m in values["matches"]
+        ],
+        "butler": [{**r, "pair": pairs(r["pair"])} for r in values["butler"]["rows"]],
+    }
+
+
+def team_standings_docs(event: Event, teams: Numbers, pairs: Numbers) -> list[dict[str, Any]]:
+    """A team event's standings after each open or closed round, as its snapshots hold them."""
+    return [
+        team_standings_doc(number, values, teams, pairs)
+        for number, values in team_snapshot_values(event)
+    ]
+
+
 # ---- the document -------------------------------------------------------------------------------
 
 
@@ -187,7 +213,8 @@ def _players(entry: Entry) -> list[dict[str, Any]]:
     ]
 
 
-def _pairs(entries: list[Entry]) -> list[dict[str, Any]]:
+def _pairs(entries: list[Entry], teams: Numbers | None) -> list[dict[str, Any]]:
+    """The pairs; in a team event each with its ``team`` (a team number)."""
     return [
         {
             "number": e.number,
@@ -197,9 +224,65 @@ def _pairs(entries: list[Entry]) -> list[dict[str, Any]]:
             "withdrawn_after_round": e.withdrawn_after_round,
             "joins_round": e.joins_round,
             "rating": e.rating,
+            **({"team": teams(e.team_id)} if teams is not None else {}),
         }
         for e in entries
     ]
+
+
+def _teams(event: Event) -> list[dict[str, Any]]:
+    teams = event.teams.select_related("club").prefetch_related(
+        Prefetch("members", TeamMember.objects.select_related("player").order_by("order"))
+    )
+    return [
+        {
+            "number": t.number,
+            "name": t.name,
+            "club": t.club.name if t.club else None,
+            "withdrawn_after_round": t.withdrawn_after_round,
+            "players": [
+                {"name": m.player.name, "licence": m.player.licence} for m in t.members.all()
+            ],
+        }
+        for t in teams.order_by("number")
+    ]
+
+
+def _matches(event: Event, teams: Numbers, pairs: Numbers) -> dict[int, list[dict[str, Any]]]:
+    """Each round's team matches (by round number), with the two teams' line-ups."""
+    matches = (
+        TeamMatch.objects.filter(round__event=event)
+        .select_related("round", "open_table", "closed_table")
+        .prefetch_related(
+            Prefetch(
+                "lineups",
+                LineUp.objects.prefetch_related("substitutes").order_by("team__number"),
+            )
+        )
+        .order_by("round__number", "number")
+    )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for m in matches:
+        out.setdefault(m.round.number, []).append(
+            {
+                "number": m.number,
+                "team_a": teams(m.team_a_id),
+                "team_b": teams(m.team_b_id),
+                "open_table": m.open_table.number,
+                "closed_table": m.closed_table.number,
+                "lineups": [
+                    {
+                        "team": teams(lineup.team_id),
+                        "first": pairs(lineup.first_id),
+                        "second": pairs(lineup.second_id),
+                        "substitutes": sorted(p.name for p in lineup.substitutes.all()),
+                        "entered_by": lineup.entered_by,
+                    }
+                    for lineup in m.lineups.all()
+                ],
+            }
+        )
+    return out
 
 
 def _substitutions(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
@@ -224,8 +307,10 @@ def _substitutions(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
     ]
 
 
-def _rounds(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
+def _rounds(event: Event, numbers: Numbers, teams: Numbers | None) -> list[dict[str, Any]]:
+    """The rounds; in a team event each with its ``team_bye`` and ``matches``."""
     rounds = event.rounds.prefetch_related("tables", "rests").order_by("number")
+    matches = _matches(event, teams, numbers) if teams is not None else {}
     return [
         {
             "number": r.number,
@@ -245,6 +330,11 @@ def _rounds(event: Event, numbers: Numbers) -> list[dict[str, Any]]:
                 }
                 for t in sorted(r.tables.all(), key=lambda t: t.number)
             ],
+            **(
+                {"team_bye": teams(r.team_bye_id), "matches": matches.get(r.number, [])}
+                if teams is not None
+                else {}
+            ),
         }
         for r in rounds
     ]
@@ -377,34 +467,22 @@ def _unlocks(event: Event) -> list[dict[str, Any]]:
     ]
 
 
-def refuse_team_event(event: Event) -> None:
-    """The archive holds a pairs event: a team event's teams, matches and line-ups have no place
-    in it yet, and an archive without them would import as an empty team event."""
-    if event.is_team_event:
-        raise Conflict(
-            _(
-                "A team event has no archive: the format holds pairs events only (its teams, "
-                "matches and line-ups would be lost)."
-            ),
-            field="competitor",
-        )
-
-
 def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
     """The archive of ``event`` (the caller checked ``policy.can_download_archive``)."""
-    refuse_team_event(event)
     entries = list(
         event.entries.select_related("pair__player1", "pair__player2", "pair__club").order_by(
             "number"
         )
     )
     numbers = Numbers({e.pk: e.number for e in entries})
-    return {
+    teams = Numbers(dict(event.teams.values_list("pk", "number"))) if event.is_team_event else None
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _time(exported_at),
         "event": _event(event),
-        "pairs": _pairs(entries),
+        **({"teams": _teams(event)} if teams is not None else {}),
+        "pairs": _pairs(entries, teams),
         "substitutions": _substitutions(event, numbers),
         "forbidden_pairs": [
             [numbers(low), numbers(high)]
@@ -418,7 +496,7 @@ def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
             .order_by("round_number", "entry__number")
             .values_list("entry_id", "round_number", "created_by")
         ],
-        "rounds": _rounds(event, numbers),
+        "rounds": _rounds(event, numbers, teams),
         "boards": [
             {"number": b.number, "dealer": b.dealer, "hands": b.hands}
             for b in event.boards.order_by("number")
@@ -426,8 +504,12 @@ def event_archive(event: Event, *, exported_at: dt.datetime) -> dict[str, Any]:
         "unlocks": _unlocks(event),
         "results": _results(event),
         "audit": _audit(event),
-        "standings": standings_docs(event, numbers),
+        # A team event is ranked on victory points: its standings are the teams'.
+        "standings": standings_docs(event, numbers) if teams is None else [],
     }
+    if teams is not None:
+        document["team_standings"] = team_standings_docs(event, teams, numbers)
+    return document
 
 
 def _public_label(label: str | None) -> str | None:
@@ -443,8 +525,8 @@ def public_archive(document: dict[str, Any]) -> dict[str, Any]:
     the accounts of organisers and referees); tables stay named as tables. The organisers'
     archive (``event_archive``) keeps everything, for an import elsewhere."""
     doc = copy.deepcopy(document)
-    for pair in doc["pairs"]:
-        for player in pair["players"]:
+    for competitor in [*doc["pairs"], *doc.get("teams", [])]:
+        for player in competitor["players"]:
             player["licence"] = ""
     for request in doc["bye_requests"]:
         request["created_by"] = _public_label(request["created_by"])

@@ -2,8 +2,9 @@
 installation: ``manage.py import_event FILE`` and ``POST /api/v1/events/import``.
 
 Only a finished event's archive is accepted: its seed deals the boards again, and they must be
-the archive's. Everything is then stored as it was (pairs, rounds, tables, results with every
-submission, play record, dispute and ruling, the audit trail), the standings are recomputed
+the archive's. Everything is then stored as it was (pairs, and a team event's teams, rounds,
+tables, a team event's matches and line-ups, results with every submission, play record,
+dispute and ruling, the audit trail), the standings are recomputed
 here from the stored results, and the import is refused, storing nothing, unless every play
 record replays to the verdict the archive holds and the standings after every round equal the
 archive's. The importing account becomes the event's organiser; the event is not published
@@ -33,6 +34,7 @@ from tournaments.models import (
     Entry,
     Event,
     ForbiddenPair,
+    LineUp,
     Pair,
     Player,
     PlayRecord,
@@ -41,6 +43,9 @@ from tournaments.models import (
     Submission,
     Substitution,
     Table,
+    Team,
+    TeamMatch,
+    TeamMember,
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 from tournaments.services.events import EVENT_OPTIONS
@@ -160,6 +165,62 @@ def _references(document: Mapping[str, Any]) -> None:
         refuse("forbidden_pairs")
     if not all(b["pair"] in known for b in document["bye_requests"]):
         refuse("bye_requests")
+    _team_references(document, refuse)
+
+
+def _team_references(document: Mapping[str, Any], refuse: Any) -> None:
+    """A team event's archive holds its teams, matches and team standings, each naming only
+    teams, pairs, tables and players it holds; a pairs event's holds none of them."""
+    is_team = document["event"]["options"].get("competitor") == Event.Competitor.TEAMS
+    if is_team != ("teams" in document) or is_team != ("team_standings" in document):
+        refuse("teams")
+    if not is_team:
+        if any(p.get("team") is not None for p in document["pairs"]):
+            refuse("pairs")
+        if any("matches" in r or r.get("team_bye") is not None for r in document["rounds"]):
+            refuse("rounds")
+        return
+    if document["standings"]:
+        refuse("standings")  # a team event is ranked by its team_standings
+    players: dict[int, set[str]] = {}
+    for team in document["teams"]:
+        names = {p["name"] for p in team["players"]}
+        if team["number"] in players or len(names) != len(team["players"]):
+            refuse("teams")
+        players[team["number"]] = names
+    team_of: dict[int, int | None] = {}
+    for pair in document["pairs"]:
+        team = pair.get("team")
+        names = {p["name"] for p in pair["players"]}
+        if team is not None and (
+            team not in players or len(names) != 2 or not names <= players[team]
+        ):
+            refuse("pairs")
+        team_of[pair["number"]] = team
+    for rnd in document["rounds"]:
+        matches = rnd.get("matches", [])
+        seated = [t for m in matches for t in (m["open_table"], m["closed_table"])]
+        if (
+            (rnd.get("team_bye") is not None and rnd["team_bye"] not in players)
+            or len({m["number"] for m in matches}) != len(matches)
+            or len(set(seated)) != len(seated)
+            or not set(seated) <= {t["number"] for t in rnd["tables"]}
+        ):
+            refuse("rounds")
+        for m in matches:
+            sides = {m["team_a"], m["team_b"]}
+            lineups = [lineup["team"] for lineup in m["lineups"]]
+            if len(sides) != 2 or not sides <= set(players) or len(set(lineups)) != len(lineups):
+                refuse("rounds")
+            for lineup in m["lineups"]:
+                team = lineup["team"]
+                if (
+                    team not in sides
+                    or lineup["first"] == lineup["second"]
+                    or any(team_of.get(lineup[k], -1) != team for k in ("first", "second"))
+                    or not set(lineup["substitutes"]) <= players[team]
+                ):
+                    refuse("rounds")
 
 
 class _Users:
@@ -209,12 +270,6 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
         raise ServiceError(
             _("Unknown fields: %(f)s") % {"f": ", ".join(unknown)}, field="event.options"
         )
-    if data["options"].get("competitor") == Event.Competitor.TEAMS:
-        # An archive holds pairs events (tournaments.archive.refuse_team_event).
-        raise ServiceError(
-            _("A team event cannot be imported: the archive format holds pairs events only."),
-            field="event.options.competitor",
-        )
     event = Event(
         name=data["name"],
         club=clubs.club_for(name=data["club"] or "", actor=actor),
@@ -241,17 +296,55 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
     return event
 
 
-def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[int, Entry]:
+class _Team:
+    """An imported team and its players by name."""
+
+    def __init__(self, team: Team, players: dict[str, Player]) -> None:
+        self.team, self.players = team, players
+
+
+def _teams(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[int, _Team]:
+    """A team event's teams and their players (none in a pairs event's archive). As for
+    pairs, the players join the team's club only when the importer may act for it."""
+    teams = {}
+    for row in document.get("teams", []):
+        club = _club(row["club"], actor)
+        members_of = club if club is not None and club.may_act_for(actor.user) else None
+        team = _create(
+            Team,
+            event=event,
+            number=row["number"],
+            name=row["name"],
+            club=club,
+            withdrawn_after_round=row["withdrawn_after_round"],
+        )
+        players = {}
+        for order, p in enumerate(row["players"], start=1):
+            player = _create(Player, name=p["name"], licence=p["licence"], club=members_of)
+            _create(TeamMember, team=team, player=player, order=order)
+            players[player.name] = player
+        teams[team.number] = _Team(team, players)
+    return teams
+
+
+def _entries(
+    event: Event, document: Mapping[str, Any], actor: Actor, teams: dict[int, _Team]
+) -> dict[int, Entry]:
     entries = {}
     for row in document["pairs"]:
         club = _club(row["club"], actor)
-        pair = _pair(
-            row["name"],
-            [p["name"] for p in row["players"]],
-            [p["licence"] for p in row["players"]],
-            club,
-            actor,
-        )
+        team = teams[row["team"]] if row.get("team") is not None else None
+        if team is not None:  # a team's two players, as the team holds them
+            p1, p2 = (team.players[p["name"]] for p in row["players"])
+            pair = _create(Pair, name=row["name"], player1=p1, player2=p2, club=club)
+        else:
+            pair = _pair(
+                row["name"],
+                [p["name"] for p in row["players"]],
+                [p["licence"] for p in row["players"]],
+                club,
+                actor,
+            )
         entries[row["number"]] = _create(
             Entry,
             event=event,
@@ -260,6 +353,7 @@ def _entries(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[in
             withdrawn_after_round=row["withdrawn_after_round"],
             joins_round=row["joins_round"],
             rating=row["rating"],
+            team=team.team if team is not None else None,
         )
     for row in document["substitutions"]:
         entry = entries[row["pair"]]
@@ -315,16 +409,18 @@ def _boards(event: Event, document: Mapping[str, Any]) -> dict[int, Board]:
 
 
 def _rounds(
-    event: Event, document: Mapping[str, Any], entries: dict[int, Entry]
+    event: Event, document: Mapping[str, Any], entries: dict[int, Entry], teams: dict[int, _Team]
 ) -> dict[tuple[int, int], Table]:
     tables = {}
     for row in document["rounds"]:
+        team_bye = row.get("team_bye")
         rnd = _create(
             Round,
             event=event,
             number=row["number"],
             status=row["status"],
             bye=entries[row["bye"]] if row["bye"] is not None else None,
+            team_bye=teams[team_bye].team if team_bye is not None else None,
             opened_at=_time(row["opened_at"]),
             closed_at=_time(row["closed_at"]),
             ruling_open=row["ruling_open"],
@@ -340,7 +436,38 @@ def _rounds(
                 forfeited_by=t["forfeited_by"],
                 time_after=t["time_after"],
             )
+        for m in row.get("matches", []):
+            _match(rnd, m, tables, entries, teams)
     return tables
+
+
+def _match(
+    rnd: Round,
+    data: Mapping[str, Any],
+    tables: dict[tuple[int, int], Table],
+    entries: dict[int, Entry],
+    teams: dict[int, _Team],
+) -> None:
+    match = _create(
+        TeamMatch,
+        round=rnd,
+        number=data["number"],
+        team_a=teams[data["team_a"]].team,
+        team_b=teams[data["team_b"]].team,
+        open_table=tables[(rnd.number, data["open_table"])],
+        closed_table=tables[(rnd.number, data["closed_table"])],
+    )
+    for lineup in data["lineups"]:
+        team = teams[lineup["team"]]
+        stored = _create(
+            LineUp,
+            match=match,
+            team=team.team,
+            first=entries[lineup["first"]],
+            second=entries[lineup["second"]],
+            entered_by=lineup["entered_by"],
+        )
+        stored.substitutes.set([team.players[name] for name in lineup["substitutes"]])
 
 
 def _play_record(
@@ -463,11 +590,23 @@ def _trail(
         _stamp(entry, created_at=a["created_at"])
 
 
-def _same_standings(event: Event, document: Mapping[str, Any], entries: dict[int, Entry]) -> None:
+def _same_standings(
+    event: Event,
+    document: Mapping[str, Any],
+    entries: dict[int, Entry],
+    teams: dict[int, _Team],
+) -> None:
     standings_recompute(event.pk)  # the snapshots the pages read
     numbers = archive.Numbers({e.pk: n for n, e in entries.items()})
-    here = {s["after_round"]: s for s in archive.standings_docs(event, numbers)}
-    for kept in document["standings"]:
+    if event.is_team_event:
+        section = "team_standings"
+        by_number = archive.Numbers({t.team.pk: n for n, t in teams.items()})
+        computed = archive.team_standings_docs(event, by_number, numbers)
+    else:
+        section = "standings"
+        computed = archive.standings_docs(event, numbers)
+    here = {s["after_round"]: s for s in computed}
+    for kept in document[section]:
         if here.get(kept["after_round"]) != kept:
             raise ServiceError(
                 _(
@@ -475,11 +614,11 @@ def _same_standings(event: Event, document: Mapping[str, Any], entries: dict[int
                     "its results and its standings do not agree."
                 )
                 % {"n": kept["after_round"]},
-                field="standings",
+                field=section,
             )
-    if set(here) != {s["after_round"] for s in document["standings"]}:
+    if set(here) != {s["after_round"] for s in document[section]}:
         raise ServiceError(
-            _("The archive's standings do not cover the rounds it holds."), field="standings"
+            _("The archive's standings do not cover the rounds it holds."), field=section
         )
 
 
@@ -493,12 +632,13 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
     try:
         with transaction.atomic():
             event = _event(document["event"], actor)
-            entries = _entries(event, document, actor)
+            teams = _teams(event, document, actor)
+            entries = _entries(event, document, actor, teams)
             boards = _boards(event, document)
-            tables = _rounds(event, document, entries)
+            tables = _rounds(event, document, entries, teams)
             results = _results(document, tables, boards, users)
             _trail(event, document, tables, boards, results)
-            _same_standings(event, document, entries)
+            _same_standings(event, document, entries, teams)
             audit.record(
                 event=event,
                 actor=actor.label,

@@ -87,9 +87,10 @@ def _match(m: TeamMatchResult) -> dict[str, Any]:
     return _flat(m) | {"lines": [_flat(line) for line in m.lines]}
 
 
-def _team_recompute(event: Event, started: Any) -> int:
-    """A team event's snapshots: the team standings (rows), the round's match scorecards
-    (matches) and the Butler ranking of the pairs after each round (butler)."""
+def team_snapshot_values(event: Event) -> list[tuple[int, dict[str, Any]]]:
+    """A team event's snapshots as they are stored (the event archive reads them too), for
+    each open or closed round: the team standings (rows: team ids), the round's match
+    scorecards (matches) and the Butler ranking of the pairs (butler: entry ids)."""
     rounds = list(event.rounds.exclude(status=Round.Status.PENDING).order_by("number"))
     loaded = counted_results(rounds)  # one read of every result: the matches and Butler
     data = team_event_input(event, rounds=rounds, results=loaded)
@@ -99,16 +100,14 @@ def _team_recompute(event: Event, started: Any) -> int:
     per_round = [[r for r in results if round_of.get(r.board) == rnd.number] for rnd in rounds]
     standings = team_standings_after_each_round(data)
     butlers = butler_after_each(per_round, numbers=numbers, seed=event.seed)
+    out = []
     counted = 0
-    with transaction.atomic():
-        for rnd, result, butler, played in zip(
-            data.rounds, standings, butlers, per_round, strict=True
-        ):
-            counted += len(played)
-            StandingsSnapshot.objects.update_or_create(
-                event=event,
-                after_round=rnd.number,
-                defaults={
+    for rnd, result, butler, played in zip(data.rounds, standings, butlers, per_round, strict=True):
+        counted += len(played)
+        out.append(
+            (
+                rnd.number,
+                {
                     "rows": [_flat(s) for s in result.standings],
                     "results_counted": counted,
                     "matches": [_match(m) for m in result.matches if m.round == rnd.number],
@@ -117,8 +116,20 @@ def _team_recompute(event: Event, started: Any) -> int:
                     "butler": {"rows": [_flat(s) for s in butler.standings]},
                 },
             )
+        )
+    return out
+
+
+def _team_recompute(event: Event, started: Any) -> int:
+    """A team event's snapshots (``team_snapshot_values``), stored."""
+    snapshots = team_snapshot_values(event)
+    with transaction.atomic():
+        for number, values in snapshots:
+            StandingsSnapshot.objects.update_or_create(
+                event=event, after_round=number, defaults=values
+            )
         StandingsSnapshot.objects.filter(event=event).exclude(
-            after_round__in=[r.number for r in data.rounds]
+            after_round__in=[number for number, _values in snapshots]
         ).delete()
         Event.objects.filter(pk=event.pk).update(standings_updated_at=started)
-    return len(results)
+    return snapshots[-1][1]["results_counted"] if snapshots else 0

@@ -39,8 +39,8 @@ class EventArchiveView(ApiView):
         "Its JSON Schema is "
         "`docs/schemas/archive.schema.json` (docs/formats.md). The event's organisers may "
         "download it at any time; everyone once the event is finished and published. A team "
-        "event has none (409 at `competitor`): the format holds pairs events.",
-        responses={200: OpenApiTypes.OBJECT, **errors(403, 404, 409)},
+        "event's holds its teams, matches, line-ups and team standings too.",
+        responses={200: OpenApiTypes.OBJECT, **errors(403, 404)},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = visible_event(request, pk)

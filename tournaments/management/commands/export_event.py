@@ -5,7 +5,6 @@ from django.utils import timezone
 
 from tournaments.archive import event_archive
 from tournaments.models import Event
-from tournaments.services import ServiceError
 
 
 class Command(BaseCommand):
@@ -21,8 +20,5 @@ class Command(BaseCommand):
         event = Event.objects.filter(pk=options["event"]).first()
         if event is None:
             raise CommandError(f"no event with id {options['event']}")
-        try:
-            document = event_archive(event, exported_at=timezone.now())
-        except ServiceError as exc:
-            raise CommandError(exc.message) from None
+        document = event_archive(event, exported_at=timezone.now())
         self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))

@@ -30,7 +30,8 @@ from api.organiser import organised_event, organiser_call, post_schema, visible_
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
 from tournaments import scoring_io, selectors
-from tournaments.forms import PRESET_LABELS, PRESETS, EventForm
+from tournaments.forms import PAIRING_OPTIONS, PRESET_LABELS, PRESETS, EventForm, preset_pairing
+from tournaments.forms_pairing import PairingMethodForm
 from tournaments.models import Entry, Event, Round
 from tournaments.services import (
     Conflict,
@@ -88,7 +89,10 @@ def _event_form(
     values: dict[str, Any] = model_to_dict(event or Event())  # a new event: the defaults
     values.pop("club", None)
     values.update(PRESETS.get(data.get("preset", ""), {}))
-    values.update({k: v for k, v in data.items() if k not in ("preset", "club")})
+    values["pairing_preset"] = (
+        data.get("preset", "") if preset_pairing(data.get("preset", "")) else ""
+    )
+    values.update({k: v for k, v in data.items() if k not in ("preset", "club", *PAIRING_OPTIONS)})
     values = {k: ("" if v is None else v) for k, v in values.items()}
     locked = event is not None and event.status not in (
         Event.Status.DRAFT,
@@ -101,10 +105,33 @@ def _event_form(
     return form, club
 
 
+def _pairing_form(data: dict[str, Any], event: Event | None) -> PairingMethodForm | None:
+    """The pairing page's form, for the pairing options the body sets (None when it sets none)."""
+    sent = {k: v for k, v in data.items() if k in PAIRING_OPTIONS}
+    if not sent:
+        return None
+    values: dict[str, Any] = model_to_dict(event or Event(), fields=PAIRING_OPTIONS)
+    values.update(preset_pairing(data.get("preset", "")) | sent)
+    return PairingMethodForm(
+        {k: ("" if v is None else v) for k, v in values.items()}, instance=event
+    )
+
+
+def _refused(form: Any) -> ValidationError:
+    return ValidationError(
+        {
+            (NON_FIELD if k == "__all__" else k): [e["message"] for e in v]
+            for k, v in form.errors.get_json_data().items()
+        }
+    )
+
+
 def _save_event(request: Request, event: Event | None) -> Event:
     body = ls.EventWriteSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = dict(request.data)  # as sent: the form reads the values the way the page does
+    if "club" in body.validated_data:  # a name, as the serializer read it (7 is "7")
+        data["club"] = body.validated_data["club"]
     if event is None and not data.get("name"):
         raise ValidationError({"name": [_("This field is required.")]})
     if event is not None and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
@@ -120,12 +147,13 @@ def _save_event(request: Request, event: Event | None) -> Event:
             )
     form, club_name = _event_form(request, data, event)
     if not form.is_valid():
-        raise ValidationError(
-            {
-                (NON_FIELD if k == "__all__" else k): [e["message"] for e in v]
-                for k, v in form.errors.get_json_data().items()
-            }
-        )
+        raise _refused(form)
+    fields = form.service_fields()
+    pairing = None if form.locked else _pairing_form(data, event)
+    if pairing is not None:
+        if not pairing.is_valid():
+            raise _refused(pairing)
+        fields.update(pairing.cleaned_data)
     actor = access.actor_for(request)
     try:
         with transaction.atomic():
@@ -133,8 +161,8 @@ def _save_event(request: Request, event: Event | None) -> Event:
                 name=club_name or "", actor=actor, current=event.club if event else None
             )
             if event is None:
-                return svc.event_create(actor=actor, club=club, **form.service_fields())
-            return svc.event_update(event=event, actor=actor, club=club, **form.service_fields())
+                return svc.event_create(actor=actor, club=club, **fields)
+            return svc.event_update(event=event, actor=actor, club=club, **fields)
     except DjangoValidationError as exc:
         raise _form_errors(exc) from None
 
@@ -201,7 +229,7 @@ class PresetsView(ApiView):
                         "name": name,
                         "label": str(label),
                         "description": str(text),
-                        "options": dict(PRESETS[name]),
+                        "options": PRESETS[name] | preset_pairing(name),
                     }
                     for name, label, text in PRESET_LABELS
                 ],

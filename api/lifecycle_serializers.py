@@ -49,6 +49,35 @@ class EventWriteSerializer(serializers.Serializer):
     boards_per_round = serializers.IntegerField(min_value=1, max_value=36, required=False)
     ranking_method = ChoiceField(choices=Event.Ranking.choices, required=False)
     bye_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    draw = ChoiceField(choices=Event.Draw.choices, required=False)
+    tiebreak_deals = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    round_minutes = serializers.IntegerField(
+        min_value=1, max_value=600, required=False, allow_null=True
+    )
+    late_entry_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    requested_bye_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    registration_cap = serializers.IntegerField(
+        min_value=2, max_value=32767, required=False, allow_null=True
+    )
+    fee_amount = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    fee_currency = serializers.CharField(max_length=3, required=False)
+    fee_instructions = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    competitor = ChoiceField(choices=Event.Competitor.choices, required=False)
+    team_bye_vp = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    # The pairing page's options (docs/organisers.md, "Choosing a pairing method").
+    format = ChoiceField(choices=Event.Format.choices, required=False)
+    seeding = ChoiceField(choices=Event.Seeding.choices, required=False)
+    accelerated = serializers.BooleanField(required=False)
+    club_rounds = serializers.IntegerField(min_value=0, max_value=30, required=False)
+    round_robin = ChoiceField(choices=Event.RoundRobin.choices, required=False)
+    group_size = serializers.IntegerField(min_value=2, max_value=16, required=False)
+    qualifiers = serializers.IntegerField(min_value=1, max_value=32767, required=False)
+    repesca = serializers.IntegerField(
+        min_value=0, max_value=32767, required=False, allow_null=True
+    )
+    repesca_min_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):

@@ -101,8 +101,10 @@ RULE_PRESET_TEXTS = {
 }
 
 
-# The pairing options a preset sets that the event form does not show (the pairing page does).
-_PAIRING_PAGE_OPTIONS = (
+# The pairing method and options a preset sets, which the pairing page shows (the event form
+# carries the preset's name and applies them when the event is saved).
+PAIRING_OPTIONS = (
+    "format",
     "seeding",
     "accelerated",
     "club_rounds",
@@ -115,10 +117,18 @@ _PAIRING_PAGE_OPTIONS = (
 
 
 def _rule_preset_fields(preset: Preset) -> dict[str, object]:
-    """The event options a rules preset fills in on the event form (the pairing method when the
-    event knows it); ``events.preset_fields`` has them all."""
+    """The event options a rules preset fills in on the event form; ``events.preset_fields``
+    has them all (``preset_pairing`` the rest)."""
     fields = preset_fields(preset)
-    return {k: v for k, v in fields.items() if k not in _PAIRING_PAGE_OPTIONS}
+    return {k: v for k, v in fields.items() if k not in PAIRING_OPTIONS}
+
+
+def preset_pairing(code: str) -> dict[str, object]:
+    """The pairing method and options a rules preset sets ({} for any other name)."""
+    preset = RULES_PRESETS.get(code)
+    if preset is None:
+        return {}
+    return {k: v for k, v in preset_fields(preset).items() if k in PAIRING_OPTIONS}
 
 
 for _code, (_label, _help) in RULE_PRESET_TEXTS.items():
@@ -197,6 +207,12 @@ class EventForm(forms.ModelForm):
             "worth 16? Leave the ruleset's default unless your club plays otherwise "
             "(no in lliure, yes in obligada)."
         ),
+    )
+    # The rules preset last applied on this form: its pairing method goes with the options.
+    pairing_preset = forms.ChoiceField(
+        choices=[("", "")] + [(code, code) for code in RULES_PRESETS],
+        required=False,
+        widget=forms.HiddenInput,
     )
 
     class Meta:
@@ -402,10 +418,12 @@ class EventForm(forms.ModelForm):
 
     def service_fields(self) -> dict[str, object]:
         """The cleaned values to hand to the service (club still as a name)."""
-        data = {k: v for k, v in self.cleaned_data.items() if k != "club_name"}
+        data = {
+            k: v for k, v in self.cleaned_data.items() if k not in ("club_name", "pairing_preset")
+        }
         if self.locked:
-            data = {k: v for k, v in data.items() if k not in EVENT_OPTIONS}
-        return data
+            return {k: v for k, v in data.items() if k not in EVENT_OPTIONS}
+        return data | preset_pairing(self.cleaned_data.get("pairing_preset") or "")
 
     def ranking_help(self) -> list[tuple[object, object]]:
         return [(label, RANKING_HELP[v]) for v, label in Event.Ranking.choices]
@@ -420,6 +438,8 @@ class EventForm(forms.ModelForm):
 def apply_preset(data: QueryDict, preset: str) -> QueryDict:
     """A copy of the posted form with a preset's options filled in (nothing is saved)."""
     data = data.copy()
+    if preset_pairing(preset):
+        data["pairing_preset"] = preset
     for key, value in PRESETS.get(preset, {}).items():
         if key == "sant_vicenc_in_botifarra":
             data[key] = "" if value is None else ("true" if value else "false")

@@ -260,7 +260,9 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
     if round_number == 1:
         return []
     if previous is None:
-        raise Conflict(_("Round %(n)s has not been played.") % {"n": round_number - 1})
+        raise Conflict(
+            _("Round %(n)s has not been played.") % {"n": round_number - 1}, field="round"
+        )
     if previous.status == Round.Status.CLOSED:
         return []
     return [table for table, _boards in round_missing(previous)]

@@ -6,7 +6,7 @@ import pytest
 
 from tests.api.conftest import errors_of
 from tests.factories import EventFactory
-from tournaments.models import AuditEntry, Entry
+from tournaments.models import AuditEntry, Entry, Event
 
 
 def _url(world, tail):
@@ -108,3 +108,45 @@ def test_withdraw_and_reinstate_during_the_round(world):
     assert back.status_code == 200 and back.json()["unforfeited_table"] == 2
     pairs = world.client().get(_url(world, "pairs")).json()
     assert [p["withdrawn"] for p in pairs] == [False] * 4
+
+
+def test_the_event_forms_and_pairing_pages_options_are_set_through_the_api(world):
+    """Everything the organiser's pages set (the event form and the pairing page) a body sets;
+    a preset's pairing method comes with it, as on the page; the pages' checks apply."""
+    organiser = world.client("organiser")
+    presets = {p["name"]: p["options"] for p in organiser.get("/api/v1/event-presets").json()}
+    assert presets["girona_groups"]["format"] == "groups"
+    made = organiser.post(
+        "/api/v1/events", {"name": "Fires", "preset": "girona_groups"}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    assert (made.json()["format"], made.json()["deal_limit"]) == ("groups", 8)
+    body = {
+        "name": "Dijous",
+        "round_minutes": 45,
+        "late_entry_points": 1,
+        "draw": "tiebreak",
+        "registration_cap": 40,
+        "fee_amount": "5.00",
+        "format": "roundrobin",
+        "round_robin": "double",
+        "club": 7,  # a name, as DRF reads a number sent for a text
+    }
+    made = organiser.post("/api/v1/events", body, format="json")
+    assert made.status_code == 201, made.content
+    event = Event.objects.get(pk=made.json()["id"])
+    assert (event.round_minutes, event.late_entry_points, event.draw) == (45, 1, "tiebreak")
+    assert (event.registration_cap, str(event.fee_amount), event.club.name) == (40, "5.00", "7")
+    assert (event.format, event.round_robin) == ("roundrobin", "double")
+    changed = organiser.patch(
+        f"/api/v1/events/{event.pk}", {"format": "swiss", "accelerated": True}, format="json"
+    )
+    assert changed.status_code == 200, changed.content
+    event.refresh_from_db()
+    assert (event.format, event.accelerated, event.round_robin) == ("swiss", True, "double")
+    refused = organiser.patch(f"/api/v1/events/{event.pk}", {"group_size": 17}, format="json")
+    assert refused.status_code == 400 and "group_size" in errors_of(refused)
+    refused = organiser.patch(f"/api/v1/events/{event.pk}", {"format": "ladder"}, format="json")
+    assert refused.status_code == 400 and "format" in errors_of(refused)
+    event.refresh_from_db()
+    assert (event.format, event.group_size) == ("swiss", 4)

@@ -76,6 +76,34 @@ def test_the_open_swiss_preset_creates_an_event_with_its_limits(logged_in):
 
 
 @pytest.mark.parametrize(
+    "preset,method,rounds",
+    [("girona_groups", "groups", None), ("club_evening", "roundrobin", "field")],
+)
+def test_a_preset_sets_its_pairing_method_when_the_event_is_saved(
+    logged_in, preset, method, rounds
+):
+    """The presets named after a pairing method set it (the pairing page shows it), even though
+    the event form itself has no such field: the form carries the preset's name."""
+    filled = logged_in.post(reverse("tournaments:event_create"), dict(FORM, preset=preset))
+    assert f'name="pairing_preset" value="{preset}"' in filled.content.decode()
+    data = {k: ("" if v is None else v) for k, v in filled.context["form"].data.items()}
+    data.pop("preset")
+    assert logged_in.post(reverse("tournaments:event_create"), data).status_code == 302
+    event = Event.objects.get()
+    assert event.format == method
+    if rounds:
+        assert event.round_robin == rounds
+
+
+def test_a_preset_without_a_pairing_method_keeps_the_events(logged_in):
+    filled = logged_in.post(reverse("tournaments:event_create"), dict(FORM, preset="quick"))
+    data = {k: ("" if v is None else v) for k, v in filled.context["form"].data.items()}
+    data.pop("preset")
+    assert logged_in.post(reverse("tournaments:event_create"), data).status_code == 302
+    assert Event.objects.get().format == "swiss"
+
+
+@pytest.mark.parametrize(
     "changes,field",
     [
         ({"match_mode": "game", "game_cap": "90"}, "game_cap"),

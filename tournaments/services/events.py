@@ -524,6 +524,8 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
     require_pairs_event(event)
     if rnd.status != Round.Status.PENDING:
         raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
+    if entry_a == entry_b:
+        raise ServiceError(_("Choose two different pairs."), field="pairs")
     with transaction.atomic():
         slots: list[tuple[Table | Round, str]] = []
         for eid in (entry_a, entry_b):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
-from tournaments.services import ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit
 from tournaments.services.events import (
     entry_create,
     require_organiser,
@@ -45,9 +45,9 @@ def late_entry_register(
         Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         joins = next_unopened_round(event)
         if joins > event.rounds_count:
-            raise ServiceError(
+            raise Conflict(
                 _("Every round has started: a late entry has no round left to play."),
-                field="entries",
+                field="round",
             )
         entry = entry_create(
             event=event,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Club, League, LeagueFixture, LeagueTeam
 from tournaments.services.events import max_length
 
-_HAND = re.compile(r"^\s*(\d{1,4})\s*[-–:]\s*(\d{1,4})\s*$")
+_HAND = re.compile(r"^([0-9]{1,4})[-–:]([0-9]{1,4})$")  # [0-9]: "٣" is not a score
 
 
 class LeagueForm(forms.ModelForm):
@@ -28,8 +28,10 @@ class LeagueTeamForm(forms.Form):
 
 
 def parse_hands(text: str) -> list[tuple[int, int]]:
-    """``"10-0, 0-4 36-0"`` → [(10, 0), (0, 4), (36, 0)]: each hand home–away."""
-    parts = [p for p in re.split(r"[,;\s]+(?=\d)", text.strip()) if p.strip()]
+    """``"10-0, 0-4 36 - 0"`` → [(10, 0), (0, 4), (36, 0)]: each hand home–away, separated by
+    commas, semicolons or spaces (spaces around the dash belong to the hand)."""
+    joined = re.sub(r"\s*([-–:])\s*", r"\1", text.strip())
+    parts = [p for p in re.split(r"[,;\s]+", joined) if p]
     hands = []
     for k, part in enumerate(parts, start=1):
         match = _HAND.match(part)
@@ -58,7 +60,12 @@ class FixtureGamesForm(forms.Form):
                 label=_("Game %(k)s") % {"k": k},
                 required=False,
                 max_length=400,
-                help_text=_("Each hand's scores, home first: 10-0, 0-4, 36-0…") if k == 1 else "",
+                help_text=_(
+                    "Each hand's scores, home first: 10-0, 0-4, 36-0… Empty a game's field to "
+                    "remove the game."
+                )
+                if k == 1
+                else "",
             )
 
     def clean(self) -> dict:

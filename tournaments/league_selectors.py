@@ -68,7 +68,7 @@ def league_view(league: League, *, after_day: int | None = None) -> LeagueView:
     )
     data = league_input(league, fixtures)
     days = sorted({m.day for m in data.matches if m.games or m.forfeit})
-    if after_day is None or after_day not in days:
+    if after_day is None:  # the latest table
         after_day = days[-1] if days else 0
     table = league_table(data, after_day=after_day)
     teams = {t.pk: t for t in league.teams.select_related("club")}

@@ -179,11 +179,12 @@ def team_match_boards_counted(
     return set(open_room) & set(closed_room)
 
 
-def team_match_board_shown(status: str) -> bool:
+def team_match_board_shown(status: str, *, round_closed: bool) -> bool:
     """A board of a team match shows once both tables have its counted result (or a referee
     gave an adjusted score): never one table's result alone, whose cards the other table may
-    not have seen yet. ``status`` is ``scoring.team_types.BOARD_STATUSES``'."""
-    return status != "missing"
+    not have seen yet. Once the round is closed every board shows, one a table never played
+    as not played (it counts 0). ``status`` is ``scoring.team_types.BOARD_STATUSES``'."""
+    return status != "missing" or round_closed
 
 
 # --- lists, as querysets (one query each, no N+1) ------------------------------------------

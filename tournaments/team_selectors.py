@@ -182,7 +182,11 @@ def match_view(match: TeamMatch) -> MatchView:
         .select_related("first__pair", "second__pair")
         .prefetch_related("substitutes")
     }
-    lines = [line if policy.team_match_board_shown(line.status) else None for line in result.lines]
+    closed = match.round.status == Round.Status.CLOSED
+    lines = [
+        line if policy.team_match_board_shown(line.status, round_closed=closed) else None
+        for line in result.lines
+    ]
     return MatchView(
         match=match,
         a=_side(match.team_a, lineups),

@@ -155,6 +155,29 @@ def league_game_enter(
     return game
 
 
+def league_game_remove(*, fixture: LeagueFixture, actor: Actor, number: int) -> None:
+    """Remove game ``number`` of a fixture (entered by mistake, or before a forfeit): audited
+    with the hands it had."""
+    require_league_organiser(fixture.league, actor)
+    with transaction.atomic():
+        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
+        if game is None:
+            return
+        game.delete()
+        _audit(
+            fixture.league,
+            actor,
+            "league_game_removed",
+            {
+                "fixture": [None, str(fixture)],
+                "day": [None, fixture.day],
+                "game": [None, number],
+                "hands": [game.hands, None],
+            },
+        )
+
+
 def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> LeagueFixture:
     """A team did not turn up (``side``: home or away; "" to undo): audited."""
     league = fixture.league

@@ -28,6 +28,16 @@ SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
 def _open_for_signup(event: Event) -> None:
     if event.status != Event.Status.REGISTRATION:
         raise ServiceError(_("Registration for this event is closed."), code="closed")
+    _pairs_only(event)
+
+
+def _pairs_only(event: Event) -> None:
+    # A team event's teams are registered by its organisers (docs/teams.md): a pair signed up
+    # there could never be checked in.
+    if event.is_team_event:
+        raise ServiceError(
+            _("This is a team event: its organisers register the teams."), code="closed"
+        )
 
 
 def pair_registration(registration: Registration) -> Registration:
@@ -95,6 +105,7 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
     require_organiser(event, actor)
     if first.pk == second.pk:
         raise ServiceError(_("Choose two different players."), field="second")
+    _pairs_only(event)
     with transaction.atomic():
         event = Event.objects.select_for_update(of=("self",)).get(
             pk=event.pk

@@ -3,6 +3,10 @@ league, its teams and fixture list, and to enter each match's games."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -35,16 +39,46 @@ def _managed(request: HttpRequest, pk: int) -> League:
     return league
 
 
-def _after_day(request: HttpRequest) -> int | None:
+class _Refused(Exception):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def _refusing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A league page refused for its query (``_Refused``): the reason, on a page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except _Refused as exc:
+            context = {"title": _("League table"), "message": exc.message}
+            return render(request, "refused.html", context, status=exc.status)
+
+    return wrapper
+
+
+def _after_day(request: HttpRequest, league: League) -> int | None:
+    """``?after=``: a match day of the fixture list (the table after it: that day and the
+    earlier ones, whether or not the day has results yet); absent, the latest table."""
     raw = request.GET.get("after", "")
+    if raw == "":
+        return None
     # isascii: "²".isdigit() is true but int() refuses it; a day number has a few digits.
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise _Refused(_("The match day must be a number."), 400)
+    day = int(raw)
+    if not league.fixtures.filter(day=day).exists():
+        raise _Refused(_("The league has no match day %(n)s.") % {"n": day}, 404)
+    return day
 
 
 @require_GET
+@_refusing
 def league_page(request: HttpRequest, pk: int) -> HttpResponse:
     league = _visible(request, pk)
-    view = league_view(league, after_day=_after_day(request))
+    view = league_view(league, after_day=_after_day(request, league))
     return render(
         request,
         "leagues/league.html",
@@ -53,9 +87,10 @@ def league_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@_refusing
 def league_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     league = _visible(request, pk)
-    view = league_view(league, after_day=_after_day(request))
+    view = league_view(league, after_day=_after_day(request, league))
     plan = pdf.PdfPlan(
         kind="league",
         round=None,
@@ -77,19 +112,21 @@ def _download(content: bytes | str, content_type: str, filename: str) -> HttpRes
 
 
 @require_GET
+@_refusing
 def league_csv(request: HttpRequest, pk: int, part: str) -> HttpResponse:
     """The league table (``table``) or the fixture list (``fixtures``) as CSV for programs."""
     league = _visible(request, pk)
-    view = league_view(league, after_day=_after_day(request))
+    view = league_view(league, after_day=_after_day(request, league))
     return _download(
         exports.league_csv(view, part), "text/csv; charset=utf-8", f"league-{league.pk}-{part}.csv"
     )
 
 
 @require_GET
+@_refusing
 def league_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
     league = _visible(request, pk)
-    view = league_view(league, after_day=_after_day(request))
+    view = league_view(league, after_day=_after_day(request, league))
     return _download(
         exports.league_xlsx(view),
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -98,9 +135,10 @@ def league_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@_refusing
 def league_json(request: HttpRequest, pk: int) -> HttpResponse:
     league = _visible(request, pk)
-    view = league_view(league, after_day=_after_day(request))
+    view = league_view(league, after_day=_after_day(request, league))
     return JsonResponse(exports.league_json(view))
 
 
@@ -177,6 +215,10 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
         try:
             # All the games or none: a refused game leaves everything stored as it was.
             with transaction.atomic():
+                # A game whose field was emptied is removed (before a forfeit, which needs none).
+                entered = {g.number for g in fixture.games.all()}
+                for number in sorted(entered - set(form.games())):
+                    svc.league_game_remove(fixture=fixture, actor=actor, number=number)
                 if form.cleaned_data["forfeit"] != fixture.forfeit:
                     svc.league_forfeit(
                         fixture=fixture, actor=actor, side=form.cleaned_data["forfeit"]

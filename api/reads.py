@@ -138,7 +138,7 @@ class TravellerView(ApiView):
             analysis = analysis_selectors.board_analysis(trav.board)
             if analysis is not None:
                 for line in trav.lines:
-                    line.vs_par = line.net_ns - analysis.par_net_ns
+                    line.vs_par = line.against_par(analysis.par_net_ns)
         return Response(
             rs.TravellerSerializer(
                 {

@@ -28,9 +28,10 @@ from typing import Any
 
 from engine.cards import Seat, card_token, mask_to_cards
 from engine.deals import Deal
+from engine.errors import InvalidRecord
 from engine.hand import Hand
 from engine.par import Par, par
-from engine.replay import recorded_hand
+from engine.replay import Outcome, recorded_hand, replay
 from engine.rules import TRUMPS, Rules
 from engine.solver import Solver
 
@@ -154,6 +155,11 @@ def card_costs(
     """
     if not 0 <= from_card <= 48:
         raise ValueError(f"from_card is a card index 0–48, not {from_card}")
+    # What replay() calls invalid, a play that stops short without an illegal card among them
+    # (R10), is refused here too: recorded_hand takes a short play on purpose (a hand in play).
+    verdict = replay(record, deal=deal, rules=rules)
+    if verdict.outcome == Outcome.INVALID:
+        raise InvalidRecord(list(verdict.problems))
     played = recorded_hand(record, deal=deal, rules=rules)
     solver = Solver(played.deal, trump=played.trump, rules=played.rules, reference=reference)
     hand = Hand(played.deal, played.trump, played.rules)

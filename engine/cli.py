@@ -149,14 +149,15 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser, out: TextI
     for record in _read_records(args.files, sys.stdin):
         try:
             hand = recorded_hand(record, deal=deal, rules=event_rules)
+            if not args.from_play:
+                out.write(_line(analyse_deal(hand.deal, rules=hand.rules).to_json()) + "\n")
+                continue
+            # A play that stops short is a hand to analyse above, an invalid record here.
+            costs = card_costs(record, deal=deal, rules=event_rules, from_card=args.from_card)
         except InvalidRecord as exc:
             out.write(_line({"problems": [p.to_json() for p in exc.problems]}) + "\n")
             status = 1
             continue
-        if not args.from_play:
-            out.write(_line(analyse_deal(hand.deal, rules=hand.rules).to_json()) + "\n")
-            continue
-        costs = card_costs(record, deal=deal, rules=event_rules, from_card=args.from_card)
         total = {"NS": 0, "EW": 0}
         for cost in costs:
             total[cost.side] += cost.cost

@@ -213,6 +213,13 @@ class ResultLine:
     def net_ns(self) -> int:
         return self.result.score_ns - self.result.score_ew
 
+    def against_par(self, par_net_ns: int) -> int | None:
+        """The NS net minus the par's; None for a referee's adjusted score, which was not
+        played and has nothing to compare (docs/analysis.md)."""
+        if self.result.adjusted_ns or self.result.adjusted_ew:
+            return None
+        return self.net_ns - par_net_ns
+
     @property
     def calls(self) -> str:
         """``W contro, S recontro`` in the active language (empty when nobody called)."""
@@ -550,9 +557,10 @@ def scorecards(
 
 def _vs_par(line: ResultLine, direction: str, par_net_ns: dict[int, int]) -> int | None:
     par = par_net_ns.get(line.result.board.number)
-    if par is None:
+    against = line.against_par(par) if par is not None else None
+    if against is None:
         return None
-    return line.net_ns - par if direction == "NS" else par - line.net_ns
+    return against if direction == "NS" else -against
 
 
 # Boards, tables, records ----------------------------------------------------------------------

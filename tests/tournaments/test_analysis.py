@@ -520,3 +520,63 @@ def test_the_api_scorecard_gives_vs_par_only_where_the_reader_may_see_the_cards(
     staff.force_authenticate(organiser)
     full = staff.get(reverse("api:scorecard", args=[event.pk, table2.ns.number])).json()
     assert any(line["vs_par"] is not None for line in full["lines"] if line["round"] == 1)
+
+
+# A referee's adjusted score is not compared with par (docs/analysis.md, "Where it is shown").
+
+
+def _par_of_board_1(event):
+    """Board 1's par: NS choose oros and score 14 (net +14)."""
+    BoardAnalysis.objects.filter(board__event=event, board__number=1).update(
+        par={
+            "choosing_pair": "NS",
+            "trump": "oros",
+            "best_trumps": ["oros"],
+            "calls": [],
+            "multiplier": 1,
+            "totals": {"NS": 50, "EW": 22},
+            "score": {"NS": 14, "EW": 0},
+            "capot": False,
+        }
+    )
+
+
+def _adjust(event, board_number=1):
+    """A referee's adjusted score (board not playable: average plus / average minus, match
+    score 0-0, as docs/referees.md recommends) on one table of a closed round."""
+    result = (
+        BoardResult.objects.filter(board__event=event, board__number=board_number)
+        .order_by("table__number")
+        .first()
+    )
+    BoardResult.objects.filter(pk=result.pk).update(
+        status=BoardResult.Status.RULED,
+        source=BoardResult.Source.RULING,
+        adjusted_ns="avg_plus",
+        adjusted_ew="avg_minus",
+        score_ns=0,
+        score_ew=0,
+        totals_ns=None,
+        totals_ew=None,
+    )
+    return result
+
+
+def test_an_adjusted_score_is_not_compared_with_par_on_the_traveller(client, played_event):
+    """An adjusted (artificial) score is not a played result: comparing its 0-0 match score
+    with the par gives a meaningless "vs par" (minus the par) to a board nobody could play."""
+    _par_of_board_1(played_event)
+    adjusted = _adjust(played_event)
+    data = client.get(reverse("api:traveller", args=[played_event.pk, 1])).json()
+    line = next(x for x in data["lines"] if x["table"] == adjusted.table.number)
+    assert line["adjusted_ns"] == "avg_plus"
+    assert line["vs_par"] is None, f"adjusted score compared with par: vs_par={line['vs_par']}"
+
+
+def test_an_adjusted_score_is_left_out_of_the_scorecards_total_against_par(client, played_event):
+    _par_of_board_1(played_event)
+    adjusted = _adjust(played_event)
+    pair = adjusted.table.ns.number
+    data = client.get(reverse("api:scorecard", args=[played_event.pk, pair])).json()
+    line = next(x for x in data["lines"] if x["board"] == 1)
+    assert line["vs_par"] is None, f"adjusted score compared with par: vs_par={line['vs_par']}"

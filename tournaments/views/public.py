@@ -223,7 +223,7 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
         analysis = analysis_selectors.board_analysis(trav.board)
         if analysis is not None:
             for line in trav.lines:
-                line.vs_par = line.net_ns - analysis.par_net_ns
+                line.vs_par = line.against_par(analysis.par_net_ns)
     boards = list(trav.round.board_numbers)
     return render(
         request,

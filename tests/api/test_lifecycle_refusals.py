@@ -17,6 +17,23 @@ def _post(client, url, body=None, **extra):
     )
 
 
+def _started(captured):
+    """An event of 3 rounds and 4 pairs, started through the API: (organiser, id, its URL)."""
+    run = login(captured)
+    org = run.organiser
+    with captured(execute=True):
+        pk = _post(org, f"{API}/events", {"name": "T", "rounds_count": 3}).json()["id"]
+        url = f"{API}/events/{pk}"
+        _post(org, f"{url}/registration")
+        _post(
+            org,
+            f"{url}/pairs",
+            {"pairs": [{"player1": f"A{i}", "player2": f"B{i}"} for i in range(4)]},
+        )
+        _post(org, f"{url}/start")
+    return org, pk, url
+
+
 def _codes(response):
     return [(e["field"], e["message"]) for e in response.json()["errors"]]
 
@@ -24,18 +41,7 @@ def _codes(response):
 def test_propose_before_previous_round_exists_names_the_reason(
     db, django_capture_on_commit_callbacks
 ):
-    run = login(django_capture_on_commit_callbacks)
-    org = run.organiser
-    with django_capture_on_commit_callbacks(execute=True):
-        pk = _post(org, f"{API}/events", {"name": "T", "rounds_count": 3}).json()["id"]
-        E = f"{API}/events/{pk}"
-        _post(org, f"{E}/registration")
-        _post(
-            org,
-            f"{E}/pairs",
-            {"pairs": [{"player1": f"A{i}", "player2": f"B{i}"} for i in range(4)]},
-        )
-        _post(org, f"{E}/start")
+    org, pk, E = _started(django_capture_on_commit_callbacks)
     response = _post(org, f"{E}/rounds/2/propose")
     assert response.status_code == 409
     # docs/api.md: "A step the event's state does not allow is a 409 naming the reason
@@ -49,8 +55,7 @@ def test_late_entry_when_every_round_has_started_is_a_409(db, django_capture_on_
     org = run.organiser
     before = AuditEntry.objects.filter(event_id=run.pk).count()
     response = _post(org, f"{API}/events/{run.pk}/pairs", {"player1": "L", "player2": "M"})
-    # The event's state (no round left to join) refuses it: docs/api.md says such a step is a
-    # 409 naming the reason; it is a 400 at "entries", which reads as bad input.
+    # The event's state (no round left to join) refuses it: a 409 naming the reason.
     assert response.status_code == 409, (response.status_code, _codes(response))
     assert AuditEntry.objects.filter(event_id=run.pk).count() == before
 
@@ -58,22 +63,12 @@ def test_late_entry_when_every_round_has_started_is_a_409(db, django_capture_on_
 def test_swap_a_pair_with_itself_is_refused_and_changes_nothing(
     db, django_capture_on_commit_callbacks
 ):
-    run = login(django_capture_on_commit_callbacks)
-    org = run.organiser
+    org, pk, E = _started(django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        pk = _post(org, f"{API}/events", {"name": "T", "rounds_count": 3}).json()["id"]
-        E = f"{API}/events/{pk}"
-        _post(org, f"{E}/registration")
-        _post(
-            org,
-            f"{E}/pairs",
-            {"pairs": [{"player1": f"A{i}", "player2": f"B{i}"} for i in range(4)]},
-        )
-        _post(org, f"{E}/start")
         _post(org, f"{E}/rounds/1/propose")
     swaps = AuditEntry.objects.filter(event_id=pk, action="round_swap").count()
     response = _post(org, f"{E}/rounds/1/swap", {"pairs": [1, 1]})
-    # "two pairs exchange places": the same pair twice is bad input (400 at pairs), not a
-    # successful swap that writes a meaningless round_swap entry to the audit trail.
+    # "two pairs exchange places": the same pair twice is bad input (400 at pairs), not an
+    # audited swap that changes nothing.
     assert response.status_code == 400, response.status_code
     assert AuditEntry.objects.filter(event_id=pk, action="round_swap").count() == swaps

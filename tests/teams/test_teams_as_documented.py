@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from tests.teams.conftest import team_event
+from tests.teams.test_league import league  # noqa: F401 (a fixture)
 from tests.teams.test_team_pages import enter
 from tournaments.forms_league import parse_hands
 from tournaments.models import Event, LeagueAudit, Registration, TeamMatch
@@ -25,39 +26,37 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def league(actor):
-    league = lsvc.league_create(actor=actor, name="Lliga", games_per_match=3, hands_per_game=2)
-    for name in ("Reus", "Valls", "Tarragona", "Cambrils"):
-        lsvc.league_team_add(league=league, actor=actor, name=name)
+def published(league, actor):
+    """test_league's league of four teams, its fixture list made and published."""
     lsvc.fixtures_generate(league=league, actor=actor)
     league.published = True
     league.save()
     return league
 
 
-def test_league_table_after_a_day_without_results_does_not_count_later_days(league, actor):
+def test_league_table_after_a_day_without_results_does_not_count_later_days(published, actor):
     """docs/teams.md §7: the table after a match day counts every match of that day and the
     earlier ones that has been played. Day 2 postponed, day 3 played: ?after=2 does not count
     day 3's matches."""
-    d1 = league.fixtures.filter(day=1).first()
-    d3 = league.fixtures.filter(day=3).first()
+    d1 = published.fixtures.filter(day=1).first()
+    d3 = published.fixtures.filter(day=3).first()
     lsvc.league_game_enter(fixture=d1, actor=actor, number=1, hands=[(10, 0)])
     lsvc.league_game_enter(fixture=d3, actor=actor, number=1, hands=[(10, 0)])
-    data = Client().get(f"/leagues/{league.pk}/league.json?after=2").json()
+    data = Client().get(f"/leagues/{published.pk}/league.json?after=2").json()
     played = sum(row["played"] for row in data["table"])
     assert data["after_day"] == 2, data["after_day"]
     assert played == 2, f"the table after day 2 counts {played // 2} matches (day 3's too)"
 
 
-def test_league_after_that_is_not_a_day_is_a_400(league, actor):
+def test_league_after_that_is_not_a_day_is_a_400(published, actor):
     """As the team pages: a day that is not a number is a 400, a day the fixture list does not
     have a 404, on the page and every export (the latest table was shown instead)."""
-    d1 = league.fixtures.filter(day=1).first()
+    d1 = published.fixtures.filter(day=1).first()
     lsvc.league_game_enter(fixture=d1, actor=actor, number=1, hands=[(10, 0)])
     for url in ("/", "/league.json", "/league-table.csv"):
-        response = Client().get(f"/leagues/{league.pk}{url}?after=abc")
+        response = Client().get(f"/leagues/{published.pk}{url}?after=abc")
         assert response.status_code == 400, (url, response.status_code)
-    assert Client().get(f"/leagues/{league.pk}/league.json?after=99").status_code == 404
+    assert Client().get(f"/leagues/{published.pk}/league.json?after=99").status_code == 404
 
 
 def test_league_hand_with_spaces_around_the_dash_is_read():
@@ -67,15 +66,15 @@ def test_league_hand_with_spaces_around_the_dash_is_read():
         parse_hands("٣-0")  # not a digit a score is written with
 
 
-def test_a_game_entered_by_mistake_can_be_replaced_by_a_forfeit(league, actor):
+def test_a_game_entered_by_mistake_can_be_replaced_by_a_forfeit(published, actor):
     """A forfeit is refused while games are entered ("remove them first"): emptying a game's
     field removes the game (audited), so the match can then be forfeited."""
-    fixture = league.fixtures.filter(day=1).first()
+    fixture = published.fixtures.filter(day=1).first()
     lsvc.league_game_enter(fixture=fixture, actor=actor, number=1, hands=[(10, 0)])
     organiser = Client(HTTP_ACCEPT_LANGUAGE="en")
     organiser.force_login(actor.user)
     response = organiser.post(
-        f"/leagues/{league.pk}/fixtures/{fixture.pk}/",
+        f"/leagues/{published.pk}/fixtures/{fixture.pk}/",
         {"forfeit": "away", "game1": "", "game2": "", "game3": ""},
     )
     fixture.refresh_from_db()

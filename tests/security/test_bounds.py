@@ -447,14 +447,15 @@ def test_an_invitation_with_an_e_mail_over_its_column_is_a_400(world):
 
 
 @pytest.mark.django_db
-def test_a_digit_python_cannot_read_is_ignored_on_the_league_pages(client):
+def test_a_digit_python_cannot_read_is_refused_on_the_league_pages(client):
+    """A match day that is not one (a digit int() refuses, 5,000 digits) is a 400, not a 500."""
     from tests.factories import LeagueFactory
 
     league = LeagueFactory(published=True)
     for suffix in ("", "league-table.csv"):
         for after in ("²", "9" * 5000):
             response = client.get(f"/leagues/{league.pk}/{suffix}", {"after": after})
-            assert response.status_code == 200, (suffix, after[:3], response.status_code)
+            assert response.status_code == 400, (suffix, after[:3], response.status_code)
 
 
 @pytest.mark.django_db

@@ -15,10 +15,12 @@ generator_cpu_share (the CPU this load generator used, in cores: it runs on the 
 machine and takes CPU from the server; a share near the machine's core count means the figures
 measure the generator, not the server). With LOAD_THINK_S=0 it then sends as many requests to the
 floor endpoint of request_cost.py (a minimal DRF endpoint that validates a body and inserts a row)
-with the same generator and workers, and prints floor_requests_per_s,
-floor_server_cpu_ms_per_request and floor_database_cpu_ms_per_request (the web processes' and
-PostgreSQL's CPU per floor request, under that load) and saturation_ratio (requests_per_s over
-floor_requests_per_s).
+with the same generator and workers, once just before the round and once just after it (a
+shared machine's speed drifts within minutes: a floor measured only after the round, in a
+faster or slower minute, would move the ratio), and prints floor_before_requests_per_s,
+floor_after_requests_per_s, floor_requests_per_s (their mean), floor_server_cpu_ms_per_request
+and floor_database_cpu_ms_per_request (the web processes' and PostgreSQL's CPU per floor request
+of both runs, under that load) and saturation_ratio (requests_per_s over floor_requests_per_s).
 
 Environment: LOAD_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/botifarra_load, a
 database it drops and re-creates), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11, flushed),
@@ -233,6 +235,13 @@ def database_cpu_s() -> float:
     return _cpu_s(lambda name, _fields: name == "postgres")
 
 
+def floor_run(port: int, web_groups: Sequence[int], threads: int, per_thread: int) -> list[float]:
+    """[requests/s, web CPU s, database CPU s] of one floor run (``floor_rate``)."""
+    web, database = sum(group_cpu_s(g) for g in web_groups), database_cpu_s()
+    rate = floor_rate(port, threads, per_thread)
+    return [rate, sum(group_cpu_s(g) for g in web_groups) - web, database_cpu_s() - database]
+
+
 def floor_rate(port: int, threads: int, per_thread: int) -> float:
     """Requests per second the floor endpoint answers with this many clients, as fast as it can."""
 
@@ -376,6 +385,10 @@ def run_round(
     }
     client = Client(port)
     sent: dict = {}
+    # The floor's first run, as many requests as a round plays (two tokens, then an entry and a
+    # confirmation a board); its second run follows the round.
+    per_table = 2 + 2 * len(boards)
+    floors = [floor_run(port, web_groups, len(tables), per_table)] if THINK_S == 0 else []
     server_cpu = sum(group_cpu_s(g) for g in web_groups)
     worker_cpu = sum(group_cpu_s(g) for g in worker_groups)
     database_cpu = database_cpu_s()
@@ -437,14 +450,11 @@ def run_round(
     total = sum(client.statuses.values())
     floor = floor_cpu = floor_database_cpu = None
     if THINK_S == 0:
-        floor_cpu = sum(group_cpu_s(g) for g in web_groups)
-        floor_database_cpu = database_cpu_s()
-        per_table = max(1, total // len(tables))
-        floor = floor_rate(port, len(tables), per_table)
-        floor_cpu = (sum(group_cpu_s(g) for g in web_groups) - floor_cpu) / (
-            per_table * len(tables)
-        )
-        floor_database_cpu = (database_cpu_s() - floor_database_cpu) / (per_table * len(tables))
+        floors.append(floor_run(port, web_groups, len(tables), per_table))
+        floor = (floors[0][0] + floors[1][0]) / 2
+        sent_to_floor = 2 * per_table * len(tables)
+        floor_cpu = (floors[0][1] + floors[1][1]) / sent_to_floor
+        floor_database_cpu = (floors[0][2] + floors[1][2]) / sent_to_floor
     errors_5xx = sum(n for s, n in client.statuses.items() if s >= 500 or s == 0)
     other = {s: n for s, n in sorted(client.statuses.items()) if 300 <= s < 500}
     print(f"tables: {len(tables)} tables")
@@ -464,6 +474,8 @@ def run_round(
         print(f"worker_cpu_ms_per_request: {1000 * worker_cpu / max(1, total):.1f} ms")
     print(f"generator_cpu_share: {generator_cpu / wall:.2f} cores")
     if floor is not None:
+        print(f"floor_before_requests_per_s: {floors[0][0]:.1f} req/s")
+        print(f"floor_after_requests_per_s: {floors[1][0]:.1f} req/s")
         print(f"floor_requests_per_s: {floor:.1f} req/s")
         print(f"floor_server_cpu_ms_per_request: {1000 * floor_cpu:.1f} ms")
         print(f"floor_database_cpu_ms_per_request: {1000 * floor_database_cpu:.1f} ms")

@@ -10,6 +10,7 @@ from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Event, Round
 from tournaments.services import events, teams
+from tournaments.services import league as league_svc
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -48,3 +49,12 @@ def play_team_round(event, actor, number, rng):
 @pytest.fixture
 def rng():
     return random.Random(18)
+
+
+@pytest.fixture
+def league(actor):
+    """A league of four teams (Reus, Valls, Tarragona, Cambrils): 3 games of 2 hands a match."""
+    made = league_svc.league_create(actor=actor, name="Lliga", games_per_match=3, hands_per_game=2)
+    for name in ("Reus", "Valls", "Tarragona", "Cambrils"):
+        league_svc.league_team_add(league=made, actor=actor, name=name)
+    return made

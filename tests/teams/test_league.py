@@ -19,14 +19,6 @@ from tournaments.services import league as svc
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def league(actor):
-    league = svc.league_create(actor=actor, name="Lliga", games_per_match=3, hands_per_game=2)
-    for name in ("Reus", "Valls", "Tarragona", "Cambrils"):
-        svc.league_team_add(league=league, actor=actor, name=name)
-    return league
-
-
 def test_fixture_list_home_and_away(league, actor):
     assert svc.fixtures_generate(league=league, actor=actor) == 12  # 4 teams × 3 × 2
     fixtures = list(league.fixtures.all())

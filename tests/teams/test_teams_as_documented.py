@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from tests.teams.conftest import team_event
-from tests.teams.test_league import league  # noqa: F401 (a fixture)
 from tests.teams.test_team_pages import enter
 from tournaments.forms_league import parse_hands
 from tournaments.models import Event, LeagueAudit, Registration, TeamMatch
@@ -27,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published(league, actor):
-    """test_league's league of four teams, its fixture list made and published."""
+    """The league of four teams (conftest), its fixture list made and published."""
     lsvc.fixtures_generate(league=league, actor=actor)
     league.published = True
     league.save()

@@ -134,11 +134,9 @@ class TravellerView(ApiView):
         trav = sel.board_traveller(ev, number)
         if trav is None:
             raise NotFound(_("There is no board %(n)s.") % {"n": number})
-        if policy.can_see_analysis(access.actor_for(request), trav.board):
-            analysis = analysis_selectors.board_analysis(trav.board)
-            if analysis is not None:
-                for line in trav.lines:
-                    line.vs_par = line.against_par(analysis.par_net_ns)
+        analysis_selectors.traveller_against_par(
+            trav, may_see=policy.can_see_analysis(access.actor_for(request), trav.board)
+        )
         return Response(
             rs.TravellerSerializer(
                 {

@@ -110,6 +110,16 @@ def board_analysis(board: Board) -> BoardAnalysisView | None:
     return board_analysis_view(stored)
 
 
+def traveller_against_par(trav: Any, *, may_see: bool) -> BoardAnalysisView | None:
+    """The analysis of a traveller's board (``public_selectors.TravellerView``) where the reader may
+    see it, else None; each of its lines then gets its ``vs_par``."""
+    analysis = board_analysis(trav.board) if may_see else None
+    if analysis is not None:
+        for line in trav.lines:
+            line.vs_par = line.against_par(analysis.par_net_ns)
+    return analysis
+
+
 def board_analysis_json(board: Board) -> dict[str, Any] | None:
     """The board's analysis as the API sends it (as ``botifarra solve`` prints it, without the
     board's own fields), or None while it is not computed."""

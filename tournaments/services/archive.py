@@ -251,12 +251,17 @@ def _club(name: str | None, actor: Actor) -> Club | None:
     return club
 
 
+def _members_club(club: Club | None, actor: Actor) -> Club | None:
+    """The club the imported players of a pair or team join: ``club`` only when the importer
+    may act for it (an archive must not add members to another club)."""
+    return club if club is not None and club.may_act_for(actor.user) else None
+
+
 def _pair(
     name: str, players: list[str], licences: list[str], club: Club | None, actor: Actor
 ) -> Pair:
-    """The pair and its players. The players join ``club`` only when the importer may act for
-    it: an archive must not add members to another club."""
-    members_of = club if club is not None and club.may_act_for(actor.user) else None
+    """The pair and its players (members of ``_members_club``)."""
+    members_of = _members_club(club, actor)
     p1, p2 = (
         _create(Player, name=n, licence=lic, club=members_of)
         for n, lic in zip(players, licences, strict=True)
@@ -304,12 +309,12 @@ class _Team:
 
 
 def _teams(event: Event, document: Mapping[str, Any], actor: Actor) -> dict[int, _Team]:
-    """A team event's teams and their players (none in a pairs event's archive). As for
-    pairs, the players join the team's club only when the importer may act for it."""
+    """A team event's teams and their players (members of ``_members_club``; none in a pairs
+    event's archive)."""
     teams = {}
     for row in document.get("teams", []):
         club = _club(row["club"], actor)
-        members_of = club if club is not None and club.may_act_for(actor.user) else None
+        members_of = _members_club(club, actor)
         team = _create(
             Team,
             event=event,

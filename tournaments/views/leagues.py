@@ -39,20 +39,15 @@ def _managed(request: HttpRequest, pk: int) -> League:
     return league
 
 
-class _Refused(Exception):
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
-
-
 def _refusing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A league page refused for its query (``_Refused``): the reason, on a page."""
+    """A league page refused for its query (``pdf.PdfRefused``, as the event's public files):
+    the reason, on a page."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except _Refused as exc:
+        except pdf.PdfRefused as exc:
             context = {"title": _("League table"), "message": exc.message}
             return render(request, "refused.html", context, status=exc.status)
 
@@ -67,10 +62,10 @@ def _after_day(request: HttpRequest, league: League) -> int | None:
         return None
     # isascii: "²".isdigit() is true but int() refuses it; a day number has a few digits.
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
-        raise _Refused(_("The match day must be a number."), 400)
+        raise pdf.PdfRefused(_("The match day must be a number."), status=400)
     day = int(raw)
     if not league.fixtures.filter(day=day).exists():
-        raise _Refused(_("The league has no match day %(n)s.") % {"n": day}, 404)
+        raise pdf.PdfRefused(_("The league has no match day %(n)s.") % {"n": day})
     return day
 
 

@@ -218,12 +218,9 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     actor = Actor(user=request.user)
     show_hands = policy.can_see_cards(actor, trav.board)
-    analysis = None
-    if policy.can_see_analysis(actor, trav.board):
-        analysis = analysis_selectors.board_analysis(trav.board)
-        if analysis is not None:
-            for line in trav.lines:
-                line.vs_par = line.against_par(analysis.par_net_ns)
+    analysis = analysis_selectors.traveller_against_par(
+        trav, may_see=policy.can_see_analysis(actor, trav.board)
+    )
     boards = list(trav.round.board_numbers)
     return render(
         request,

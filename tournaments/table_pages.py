@@ -368,18 +368,23 @@ def play_context(
         "shown": describe(result) if result is not None else None,
         "seats": seat_names(),
     }
+    # The record the result's values come from (not merely the latest one sent: a referee may
+    # have accepted the other side's).
+    in_force = results.record_in_force(result) if can_see and result is not None else None
     analysed = None
     if (
-        can_see
-        and result is not None
+        in_force is not None
+        and in_force.outcome in ANALYSED_OUTCOMES
         and policy.can_see_analysis(access.actor, board, table=access.table)
     ):
-        # The table's own last play record, judged card by card once the analysis ran.
-        analysed = result.play_records.filter(outcome__in=ANALYSED_OUTCOMES).order_by("pk").last()
-        if analysed is not None:
-            context["costs"] = analysis_selectors.record_costs(analysed, board)
-            context["costs_expected"] = True
-    stored = result.play_records.order_by("-created_at", "-pk").first() if visible else None
+        # Judged card by card once the analysis ran.
+        analysed = in_force
+        context["costs"] = analysis_selectors.record_costs(analysed, board)
+        context["costs_expected"] = True
+    stored = in_force if visible else None
+    if visible and stored is None and result is not None and result.play_records.exists():
+        # A ruling replaced the records sent: say so, rather than offer to play the hand again.
+        context["replaced"] = True
     if stored is not None and result is not None:
         # The hand is in: say what the engine found, not an empty board to play again.
         context["stored"] = verdict_summary(stored.verdict, result)

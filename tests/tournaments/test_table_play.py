@@ -9,7 +9,9 @@ from django.urls import reverse
 
 import engine
 from tournaments import play as adapter
+from tournaments.actors import Actor
 from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Submission, Table
+from tournaments.services import disputes, results
 
 pytestmark = pytest.mark.django_db
 
@@ -318,3 +320,64 @@ def test_pasted_invalid_record_lists_every_problem(table, board):
     assert response.status_code == 400 and "This is not a play record: copy the whole" in page
     assert "Expecting" not in page and "column" not in page
     assert BoardResult.objects.get(table=table, board=board).status == "entered"
+
+
+# --- after a ruling: the record the result follows -------------------------------------------
+
+
+def two_different_games(board):
+    """Two whole legal hands of ``board`` (copes) with different totals."""
+    first = legal_game(board, pick=-1)
+    for pick in range(0, 12):
+        other = legal_game(board, pick=pick)
+        if totals_of(board, other)["totals"] != totals_of(board, first)["totals"]:
+            return first, other
+    raise AssertionError("no second game with other totals")
+
+
+def conflicting_records(table, board):
+    """NS sends one record, EW another with other totals: a conflict the referee rules."""
+    first, other = two_different_games(board)
+    for side, play in (("NS", first), ("EW", other)):
+        results.result_submit_play_record(
+            table=table,
+            board_number=board.number,
+            actor=Actor(table=table, side=side),
+            record=record(board, play),
+        )
+    result = BoardResult.objects.get(table=table, board=board)
+    assert result.status == BoardResult.Status.DISPUTED
+    return result, first, other
+
+
+def test_the_page_shows_the_record_the_referee_accepted_not_the_latest(table, board, referee):
+    result, first, other = conflicting_records(table, board)
+    disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="accept",
+        explanation="The first record is the hand played.",
+        data={"submission": result.submissions.get(side="NS").pk},
+    )
+    accepted = totals_of(board, first)["totals"]
+    page = holder(table, "EW").get(play_url(table)).content.decode()
+    stored = page[page.index('id="stored-record"') :]
+    stored = stored[: stored.index("</div>")]
+    assert f"NS {accepted['NS']}, EW {accepted['EW']}" in stored
+    config = json.loads(page.split('id="replay-data" type="application/json">')[1].split("<")[0])
+    assert [step["card"] for step in config["steps"]] == first
+
+
+def test_a_corrected_ruling_replaces_the_records_on_the_page(table, board, referee):
+    result, first, _other = conflicting_records(table, board)
+    disputes.dispute_rule(
+        dispute=result.disputes.get(),
+        actor=Actor(user=referee),
+        kind="corrected",
+        explanation="Both tables' records are wrong.",
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
+    )
+    page = holder(table, "NS").get(play_url(table)).content.decode()
+    assert "ruling replaced the play records sent for this board." in page
+    assert 'id="play-app"' not in page
+    assert first[0] not in page.split('id="stored-record"')[1].split("</div>")[0]

@@ -261,6 +261,43 @@ def _agree(result: BoardResult, values: Mapping[str, Any]) -> bool:
     return all(getattr(result, f) == values[f] for f in AGREED_FIELDS)
 
 
+def record_agrees(result: BoardResult, stored: PlayRecord) -> bool:
+    """Whether ``result`` holds the values of a stored play record: its trump, calls and
+    totals, or the pair that played its illegal card."""
+    verdict, record = stored.verdict, stored.record
+    if verdict.get("outcome") == engine.Outcome.COMPLETE.value:
+        totals_ns, offending = verdict["totals"]["NS"], ""
+    elif verdict.get("outcome") == engine.Outcome.ILLEGAL.value:
+        totals_ns, offending = None, engine.Seat[verdict["seat"]].pair
+    else:
+        return False
+    choice = record.get("choice") or {}
+    return _agree(
+        result,
+        {
+            "delegated": bool(choice.get("delegated")),
+            "trump": choice.get("trump"),
+            "doubles": [
+                {"seat": d["seat"], "call": d["call"]} for d in record.get("doubles") or []
+            ],
+            "totals_ns": totals_ns,
+            "offending_pair": offending,
+        },
+    )
+
+
+def record_in_force(result: BoardResult) -> PlayRecord | None:
+    """The play record the result's values come from: the latest that agrees with them (a
+    referee may have accepted an earlier one). When none does, the latest sent while no ruling
+    decided (a short result, then a record that contradicts it: the dispute is about that
+    record); None once a ruling replaced them."""
+    records = list(result.play_records.order_by("-created_at", "-pk"))
+    agreeing = next((r for r in records if record_agrees(result, r)), None)
+    if agreeing is None and records and result.status != BoardResult.Status.RULED:
+        return records[0]
+    return agreeing
+
+
 def _snapshot(result: BoardResult) -> dict[str, Any]:
     return {
         f: getattr(result, f)

@@ -54,12 +54,18 @@ CRITERIA: dict[str, tuple[str, ...]] = {
 }
 
 
+# A pair that has played no board yet (a first-round bye, a late entry) has no duplicate
+# percentage; it ranks as an average pair, neither above nor below those who played.
+_NO_BOARDS_PCT = 50.0
+
+
+def _pct(s: Standing) -> float:
+    return round(s.duplicate_pct, _PCT_DIGITS) if s.boards_played else _NO_BOARDS_PCT
+
+
 def _key(criteria: tuple[str, ...]) -> Callable[[Standing], SortKey]:
     def key(s: Standing) -> SortKey:
-        return tuple(
-            -round(s.duplicate_pct, _PCT_DIGITS) if c == "duplicate_pct" else -getattr(s, c)
-            for c in criteria
-        )
+        return tuple(-_pct(s) if c == "duplicate_pct" else -getattr(s, c) for c in criteria)
 
     return key
 

@@ -172,7 +172,8 @@ def standings_table(ev: sel.EventView, view: sel.StandingsView) -> Table:
                 "club": row.entry.pair.club.name if row.entry.pair.club else "",
                 "match_points": d["match_points"],
                 "buchholz": d["buchholz"],
-                "duplicate_pct": d["duplicate_pct"],
+                # None (an empty cell) before the pair's first board, as the pages' "—".
+                "duplicate_pct": d["duplicate_pct"] if d["boards_played"] else None,
                 "withdrawn": d["withdrawn"],
             }
             | {

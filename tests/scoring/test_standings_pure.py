@@ -34,7 +34,7 @@ def standing(entry: int, lot: int, **fields: float) -> Standing:
         point_diff=int(values["point_diff"]),
         buchholz=values["buchholz"],
         duplicate_pct=values["duplicate_pct"],
-        boards_played=0,
+        boards_played=int(fields.get("boards_played", 1)),
         byes=0,
         withdrawn=False,
         lot=lot,
@@ -348,3 +348,30 @@ def test_a_forfeit_by_an_unknown_side_is_refused():
 
     with pytest.raises(ValueError, match="NS or EW"):
         forfeit(compute_standings(_forfeited("NS")).matches[0], "N", 36)
+
+
+def test_a_pair_without_boards_ranks_as_an_average_pair_on_duplicate_percentage():
+    """A first-round bye has no duplicate percentage: not 0 % (below every pair that played),
+    but 50 %, the next criterion deciding against a pair at exactly 50 %."""
+    tables = [
+        TableRound(round=1, table=1, ns=1, ew=2, results=[BoardResult(1, 1, 1, 2, 20, 0)]),
+        TableRound(round=1, table=2, ns=3, ew=4, results=[BoardResult(1, 2, 3, 4, 10, 0)]),
+        TableRound(round=1, table=3, ns=5, ew=6, results=[BoardResult(1, 3, 5, 6, 0, 0)]),
+    ]
+    event = EventInput(
+        entries=[1, 2, 3, 4, 5, 6, 7],
+        numbers={},
+        withdrawn={},
+        rounds=[RoundInput(number=1, boards=[1], tables=tables, bye=7)],
+        ranking_method="matchpoints",
+        seed="s",
+    )
+    rows = {s.entry: s for s in compute_standings(event).standings}
+    bye = rows[7]
+    assert bye.boards_played == 0 and bye.match_points == 2
+    # Above the pairs at 50 % with fewer match points (3: 2 points, 4: none), below those at 100 %.
+    # At 50 % with pairs 3 (2 match points, +10) and 4 (none): first of them on match points
+    # and the bye's point difference; below the two pairs at 100 %, above those at 0 %.
+    order = [s.entry for s in sorted(rows.values(), key=lambda s: (s.rank, s.entry))]
+    assert order[2:5] == [7, 3, 4]
+    assert set(order[:2]) == {1, 6} and set(order[5:]) == {2, 5}

@@ -191,3 +191,21 @@ def test_records_json_republishes_the_canonical_record_only(client, played_event
     assert "injected" not in text and "alert" not in text
     for item in data["records"]:
         assert set(item["record"]) == {"format", "ruleset", "deal", "choice", "doubles", "play"}
+
+
+def test_a_pair_without_boards_has_no_duplicate_percentage_in_the_export(client, played_event):
+    """As the pages' "—": an empty cell, not 0 (a first-round bye has played no board)."""
+    snapshot = played_event.snapshots.get(after_round=1)
+    rows = [dict(r) for r in snapshot.rows]
+    rows[-1] |= {"boards_played": 0, "duplicate_pct": 0.0}
+    snapshot.rows = rows
+    snapshot.save(update_fields=["rows"])
+    _h, csv_lines = csv_rows(
+        client.get(reverse("public:export_csv", args=[played_event.pk, "standings"]) + "?round=1")
+    )
+    by_entry = {int(r["number"]): r for r in csv_lines}
+    numbers = dict(played_event.entries.values_list("pk", "number"))
+    assert by_entry[numbers[rows[-1]["entry"]]]["duplicate_pct"] == ""
+    assert all(
+        r["duplicate_pct"] != "" for n, r in by_entry.items() if n != numbers[rows[-1]["entry"]]
+    )

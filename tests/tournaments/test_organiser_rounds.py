@@ -381,3 +381,22 @@ def test_a_board_result_status_badge_for_disputes(logged_in, running_event):
     response = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
     cell = response.context["rows"][1].cells[0]
     assert (cell.board, cell.status) == (1, "disputed")
+
+
+def test_the_round_page_reports_a_rematch_before_the_round_opens(
+    logged_in, running_event, organiser
+):
+    """scoring.md §5: a rematch that is made is reported (as the API's round warnings)."""
+    rnd = _round_2(running_event, organiser)
+    t1 = rnd.tables.get(number=1)
+    first = running_event.rounds.get(number=1).tables.get(number=1)
+    url = reverse("tournaments:round_detail", args=[running_event.pk, 2])
+    assert 'id="pairing-warnings"' not in logged_in.get(url).content.decode()
+    # Round 1's table-1 opponents together again, a swap the organiser confirmed.
+    a = t1.ew_id if t1.ns_id == first.ns_id else t1.ns_id
+    partner = first.ew_id if first.ns_id in (t1.ns_id, t1.ew_id) else first.ns_id
+    swap = reverse("tournaments:round_swap", args=[running_event.pk, 2])
+    logged_in.post(swap, {"entry_a": a, "entry_b": partner, "confirm": "True"})
+    html = logged_in.get(url).content.decode()
+    assert 'id="pairing-warnings"' in html
+    assert "have already met" in html

@@ -658,6 +658,10 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "number": number,
             "boards": list(event.board_numbers(number)),
             "gate_message": gate_message,
+            # An unavoidable rematch or a second bye, said before the round is opened.
+            "pairing_warnings": scoring_io.pairing_warnings(rnd)
+            if rnd and rnd.status == Round.Status.PENDING and rows
+            else [],
             "swap_form": swap_form,
             "counts": counts,
             "standings_state": queue.standings_state(event),

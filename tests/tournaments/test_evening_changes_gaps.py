@@ -137,3 +137,46 @@ def test_pairing_again_from_scratch_asks_first_and_names_what_it_replaces(
     assert seats() == [(4, 1), (3, 2)]  # asking changed nothing
     client.post(url)
     assert not before & set(_round(running_event, 2).tables.values_list("pk", flat=True))
+
+
+def test_proposing_a_round_for_the_last_pair_left_is_refused_clearly():
+    """Two pairs, one withdraws: a round of a bye only could never be opened."""
+    from tests.factories import EventFactory, PairFactory, UserFactory
+    from tournaments.models import Board, BoardResult, Entry
+    from tournaments.services.changes import entry_withdraw
+    from tournaments.services.pairings import pairings_propose
+
+    organiser = UserFactory()
+    event = EventFactory(
+        organisers=[organiser], status="registration", rounds_count=3, boards_per_round=1
+    )
+    actor = Actor(user=organiser)
+    first, second = (
+        Entry.objects.create(event=event, pair=PairFactory(), number=n) for n in (1, 2)
+    )
+    events.event_start(event=event, actor=actor)
+    event.refresh_from_db()
+    events.boards_generate(event=event)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    table = rnd.tables.get()
+    BoardResult.objects.create(
+        table=table,
+        board=Board.objects.get(event=event, number=1),
+        status="confirmed",
+        source="short",
+        trump="oros",
+        totals_ns=46,
+        totals_ew=26,
+        multiplier=1,
+        score_ns=10,
+        score_ew=0,
+        entered_by="x",
+        entered_side="NS",
+    )
+    events.round_close(rnd=rnd, actor=actor)
+    entry_withdraw(entry=second, actor=actor)
+    with pytest.raises(Conflict, match="Fewer than two pairs are still playing") as refused:
+        pairings_propose(event.pk, 2, actor=actor)
+    assert refused.value.field == "round"
+    assert not event.rounds.filter(number=2, bye=first).exists()

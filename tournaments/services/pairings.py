@@ -48,6 +48,20 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
             _("The pairing method has no round %(n)s for this event.") % {"n": round_number},
             field="round",
         ) from exc
+    if not pairing.tables:
+        # One competitor left (the others withdrew): a round of a bye only could never open.
+        message = (
+            _(
+                "Fewer than two teams are still playing: round %(n)s has no match. Reinstate "
+                "a withdrawn team or finish the event."
+            )
+            if event.is_team_event
+            else _(
+                "Fewer than two pairs are still playing: round %(n)s has no table. Reinstate "
+                "a withdrawn pair or finish the event."
+            )
+        )
+        raise Conflict(message % {"n": round_number}, field="round")
     if event.is_team_event:
         rnd = team_round_store(
             event=event, actor=actor, number=round_number, matches=pairing.tables, bye=pairing.bye

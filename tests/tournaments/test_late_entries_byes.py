@@ -152,3 +152,23 @@ def test_taking_back_a_requested_bye_asks_first_and_names_the_proposal_it_drops(
     assert client.post(url).status_code == 302
     assert not ByeRequest.objects.filter(pk=bye.pk).exists()
     assert not event.rounds.filter(number=2).exists()
+
+
+def test_a_pair_withdrawing_in_the_round_of_its_requested_bye_withdraws_after_that_round(
+    event, actor
+):
+    """The requested bye scores in its round: the pair was in it, not gone after the round
+    before (which would mark it withdrawn in standings it still took part in)."""
+    from tournaments.services.changes import entry_withdraw, withdrawal_plan
+
+    first = event.entries.get(number=1)
+    late_entries.bye_request_add(entry=first, actor=actor, round_number=2)
+    _play_and_close(event, 1, actor)
+    pairings.pairings_propose(event.pk, 2)
+    events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    first.refresh_from_db()
+    assert withdrawal_plan(first).after_round == 2
+    entry_withdraw(entry=first, actor=actor)
+    after_1, after_2 = _standing(event, first, 1), _standing(event, first, 2)
+    assert not after_1.withdrawn
+    assert after_2.withdrawn and after_2.requested_byes == 1

@@ -298,7 +298,12 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     current = _open_round(event)
     if current is not None:
         table = current.tables.filter(Q(ns=entry) | Q(ew=entry)).first()
-        plays_in_it = table is not None or current.bye_id == entry.pk
+        # A requested bye scores in its round: the pair takes part in it as with the bye.
+        plays_in_it = (
+            table is not None
+            or current.bye_id == entry.pk
+            or entry.bye_requests.filter(round_number=current.number).exists()
+        )
         if plays_in_it:
             after = current.number
         # Forfeited only with boards still to play: an entered board waiting for its

@@ -147,6 +147,7 @@ EXPECTED: dict[str, Rule] = {
     "referee:queue_fragment": Rule("web", EVENT_STAFF, pk="event"),
     "referee:dispute": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="dispute"),
     "referee:short_preview": Rule("web", EVENT_STAFF, pk="dispute"),
+    "referee:review": Rule("web", EVENT_STAFF, EVENT_STAFF, pk="event"),
     # public pages of a published event (their cards are checked in test_card_leaks.py)
     "public:event": Rule("web", ALL, ALL, pk="event"),
     "public:register": Rule("web", ALL, ALL, pk="event"),  # closed: the event is running

@@ -15,7 +15,7 @@ from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.labels import RULE_TEXT, rule_sentence
 from tournaments.models import BoardResult, Dispute, Ruling
-from tournaments.services import disputes, results
+from tournaments.services import disputes, events, results
 
 pytestmark = pytest.mark.django_db
 
@@ -659,3 +659,66 @@ def test_illegal_play_dispute_cannot_be_withdrawn(client, referee, illegal_dispu
     assert "Only a player&#x27;s request can be withdrawn" in response.content.decode()
     illegal_dispute.refresh_from_db()
     assert illegal_dispute.status == Dispute.Status.OPEN
+
+
+# --- a referee's review of a board nobody disputed ------------------------------------------
+
+
+@pytest.fixture
+def confirmed(running_event, table1):
+    board = running_event.boards.get(number=1)
+    totals = totals_of(board, running_event, legal_play(board, running_event))
+    data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
+    out = results.result_submit_short(
+        table=table1, board_number=1, actor=Actor(table=table1, side="NS"), data=data
+    )
+    results.result_confirm(result=out.result, actor=Actor(table=table1, side="EW"))
+    return BoardResult.objects.get(pk=out.result.pk)
+
+
+def test_the_round_page_offers_a_review_and_the_referee_opens_it(
+    client, running_event, referee, confirmed
+):
+    client.force_login(referee)
+    page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    url = reverse("referee:review", args=[running_event.pk, confirmed.pk])
+    assert url in page.content.decode()
+    assert client.get(url).status_code == 200
+    # A reason is needed; nothing changes without one.
+    refused = client.post(url, {"reason": "  "})
+    assert refused.status_code == 400
+    assert BoardResult.objects.get(pk=confirmed.pk).status == BoardResult.Status.CONFIRMED
+    response = client.post(url, {"reason": "A late complaint about the count of points."})
+    dispute = Dispute.objects.get(result=confirmed)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("referee:dispute", args=[dispute.pk])
+    assert dispute.reason == Dispute.Reason.REFEREE_REVIEW
+    assert dispute.details == "A late complaint about the count of points."
+    assert BoardResult.objects.get(pk=confirmed.pk).status == BoardResult.Status.DISPUTED
+    # The disputed board links to its dispute, not to a second review.
+    page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    assert url not in page.content.decode()
+
+
+def test_a_review_needs_rulings_open_and_a_referee(client, running_event, referee, confirmed):
+    url = reverse("referee:review", args=[running_event.pk, confirmed.pk])
+    client.force_login(UserFactory(username="stranger"))
+    assert client.post(url, {"reason": "x"}).status_code == 403
+    rnd = running_event.rounds.get(number=1)
+    events.round_close(
+        rnd=rnd, actor=Actor(user=running_event.organisers.first()), accept_missing=True
+    )
+    client.force_login(referee)
+    page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    assert url not in page.content.decode()
+    closed = client.post(url, {"reason": "Too late?"})
+    assert closed.status_code == 409
+    assert not Dispute.objects.filter(result=confirmed).exists()
+    # Reopened for rulings: the review is offered again and opens.
+    events.round_rulings(
+        rnd=rnd, actor=Actor(user=running_event.organisers.first()), reopen=True, reason="late"
+    )
+    page = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    assert url in page.content.decode()
+    assert client.post(url, {"reason": "A late complaint."}).status_code == 302
+    assert Dispute.objects.filter(result=confirmed).exists()

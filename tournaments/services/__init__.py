@@ -6,6 +6,8 @@ from tournaments.jsonio import nul_message
 class ServiceError(Exception):
     """A request the current state refuses; the message says why, for a person."""
 
+    status = 400  # the HTTP status a page answers it with
+
     def __init__(self, message: str, *, field: str | None = None, code: str = "invalid") -> None:
         super().__init__(message)
         self.message = message
@@ -16,12 +18,16 @@ class ServiceError(Exception):
 class Conflict(ServiceError):
     """The thing already exists or changed meanwhile (HTTP 409)."""
 
+    status = 409
+
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message, field=field, code="conflict")
 
 
 class NotAllowed(ServiceError):
     """The actor may not do this (HTTP 403)."""
+
+    status = 403
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message, field=field, code="forbidden")

@@ -29,7 +29,11 @@ def rulings_open(result: BoardResult) -> bool:
     """Referees rule while the round is open, or after the organiser reopened it for rulings,
     and never once the event is finished (then only the organiser's correction)."""
     # Read afresh: the round may have been closed or reopened since the result was loaded.
-    rnd = Round.objects.select_related("event").get(pk=result.table.round_id)
+    return round_rulings_open(Round.objects.select_related("event").get(pk=result.table.round_id))
+
+
+def round_rulings_open(rnd: Round) -> bool:
+    """``rulings_open`` for the boards of ``rnd`` as read."""
     if rnd.event.status == Event.Status.FINISHED:
         return False
     return rnd.status == Round.Status.OPEN or (

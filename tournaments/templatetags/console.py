@@ -44,12 +44,14 @@ def _words(event_pk: int) -> dict[str, Any]:
         "labels": {state: escape(text) for state, text in labels.items()},
         "declared": escape(_("declared played")),
         "correct": escape(_("Correct")),
+        "review": escape(_("Review")),
         "board": escape(_("Board %(n)s")),
         "seen": escape(_("cards seen %(t)s")),
         "result": escape(_("result %(t)s")),
         "dispute_url": pattern("referee:dispute"),
         "traveller_url": pattern("public:traveller", event_pk),
         "correct_url": pattern("tournaments:result_correct", event_pk),
+        "review_url": pattern("referee:review", event_pk),
     }
 
 
@@ -84,5 +86,9 @@ def console_cell(context: template.Context, row: Any, cell: Any) -> SafeString:
     if context.get("can_change") and event.status == "finished" and cell.result_id:
         url = words["correct_url"].format(int(cell.result_id))
         parts.append(f'\n<a class="small" href="{url}">{words["correct"]}</a>')
+    elif context.get("rulings_open") and cell.result_id and not cell.dispute_id:
+        # A board nobody disputed: the referee may still open a review of it.
+        url = words["review_url"].format(int(cell.result_id))
+        parts.append(f'\n<a class="small" href="{url}">{words["review"]}</a>')
     board = words["board"] % {"n": int(cell.board)}
     return mark_safe(f'<td class="board-col" data-label="{board}">{"".join(parts)}</td>')  # noqa: S308

@@ -635,7 +635,11 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not 1 <= number <= event.rounds_count:
         return _dashboard(event) if event.rounds_count else redirect("tournaments:event_list")
     can_change = event.is_organiser(request.user)
-    rnd = Round.objects.select_related("bye__pair").filter(event=event, number=number).first()
+    rnd = (
+        Round.objects.select_related("event", "bye__pair")
+        .filter(event=event, number=number)
+        .first()
+    )
     rows = selectors.round_tables(rnd) if rnd else []
     gate_message = ""
     if event.status == Event.Status.RUNNING and (rnd is None or rnd.status == Round.Status.PENDING):
@@ -689,6 +693,8 @@ def _console_context(
         "rows": rows,
         "boards": list(rnd.board_numbers) if rnd else [],
         "can_change": can_change,
+        # Everyone who sees the console referees the event (organisers do too).
+        "rulings_open": rnd is not None and dispute_services.round_rulings_open(rnd),
         "disputes": selectors.round_disputes(rnd) if rnd else [],
         "clock": round_clock(rnd) if rnd else None,
         "late_tables": selectors.tables_after_time(rnd) if rnd else [],

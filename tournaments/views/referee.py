@@ -28,7 +28,7 @@ from tournaments.forms_referee import (
 )
 from tournaments.forms_results import preview_answer
 from tournaments.labels import SEAT_ORDER
-from tournaments.models import Dispute, Event, Round
+from tournaments.models import BoardResult, Dispute, Event, Round
 from tournaments.services import NotAllowed, ServiceError, disputes
 from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.services.results import InvalidSubmission
@@ -79,6 +79,38 @@ def short_preview(request: HttpRequest, pk: int) -> JsonResponse:
         errors = {name: [str(m) for m in found] for name, found in form.errors.items()}
         answer = preview_answer(board, None, errors, [])
     return JsonResponse(answer)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def review(request: HttpRequest, pk: int, result_pk: int) -> HttpResponse:
+    """A referee opens a dispute on a board nobody disputed (a late complaint, a mistake
+    noticed at the desk): say why, then rule on it at the dispute's page."""
+    event = get_object_or_404(Event, pk=pk)
+    _referee_event(request, event)
+    result = get_object_or_404(
+        BoardResult.objects.select_related("table__round", "board"),
+        pk=result_pk,
+        table__round__event=event,
+    )
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            opened = disputes.dispute_request(
+                result=result,
+                actor=Actor(user=request.user),
+                reason=request.POST.get("reason", "")[:1000],
+            )
+        except ServiceError as exc:
+            error, status = exc.message, exc.status
+        else:
+            return redirect("referee:dispute", pk=opened.pk)
+    return render(
+        request,
+        "referee/confirm_review.html",
+        {"event": event, "result": result, "error": error},
+        status=status,
+    )
 
 
 def _queue_context(event: Event) -> dict:

@@ -34,7 +34,7 @@ from tournaments.forms_results import (
 )
 from tournaments.labels import side_label
 from tournaments.models import Board
-from tournaments.services import Conflict, NotAllowed, ServiceError, results
+from tournaments.services import ServiceError, results
 from tournaments.services import disputes as dispute_services
 from tournaments.table_access import Access, NoAccess
 
@@ -290,7 +290,7 @@ def board_confirm(request: HttpRequest, access: Access, number: int) -> HttpResp
     try:
         results.result_confirm(result=result, actor=acting.actor, expected_version=version)
     except ServiceError as exc:
-        return _answer(request, access, number, "error", exc.message, _status_of(exc))
+        return _answer(request, access, number, "error", exc.message, exc.status)
     return _answer(request, access, number, "success", _("Board %(n)s confirmed.") % {"n": number})
 
 
@@ -316,9 +316,9 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
             dispute_services.dispute_request(result=result, actor=access.actor, reason=reason)
         except ServiceError as exc:
             if _wants_json(request):
-                return JsonResponse({"error": exc.message}, status=_status_of(exc))
+                return JsonResponse({"error": exc.message}, status=exc.status)
             context["error"] = exc.message
-            return render(request, "table/referee.html", context, status=_status_of(exc))
+            return render(request, "table/referee.html", context, status=exc.status)
         text = _("A referee has been called for board %(n)s.") % {"n": number}
         return _answer(request, access, number, "success", text)
     if result is None:
@@ -326,14 +326,6 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
         if request.method == "POST" and _wants_json(request):
             return JsonResponse({"error": context["error"]}, status=409)
     return render(request, "table/referee.html", context)
-
-
-def _status_of(exc: ServiceError) -> int:
-    if isinstance(exc, NotAllowed):
-        return 403
-    if isinstance(exc, Conflict):
-        return 409
-    return 400
 
 
 def _int_or_none(raw: Any) -> int | None:
@@ -389,7 +381,7 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
         except ServiceError as exc:
             field_name = problem_field(exc.field or "", form.call_fields)
             errors = {field_name: [exc.message]}
-            status = _status_of(exc)
+            status = exc.status
         else:
             level, text = pages.submitted_message(outcome, number, acting.side)
             return _answer(request, access, number, level, text)

@@ -24,7 +24,6 @@ from tournaments.views.table import (
     _board,
     _home,
     _not_found,
-    _status_of,
     idempotent_page,
     table_view,
 )
@@ -65,7 +64,7 @@ def board_play(request: HttpRequest, access: Access, number: int) -> HttpRespons
             status = 400
         except ServiceError as exc:
             problems = [{"path": exc.field or "", "message": exc.message}]
-            status = _status_of(exc)
+            status = exc.status
         else:
             assert outcome.verdict is not None
             summary = pages.verdict_summary(outcome.verdict.to_json(), outcome.result)
@@ -169,7 +168,7 @@ def play_submit(request: HttpRequest, access: Access, number: int) -> JsonRespon
     except results.InvalidSubmission as exc:
         return JsonResponse({"problems": [p.to_json() for p in exc.problems]}, status=400)
     except ServiceError as exc:
-        return JsonResponse({"error": exc.message, "field": exc.field}, status=_status_of(exc))
+        return JsonResponse({"error": exc.message, "field": exc.field}, status=exc.status)
     assert outcome.verdict is not None
     summary = pages.verdict_summary(outcome.verdict.to_json(), outcome.result)
     return JsonResponse(summary | {"home_url": _home(access)})

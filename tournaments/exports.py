@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +20,11 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from tournaments import play
+from tournaments import labels, play
 from tournaments import public_selectors as sel
 from tournaments.club_selectors import SeasonView
 from tournaments.league_selectors import LeagueView
+from tournaments.models import BoardResult
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,19 @@ class Column:
     title: Any
     kind: str = "int"
     digits: int = 2
+    # For people (the spreadsheet exports): the value in the reader's words, e.g. "EO" for the
+    # identifier "EW"; the CSV for programs keeps the identifier.
+    shown: Callable[[Any], Any] | None = None
+
+
+def _calls_shown(value: str) -> str:
+    """``W:contro E:recontro`` as people read it: ``contro (O), recontro (E)``."""
+    calls = [part.split(":", 1) for part in value.split() if ":" in part]
+    return labels.calls_text([{"seat": seat, "call": call} for seat, call in calls])
+
+
+def _label_of(choices: Any) -> Callable[[Any], Any]:
+    return lambda value: str(choices(value).label) if value in choices.values else value
 
 
 STANDINGS = [
@@ -67,14 +82,14 @@ RESULTS = [
     Column("ns_pair", _("NS pair"), "text"),
     Column("ew_number", _("EW pair no.")),
     Column("ew_pair", _("EW pair"), "text"),
-    Column("dealer", _("Dealer"), "text"),
-    Column("declarer", _("Chosen by"), "text"),
+    Column("dealer", _("Dealer"), "text", shown=labels.seat_letter),
+    Column("declarer", _("Chosen by"), "text", shown=labels.side_label),
     Column("delegated", _("Delegated"), "bool"),
-    Column("trump", _("Trumps"), "text"),
-    Column("calls", _("Calls"), "text"),
+    Column("trump", _("Trumps"), "text", shown=labels.trump_name),
+    Column("calls", _("Calls"), "text", shown=_calls_shown),
     Column("totals_ns", _("NS total"), "num"),
     Column("totals_ew", _("EW total"), "num"),
-    Column("offending_pair", _("Offending pair"), "text"),
+    Column("offending_pair", _("Offending pair"), "text", shown=labels.side_label),
     Column("multiplier", _("Multiplier")),
     Column("capot", _("Capot"), "bool"),
     Column("score_ns", _("NS score")),
@@ -86,8 +101,8 @@ RESULTS = [
     Column("matchpoints_ew", _("EW matchpoints"), "num"),
     Column("pct_ns", _("NS percentage"), "num", 4),
     Column("pct_ew", _("EW percentage"), "num", 4),
-    Column("status", _("Status"), "text"),
-    Column("source", _("Source"), "text"),
+    Column("status", _("Status"), "text", shown=_label_of(BoardResult.Status)),
+    Column("source", _("Source"), "text", shown=_label_of(BoardResult.Source)),
 ]
 # A traveller: every table's result of each board, board by board (the printed traveller).
 TRAVELLERS = [
@@ -143,6 +158,11 @@ def _num(value: float | int | None, digits: int = 2) -> str:
     if isinstance(value, float):
         return f"{value:.{digits}f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
     return str(value)
+
+
+def _for_people(column: Column, value: Any) -> Any:
+    """The value a spreadsheet shows: in the reader's words where the column has them."""
+    return column.shown(value) if column.shown is not None and value not in (None, "") else value
 
 
 def _cell_text(column: Column, value: Any, decimal: str = ".") -> str:
@@ -264,7 +284,9 @@ def spreadsheet_csv(table: Table, language: str) -> bytes:
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
     writer.writerow([str(c.title) for c in table.columns])
     for row in table.rows:
-        writer.writerow([_cell_text(c, row.get(c.key), decimal) for c in table.columns])
+        writer.writerow(
+            [_cell_text(c, _for_people(c, row.get(c.key)), decimal) for c in table.columns]
+        )
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -286,7 +308,7 @@ def xlsx_book(sheets: list[tuple[Table, Any]]) -> bytes:
         for row in table.rows:
             values = []
             for c in table.columns:
-                value = row.get(c.key)
+                value = _for_people(c, row.get(c.key))
                 if c.kind == "bool" and value is not None:
                     value = bool(value)
                 elif c.kind == "num" and value is not None:
@@ -298,7 +320,10 @@ def xlsx_book(sheets: list[tuple[Table, Any]]) -> bytes:
                     cell.data_type = "s"  # never a formula
         sheet.freeze_panes = "A2"
         for index, c in enumerate(table.columns, start=1):
-            longest = max([len(str(c.title))] + [len(str(r.get(c.key) or "")) for r in table.rows])
+            longest = max(
+                [len(str(c.title))]
+                + [len(str(_for_people(c, r.get(c.key)) or "")) for r in table.rows]
+            )
             sheet.column_dimensions[get_column_letter(index)].width = min(max(longest + 2, 6), 50)
     out = io.BytesIO()
     book.save(out)

@@ -65,7 +65,28 @@ def test_xlsx_holds_the_same_rows_as_the_program_csv_with_typed_cells(client, pl
             elif column.kind == "bool":
                 assert value is (text == "1"), column.key
             elif column.kind == "text":
-                assert (value or "") == text.removeprefix("'"), column.key
+                # In the reader's words where the column has them (e.g. the status).
+                raw = text.removeprefix("'")
+                shown = column.shown(raw) if column.shown and raw else raw
+                assert (value or "") == shown, column.key
+
+
+def test_spreadsheets_speak_the_readers_language_and_programs_keep_identifiers(
+    client, played_event
+):
+    """docs/players.md: the letters W and EW stay only in what programs read."""
+    program = program_rows(client, played_event, "results")
+    _s, header, rows = workbook_rows(get(client, "export_xlsx", played_event, "results", "ca"))
+    keys = [c.key for c in exports.RESULTS]
+    for values, row in zip(rows, program, strict=True):
+        cells = dict(zip(keys, values, strict=True))
+        assert row["status"] in ("confirmed", "entered", "ruled", "disputed")
+        assert cells["status"] != row["status"]  # "confirmat", ...
+        assert cells["source"] != row["source"]
+        assert cells["dealer"] == {"N": "N", "E": "E", "S": "S", "W": "O"}[row["dealer"]]
+        if row["declarer"] == "EW":
+            assert cells["declarer"] == "EO"
+    assert {r["status"] for r in program} <= {"confirmed", "entered", "ruled", "disputed"}
 
 
 def test_travellers_go_board_by_board(client, played_event):

@@ -177,3 +177,33 @@ def test_referee_replays_to_the_illegal_card_and_applies_the_penalty(running_eve
     problems.assert_clean()
     players_problems.assert_clean()
     phone_problems.assert_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_referee_reviews_a_board_nobody_disputed_from_the_round_page(running_event, new_page):
+    event = running_event
+    referee = UserFactory(username="referee")
+    event.referees.add(referee)
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    data = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}}
+    for side in ("NS", "EW"):
+        results.result_submit_short(
+            table=table, board_number=1, actor=Actor(table=table, side=side), data=data
+        )
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert result.status == BoardResult.Status.CONFIRMED
+
+    page, problems, shoot = new_page("referee-review", phone=True)
+    log_in(page, "referee")
+    page.goto(f"/manage/{event.pk}/rounds/1/")
+    page.get_by_role("link", name="Review").first.click()
+    page.wait_for_url(f"**/results/{result.pk}/review/")
+    shoot("review-form")
+    page.fill("#id_reason", "The EW pair says the count of points was wrong.")
+    page.get_by_role("button", name="Open the review").click()
+    page.wait_for_url("**/referee/dispute/*/")
+    assert "The EW pair says the count of points was wrong." in page.content()
+    shoot("review-opened")
+    assert BoardResult.objects.get(pk=result.pk).status == BoardResult.Status.DISPUTED
+    page.wait_for_load_state("networkidle")
+    problems.assert_clean()

@@ -74,6 +74,15 @@ def _board_range(text: str) -> range:
     return range(lo, hi + 1)
 
 
+def _seed(text: str) -> str:
+    """A seed is UTF-8 text (deals.md): argv bytes that are not UTF-8 are refused, not dealt."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("the seed is not UTF-8 text") from None
+    return text
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -100,18 +109,18 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay play records, print one verdict per line")
     p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument("--seed", help="event seed: replay against this board's seeded deal")
+    p.add_argument("--seed", type=_seed, help="event seed: replay against this board's seeded deal")
     p.add_argument("--board", type=_positive, help="board number (with --seed)")
     p.add_argument("--ruleset", choices=RULESETS, help="the event's ruleset")
 
     p = sub.add_parser("deal", help="print seeded deals as JSON lines")
-    p.add_argument("--seed", required=True)
+    p.add_argument("--seed", type=_seed, required=True)
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--board", type=_positive)
     group.add_argument("--boards", type=_board_range, metavar="A-B")
 
     p = sub.add_parser("commit", help="print the SHA-256 commitment of a seed")
-    p.add_argument("--seed", required=True)
+    p.add_argument("--seed", type=_seed, required=True)
 
     p = sub.add_parser("legal", help="print the legal cards for the next play of each record")
     p.add_argument("file", nargs="?", default="-", metavar="FILE")
@@ -120,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
         "solve", help="perfect-play totals of the five trumps and the par, or card costs"
     )
     p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument("--seed", help="event seed: the board's seeded deal")
+    p.add_argument("--seed", type=_seed, help="event seed: the board's seeded deal")
     p.add_argument("--board", type=_positive, help="board number (with --seed)")
     p.add_argument("--ruleset", choices=RULESETS, help="the event's ruleset (default lliure)")
     p.add_argument(

@@ -188,10 +188,14 @@ def loads(text: str) -> TournamentFile:
         code, _, rest = line.partition(" ")
         tokens = rest.split()
         try:
-            if code == "NAME":
-                name = rest
-            elif code == "SEED":
-                seed = rest
+            if code in ("NAME", "SEED"):
+                # The rest of the line exactly: a seed's spaces are part of it (the lot and the
+                # boards come from its bytes), so loads(dumps(t)) == t holds for any seed.
+                exact = raw.lstrip().partition(" ")[2]
+                if code == "NAME":
+                    name = exact
+                else:
+                    seed = exact
             elif code == "PAIRING":
                 kv: dict[str, object] = {}
                 for key, value in _keyvals(tokens, n).items():

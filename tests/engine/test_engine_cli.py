@@ -47,6 +47,27 @@ def test_commit_prints_the_commitment() -> None:
     assert result.stdout.decode().strip() == commitment("s3cret")
 
 
+def test_a_seed_that_starts_with_a_dash_is_given_with_an_equals_sign() -> None:
+    result = run("commit", "--seed=-abc")
+    assert result.returncode == 0
+    assert result.stdout.decode().strip() == commitment("-abc")
+
+
+def test_a_seed_that_is_not_utf8_is_a_usage_error_exit_2() -> None:
+    """Argument bytes that are not UTF-8 text: a message, not a traceback."""
+    for args in (["commit", "--seed"], ["deal", "--board", "1", "--seed"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "engine", *[a.encode() for a in args], b"caf\xe9"],
+            capture_output=True,
+            cwd=ROOT,
+            check=False,
+            timeout=60,
+        )
+        assert result.returncode == 2, result.stderr
+        assert b"the seed is not UTF-8 text" in result.stderr
+        assert b"Traceback" not in result.stderr
+
+
 def test_replay_files_and_stdin_give_json_lines_in_order_exit_0_r10() -> None:
     """R10: illegal and invalid are verdicts, not failures: exit 0."""
     recs = records("00010-illegal.json", "00003-invalid.json", "00000-complete.json")

@@ -51,6 +51,16 @@ def test_file_round_trips_unchanged(method):
     assert load(buf) == t
 
 
+@pytest.mark.parametrize("seed", ["trail ", " lead", "two  spaces", "-dash"])
+def test_the_seed_and_name_round_trip_exactly_spaces_included(seed):
+    """SEED is the rest of the line: the lot comes from the seed's bytes."""
+    t = generate(method="swiss", pairs=6, rounds=2, seed=2)
+    t = replace(t, name=" Club night ", event=replace(t.event, seed=seed))
+    again = loads(dumps(t))
+    assert again.event.seed == seed and again.name == " Club night "
+    assert check(again) == check(t)
+
+
 def test_checker_catches_two_pairs_swapped_between_tables():
     t = generate(method="swiss", pairs=20, rounds=5, seed=4)
     rnd = t.event.rounds[2]

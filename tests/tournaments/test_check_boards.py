@@ -63,7 +63,7 @@ def test_any_seed_deals_its_own_boards_and_does_not_match(client, published):
     assert not any(html in page for html in _hands_html(real))
     assert published.seed not in page
     shown = html.unescape(page)
-    assert f"botifarra deal --seed {shlex.quote('my own seed')} --board 3" in shown
+    assert f"botifarra deal --seed={shlex.quote('my own seed')} --board 3" in shown
 
 
 def test_the_events_seed_matches_and_deals_the_board_played(client, published, organiser):
@@ -79,7 +79,7 @@ def test_the_events_seed_matches_and_deals_the_board_played(client, published, o
     page = response.content.decode()
     assert 'data-match="yes"' in page and "is the board that was played" in page
     assert all(html in page for html in _hands_html(published.boards.get(number=2).hands))
-    assert f"botifarra commit --seed {published.seed}" in page
+    assert f"botifarra commit --seed={published.seed}" in page
     assert f"--boards 1-{published.total_boards}" in page
 
 

@@ -109,7 +109,7 @@ def test_event_page_describes_the_rules_and_the_fairness_check(client, played_ev
     assert "Obligada (eastern rules), game to 101, Sant Vicenç allowed in botifarra" in content
     assert played_event.commitment in content
     assert played_event.seed not in content  # secret while the event runs
-    assert "botifarra commit --seed" in content
+    assert "botifarra commit --seed=" in content
 
 
 def test_finished_event_reveals_the_seed_with_the_commands(client, played_event, organiser):
@@ -117,8 +117,8 @@ def test_finished_event_reveals_the_seed_with_the_commands(client, played_event,
     events.round_close(rnd=played_event.rounds.get(number=2), actor=actor, accept_missing=True)
     events.event_finish(event=played_event, actor=actor)
     content = get(client, "public:event", played_event.pk).content.decode()
-    assert f"botifarra deal --seed {played_event.seed} --board N" in content
-    assert f"botifarra commit --seed {played_event.seed}" in content
+    assert f"botifarra deal --seed={played_event.seed} --board N" in content
+    assert f"botifarra commit --seed={played_event.seed}" in content
     assert played_event.commitment in content
 
 

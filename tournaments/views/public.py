@@ -91,6 +91,10 @@ def event_page(request: HttpRequest, pk: int) -> HttpResponse:
             rounds=[r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING],
             entries=sorted(ev.entries.values(), key=lambda e: e.number),
             all_rounds=range(1, ev.event.rounds_count + 1),
+            # Once the seed is public: the check page's commands, for any board N.
+            seed_commands=check_commands(ev.event.public_seed, "N", ev.event.total_boards)[:2]
+            if ev.event.public_seed
+            else [],
         ),
     )
 
@@ -293,13 +297,14 @@ def _shell(text: str) -> str:
     return shlex.quote(text)
 
 
-def check_commands(seed: str, board: int, total: int) -> list[str]:
+def check_commands(seed: str, board: int | str, total: int) -> list[str]:
     """The ``botifarra`` commands that do what the check page does (engine/cli.py)."""
+    # "--seed=…": a seed that starts with "-" is not taken for an option.
     quoted = _shell(seed)
     return [
-        f"botifarra commit --seed {quoted}",
-        f"botifarra deal --seed {quoted} --board {board}",
-        f"botifarra deal --seed {quoted} --boards 1-{total}",
+        f"botifarra commit --seed={quoted}",
+        f"botifarra deal --seed={quoted} --board {board}",
+        f"botifarra deal --seed={quoted} --boards 1-{total}",
     ]
 
 

@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.errors import clip
+from tournaments import play
 from tournaments.clock import round_clock
 from tournaments.models import (
     AuditEntry,
@@ -741,10 +742,35 @@ class ResultSerializer(serializers.ModelSerializer):
 _DATETIME = serializers.DateTimeField(read_only=True)
 
 
+class VerdictSerializer(serializers.Serializer):
+    """The engine's verdict, unchanged (docs/play-record.md)."""
+
+    outcome = ChoiceField(choices=["complete", "illegal", "invalid"])
+    multiplier = serializers.IntegerField(required=False)
+    tricks = PairScoreSerializer(required=False)
+    totals = PairScoreSerializer(required=False)
+    score = PairScoreSerializer(required=False)
+    capot = serializers.BooleanField(required=False)
+    trick_winners = serializers.ListField(child=serializers.CharField(), required=False)
+    trick = serializers.IntegerField(required=False)
+    position = serializers.IntegerField(required=False)
+    seat = serializers.CharField(required=False)
+    card = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    legal = serializers.ListField(child=serializers.CharField(), required=False)
+    problems = serializers.ListField(child=serializers.DictField(), required=False)
+
+
 class PlayRecordSummarySerializer(serializers.ModelSerializer):
+    verdict = serializers.SerializerMethodField()
+
     class Meta:
         model = PlayRecord
         fields = ["id", "outcome", "verdict", "created_at"]
+
+    @extend_schema_field(VerdictSerializer())
+    def get_verdict(self, pr: PlayRecord) -> dict[str, Any]:
+        return play.verdict_out(pr.verdict)
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
@@ -795,25 +821,6 @@ class ResultFilterSerializer(serializers.Serializer):
 # ---- play records --------------------------------------------------------------------------
 
 
-class VerdictSerializer(serializers.Serializer):
-    """The engine's verdict, unchanged (docs/play-record.md)."""
-
-    outcome = ChoiceField(choices=["complete", "illegal", "invalid"])
-    multiplier = serializers.IntegerField(required=False)
-    tricks = PairScoreSerializer(required=False)
-    totals = PairScoreSerializer(required=False)
-    score = PairScoreSerializer(required=False)
-    capot = serializers.BooleanField(required=False)
-    trick_winners = serializers.ListField(child=serializers.CharField(), required=False)
-    trick = serializers.IntegerField(required=False)
-    position = serializers.IntegerField(required=False)
-    seat = serializers.CharField(required=False)
-    card = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False)
-    legal = serializers.ListField(child=serializers.CharField(), required=False)
-    problems = serializers.ListField(child=serializers.DictField(), required=False)
-
-
 class PlayRecordSubmitSerializer(serializers.Serializer):
     table = id_field(help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767)
@@ -835,12 +842,22 @@ class PlayRecordSerializer(serializers.ModelSerializer):
     result = serializers.IntegerField(source="result_id", read_only=True, allow_null=True)
     board = serializers.IntegerField(source="result.board.number", read_only=True)
     table = serializers.IntegerField(source="result.table_id", read_only=True)
-    record = serializers.JSONField(read_only=True)
-    verdict = VerdictSerializer(read_only=True)
+    record = serializers.SerializerMethodField()
+    verdict = serializers.SerializerMethodField()
 
     class Meta:
         model = PlayRecord
         fields = ["id", "result", "table", "board", "outcome", "record", "verdict", "created_at"]
+
+    # As the engine gives them, keys in play-record.md's order (a VerdictSerializer would
+    # reorder the keys, and the database gives JSON back with its keys sorted).
+    @extend_schema_field(serializers.JSONField())
+    def get_record(self, pr: PlayRecord) -> dict[str, Any]:
+        return play.record_out(pr.record)
+
+    @extend_schema_field(VerdictSerializer())
+    def get_verdict(self, pr: PlayRecord) -> dict[str, Any]:
+        return play.verdict_out(pr.verdict)
 
 
 class VerifySerializer(serializers.Serializer):

@@ -56,6 +56,7 @@ __all__ = [
     "check_form",
     "legal_for_record",
     "next_play",
+    "ordered_verdict",
     "recorded_hand",
     "replay",
     "replay_steps",
@@ -173,6 +174,50 @@ class Verdict:
                 "score": dict(self.score or {}),
             }
         return {"outcome": "invalid", "problems": [p.to_json() for p in self.problems]}
+
+
+_VERDICT_KEYS = {
+    "complete": ("outcome", "multiplier", "tricks", "totals", "score", "capot", "trick_winners"),
+    "illegal": (
+        "outcome",
+        "trick",
+        "position",
+        "seat",
+        "card",
+        "rule",
+        "legal",
+        "multiplier",
+        "score",
+    ),
+    "invalid": ("outcome", "problems"),
+}
+
+
+def ordered_verdict(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A verdict's JSON with its keys in play-record.md's order (``Verdict.to_json``'s), NS
+    before EW: as it was written, when a store gave it back in another order (PostgreSQL's
+    ``jsonb`` sorts keys). Keys it does not know come last, unchanged.
+
+    >>> ordered_verdict({"problems": [], "outcome": "invalid"})
+    {'outcome': 'invalid', 'problems': []}
+    >>> ordered_verdict({"score": {"EW": 3, "NS": 0}, "outcome": "illegal"})["score"]
+    {'NS': 0, 'EW': 3}
+    """
+    keys = _VERDICT_KEYS.get(str(data.get("outcome")), ())
+    out: dict[str, Any] = {}
+    for key in (*(k for k in keys if k in data), *(k for k in data if k not in keys)):
+        value = data[key]
+        if isinstance(value, Mapping) and set(value) == {"NS", "EW"}:
+            value = {"NS": value["NS"], "EW": value["EW"]}
+        elif key == "problems" and isinstance(value, list):
+            value = [
+                {"path": p["path"], "message": p["message"]}
+                if isinstance(p, Mapping) and set(p) == {"path", "message"}
+                else p
+                for p in value
+            ]
+        out[key] = value
+    return out
 
 
 @dataclass(frozen=True, slots=True)

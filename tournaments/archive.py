@@ -22,6 +22,7 @@ import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
 
+from tournaments import play
 from tournaments.actors import is_table_label
 from tournaments.models import (
     AuditEntry,
@@ -344,8 +345,8 @@ def _record(pr: PlayRecord | None) -> dict[str, Any] | None:
     if pr is None:
         return None
     return {
-        "record": pr.record,
-        "verdict": pr.verdict,
+        "record": play.record_out(pr.record),
+        "verdict": play.verdict_out(pr.verdict),
         "outcome": pr.outcome,
         "created_at": _time(pr.created_at),
     }

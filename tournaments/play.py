@@ -20,6 +20,7 @@ from engine.analysis import card_costs as engine_card_costs
 from engine.record import FORMAT as RECORD_FORMAT
 from engine.record import canonical as canonical_record
 from engine.record import make_record
+from engine.replay import ordered_verdict
 from tournaments.models import Board, BoardResult, Event
 
 FORMAT = RECORD_FORMAT
@@ -135,6 +136,17 @@ def canonical(board: Board, raw: Mapping[str, Any]) -> dict[str, Any]:
     out = canonical_record(raw, hands=False)
     out["ruleset"] = board.event.ruleset
     return out
+
+
+def record_out(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored record as it is given out: play-record.md's keys in their order (the database
+    may give JSON back with its keys sorted)."""
+    return canonical_record(record)
+
+
+def verdict_out(verdict: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored verdict as it is given out, in play-record.md's key order."""
+    return ordered_verdict(verdict)
 
 
 def published(board: Board, stored: Mapping[str, Any], *, ruleset: str) -> dict[str, Any]:

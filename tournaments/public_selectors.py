@@ -617,7 +617,7 @@ def play_records(ev: EventView) -> list[dict[str, Any]]:
                 "outcome": pr.outcome,
                 "submitted_at": pr.created_at.isoformat(),
                 "record": record,
-                "verdict": pr.verdict,
+                "verdict": play.verdict_out(pr.verdict),
             }
         )
     return out

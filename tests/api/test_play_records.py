@@ -196,3 +196,32 @@ def test_migration_0018_gives_records_stored_before_the_fix_their_events_ruleset
     PlayRecord.objects.update(record=record | {"ruleset": "lliure"})  # as stored before the fix
     migration.keep_the_events_ruleset(apps, None)
     assert PlayRecord.objects.get().record == record | {"ruleset": "obligada"}
+
+
+def _keys(value):
+    """Every object's keys in their order, nested (what a program reading the text sees)."""
+    if isinstance(value, dict):
+        return [(k, _keys(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_keys(v) for v in value]
+    return None
+
+
+@pytest.mark.parametrize("illegal_at", [None, 10])
+def test_a_stored_verdict_and_record_come_back_in_the_specifications_key_order(world, illegal_at):
+    """play-record.md fixes the verdict's keys and their order; a database may sort JSON keys
+    (PostgreSQL's jsonb does), a serializer may reorder them: what is read back is in order."""
+    record = world.record(1, **({"illegal_at": illegal_at} if illegal_at else {}))
+    posted = world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
+    assert posted.status_code == 201, posted.content
+    verdict = posted.json()["verdict"]
+    assert _keys(verdict) == _keys(world.verdict(record))
+    stored = PlayRecord.objects.get()
+    detail = world.client("table").get(f"{URL}/{stored.pk}").json()
+    assert _keys(detail["verdict"]) == _keys(verdict) and detail["verdict"] == verdict
+    assert list(detail["record"]) == ["format", "ruleset", "deal", "choice", "doubles", "play"]
+    result = world.client("referee").get(f"/api/v1/results/{stored.result_id}").json()
+    listed = next(s["play_record"] for s in result["submissions"] if s["play_record"])
+    assert _keys(listed["verdict"]) == _keys(verdict)

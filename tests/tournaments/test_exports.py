@@ -155,6 +155,9 @@ def test_records_json_replays_with_the_same_verdicts(client, played_event, tmp_p
     )
     verdicts = [json.loads(line) for line in out.stdout.splitlines()]
     assert verdicts == [r["verdict"] for r in records]
+    # The keys in play-record.md's order too, as the engine writes them (a database may sort
+    # stored JSON's keys).
+    assert [json.dumps(v) for v in verdicts] == [json.dumps(r["verdict"]) for r in records]
 
 
 def test_open_round_records_never_exported_even_for_organisers(client, played_event, organiser):

@@ -26,6 +26,10 @@ def visible_events(request: Request) -> QuerySet[Event]:
     return policy.visible_events(actor_for(request))
 
 
+def listed_events(request: Request) -> QuerySet[Event]:
+    return policy.listed_events(actor_for(request))
+
+
 def visible_results(request: Request) -> QuerySet[BoardResult]:
     return policy.visible_results(actor_for(request))
 

@@ -199,7 +199,7 @@ class EventListView(generics.ListAPIView):
     serializer_class = s.EventSerializer
 
     def get_queryset(self):
-        return access.visible_events(self.request).order_by("-date", "name", "pk")
+        return access.listed_events(self.request).order_by("-date", "name", "pk")
 
 
 @extend_schema(

@@ -216,16 +216,22 @@ def events_run_by(user: Any) -> QuerySet[Event]:
     return Event.objects.filter(runs_q(user)).values("pk")
 
 
-def visible_events(actor: Actor) -> QuerySet[Event]:
-    """Published events, plus the actor's own (organised, refereed, played, its table's).
+def listed_events(actor: Actor) -> QuerySet[Event]:
+    """The events a list shows: ``visible_events``, and for Django staff every event (names and
+    dates are not secrets; what is inside an event follows ``visible_events``)."""
+    if _is_site_staff(actor):
+        return Event.objects.select_related("club")
+    return visible_events(actor)
 
-    Django staff may list every event: names and dates are not secrets; what is inside an
-    event still follows the rules above.
-    """
+
+def visible_events(actor: Actor) -> QuerySet[Event]:
+    """Published events, plus the actor's own (organised, refereed, played, its table's); a
+    superuser's are all (a superuser referees every event: ``Event.is_referee``). Django staff
+    as such see no more inside an event than anyone."""
     qs = Event.objects.select_related("club")
-    user = _user(actor)
-    if user is not None and (user.is_staff or user.is_superuser):
+    if _superuser(actor):
         return qs
+    user = _user(actor)
     q = Q(published=True)
     if actor.table is not None:
         q |= Q(pk=actor.table.round.event_id)

@@ -2,7 +2,8 @@
 
 table = table 1's token; other_table = table 2's; player = an account whose pair sits at table 1
 (NS); organiser / referee of this event; other_* of another event; staff = is_staff, not a
-superuser (staff read everything; writes follow the services' roles).
+superuser (staff list every event, and inside one see no more than anyone; writes follow the
+services' roles).
 """
 
 import pytest
@@ -131,3 +132,31 @@ def test_reading_a_play_record(world, who):
     pk = BoardResult.objects.get().play_records.get().pk
     response = world.client(who).get(f"/api/v1/play-records/{pk}")
     assert response.status_code == expected(who, SEES_CARDS, 200)
+
+
+def test_django_staff_list_an_unpublished_event_but_read_nothing_inside_it(world):
+    """docs/api.md: staff may list every event; inside an event, no more than anyone (who gets
+    a 404 for an unpublished one): not its closed rounds' scores."""
+    from tournaments.services import events
+
+    result = _entered(world)
+    results.result_confirm(result=result, actor=Actor(table=world.table, side="NS"))
+    organiser = Actor(user=world.users["organiser"])
+    events.round_close(rnd=world.table.round, actor=organiser, accept_missing=True)
+    type(world.event).objects.filter(pk=world.event.pk).update(published=False)
+    pk = world.event.pk
+    # "Anyone": an account with no role in this event (another event's organiser).
+    staff, anyone = world.client("staff"), world.client("other_organiser")
+    listed = staff.get("/api/v1/events").json()["results"]
+    assert pk in [e["id"] for e in listed]
+    assert pk not in [e["id"] for e in anyone.get("/api/v1/events").json()["results"]]
+    for url in (
+        f"/api/v1/events/{pk}",
+        f"/api/v1/events/{pk}/standings",
+        f"/api/v1/events/{pk}/crosstable",
+        f"/api/v1/results/{result.pk}",
+    ):
+        refused = anyone.get(url)
+        assert refused.status_code in (403, 404), url
+        assert staff.get(url).status_code == refused.status_code, url
+    assert staff.get(f"/api/v1/results?event={pk}").json()["count"] == 0

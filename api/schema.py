@@ -6,7 +6,8 @@ any operation of its kind can answer, whatever its view does:
 - 401 where the view authenticates (a token that is wrong or no longer valid is refused
   before the view runs), 403 on a write through a browser session (CSRF);
 - 404 where the path names an object;
-- 400 on a paginated list (a ``limit`` or ``offset`` out of range);
+- 400 everywhere (a ``?format=`` other than ``json``; on a paginated list also a ``limit`` or
+  ``offset`` out of range);
 - 413 and 415 on a write (a body over the route's limit, a body that is not JSON);
 - 503 everywhere (the database did not answer; nothing was stored).
 """
@@ -59,8 +60,7 @@ class ApiSchema(AutoSchema):
                 codes.append(403)
         if "{" in self.path:
             codes.append(404)
-        if self._is_list_view() and getattr(view, "pagination_class", None):
-            codes.append(400)
+        codes.append(400)  # ?format= other than json (api/negotiation.py), and bad paging
         if write:
             codes += [413, 415]
         return codes

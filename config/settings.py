@@ -218,6 +218,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiSchema",
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StorableJSONParser"],
+    # JSON only: the API's pages for people are /api/docs/ (its schema documents JSON); no
+    # browsable HTML answers, for ?format=api or a browser's Accept: text/html.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,  # the default limit; api/pagination.py has the maximum
     "EXCEPTION_HANDLER": "api.errors.exception_handler",

@@ -43,3 +43,21 @@ def test_the_longest_number_a_path_takes_reaches_the_view(world):
 )
 def test_a_page_whose_number_is_too_long_is_not_found(client, path):
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "accept"),
+    [("", "text/html"), ("?format=api", None), ("", "text/html,application/xhtml+xml,*/*;q=0.8")],
+)
+def test_the_api_answers_in_json_only(world, query, accept):
+    """docs/api.md: responses are JSON; a ?format= other than json is a 400 at format."""
+    headers = {"HTTP_ACCEPT": accept} if accept else {}
+    for who, path in (("anonymous", "/api/v1/events"), ("anonymous", "/api/v1/results/1")):
+        response = world.client(who).get(path + query, **headers)
+        assert response["Content-Type"].startswith("application/json"), (path, response.status_code)
+    if query:
+        assert (
+            world.client("anonymous").get("/api/v1/events" + query).json()["errors"][0]["field"]
+            == "format"
+        )
+    assert world.client("anonymous").get("/api/v1/events?format=json").status_code == 200

@@ -184,10 +184,21 @@ def headers(delivery: WebhookDelivery, body: bytes, *, now: float | None = None)
 # ---- which addresses ------------------------------------------------------------------------
 
 
+# IPv6 prefixes that carry an IPv4 address a gateway may forward to (NAT64, 6to4, Teredo, the
+# IPv4-compatible form): a private IPv4 address can hide behind an address Python calls global.
+_CARRIES_IPV4 = tuple(
+    ipaddress.ip_network(n)
+    for n in ("64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32", "::/96")
+)
+
+
 def _refused_address(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif any(ip in network for network in _CARRIES_IPV4):
+            return True
     return not ip.is_global or ip.is_multicast
 
 

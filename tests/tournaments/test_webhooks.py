@@ -295,6 +295,15 @@ def test_an_address_that_is_not_http_is_refused_on_url(running_event, boss, url)
         "http://[::1]/h",
         "http://[::ffff:127.0.0.1]/h",
         "http://0.0.0.0/h",
+        # IPv4 inside IPv6 that a gateway forwards: NAT64 (10.0.0.5, the metadata service,
+        # loopback), 6to4, Teredo and the IPv4-compatible form.
+        "http://[64:ff9b::a00:5]/h",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+        "http://[64:ff9b::7f00:1]/h",
+        "http://[64:ff9b:1::a00:5]/h",
+        "http://[2002:a00:5::1]/h",
+        "http://[2001:0:a00:5::1]/h",
+        "http://[::a00:5]/h",
     ],
 )
 def test_in_production_private_addresses_are_refused(running_event, boss, settings, url):

@@ -65,7 +65,7 @@ def test_appoint_a_referee_by_invitation_then_remove_the_role(running_event, new
     guest_problems.errors = [e for e in guest_problems.errors if "404" not in e]
     guest_problems.assert_clean()
 
-    page.reload()
+    page.goto(f"/manage/{event.pk}/roles/")
     row = page.locator('tr[data-user="eva"][data-role="referee"]')
     expect(row).to_be_visible()
     expect(page.locator("#invitations")).to_have_count(0)

@@ -168,12 +168,19 @@ def test_invitation_link_is_shown_once_then_accepted_by_a_newcomer(logged_in, ev
     response = logged_in.post(
         reverse("tournaments:role_invite", args=[event.pk]), {"role": "referee", "email": ""}
     )
-    assert response.status_code == 302
-    page = logged_in.get(reverse("tournaments:event_roles", args=[event.pk])).content.decode()
+    # The link is in this answer only: no redirect, nothing kept for one (a session is stored in
+    # the database, which keeps only the link's fingerprint), and never cached.
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    page = response.content.decode()
     start = page.index("/accounts/invitation/")
     link = page[start : page.index('"', start)]
     again = logged_in.get(reverse("tournaments:event_roles", args=[event.pk])).content.decode()
     assert link not in again and "data-invitation=" in again  # pending, link not shown again
+    from django.contrib.sessions.models import Session
+
+    token = link.rstrip("/").rsplit("/", 1)[-1]
+    assert not any(token in str(s.get_decoded()) for s in Session.objects.all())
     logged_in.logout()
     form = client.get(link)
     assert form.status_code == 200 and "You are invited as a referee" in form.content.decode()

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -18,8 +19,6 @@ from tournaments.models import Event, RoleInvitation
 from tournaments.services import ServiceError
 from tournaments.services import roles as svc
 from tournaments.views.organiser import _actor, _event
-
-NEW_LINK = "roles:new_link"  # the session key of a link shown once, after the redirect
 
 
 def invitation_url(request: HttpRequest, token: str) -> str:
@@ -36,10 +35,8 @@ def _page(
     *,
     appoint: AppointForm | None = None,
     invite: InviteForm | None = None,
+    new_link: dict[str, str] | None = None,
 ) -> HttpResponse:
-    new_link = request.session.pop(NEW_LINK, None)
-    if new_link and new_link.get("event") != event.pk:
-        new_link = None
     bound = [f for f in (appoint, invite) if f is not None and f.is_bound and f.errors]
     return render(
         request,
@@ -99,13 +96,19 @@ def role_invite(request: HttpRequest, pk: int) -> HttpResponse:
     except ServiceError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         return _page(request, event, invite=form)
-    request.session[NEW_LINK] = {
-        "event": event.pk,
-        "url": invitation_url(request, made.token),
-        "role": made.invitation.get_role_display(),
-        "expires": made.invitation.expires_at.isoformat(),
-    }
-    return _roles_page(event)
+    # Shown in this answer only (not kept for a redirect: the database keeps no link, only its
+    # fingerprint, and a session is stored there too); the answer is never cached.
+    response = _page(
+        request,
+        event,
+        new_link={
+            "url": invitation_url(request, made.token),
+            "role": made.invitation.get_role_display(),
+            "expires": made.invitation.expires_at.isoformat(),
+        },
+    )
+    add_never_cache_headers(response)
+    return response
 
 
 def _posted(request: HttpRequest) -> bool:

@@ -188,6 +188,28 @@ def test_the_service_worker_covers_the_table_pages_and_keeps_only_their_files(cl
     assert 'request.method !== "GET"' in body
 
 
+def test_the_service_worker_works_with_the_production_static_files(client, settings, tmp_path):
+    """DEBUG off: hashed file names from collectstatic's manifest (a name the manifest does not
+    hold is an error there, where the development storage answers anything)."""
+    import json
+
+    from django.utils.html import escapejs
+
+    from tournaments.views.table_app import ASSETS
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    hashed = {name: name.replace(".", ".0123456789ab.", 1) for name in ASSETS}
+    (tmp_path / "staticfiles.json").write_text(json.dumps({"version": "1.1", "paths": hashed}))
+    answer = client.get(reverse("table:service_worker"))
+    assert answer.status_code == 200
+    body = answer.content.decode()
+    assert all(escapejs(f"{settings.STATIC_URL}{name}") in body for name in hashed.values())
+
+
 def test_the_notice_for_a_page_never_kept_names_no_table_and_is_kept_at_install(client, table):
     notice = client.get("/table/offline/", HTTP_ACCEPT_LANGUAGE="en")
     assert notice.status_code == 200

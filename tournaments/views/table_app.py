@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -56,7 +57,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": _version(),
             "scope": scope,
-            "static_prefix": static(""),
+            "static_prefix": settings.STATIC_URL,  # static("") fails with a manifest
             "assets": [static(name) for name in ASSETS],
             "offline": reverse("table:offline"),
         },

@@ -26,8 +26,14 @@ install: $(VENV)/.installed messages
 install-dev: $(VENV)/.installed-dev messages
 
 # Translations are compiled from the .po files at every install: no hand-made .mo is trusted.
+# Without GNU gettext (msgfmt) the site still runs, in English only: say so and go on.
 messages: | $(BIN)/python
-	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v 0
+	@if command -v msgfmt >/dev/null 2>&1; then \
+		DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv -v 0; \
+	else \
+		echo "warning: msgfmt (GNU gettext) is not installed: the pages stay in English;" \
+			"install gettext for Catalan and Spanish (apt install gettext)" >&2; \
+	fi
 
 demo: install
 	DEBUG=1 $(PY) manage.py migrate --no-input -v 0

@@ -1,5 +1,6 @@
 """Small typed readers for configuration held in environment variables."""
 
+import math
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -34,6 +35,27 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from exc
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={raw!r} is below its minimum of {minimum}")
+    return value
+
+
+def env_float(name: str, default: float, *, minimum: float = 0.0, positive: bool = False) -> float:
+    """A number of seconds (or the like) of the environment: at least ``minimum``, and more than
+    0 when ``positive``."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from exc
+    if not math.isfinite(value):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number")
+    if value < minimum or (positive and value <= 0):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} must be more than 0"
+            if positive
+            else f"{name}={raw!r} is below {minimum:g}"
+        )
     return value
 
 

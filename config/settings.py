@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str
+from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -191,7 +191,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # Standings: results arriving within this window share one recomputation; a lock on each event
 # lives at most this long (keep it above the longest recomputation; see tournaments/tasks.py).
-STANDINGS_COALESCE_SECONDS = float(env_str("STANDINGS_COALESCE_SECONDS", "2"))
+STANDINGS_COALESCE_SECONDS = env_float("STANDINGS_COALESCE_SECONDS", 2.0)
 STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 
 # Webhooks (docs/api.md, "Webhooks"): loopback and private addresses are refused unless allowed
@@ -199,8 +199,8 @@ STANDINGS_LOCK_TIMEOUT = env_int("STANDINGS_LOCK_TIMEOUT", 300)
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=DEBUG)
 WEBHOOKS_PER_EVENT = env_int("WEBHOOKS_PER_EVENT", 5, minimum=1)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
-WEBHOOK_TIMEOUT_SECONDS = float(env_str("WEBHOOK_TIMEOUT_SECONDS", "5"))
-WEBHOOK_RETRY_BASE_SECONDS = float(env_str("WEBHOOK_RETRY_BASE_SECONDS", "60"))
+WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 5.0, positive=True)
+WEBHOOK_RETRY_BASE_SECONDS = env_float("WEBHOOK_RETRY_BASE_SECONDS", 60.0, positive=True)
 
 # Every route has its own, smaller body limit (tournaments/body_limits.py); this global one is
 # the largest of them (the CSV import's confirmation), for anything read outside a route.

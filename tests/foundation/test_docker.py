@@ -77,3 +77,22 @@ def test_the_image_builds_the_c_solver_and_refuses_to_ship_without_it():
     assert "s.BACKEND == 'c'" in runtime
     ignored = (DOCKER.parent / ".dockerignore").read_text().split()
     assert "**/*.so" in ignored  # a checkout's own build must not land in the image
+
+
+def test_compose_shares_the_media_and_leaves_the_sites_address_to_the_request():
+    """docs/deploy.md: background PDFs are written by a worker and served by the web processes
+    (one volume); SITE_URL is none unless set (else every QR code says localhost); the image's
+    health check is the web server's, not the workers'."""
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    services = compose["services"]
+    assert "media" in compose["volumes"]
+    for name in ("web", "worker"):
+        assert "media:/app/media" in services[name]["volumes"]
+    assert services["web"]["environment"]["SITE_URL"] == "${SITE_URL:-}"
+    assert services["web"]["environment"]["WEB_CONCURRENCY"] == "${WEB_CONCURRENCY:-3}"
+    for name in ("migrate", "worker", "analysis", "beat"):
+        assert services[name]["healthcheck"] == {"disable": True}
+    assert "healthcheck" not in services["web"]
+    dockerfile = (DOCKER / "Dockerfile").read_text()
+    assert "chown botifarra:botifarra /app/media" in dockerfile
+    assert "/healthz" not in dockerfile.split("HEALTHCHECK", 1)[1].splitlines()[0]

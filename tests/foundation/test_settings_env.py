@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_from_url, env_bool, env_int, env_list
+from config.env import database_from_url, env_bool, env_float, env_int, env_list
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,6 +49,26 @@ def test_env_helpers_read_typed_values(monkeypatch):
     monkeypatch.setenv("X_INT", "many")
     with pytest.raises(ImproperlyConfigured, match="X_INT"):
         env_int("X_INT", 1)
+
+
+def test_env_float_names_the_variable_and_its_bound(monkeypatch):
+    assert env_float("X_FLOAT", 2.5) == 2.5
+    monkeypatch.setenv("X_FLOAT", "0.5")
+    assert env_float("X_FLOAT", 1.0, positive=True) == 0.5
+    for bad, words in (("soon", "not a number"), ("nan", "not a number"), ("-1", "below 0")):
+        monkeypatch.setenv("X_FLOAT", bad)
+        with pytest.raises(ImproperlyConfigured, match=f"X_FLOAT.*{words}"):
+            env_float("X_FLOAT", 1.0)
+    monkeypatch.setenv("X_FLOAT", "0")
+    assert env_float("X_FLOAT", 1.0) == 0
+    with pytest.raises(ImproperlyConfigured, match="X_FLOAT.*more than 0"):
+        env_float("X_FLOAT", 1.0, positive=True)
+
+
+def test_a_bad_webhook_timeout_stops_the_start_with_its_name():
+    proc = _manage("check", DEBUG="1", WEBHOOK_TIMEOUT_SECONDS="0")
+    assert proc.returncode != 0
+    assert "WEBHOOK_TIMEOUT_SECONDS='0' must be more than 0" in proc.stderr
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -25,6 +25,12 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+if not ALLOWED_HOSTS:
+    # Started anyway, the site would answer every request (its health check too) with a 400.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS is not set: give the site's host names, comma-separated "
+        "(e.g. ALLOWED_HOSTS=botifarra.example), or set DEBUG=1 for development."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Empty: the address each request came in on (tournaments/site.py).
 SITE_URL = env_str("SITE_URL", "")

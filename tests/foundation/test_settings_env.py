@@ -100,6 +100,12 @@ def test_refuses_to_start_without_a_secret_key_when_debug_is_off():
     assert "SECRET_KEY is not set" in proc.stderr
 
 
+def test_refuses_to_start_without_allowed_hosts_when_debug_is_off():
+    proc = _manage("check", DEBUG="0", SECRET_KEY="s" * 50)
+    assert proc.returncode != 0
+    assert "ALLOWED_HOSTS is not set" in proc.stderr
+
+
 def test_check_deploy_reports_nothing_with_production_settings():
     proc = _manage(
         "check",

@@ -25,37 +25,41 @@ def env_bool(name: str, default: bool = False) -> bool:
     )
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+def _number(name: str, kind: type, what: str) -> tuple[str, float] | None:
+    """The variable's text and value as ``kind``; None when it is unset or empty."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
-        return default
+        return None
     try:
-        value = int(raw)
+        value = kind(raw)
     except ValueError as exc:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from exc
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {what}") from exc
+    if not math.isfinite(value):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {what}")
+    return raw, value
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    found = _number(name, int, "an integer")
+    if found is None:
+        return default
+    raw, value = found
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={raw!r} is below its minimum of {minimum}")
-    return value
+    return int(value)
 
 
 def env_float(name: str, default: float, *, minimum: float = 0.0, positive: bool = False) -> float:
     """A number of seconds (or the like) of the environment: at least ``minimum``, and more than
     0 when ``positive``."""
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
+    found = _number(name, float, "a number")
+    if found is None:
         return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from exc
-    if not math.isfinite(value):
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a number")
-    if value < minimum or (positive and value <= 0):
-        raise ImproperlyConfigured(
-            f"{name}={raw!r} must be more than 0"
-            if positive
-            else f"{name}={raw!r} is below {minimum:g}"
-        )
+    raw, value = found
+    if positive and value <= 0:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be more than 0")
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r} is below {minimum:g}")
     return value
 
 

@@ -58,13 +58,20 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
 
 
 def club_results_input(club_id: int) -> list[tuple[Event, st.EventInput]]:
-    """The results of all the club's finished events, in order of (date, id), read in a
+    """The results of all the club's finished pairs events, in order of (date, id), read in a
     handful of queries whatever the number of events (the ratings' recomputation from
     scratch reads a club's whole history). No pairing inputs: only the results are read.
     """
-    finished = {"event__club_id": club_id, "event__status": Event.Status.FINISHED}
+    # Pairs events only, as ratings_update rates them (a team event ranks teams).
+    finished = {
+        "event__club_id": club_id,
+        "event__status": Event.Status.FINISHED,
+        "event__competitor": Event.Competitor.PAIRS,
+    }
     events = list(
-        Event.objects.filter(club_id=club_id, status=Event.Status.FINISHED).order_by("date", "pk")
+        Event.objects.filter(
+            club_id=club_id, status=Event.Status.FINISHED, competitor=Event.Competitor.PAIRS
+        ).order_by("date", "pk")
     )
     rounds = dict_of_lists(
         (r.event_id, r)

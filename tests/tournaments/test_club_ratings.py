@@ -215,3 +215,38 @@ def test_with_a_worker_a_finished_event_is_rated_and_a_repeat_changes_nothing(
     assert _stored(club) == by_worker
     ratings_recompute(club.pk)
     assert _stored(club) == by_worker
+
+
+def test_a_recompute_from_scratch_leaves_team_events_out_as_the_updates_do(
+    club, organiser, django_capture_on_commit_callbacks
+):
+    """clubs.md: the recomputation gives exactly the ratings of the event-by-event updates,
+    which rate pairs events only (a team event ranks teams)."""
+    import random
+
+    from tests.teams.conftest import play_team_round, team_event
+    from tournaments.models import TeamMember
+
+    actor = Actor(user=organiser)
+    members = players(*[f"P{i}" for i in range(8)], club=club)
+    with django_capture_on_commit_callbacks(execute=True):
+        club_evening(
+            club, organiser, [(members[i], members[i + 4]) for i in range(4)], when=date(2026, 9, 1)
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        team = team_event(
+            actor, 2, rounds_count=1, boards_per_round=2, club=club, date=date(2026, 9, 8)
+        )
+        play_team_round(team, actor, 1, random.Random(18))
+        events.event_finish(event=Event.objects.get(pk=team.pk), actor=actor)
+
+    def rated():
+        return {
+            r.player_id: (r.mu, r.sigma, r.events) for r in PlayerRating.objects.filter(club=club)
+        }
+
+    updated = rated()
+    team_players = set(TeamMember.objects.filter(team__event=team).values_list("player", flat=True))
+    assert updated and not team_players & set(updated)
+    ratings_recompute(club.pk)
+    assert rated() == updated

@@ -78,8 +78,12 @@ def lineups_of(event: Event) -> Lineups:
 
 
 def club_lineups(club_id: int, events: list[Event]) -> dict[int, Lineups]:
-    """The line-ups of all the club's finished events, read in two queries."""
-    finished = {"event__club_id": club_id, "event__status": Event.Status.FINISHED}
+    """The line-ups of all the club's finished pairs events, read in two queries."""
+    finished = {
+        "event__club_id": club_id,
+        "event__status": Event.Status.FINISHED,
+        "event__competitor": Event.Competitor.PAIRS,
+    }
     entries: dict[int, list[tuple]] = {}
     for event_id, *row in Entry.objects.filter(**finished).values_list("event_id", *ENTRY_PLAYERS):
         entries.setdefault(event_id, []).append(tuple(row))

@@ -263,3 +263,33 @@ def test_the_partnership_page_lists_the_events_played_together(client, two_eveni
     biel.visibility = Player.Visibility.HIDDEN
     biel.save()
     assert client.get(reverse("players:partnership", args=[anna.pk, biel.pk])).status_code == 404
+
+
+def test_a_merge_moves_the_duplicates_places_on_teams(client, club, organiser):
+    """A player typed again for a team event: the merge moves the team membership (it used to
+    fail with a server error: the membership protects the player it names)."""
+    from tests.teams.conftest import team_event
+    from tournaments.models import TeamMember
+
+    team = team_event(Actor(user=organiser), 2, rounds_count=1, boards_per_round=2, club=club)
+    member = TeamMember.objects.filter(team__event=team).order_by("pk").first()
+    (keep,) = players(member.player.name, club=club)
+    client.force_login(organiser)
+    url = reverse("players:merge", args=[keep.pk])
+    page = client.get(url, {"other": member.player.pk})
+    assert page.status_code == 200 and "1 place on a team moves." in page.content.decode()
+    done = client.post(url, {"other": member.player.pk, "confirm": "1"})
+    assert done.status_code == 302
+    assert TeamMember.objects.get(pk=member.pk).player_id == keep.pk
+    assert not Player.objects.filter(pk=member.player_id).exists()
+    assert PlayerMerge.objects.get().moved["teams"] == [member.team_id]
+
+
+def test_two_players_of_the_same_team_event_cannot_be_merged(club, organiser):
+    from tests.teams.conftest import team_event
+    from tournaments.models import TeamMember
+
+    team = team_event(Actor(user=organiser), 2, rounds_count=1, boards_per_round=2, club=club)
+    a, b = (m.player for m in TeamMember.objects.filter(team__event=team).order_by("pk")[:2])
+    plan = svc.merge_plan(keep=a, other=b, actor=Actor(user=organiser))
+    assert plan.problems == [f"Both played in {team.name}: they are two people."]

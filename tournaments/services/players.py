@@ -15,7 +15,15 @@ from django.utils.translation import gettext as _
 
 from tournaments import policy, queue
 from tournaments.actors import Actor
-from tournaments.models import Event, Pair, Player, PlayerMerge, Substitution
+from tournaments.models import (
+    Event,
+    LineUp,
+    Pair,
+    Player,
+    PlayerMerge,
+    Substitution,
+    TeamMember,
+)
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
 
 
@@ -27,6 +35,7 @@ class MergePlan:
     other: Player
     pairs: list[Pair] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)
+    teams: list[TeamMember] = field(default_factory=list)  # the duplicate's places on teams
     events: list[Event] = field(default_factory=list)
     takes_account: bool = False
     takes_licence: bool = False
@@ -56,17 +65,26 @@ def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
         .select_related("entry__event")
         .order_by("pk")
     )
+    plan.teams = list(
+        TeamMember.objects.filter(player=other).select_related("team__event").order_by("pk")
+    )
+    team_events = [m.team.event_id for m in plan.teams]
     plan.events = list(
-        Event.objects.filter(pk__in=policy.player_entries(other).values("event_id"))
+        Event.objects.filter(
+            Q(pk__in=policy.player_entries(other).values("event_id")) | Q(pk__in=team_events)
+        )
         .select_related("club")
         .order_by("date", "pk")
     )
-    both = policy.player_entries(keep).filter(
-        event__in=policy.player_entries(other).values("event_id")
+    # Both in one event (a pair's, or a team's list of players): two people.
+    both = Event.objects.filter(
+        Q(pk__in=policy.player_entries(keep).values("event_id"))
+        | Q(pk__in=TeamMember.objects.filter(player=keep).values("team__event_id")),
+        pk__in=[e.pk for e in plan.events],
     )
-    for entry in both.select_related("event"):
+    for event in both.order_by("date", "pk"):
         plan.problems.append(
-            _("Both played in %(event)s: they are two people.") % {"event": entry.event.name}
+            _("Both played in %(event)s: they are two people.") % {"event": event.name}
         )
     if keep.user_id and other.user_id and keep.user_id != other.user_id:
         plan.problems.append(_("Both players have their own account: they are two people."))
@@ -101,6 +119,7 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         moved = {
             "pairs": [p.pk for p in plan.pairs],
             "substitutions": [s.pk for s in plan.substitutions],
+            "teams": [m.team_id for m in plan.teams],
             "events": [e.pk for e in plan.events],
             "account": plan.takes_account,
             "licence": plan.takes_licence,
@@ -110,6 +129,10 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         Pair.objects.filter(player2=other).update(player2=keep)
         Substitution.objects.filter(player_in=other).update(player_in=keep)
         Substitution.objects.filter(player_out=other).update(player_out=keep)
+        TeamMember.objects.filter(player=other).update(player=keep)
+        for lineup in LineUp.objects.filter(substitutes=other):
+            lineup.substitutes.remove(other)
+            lineup.substitutes.add(keep)
         user_id, licence, club_id = other.user_id, other.licence, other.club_id
         # The person's privacy choice survives: the more restrictive of the two stands.
         order = list(Player.Visibility.values)  # hidden, results, rating

@@ -83,7 +83,9 @@ def _final_placements(
             lineups[entry.pk] = (pair.player1_id, pair.player2_id)
             continue
         ids: list[int] = []
-        for _rounds, pair in spans:
+        for rounds, pair in spans:
+            if rounds <= 0:  # replaced before its first round: that line-up never played
+                continue
             ids += [p for p in (pair.player1_id, pair.player2_id) if p not in ids]
         lineups[entry.pk] = tuple(ids)
     return tuple(Placement(rank=r["rank"], players=lineups[r["entry"]]) for r in rows)

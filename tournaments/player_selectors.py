@@ -83,9 +83,11 @@ def _entries(player: Player, events) -> list[Entry]:  # noqa: ANN001 - a queryse
 
 
 def _players_of(entry: Entry) -> list[Player]:
-    """Everyone who played for the entry: its pair now and the pairs it had before."""
+    """Everyone who played for the entry: its pair now and the pairs it had before (not one
+    replaced before round 1: it never played)."""
     seen: dict[int, Player] = {}
-    for pair in [*(s.previous_pair for s in entry.substitutions.all()), entry.pair]:
+    earlier = [s.previous_pair for s in entry.substitutions.all() if s.from_round > 1]
+    for pair in [*earlier, entry.pair]:
         for p in (pair.player1, pair.player2):
             seen.setdefault(p.pk, p)
     return list(seen.values())

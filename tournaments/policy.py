@@ -307,11 +307,14 @@ def boards_shown(user: Any) -> QuerySet[Board]:
 
 
 def player_entries(player: Player) -> QuerySet[Entry]:
-    """Every entry the player played in: in its pair, or in a pair they left by a substitution."""
+    """Every entry the player played in: in its pair, or in a pair they left by a substitution
+    after its first round (one made before round 1 replaced a line-up that never played)."""
     q = Q()
-    for where in ("pair", "substitutions__previous_pair"):
-        for slot in ("player1", "player2"):
-            q |= Q(**{f"{where}__{slot}": player})
+    for slot in ("player1", "player2"):
+        q |= Q(**{f"pair__{slot}": player})
+        q |= Q(
+            **{f"substitutions__previous_pair__{slot}": player, "substitutions__from_round__gt": 1}
+        )
     return Entry.objects.filter(q).distinct()
 
 

@@ -239,3 +239,23 @@ def test_one_address_signs_up_at_most_ten_pairs_an_hour(client, open_event, sent
     assert refused.status_code == 429 and refused["Retry-After"]
     assert "Too many sign-ups from this address" in refused.content.decode()
     assert Registration.objects.count() == 10
+
+
+def test_a_withdrawal_confirms_a_waiting_pair_only_within_a_lowered_cap(organiser):
+    """The organiser lowered the cap below the pairs already confirmed: a pair that withdraws
+    frees no place until the event is below the cap again."""
+    actor = Actor(user=organiser)
+    event = events.event_create(actor=actor, name="Open", registration_cap=3)
+    events.registration_open(event=event, actor=actor)
+    made = [
+        svc.registration_signup(
+            event=event, player1=f"A{i}", player2=f"B{i}", email=f"p{i}@example.org", language="en"
+        )
+        for i in range(4)
+    ]
+    assert [r.status for r in made][-1] == Registration.Status.WAITING
+    events.event_update(event=event, actor=actor, registration_cap=2)
+    svc.registration_withdraw(registration=made[0])
+    statuses = dict(event.registrations.values_list("pk", "status"))
+    assert list(statuses.values()).count(Registration.Status.CONFIRMED) == 2
+    assert statuses[made[3].pk] == Registration.Status.WAITING

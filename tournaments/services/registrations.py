@@ -19,7 +19,7 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError, audit
 from tournaments.services.events import entry_register, require_organiser
-from tournaments.services.waiting_list import is_full, promote_first_waiting
+from tournaments.services.waiting_list import is_full, promote_within_cap
 
 CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
 SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
@@ -183,7 +183,8 @@ def registration_withdraw(*, registration: Registration) -> Registration:
             entry.delete()  # not started: the pair leaves the list, as a withdrawal does
         queue.registration_email(registration, WITHDRAWN)
         if was_confirmed:
-            promote_first_waiting(event)
+            # Within the cap as it is now (the organiser may have lowered it meanwhile).
+            promote_within_cap(event)
     return registration
 
 

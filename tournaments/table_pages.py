@@ -197,7 +197,9 @@ def home_context(access: Access) -> dict[str, Any]:
         "event": table.round.event,
         "round": table.round,
         "rows": rows,
-        "stamp": stamp(rows) + f":{clock.state}:{table.time_after}",
+        # The clock's end (or, paused, what is left) too: "Give more time" changes nothing else.
+        "stamp": stamp(rows)
+        + f":{clock.state}:{clock.ends_ms or clock.seconds_left}:{table.time_after}",
         "clock": clock,
         "ask_time": ask_time,
         "time_deals": time_deals,

@@ -294,3 +294,29 @@ def test_an_event_without_a_time_limit_has_no_seconds_left_in_the_api(client, or
     Event.objects.filter(pk=event.pk).update(published=True)
     rounds = client.get(reverse("api:event_rounds", args=[event.pk])).json()["results"]
     assert rounds[0]["clock"] == {"state": "none", "seconds_left": None, "ends_at": None}
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_more_time_reaches_the_table_phones(client, organiser, running_event, paused):
+    """The phone swaps in the refreshed boards (with the countdown) when their stamp changes:
+    "Give more time" moves the clock's end and nothing else, so the stamp must change too."""
+    import re
+
+    actor = Actor(user=organiser)
+    rnd = running_event.rounds.get(number=1)
+    clock.clock_start(rnd=rnd, actor=actor, minutes=10)
+    if paused:
+        rnd.refresh_from_db()
+        clock.clock_pause(rnd=rnd, actor=actor)
+    table = rnd.tables.get(number=1)
+    assert client.post(reverse("table:enter"), {"code": table.code_ns}).status_code == 302
+    url = reverse("table:board_list", args=[table.code_ns])
+
+    def page_stamp():
+        return re.search(r'data-stamp="([^"]+)"', client.get(url).content.decode()).group(1)
+
+    before = page_stamp()
+    assert page_stamp() == before  # nothing changed: the phone keeps its page
+    rnd.refresh_from_db()
+    clock.clock_extend(rnd=rnd, actor=actor, minutes=5)
+    assert page_stamp() != before

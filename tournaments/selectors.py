@@ -290,8 +290,9 @@ class Outstanding:
 
 
 def round_outstanding(rnd: Round) -> list[Outstanding]:
-    """Tables with boards that have no counted result yet (a forfeited table owes none; nor
-    does a table whose match ended before a board, game over or time)."""
+    """Tables with boards that have no counted result yet (a table whose match ended before a
+    board, game over or time, owes none; a forfeited table owes none either, but a board it
+    played, entered or disputed, is played: it is still to be confirmed or ruled)."""
     states: dict[tuple[int, int], str] = {}
     for table_id, board_no, status in BoardResult.objects.filter(table__round=rnd).values_list(
         "table_id", "board__number", "status"
@@ -300,10 +301,13 @@ def round_outstanding(rnd: Round) -> list[Outstanding]:
     counted = _counted_scores(rnd)
     event = rnd.event
     found = []
-    for table in rnd.tables.filter(forfeited_by="").select_related("ns__pair", "ew__pair"):
-        due, _not_played = table_boards_due(
-            event, table, list(rnd.board_numbers), counted.get(table.pk, {})
-        )
+    for table in rnd.tables.select_related("ns__pair", "ew__pair"):
+        if table.forfeited_by:
+            due = [n for n in rnd.board_numbers if (table.pk, n) in states]
+        else:
+            due, _not_played = table_boards_due(
+                event, table, list(rnd.board_numbers), counted.get(table.pk, {})
+            )
         by_state: dict[str, list[int]] = {"disputed": [], "entered": [], "": []}
         for n in due:
             status = states.get((table.pk, n), "")

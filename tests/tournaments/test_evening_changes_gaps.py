@@ -180,3 +180,22 @@ def test_proposing_a_round_for_the_last_pair_left_is_refused_clearly():
         pairings_propose(event.pk, 2, actor=actor)
     assert refused.value.field == "round"
     assert not event.rounds.filter(number=2, bye=first).exists()
+
+
+def test_closing_asks_about_a_forfeited_tables_entered_board(running_event, actor):
+    """A forfeited table owes no more boards, but one it played and entered is played: it
+    stays on the travellers, to be confirmed (or ruled) before the round closes."""
+    from tournaments.models import Table
+
+    first, second = _tables(running_event, 1)
+    _enter(first, 1, confirm=False)  # entered, not confirmed; board 2 never played
+    for board in (1, 2):
+        _enter(second, board)
+    plan = changes.entry_withdraw(entry=first.ns, actor=actor, reason="left")
+    assert plan.forfeit is not None and plan.forfeit.pk == first.pk
+    assert Table.objects.get(pk=first.pk).forfeited_by
+    outstanding = selectors.round_outstanding(_round(running_event, 1))
+    assert [(o.table.pk, o.unconfirmed, o.missing) for o in outstanding] == [(first.pk, [1], [])]
+    with pytest.raises(Conflict):
+        events.round_close(rnd=_round(running_event, 1), actor=actor)
+    assert _round(running_event, 1).status == "open"

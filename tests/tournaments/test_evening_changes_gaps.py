@@ -199,3 +199,25 @@ def test_closing_asks_about_a_forfeited_tables_entered_board(running_event, acto
     with pytest.raises(Conflict):
         events.round_close(rnd=_round(running_event, 1), actor=actor)
     assert _round(running_event, 1).status == "open"
+
+
+def test_a_round_is_not_unopened_after_its_bye_pair_withdrew(organiser, actor):
+    """docs: un-open needs that no pair has withdrawn from the round; the bye's pair has no
+    table to forfeit, but it withdrew after this round all the same."""
+    from tests.factories import EventFactory, PairFactory
+    from tournaments.models import Entry
+    from tournaments.services.pairings import pairings_propose
+
+    event = EventFactory(organisers=[organiser], status="registration")
+    for n in range(1, 6):
+        Entry.objects.create(event=event, pair=PairFactory(), number=n)
+    events.event_start(event=event, actor=actor)
+    event.refresh_from_db()
+    events.boards_generate(event=event)
+    pairings_propose(event.pk, 1, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    plan = changes.entry_withdraw(entry=rnd.bye, actor=actor, reason="went home")
+    assert plan.after_round == 1 and plan.forfeit is None
+    with pytest.raises(Conflict, match="A pair withdrew from this round"):
+        changes.round_unopen(rnd=rnd, actor=actor, reason="opened by mistake")
+    assert _round(event, 1).status == "open"

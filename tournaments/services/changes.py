@@ -137,12 +137,11 @@ def unopen_check(rnd: Round) -> None:
     has withdrawn from it (its forfeit would go, the pair staying seated)."""
     if rnd.status != Round.Status.OPEN:
         raise Conflict(_("Only an open round can be un-opened."), field="round")
-    if rnd.tables.exclude(forfeited_by="").exists():
+    withdrawn_in_it = rnd.event.entries.filter(withdrawn_after_round=rnd.number)
+    if rnd.tables.exclude(forfeited_by="").exists() or withdrawn_in_it.exists():
+        # A forfeited match, or a pair (the bye's, one resting) that withdrew after this round.
         raise Conflict(
-            _(
-                "A pair withdrew from this round and its match is forfeited: reinstate the pair "
-                "first, or close the round."
-            ),
+            _("A pair withdrew from this round: reinstate the pair first, or close the round."),
             field="round",
         )
     if BoardResult.objects.filter(table__round=rnd).exists():

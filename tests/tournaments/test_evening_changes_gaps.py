@@ -10,7 +10,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.test_evening_changes import _enter, _round, _tables
+from tests.tournaments.test_evening_changes import _enter, _play_round, _round, _tables
 from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.clock import NOT_STARTED, round_clock
@@ -221,3 +221,20 @@ def test_a_round_is_not_unopened_after_its_bye_pair_withdrew(organiser, actor):
     with pytest.raises(Conflict, match="A pair withdrew from this round"):
         changes.round_unopen(rnd=rnd, actor=actor, reason="opened by mistake")
     assert _round(event, 1).status == "open"
+
+
+def test_the_rooms_screen_marks_a_withdrawn_pair_in_the_standings(
+    client, running_event, actor, django_capture_on_commit_callbacks
+):
+    """docs: a pair that withdraws stays in the standings marked withdrawn; the screen too."""
+    from django.urls import reverse
+
+    running_event.published = True
+    running_event.save(update_fields=["published"])
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_round(running_event, 1)
+        events.round_close(rnd=_round(running_event, 1), actor=actor)
+        changes.entry_withdraw(entry=running_event.entries.get(number=2), actor=actor)
+    screen = client.get(reverse("public:screen", args=[running_event.pk]))
+    standings = screen.content.decode().split("Standings after round")[1].split("</table>")[0]
+    assert standings.count('class="badge withdrawn"') == 1

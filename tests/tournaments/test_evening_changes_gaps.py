@@ -238,3 +238,21 @@ def test_the_rooms_screen_marks_a_withdrawn_pair_in_the_standings(
     screen = client.get(reverse("public:screen", args=[running_event.pk]))
     standings = screen.content.decode().split("Standings after round")[1].split("</table>")[0]
     assert standings.count('class="badge withdrawn"') == 1
+
+
+def test_ending_rulings_that_were_never_reopened_says_so(client, running_event, organiser):
+    from django.urls import reverse
+
+    from tournaments.models import AuditEntry
+
+    client.force_login(organiser)
+    before = AuditEntry.objects.filter(event=running_event).count()
+    answer = client.post(
+        reverse("tournaments:round_rulings", args=[running_event.pk, 1]),
+        {"reopen": "0"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    said = [str(m) for m in answer.context["messages"]]
+    assert said == ["Rulings on round 1 are not open."]
+    assert AuditEntry.objects.filter(event=running_event).count() == before

@@ -852,6 +852,10 @@ def round_rulings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     rnd = _round(event, number)
     reopen = request.POST.get("reopen") == "1"
+    if not reopen and not rnd.ruling_open:
+        # Nothing to end (the service answers it as done, for a retried request).
+        messages.info(request, _("Rulings on round %(n)s are not open.") % {"n": number})
+        return _round_page(event, number)
     _attempt(
         request,
         lambda: svc.round_rulings(

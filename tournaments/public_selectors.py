@@ -677,9 +677,19 @@ def screen_version(ev: EventView) -> str:
     """Changes when the screen would show something else (rounds, standings), and each
     minute."""
     snapshot = StandingsSnapshot.objects.filter(event=ev.event).order_by("-computed_at").first()
+    # "Find your table": who sits where in the open rounds, and under which names.
+    seated = Table.objects.filter(
+        round__event=ev.event, round__status=Round.Status.OPEN
+    ).values_list("pk", "ns_id", "ew_id")
+    players = ev.event.entries.values_list("pk", "pair_id", "withdrawn_after_round")
     parts = (
-        sorted((n, r.status, r.pk, r.clock_ends_at, r.clock_left) for n, r in ev.rounds.items()),
+        sorted(
+            (n, r.status, r.pk, r.clock_ends_at, r.clock_left, r.bye_id)
+            for n, r in ev.rounds.items()
+        ),
         snapshot.computed_at.isoformat() if snapshot else "",
+        sorted(seated),
+        sorted(players),
         timezone.now().replace(second=0, microsecond=0).isoformat(),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]

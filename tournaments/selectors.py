@@ -234,8 +234,10 @@ def round_version(rnd: Round) -> str:
         n=Count("id"), t=Max("created_at"), c=Max("closed_at")
     )
     unlocks = BoardUnlock.objects.filter(table__round=rnd).count()
-    tables = Table.objects.filter(round=rnd).aggregate(
-        n=Count("id"), codes=Sum("codes_version"), forfeits=Count("id", filter=~Q(forfeited_by=""))
+    tables = Table.objects.filter(round=rnd).aggregate(n=Count("id"), codes=Sum("codes_version"))
+    # Which side forfeited, not only how many: a forfeit moved from NS to EW shows otherwise.
+    tables["forfeits"] = list(
+        Table.objects.filter(round=rnd).exclude(forfeited_by="").values_list("pk", "forfeited_by")
     )
     tables["time"] = list(
         Table.objects.filter(round=rnd, time_after__isnull=False).values_list("pk", "time_after")
@@ -256,12 +258,25 @@ def round_version(rnd: Round) -> str:
 
 
 def event_disputes_version(event: Event) -> str:
-    """Changes whenever the event's referee queue would show something else."""
+    """Changes whenever the event's referee queue would show something else: its disputes, and
+    the open rounds' tables that finished after time (the clock, time called, their results)."""
     found = Dispute.objects.filter(result__table__round__event=event).aggregate(
         n=Count("id"), t=Max("created_at"), c=Max("closed_at"), r=Count("rulings")
     )
+    open_rounds = Round.objects.filter(event=event, status=Round.Status.OPEN)
+    late = (
+        sorted(open_rounds.values_list("pk", "clock_ends_at", "clock_left")),
+        sorted(
+            Table.objects.filter(round__in=open_rounds, time_after__isnull=False).values_list(
+                "pk", "time_after", "time_declared_at"
+            )
+        ),
+        BoardResult.objects.filter(table__round__in=open_rounds).aggregate(
+            n=Count("id"), t=Max("updated_at")
+        ),
+    )
     minute = timezone.now().replace(second=0, microsecond=0)
-    return hashlib.sha256(repr((found, minute.isoformat())).encode()).hexdigest()[:20]
+    return hashlib.sha256(repr((found, late, minute.isoformat())).encode()).hexdigest()[:20]
 
 
 def round_entries(rnd: Round) -> list[Entry]:

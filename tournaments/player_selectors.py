@@ -167,7 +167,13 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
                 duplicate_pct=row["duplicate_pct"] if row else None,
             )
         )
-    page.partners = [(by_pk[pk], count) for pk, count in partners.most_common()]
+    # A partner whose page the reader may not open is not listed (nor linked) here: their
+    # name stays on the lines of the events they played only.
+    page.partners = [
+        (by_pk[pk], count)
+        for pk, count in partners.most_common()
+        if policy.PlayerAccess(access.actor, by_pk[pk]).page
+    ]
     page.ratings = _rating_rows(player, access)
     rated_clubs = {r.club.pk for r in page.ratings}
     page.history = [

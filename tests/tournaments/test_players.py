@@ -293,3 +293,19 @@ def test_two_players_of_the_same_team_event_cannot_be_merged(club, organiser):
     a, b = (m.player for m in TeamMember.objects.filter(team__event=team).order_by("pk")[:2])
     plan = svc.merge_plan(keep=a, other=b, actor=Actor(user=organiser))
     assert plan.problems == [f"Both played in {team.name}: they are two people."]
+
+
+def test_a_hidden_partner_is_not_listed_among_a_players_partners(client, club, organiser):
+    """clubs.md: a hidden player's name appears only on their events' pages and the season."""
+    ps = players(*[f"H{i}" for i in range(8)], club=club)
+    Player.objects.filter(pk=ps[4].pk).update(
+        name="Hidden Partner", visibility=Player.Visibility.HIDDEN
+    )
+    club_evening(club, organiser, [(ps[i], ps[i + 4]) for i in range(4)], when=date(2026, 10, 1))
+    assert client.get(reverse("players:player", args=[ps[4].pk])).status_code == 404
+    page = client.get(reverse("players:player", args=[ps[0].pk])).content.decode()
+    partners = (
+        page.split('id="partners"')[1].split("</section>")[0] if 'id="partners"' in page else ""
+    )
+    assert "Hidden Partner" not in partners
+    assert reverse("players:partnership", args=[ps[0].pk, ps[4].pk]) not in page

@@ -221,3 +221,54 @@ def test_a_round_closed_while_a_confirmation_waits_for_its_table_refuses_it(worl
     assert seen["status"] == 400, seen
     assert seen["body"]["errors"][0]["field"] == "round", seen
     assert BoardResult.objects.get().status == BoardResult.Status.ENTERED
+
+
+def test_a_request_withdrawn_while_the_other_pair_enters_the_board_is_refused(world, monkeypatch):
+    """referees.md: a request cannot be withdrawn once a result was sent after it. The other
+    pair's entry still under way (holding the result's lock) must be seen, not lost."""
+    from tournaments.actors import Actor
+    from tournaments.models import Dispute
+    from tournaments.services import Conflict, disputes, results
+
+    table = world.table
+    ns, ew = Actor(table=table, side="NS"), Actor(table=table, side="EW")
+    short = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 44, "EW": 28}}
+    results.result_submit_short(table=table, board_number=1, actor=ns, data=short)
+    result = BoardResult.objects.get(table=table, board__number=1)
+    called = disputes.dispute_request(result=result, actor=ns, reason="we made a mistake")
+    real, inside, out = results.insert_linked, threading.Event(), {}
+
+    def slow(rows):
+        inside.set()
+        time.sleep(1.0)  # the entry holds the table's and the result's locks meanwhile
+        return real(rows)
+
+    monkeypatch.setattr(results, "insert_linked", slow)
+
+    def submit():
+        try:
+            other = short | {"totals": {"NS": 30, "EW": 42}}
+            results.result_submit_short(table=table, board_number=1, actor=ew, data=other)
+            out["submit"] = "stored"
+        finally:
+            connection.close()
+
+    def withdraw():
+        inside.wait(10)
+        time.sleep(0.2)
+        try:
+            disputes.dispute_withdraw(dispute=Dispute.objects.get(pk=called.pk), actor=ns)
+            out["withdraw"] = "withdrawn"
+        except Conflict:
+            out["withdraw"] = "refused"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit), threading.Thread(target=withdraw)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert out == {"submit": "stored", "withdraw": "refused"}
+    assert Dispute.objects.get(pk=called.pk).status == Dispute.Status.OPEN
+    assert Submission.objects.filter(result=result).count() == 2

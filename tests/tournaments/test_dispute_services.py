@@ -564,3 +564,24 @@ def test_only_players_of_the_table_or_referees_withdraw(running_event, table1, b
     disputes.dispute_withdraw(dispute=dispute, actor=Actor(user=referee))
     dispute.refresh_from_db()
     assert dispute.status == Dispute.Status.WITHDRAWN
+
+
+def test_a_call_on_a_counted_result_asks_for_the_standings_without_it(
+    running_event, table1, board1, monkeypatch
+):
+    """referees.md: while a dispute is open the board's result does not count."""
+    from tournaments import queue
+
+    asked = []
+    real = queue.request_standings
+    monkeypatch.setattr(
+        queue, "request_standings", lambda event: asked.append(event.pk) or real(event)
+    )
+    data = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 44, "EW": 28}}
+    results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    results.result_submit_short(table=table1, board_number=1, actor=ew(table1), data=data)
+    result = BoardResult.objects.get(table=table1, board=board1)
+    assert result.status == BoardResult.Status.CONFIRMED
+    asked.clear()
+    disputes.dispute_request(result=result, actor=ns(table1), reason="wrong totals")
+    assert asked == [running_event.pk]

@@ -101,7 +101,11 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         before = _snapshot(locked)
         locked.status = BoardResult.Status.DISPUTED
         save_audited(locked, actor=actor, action="result_disputed", before=before)
-        return open_dispute(locked, kind, actor, reason, previous_status=previous)
+        opened = open_dispute(locked, kind, actor, reason, previous_status=previous)
+        if previous in BoardResult.COUNTED:
+            # It stops counting until the ruling (referees.md): the standings without it.
+            queue.request_standings(event)
+        return opened
 
 
 def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
@@ -129,6 +133,9 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status != Dispute.Status.OPEN:
             raise Conflict(_("This dispute is already closed."))
+        # The result's lock first (a submission holds it until it commits), then the check:
+        # a submission still under way when the request is withdrawn is seen, not lost.
+        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         if Submission.objects.filter(result=result, created_at__gt=dispute.created_at).exists():
             # What was sent since (the other pair's entry, a play record) would be lost by
             # putting the result back: the referee decides.
@@ -141,7 +148,6 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         dispute.status = Dispute.Status.WITHDRAWN
         dispute.closed_at = timezone.now()
         dispute.save()
-        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         before = _snapshot(locked)
         locked.status = dispute.previous_status or BoardResult.Status.ENTERED
         save_audited(locked, actor=actor, action="dispute_withdrawn", before=before)

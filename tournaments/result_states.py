@@ -65,14 +65,23 @@ def transition(stored: Stored | None, incoming: Incoming) -> Decision:
         return Decision(refusal=Refusal.RULED)
     if stored.status == Status.DISPUTED:
         return Decision()  # kept for the referee; the stored result does not move
-    if incoming.source != stored.source and not incoming.agrees:
+    # A record against a short result, or the reverse: which is right is the referee's call.
+    # Once confirmed, only a record reopens it (a new short result is refused as any change).
+    if (
+        incoming.source != stored.source
+        and not incoming.agrees
+        and (stored.status != Status.CONFIRMED or incoming.source == Source.PLAY_RECORD)
+    ):
         reason = Reason.ILLEGAL_PLAY if illegal_record else Reason.RECORD_MISMATCH
         return Decision(Status.DISPUTED, dispute=reason)
     if stored.status == Status.CONFIRMED:
         if not incoming.agrees:
             return Decision(refusal=Refusal.CONFIRMED)
         return Decision(source=_better_source(stored, incoming))
-    if incoming.side and incoming.side == stored.entered_side:
+    same_side = incoming.side == stored.entered_side
+    # The same pair again; or the organisers correcting their own entry (agreeing with it,
+    # an organiser confirms it, as they confirm a pair's).
+    if same_side and (incoming.side or not incoming.agrees):
         if incoming.version is None and not incoming.agrees:
             return Decision(refusal=Refusal.ALREADY_ENTERED)
         return Decision(source=incoming.source, take_values=True)

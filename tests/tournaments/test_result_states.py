@@ -122,6 +122,24 @@ CASES = [
         Decision(refusal=Refusal.CONFIRMED),
     ),
     (
+        "confirmed from a record, then a different short result: refused, not a dispute",
+        stored(CONFIRMED, source=RECORD),
+        incoming(agrees=False),
+        Decision(refusal=Refusal.CONFIRMED),
+    ),
+    (
+        "an organiser corrects the organisers' entry with its version",
+        stored(side="", version=2),
+        incoming(side="", agrees=False, version=2),
+        Decision(source=SHORT, take_values=True),
+    ),
+    (
+        "an organiser differs from the organisers' entry without the version",
+        stored(side=""),
+        incoming(side="", agrees=False),
+        Decision(refusal=Refusal.ALREADY_ENTERED),
+    ),
+    (
         "confirmed, then a record that contradicts it",
         stored(CONFIRMED),
         incoming(source=RECORD, agrees=False),

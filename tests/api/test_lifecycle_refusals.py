@@ -72,3 +72,19 @@ def test_swap_a_pair_with_itself_is_refused_and_changes_nothing(
     # audited swap that changes nothing.
     assert response.status_code == 400, response.status_code
     assert AuditEntry.objects.filter(event_id=pk, action="round_swap").count() == swaps
+
+
+def test_the_frameworks_own_messages_come_in_the_readers_language(
+    db, django_capture_on_commit_callbacks
+):
+    """DRF's Catalan catalogue lacks some of its messages; the project's supplies them."""
+    org, _pk, url = _started(django_capture_on_commit_callbacks)
+    cases = [
+        (f"{url}/publish", {"published": "potser"}, "published", "Ha de ser un valor booleà"),
+        (f"{url}/pairs", {"pairs": []}, "pairs", "com a mínim 1 elements"),
+    ]
+    for path, body, field, words in cases:
+        answer = _post(org, path, body, HTTP_ACCEPT_LANGUAGE="ca")
+        assert answer.status_code == 400, answer.content
+        message = dict(_codes(answer))[field]
+        assert words in message, message

@@ -114,9 +114,11 @@ def build_pdf(self: Task, job_id: str) -> str:
     except pdf.PdfRefused as exc:
         _job_set(job_id, state="failed", error=exc.message)
         return ""
-    except Exception as exc:  # noqa: BLE001 - a layout bug will not heal on retry: report it
+    except Exception:  # noqa: BLE001 - a layout bug will not heal on retry: report it
         log.exception("PDF job %s failed", job_id)
-        _job_set(job_id, state="failed", error=str(exc))
+        # The reader is told it failed, in their language (the page's own sentence); the
+        # programmer's details are in the log, not on the page.
+        _job_set(job_id, state="failed", error="")
         return ""
     _job_set(job_id, state="done", file=str(path))
     return str(path)

@@ -219,3 +219,23 @@ def test_unknown_pdf_job_is_404(client, played_event):
     assert (
         client.get(reverse("public:pdf_download", args=[played_event.pk, job])).status_code == 404
     )
+
+
+def test_a_pdf_job_that_fails_tells_the_reader_without_the_programs_error(
+    client, played_event, monkeypatch, tmp_path, settings, django_capture_on_commit_callbacks
+):
+    settings.MEDIA_ROOT = tmp_path
+    monkeypatch.setattr(pdf, "LARGE_PAIRS", 2)
+
+    def broken(plan, progress=None):
+        raise KeyError("layout_column_7")
+
+    monkeypatch.setattr(pdf, "render_pdf", broken)
+    url = reverse("public:pdf", args=[played_event.pk, "scorecards"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url)
+    job = response["Location"].split("job=")[1]
+    status = client.get(reverse("public:pdf_status", args=[played_event.pk, job])).json()
+    assert status["state"] == "failed" and status["error"] == ""
+    page = client.get(response["Location"]).content.decode()
+    assert "layout_column_7" not in page

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import ratelimit
 
@@ -30,7 +30,11 @@ class CountedLoginMixin:
             )
             if self.attempt.blocked:
                 raise forms.ValidationError(
-                    _("Too many failed attempts. Try again in %(s)s seconds.")
+                    ngettext(
+                        "Too many failed attempts. Try again in %(s)s second.",
+                        "Too many failed attempts. Try again in %(s)s seconds.",
+                        self.attempt.retry_after,
+                    )
                     % {"s": self.attempt.retry_after},
                     code="rate_limited",
                 )

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext, pgettext_lazy
 
 import engine
 from engine import ProblemCode, Rule
@@ -225,7 +225,11 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
     ProblemCode.HANDS_REQUIRED: gettext_lazy("The hands are needed outside an event (R3)."),
     ProblemCode.HANDS_NOT_OBJECT: gettext_lazy("The hands must be given seat by seat (R3)."),
     ProblemCode.HAND_NOT_LIST: gettext_lazy("A hand must be a list of 12 cards (R3)."),
-    ProblemCode.HAND_SIZE: gettext_lazy("%(seat)s holds %(count)s cards; a hand has 12 (R3)."),
+    ProblemCode.HAND_SIZE: ngettext_lazy(
+        "%(seat)s holds %(count)s card; a hand has 12 (R3).",
+        "%(seat)s holds %(count)s cards; a hand has 12 (R3).",
+        "count",
+    ),
     ProblemCode.HAND_MISSING: gettext_lazy("The hand %(of_seat)s is missing (R3)."),
     ProblemCode.HAND_MISMATCH: gettext_lazy(
         "The hand %(of_seat)s is not the hand of board %(board)s (R3)."
@@ -273,8 +277,10 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
     ProblemCode.PLAY_TOO_LONG: gettext_lazy(
         "The play holds %(count)s cards; a whole hand has 48 (R10)."
     ),
-    ProblemCode.PLAY_TOO_SHORT: gettext_lazy(
-        "The play stops after %(count)s cards without an illegal card; a whole hand has 48 (R10)."
+    ProblemCode.PLAY_TOO_SHORT: ngettext_lazy(
+        "The play stops after %(count)s card without an illegal card; a whole hand has 48 (R10).",
+        "The play stops after %(count)s cards without an illegal card; a whole hand has 48 (R10).",
+        "count",
     ),
     ProblemCode.CARD_NOT_HELD: gettext_lazy("%(card)s is not in the hand %(of_seat)s."),
     ProblemCode.CARD_ALREADY_PLAYED: gettext_lazy("%(card)s was already played (%(first)s)."),
@@ -326,7 +332,7 @@ def problem_text(problem: engine.Problem) -> str:
             params[f"of_{key}"] = side_of(value)
         else:
             params[key] = value
-    return str(template) % params
+    return str(template % params)  # a plural picks its form by the params (ngettext_lazy)
 
 
 def field_problems(problems: Iterable[engine.Problem], prefix: str = "") -> list[FieldProblem]:

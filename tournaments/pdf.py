@@ -19,6 +19,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import charts, site, stage_pages
 from tournaments import public_selectors as sel
@@ -130,7 +131,14 @@ def hand_record_rounds(ev: sel.EventView, number: int | None) -> list[int]:
         return [r.number for r in ev.closed_rounds]
     if ev.staff:
         if number > ev.event.rounds_count:
-            raise PdfRefused(_("This event has %(n)s rounds.") % {"n": ev.event.rounds_count})
+            raise PdfRefused(
+                ngettext(
+                    "This event has %(n)s round.",
+                    "This event has %(n)s rounds.",
+                    ev.event.rounds_count,
+                )
+                % {"n": ev.event.rounds_count}
+            )
         return [number]
     if not ev.round_closed(number):
         raise PdfRefused(

@@ -164,3 +164,17 @@ def test_a_paste_that_is_not_json_gets_a_sentence_without_parser_words(running_e
     assert text in box
     for jargon in ("Expecting", "char 0", "JSON", "column", "valor"):
         assert jargon not in box, jargon
+
+
+@pytest.mark.parametrize(
+    ("count", "words"), [(1, "després d'1 carta sense"), (5, "després de 5 cartes sense")]
+)
+def test_a_count_picks_its_plural_form_in_each_language(count, words):
+    """A number in a sentence: one card is not "1 cartes" (ngettext, not a fixed plural)."""
+    problem = engine.Problem(engine.ProblemCode.PLAY_TOO_SHORT, {"count": count}, "play")
+    with translation.override("ca"):
+        assert words in labels.problem_text(problem)
+    with translation.override("en"):
+        assert f"after {count} card{'s' if count > 1 else ''} without" in labels.problem_text(
+            problem
+        )

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Max, Model, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.errors import clip
 from scoring.presets import Preset
@@ -392,7 +393,11 @@ def round_propose(
     require_pairs_event(event)
     if number < 1 or number > event.rounds_count:
         raise ServiceError(
-            _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
+            ngettext(
+                "This event has %(n)s round.", "This event has %(n)s rounds.", event.rounds_count
+            )
+            % {"n": event.rounds_count},
+            field="round",
         )
     entries = {e.pk: e for e in round_active_entries(event, number)}
     seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else []) + list(rests)

@@ -6,6 +6,7 @@ results as ``scoring_io.event_input`` reads them; this module only stores what i
 """
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.methods import next_pairing
 from tournaments.actors import Actor
@@ -25,7 +26,11 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
     event = Event.objects.get(pk=event_id)
     if not 1 <= round_number <= event.rounds_count:
         raise ServiceError(
-            _("This event has %(n)s rounds.") % {"n": event.rounds_count}, field="round"
+            ngettext(
+                "This event has %(n)s round.", "This event has %(n)s rounds.", event.rounds_count
+            )
+            % {"n": event.rounds_count},
+            field="round",
         )
     missing = pairing_gate(event, round_number)
     if missing:

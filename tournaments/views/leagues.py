@@ -14,6 +14,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import exports, pdf
@@ -173,7 +174,11 @@ def league_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     messages.error(request, _("Tick the box to replace the fixture list."))
                 else:
                     n = svc.fixtures_generate(league=league, actor=actor)
-                    messages.success(request, _("%(n)s matches scheduled.") % {"n": n})
+                    messages.success(
+                        request,
+                        ngettext("%(n)s match scheduled.", "%(n)s matches scheduled.", n)
+                        % {"n": n},
+                    )
                     return redirect("leagues:manage", league.pk)
             if action == "publish":
                 league.published = request.POST.get("published") == "1"

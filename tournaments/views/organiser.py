@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import queue, scoring_io, selectors
@@ -583,7 +584,11 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             },
             status=400,
         )
-    messages.success(request, _("%(n)s pairs registered.") % {"n": len(created)})
+    messages.success(
+        request,
+        ngettext("%(n)s pair registered.", "%(n)s pairs registered.", len(created))
+        % {"n": len(created)},
+    )
     return redirect("tournaments:entries", event.pk)
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -36,7 +36,11 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
         if tried is not None and tried.blocked:
             form.add_error(
                 None,
-                _("Too many sign-ups from this address: try again in %(minutes)s minutes.")
+                ngettext(
+                    "Too many sign-ups from this address: try again in %(minutes)s minute.",
+                    "Too many sign-ups from this address: try again in %(minutes)s minutes.",
+                    tried.retry_after // 60 + 1,
+                )
                 % {"minutes": tried.retry_after // 60 + 1},
             )
             status = 429

@@ -10,6 +10,12 @@
     TEXT = JSON.parse(document.getElementById("tp-text").textContent);
   } catch (e) { TEXT = {}; }
   function t(key) { return TEXT[key] || key; }
+  // A translated sentence with its %(name)s filled in (the words' order is the language's).
+  function fmt(key, values) {
+    return t(key).replace(/%\((\w+)\)s/g, function (_m, name) {
+      return values[name] === undefined ? "" : String(values[name]);
+    });
+  }
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -105,7 +111,7 @@
     function handNode(seat, tokens, toMove) {
       var box = el("div", {"class": "hand seat-" + seat + (seat === cfg.dealer ? " dealer" : "") +
                                    (seat === toMove ? " to-move" : "")});
-      var name = cfg.seats[seat] + (seat === toMove ? " · " + t("toPlay") : "");
+      var name = seat === toMove ? fmt("toPlay", {seat: cfg.seats[seat]}) : cfg.seats[seat];
       box.appendChild(el("div", {"class": "seat-name", text: name}));
       ["o", "c", "e", "b"].forEach(function (letter) {
         var line = el("div", {"class": "suit-line suit-" + letter});
@@ -134,12 +140,12 @@
       deal.appendChild(mid);
 
       var first = t("trick") + " " + Math.min(state.trick_number, 12) + " · " +
-        (answer.seat ? cfg.seats[answer.seat] + " " + t("toPlay") : t("allIn"));
-      if (state.trick_winner) { first += " · " + cfg.seats[state.trick_winner] + " " + t("wins"); }
+        (answer.seat ? fmt("toPlay", {seat: cfg.seats[answer.seat]}) : t("allIn"));
+      if (state.trick_winner) { first += " · " + fmt("wins", {seat: cfg.seats[state.trick_winner]}); }
       var ns = cfg.sides.NS + " ", ew = " · " + cfg.sides.EW + " ";
       var second = t("tricks") + ": " + ns + state.tricks.NS + ew + state.tricks.EW +
         " — " + t("totals") + ": " + ns + state.totals.NS + ew + state.totals.EW +
-        " — " + state.count + "/48 " + t("played");
+        " — " + fmt("played", {n: state.count});
       var statusNode = role("status");
       statusNode.textContent = "";
       statusNode.appendChild(el("strong", {text: first}));

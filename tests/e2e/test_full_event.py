@@ -279,6 +279,9 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
                     assert offered.count() == legal_count(boards[first], game_trump, game[:k])
                 if k == 17:
                     shot(ew, "card-by-card")
+                    # The status line: whole translated sentences, filled in by table.js.
+                    status = ew.inner_text("[data-role=status]")
+                    assert "17/48 cards played" in status and " to play" in status
                 ew.click(f'#legal-cards button[data-card="{card}"]')
             ew.wait_for_selector('#play-app[data-count="48"]:not(.busy)')
             ew.click("[data-action=submit]")

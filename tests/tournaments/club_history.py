@@ -27,10 +27,12 @@ def club_evening(
     play: int | None = None,
     finish: bool = True,
     seed: int = 1,
+    before_play=None,
     **options: object,
 ) -> Event:
     """An evening of ``club``: one pair per ``lineup`` item, ``play`` rounds played and closed
-    (all by default), published, and finished when every round was played and ``finish``."""
+    (all by default), published, and finished when every round was played and ``finish``;
+    ``before_play(event)`` runs once the event has started, before round 1 is proposed."""
     actor = Actor(user=organiser)
     event = events.event_create(
         actor=actor,
@@ -47,6 +49,8 @@ def club_evening(
     events.event_start(event=event, actor=actor)
     events.boards_generate(event=event)
     event.refresh_from_db()
+    if before_play is not None:
+        before_play(event)
     rng = random.Random(seed)
     for n in range(1, (rounds if play is None else play) + 1):
         pairings_propose(event.pk, n, actor=actor)

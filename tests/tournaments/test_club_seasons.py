@@ -201,43 +201,27 @@ def test_a_season_of_partnerships_credits_two_players_even_with_a_substitute(clu
 def test_a_player_replaced_before_round_1_did_not_play_and_scores_nothing(client, club, organiser):
     """clubs.md §2: every player who played for the pair gets its points; one replaced before
     the first round opened played none of it (nor is the event on their page)."""
-    import random
-
-    from tournaments.demo import play_round
-    from tournaments.models import Entry, Pair
     from tournaments.services import changes
-    from tournaments.services.pairings import pairings_propose
-    from tournaments.services.standings import standings_recompute
 
-    actor = Actor(user=organiser)
     ps = players(*[f"Q{i}" for i in range(8)], club=club)
-    event = events.event_create(
-        actor=actor,
-        name="Early change",
-        club=club,
-        date=date(2026, 10, 1),
-        rounds_count=2,
-        boards_per_round=2,
+    made = []
+
+    def replace_one(event):
+        made.append(
+            changes.player_substitute(
+                entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Zoe"
+            )
+        )
+
+    event = club_evening(
+        club,
+        organiser,
+        [(ps[i], ps[i + 4]) for i in range(4)],
+        when=date(2026, 10, 1),
+        before_play=replace_one,
     )
-    for number, (a, b) in enumerate([(ps[i], ps[i + 4]) for i in range(4)], start=1):
-        pair = Pair.objects.create(name=f"{a.name} – {b.name}", player1=a, player2=b)
-        Entry.objects.create(event=event, pair=pair, number=number)
-    events.event_start(event=event, actor=actor)
-    events.boards_generate(event=event)
-    event.refresh_from_db()
-    sub = changes.player_substitute(
-        entry=event.entries.get(number=1), actor=actor, seat=2, name="Zoe"
-    )
+    (sub,) = made
     assert sub.from_round == 1
-    rng = random.Random(1)
-    for n in (1, 2):
-        pairings_propose(event.pk, n, actor=actor)
-        rnd = events.round_open(rnd=event.rounds.get(number=n), actor=actor)
-        play_round(rnd, rng)
-        events.round_close(rnd=rnd, actor=actor)
-    standings_recompute(event.pk)
-    events.event_publish(event=event, actor=actor)
-    events.event_finish(event=event, actor=actor)
     season = Season.objects.create(
         club=club, name="S", starts=date(2026, 1, 1), ends=date(2026, 12, 31)
     )

@@ -235,12 +235,13 @@ def round_version(rnd: Round) -> str:
     )
     unlocks = BoardUnlock.objects.filter(table__round=rnd).count()
     tables = Table.objects.filter(round=rnd).aggregate(n=Count("id"), codes=Sum("codes_version"))
-    # Which side forfeited, not only how many: a forfeit moved from NS to EW shows otherwise.
-    tables["forfeits"] = list(
-        Table.objects.filter(round=rnd).exclude(forfeited_by="").values_list("pk", "forfeited_by")
-    )
-    tables["time"] = list(
-        Table.objects.filter(round=rnd, time_after__isnull=False).values_list("pk", "time_after")
+    # Time called and forfeits, table by table (which side forfeited: a forfeit moved from NS
+    # to EW shows otherwise).
+    tables["marks"] = list(
+        Table.objects.filter(round=rnd)
+        .filter(Q(time_after__isnull=False) | ~Q(forfeited_by=""))
+        .order_by("pk")
+        .values_list("pk", "time_after", "forfeited_by")
     )
     minute = timezone.now().replace(second=0, microsecond=0)
     clock = (rnd.clock_ends_at, rnd.clock_left)

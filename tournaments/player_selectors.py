@@ -172,7 +172,9 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     page.partners = [
         (by_pk[pk], count)
         for pk, count in partners.most_common()
-        if policy.PlayerAccess(access.actor, by_pk[pk]).page
+        # Only a hidden partner needs the reader's rights read (one query each).
+        if by_pk[pk].visibility != Player.Visibility.HIDDEN
+        or policy.PlayerAccess(access.actor, by_pk[pk]).page
     ]
     page.ratings = _rating_rows(player, access)
     rated_clubs = {r.club.pk for r in page.ratings}

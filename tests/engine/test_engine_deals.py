@@ -97,3 +97,62 @@ def test_deal_json_shape_and_order_r1_r3() -> None:
 def test_commitment_is_sha256_of_the_utf8_seed() -> None:
     """deals.md commitment."""
     assert commitment("seed é") == hashlib.sha256("seed é".encode()).hexdigest()
+
+
+def test_known_answers_of_docs_engine_md() -> None:
+    """Two boards written out in docs/engine.md, for other implementations to check against."""
+    hello = deal_board("hello", 1).to_json()
+    assert hello["dealer"] == "N"
+    assert hello["hands"] == {
+        "N": ["9o", "12o", "10o", "2o", "9c", "6c", "5c", "9e", "3e", "1b", "11b", "3b"],
+        "W": ["4o", "1c", "11c", "8c", "2c", "7e", "5e", "2e", "8b", "7b", "6b", "5b"],
+        "S": ["1o", "8o", "6o", "12c", "10c", "4c", "1e", "11e", "10e", "6e", "12b", "4b"],
+        "E": ["11o", "7o", "5o", "3o", "7c", "3c", "12e", "8e", "4e", "9b", "10b", "2b"],
+    }
+    assert commitment("hello") == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+    rejecting = deal_board("reject-test", 8390869).to_json()
+    assert rejecting["hands"]["N"] == [
+        "1o",
+        "5o",
+        "9c",
+        "10c",
+        "12e",
+        "8e",
+        "5e",
+        "1b",
+        "10b",
+        "6b",
+        "5b",
+        "2b",
+    ]
+
+
+def test_the_rejecting_board_really_rejects_a_draw() -> None:
+    """Board 8390869 of "reject-test" meets deals.md's rejection step (else the known answer
+    above would not test it), and skipping the rejection deals another board."""
+    seed, board = "reject-test", 8390869
+    words = [
+        word
+        for k in range(8)
+        for word in struct.unpack(">8I", hashlib.sha256(f"{seed}:{board}:{k}".encode()).digest())
+    ]
+    drawn, rejected = iter(words), []
+    for i in range(47, 0, -1):
+        u = next(drawn)
+        while u >= 2**32 - (2**32 % (i + 1)):
+            rejected.append((i, u))
+            u = next(drawn)
+    assert rejected == [(22, 4294967288)]
+    deck = list(range(48))
+    plain = iter(words)
+    for i in range(47, 0, -1):  # the same shuffle without the rejection
+        j = next(plain) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    order = "NWSE"
+    north = sorted(
+        card_token(c)
+        for packet in range(12)
+        if order[(1 + packet % 4) % 4] == "N"
+        for c in deck[4 * packet : 4 * packet + 4]
+    )
+    assert north != sorted(deal_board(seed, board).hands_json()["N"])

@@ -330,8 +330,13 @@ def check_boards(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "public/check_boards.html", context, status=400)
     seed, number = form.cleaned_data["seed"], form.cleaned_data["board"]
-    board = play.dealt_from(seed, number)
     matches = play.seed_matches(event, seed)
+    # A copy often brings a space at either end: when the seed matches only without them, it is
+    # that seed the page checks, and it says so. Otherwise the seed is dealt exactly as pasted.
+    trimmed = not matches and seed.strip() != seed and play.seed_matches(event, seed.strip())
+    if trimmed:
+        seed, matches = seed.strip(), True
+    board = play.dealt_from(seed, number)
     played = None
     if matches:
         stored = event.boards.filter(number=number).first()
@@ -346,6 +351,7 @@ def check_boards(request: HttpRequest, pk: int) -> HttpResponse:
             "number": number,
             "board": board,
             "matches": matches,
+            "trimmed": trimmed,
             "seed_commitment": play.seed_commitment(seed),
             "played": played,
             "commands": check_commands(seed, number, total),

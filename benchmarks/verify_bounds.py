@@ -1,12 +1,15 @@
 """The anonymous ``POST /api/v1/verify`` under the audit's amplification (issue 13, item 6).
 
 The audit sent a 0.6 MB record of 200,000 cards and got 12.5 MB back after 2.4 s of CPU. This
-sends, in-process through Django's test client (no server, no database row touched):
+sends, in-process through Django's test client (no server; a throwaway test database holds the
+attempt counter of the route's throttle):
 
 - the audit's record: 200,000 entries in `play`, none a card ("xx"), compact JSON;
 - the same play cut to 12,000 cards, so that it fits in the route's 64 KB body limit;
-- 48 unknown tokens and four hands of 12 unknown tokens (the most problems a record fitting the
-  limits can have per play and hand);
+- 48 unknown tokens and four hands of 12 unknown tokens (every token of a record of the right
+  sizes wrong: 97 problems, all listed);
+- 48 unknown tokens, four hands of 48 and ten keys that are not seats (more problems than a
+  verdict lists);
 - one 60,000-character token (the echo).
 
 Prints, one figure a line: the request and answer sizes in bytes, the status, the number of
@@ -33,9 +36,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.cache import cache  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
+
+from tournaments.models import AttemptCounter  # noqa: E402
 
 setup_test_environment()  # the test client's host is allowed
 logging.disable(logging.WARNING)  # one "Bad Request" line per refused request otherwise
@@ -55,7 +60,7 @@ def measure(name: str, data: bytes) -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     cpu = []
     for _ in range(5):
-        cache.clear()  # the verify throttle
+        AttemptCounter.objects.all().delete()  # the verify throttle
         start = time.process_time()
         response = client.post("/api/v1/verify", data, content_type="application/json")
         cpu.append(time.process_time() - start)
@@ -68,11 +73,18 @@ def measure(name: str, data: bytes) -> None:
 
 
 def main() -> int:
-    measure("verify_200000_cards", body(["xx"] * 200_000))
-    measure("verify_12000_cards", body(["xx"] * 12_000))
-    hands = {seat: [f"x{i}" for i in range(12)] for seat in "NESW"}
-    measure("verify_most_problems", body([f"y{i}" for i in range(48)], hands))
-    measure("verify_60000_char_token", body(["z" * 60_000]))
+    database = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        measure("verify_200000_cards", body(["xx"] * 200_000))
+        measure("verify_12000_cards", body(["xx"] * 12_000))
+        hands = {seat: [f"x{i}" for i in range(12)] for seat in "NESW"}
+        measure("verify_every_token_wrong", body([f"y{i}" for i in range(48)], hands))
+        hands = {seat: [f"x{i}" for i in range(48)] for seat in "NESW"}
+        hands.update({f"Q{i}": [] for i in range(10)})
+        measure("verify_most_problems", body([f"y{i}" for i in range(48)], hands))
+        measure("verify_60000_char_token", body(["z" * 60_000]))
+    finally:
+        connection.creation.destroy_test_db(database, verbosity=0)
     return 0
 
 

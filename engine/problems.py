@@ -41,8 +41,10 @@ __all__ = [
 
 # A value quoted in a message is cut to this many characters, and a record's problems are
 # listed up to this many: a 2 MB string or 200,000 bad cards must not make a 12 MB answer.
+# Every token of a record whose hands hold at most 48 entries each (4 × 48 dealt, 48 played)
+# and its header fit: play-record.md asks for every problem, and the bound bites only beyond.
 ECHO_LIMIT = 100
-MAX_PROBLEMS = 50
+MAX_PROBLEMS = 250
 
 #: What a problem's params hold: plain text (tokens, seats, paths, quoted values) or numbers.
 ParamValue: TypeAlias = str | int
@@ -284,12 +286,12 @@ def limit_problems(problems: Iterable[Problem], *, limit: int = MAX_PROBLEMS) ->
     (:attr:`ProblemCode.MORE_PROBLEMS`, path ``""``) saying how many more were found.
 
     >>> found = [Problem(ProblemCode.NOT_A_CARD, {"value": '"x"'}, f"play[{i}]") for i in range(60)]
-    >>> shown = limit_problems(found)
+    >>> shown = limit_problems(found, limit=50)
     >>> len(shown), shown[-2].path, shown[-1]
     (50, 'play[48]', Problem(ProblemCode.MORE_PROBLEMS, {'count': 11}, ''))
     >>> shown[-1].message
     '11 more problems were found and are not listed'
-    >>> len(limit_problems(found[:50]))
+    >>> len(limit_problems(found[:50], limit=50))
     50
     """
     listed = list(problems)

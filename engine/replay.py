@@ -290,7 +290,14 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
     unread = False  # a hand too large to look at: its cards are not "missing"
     masks = [0, 0, 0, 0]
     where: dict[int, tuple[str, int]] = {}  # card -> (path, index): paths are written on demand
-    for key, cards in raw.items():
+    # The seats in a fixed order, then any other key: JSON gives a key order no meaning, so
+    # which of a card's two places is reported must not depend on it.
+    keys = [
+        *(name for name in _SEAT_INDEX if name in raw),
+        *(k for k in raw if k not in _SEAT_INDEX),
+    ]
+    for key in keys:
+        cards = raw[key]
         path = f"deal.hands.{key}"
         if key not in _SEAT_INDEX:
             problems.append(Problem(_C.NOT_A_SEAT, {"value": quote(key)}, path))
@@ -300,7 +307,7 @@ def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
             problems.append(Problem(_C.HAND_NOT_LIST, {}, path))
             ok = False
             continue
-        if len(cards) > 12:
+        if len(cards) > 48:
             # One problem for the hand, not one per card: the size is refused before any look.
             problems.append(Problem(_C.HAND_SIZE, {"seat": key, "count": len(cards)}, path))
             ok = False
@@ -442,7 +449,8 @@ def _parse(
             dealer=out.dealer or Seat.N,
             trump=trump,
             doubles=doubles,
-            rules=out.rules or Rules(),
+            # The event's rules when the record names another ruleset (that is its own problem).
+            rules=out.rules or rules or Rules(),
             path_prefix="",
         )
         if out.dealer is None:  # the pairs are unknown: keep only what does not depend on them
@@ -564,6 +572,7 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
             problems.append(_not_held(cards, result[1], result[2]))
         elif result[0] == _OK and len(cards) < 48:
             problems.append(Problem(_C.PLAY_TOO_SHORT, {"count": len(cards)}, "play"))
+
     if problems or result is None:
         return Verdict(Outcome.INVALID, problems=tuple(limit_problems(problems)))
     assert parsed.trump is not None and parsed.cards is not None and parsed.rules is not None
@@ -605,33 +614,20 @@ def check_form(record: Any, *, deal: Deal, rules: Rules | None = None) -> tuple[
 
     Only the board's number and dealer are read (both public: R3); hands given in the record
     are checked as a deal of 48 cards but not compared with the board's, and the play is checked
-    for unknown tokens, repeated cards and its length, not against the hands. For whoever may not
-    see the cards yet, this is all a check may tell (the same answer for any deal).
+    for unknown tokens and its length, not against the hands. For whoever may not see the cards
+    yet, this is all a check may tell (the same answer for any deal). A card played twice is not
+    among them: whether it counts depends on where the first illegal play is (cards after it are
+    not replayed, play-record.md), and that depends on the cards; ``replay`` reports it.
 
     >>> from engine.deals import deal_board
     >>> rec = {"format": "botifarra-play/1", "deal": {"dealer": "N"},
     ...        "choice": {"delegated": False, "trump": "oros"}, "play": ["1o", "1o", "99x"]}
     >>> [p.path for p in check_form(rec, deal=deal_board("a", 1))]
-    ['play[2]', 'play[1]']
+    ['play[2]']
     >>> check_form(rec, deal=deal_board("a", 1)) == check_form(rec, deal=deal_board("b", 1))
     True
     """
-    parsed = _parse(record, deal, rules, cards_unknown=True)
-    problems = list(parsed.problems)
-    play = record.get("play") if isinstance(record, Mapping) else None
-    if isinstance(play, list) and len(play) <= 48:
-        first: dict[str, int] = {}
-        for i, token in enumerate(play):
-            if not isinstance(token, str) or token not in _TOKEN_TO_CARD:
-                continue
-            if token in first:
-                where = f"play[{first[token]}]"
-                problems.append(
-                    Problem(_C.CARD_ALREADY_PLAYED, {"card": token, "first": where}, f"play[{i}]")
-                )
-            else:
-                first[token] = i
-    return tuple(problems)
+    return tuple(_parse(record, deal, rules, cards_unknown=True).problems)
 
 
 def _checked(record: Any, deal: Deal | None, rules: Rules | None) -> _Parsed:

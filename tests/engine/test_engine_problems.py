@@ -20,7 +20,7 @@ from engine import (
     replay,
     score_short_result,
 )
-from engine.problems import MESSAGES, PARAMS, limit_problems
+from engine.problems import MAX_PROBLEMS, MESSAGES, PARAMS, limit_problems
 from engine.scoring import check_doubles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def test_a_card_not_held_names_the_card_and_the_seat_r10() -> None:
 
 
 def test_a_repeated_card_names_where_it_was_first_played_r10() -> None:
-    """R10: a card played twice points at its first play, in the replay and in check_form."""
+    """R10: a card played twice points at its first play."""
     record = example("00000-complete.json")
     first = record["play"][0]
     record["play"][5] = first
@@ -75,7 +75,23 @@ def test_a_repeated_card_names_where_it_was_first_played_r10() -> None:
         {"card": first, "first": "play[0]"},
         "play[5]",
     )
-    assert problem in check_form(record, deal=deal_board("any", 1))
+    # check_form leaves it to the replay: after an illegal play it would not count.
+    assert problem not in check_form(record, deal=deal_board("any", 1))
+
+
+def test_check_form_and_the_replay_agree_on_a_card_repeated_after_an_illegal_play_r10() -> None:
+    """Cards after the first illegal play are not replayed (play-record.md): a repeat there
+    leaves the verdict illegal, and check_form (which cannot know where that play is without
+    the cards) must not refuse the record that the replay accepts."""
+    record = example("00011-illegal.json")
+    verdict = replay(record)
+    assert verdict.outcome == "illegal"
+    record["play"] += [record["play"][0]]
+    assert replay(record).outcome == "illegal"
+    board = next(
+        n for n in range(1, 5) if deal_board("any", n).dealer.name == record["deal"]["dealer"]
+    )
+    assert check_form(record, deal=deal_board("any", board)) == ()
 
 
 def test_an_unknown_token_carries_the_quoted_value_cut_to_100_characters_r1() -> None:
@@ -174,7 +190,7 @@ def test_unknown_totals_keys_are_bounded_like_any_echoed_value() -> None:
 
 
 def test_more_problems_is_a_code_with_the_count() -> None:
-    found = [Problem(C.NOT_A_CARD, {"value": '"x"'}, f"play[{i}]") for i in range(55)]
+    found = [Problem(C.NOT_A_CARD, {"value": '"x"'}, f"play[{i}]") for i in range(MAX_PROBLEMS + 5)]
     last = limit_problems(found)[-1]
     assert (last.code, dict(last.params), last.path) == (C.MORE_PROBLEMS, {"count": 6}, "")
 

@@ -1,6 +1,7 @@
 """Replay of play records: invalid records (R10), events (R11), steps and legal cards."""
 
 import copy
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from engine import (
     replay,
     replay_steps,
 )
+from engine.problems import MAX_PROBLEMS
 from engine.record import dumps, loads, make_record
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
@@ -121,32 +123,48 @@ def test_a_hand_of_more_than_12_cards_is_one_problem_r3() -> None:
     ]
 
 
-def test_at_most_50_problems_the_last_saying_how_many_more_r10() -> None:
-    """R10 lists every problem, up to 50: 12 bad cards of N, the 12 cards so missing from the
-    deal (one problem) and 48 bad cards in the play make 61; 49 are listed, in order, and a
-    50th says that 12 more were found."""
+def test_every_problem_of_a_record_is_listed_r10() -> None:
+    """R10 lists every problem: 12 bad cards of N, the 12 cards so missing from the deal (one
+    problem) and 48 bad cards in the play make 61, all listed in order."""
     record = example("00000-complete.json")
     record["deal"]["hands"]["N"] = [f"x{i}" for i in range(12)]
     record["play"] = [f"y{i}" for i in range(48)]
     verdict = replay(record)
     problems = [p.to_json() for p in verdict.problems]
-    assert len(problems) == 50
+    assert len(problems) == 61
     assert problems[0]["path"] == "deal.hands.N[0]"
     assert [p["path"] for p in problems[11:14]] == ["deal.hands.N[11]", "deal.hands", "play[0]"]
-    assert problems[-2]["path"] == "play[35]"
-    assert problems[-1]["path"] == ""
-    assert problems[-1]["message"].startswith("12 more problems")
+    assert problems[-1]["path"] == "play[47]"
     # the verdict keeps the format of play-record.md: every problem a path and a sentence
     assert all(set(p) == {"path", "message"} for p in verdict.to_json()["problems"])
 
 
-def test_invalid_record_exception_lists_at_most_50_problems() -> None:
+def overflowing() -> dict:
+    """A record of more problems than MAX_PROBLEMS: four hands of 48 bad tokens (four sizes
+    wrong), 48 bad cards played and ten keys that are not seats."""
     record = example("00000-complete.json")
+    record["deal"]["hands"] = {seat: [f"x{i}" for i in range(48)] for seat in "NESW"}
+    record["deal"]["hands"].update({f"Q{i}": [] for i in range(10)})
     record["play"] = [f"y{i}" for i in range(48)]
-    record["deal"]["hands"]["E"] = [f"x{i}" for i in range(12)]
+    return record
+
+
+def test_past_max_problems_the_last_says_how_many_more_r10() -> None:
+    verdict = replay(overflowing())
+    problems = [p.to_json() for p in verdict.problems]
+    found = 4 * 48 + 4 + 10 + 1 + 48  # tokens, sizes, seats, missing cards, played tokens
+    assert found > MAX_PROBLEMS and len(problems) == MAX_PROBLEMS
+    assert problems[0]["path"] == "deal.hands.N[0]"
+    assert problems[-1] == {
+        "path": "",
+        "message": f"{found - MAX_PROBLEMS + 1} more problems were found and are not listed",
+    }
+
+
+def test_invalid_record_exception_lists_at_most_max_problems() -> None:
     with pytest.raises(InvalidRecord) as caught:
-        replay_steps(record)
-    assert len(caught.value.problems) == 50
+        replay_steps(overflowing())
+    assert len(caught.value.problems) == MAX_PROBLEMS
     assert "more problems" in caught.value.problems[-1].message
 
 
@@ -390,3 +408,48 @@ def test_record_dumps_is_canonical_and_round_trips() -> None:
     assert dumps(shuffled) == dumps(record)
     assert loads(dumps(record)) == record
     assert dumps(record).startswith('{"format": "botifarra-play/1", "ruleset": "obligada", "deal"')
+
+
+def test_a_card_dealt_twice_is_reported_at_the_same_place_whatever_the_key_order_r10() -> None:
+    """JSON gives an object's key order no meaning: every order of example 00021's hands gives
+    its reference path."""
+    data = json.loads((EXAMPLES / "00021-invalid.json").read_text(encoding="utf-8"))
+    expected = {p["path"] for p in data["verdict"]["problems"]}
+    hands = data["record"]["deal"]["hands"]
+    seen = set()
+    for order in itertools.permutations(hands):
+        record = dict(
+            data["record"], deal=dict(data["record"]["deal"], hands={k: hands[k] for k in order})
+        )
+        found = [p.path for p in replay(record).problems]
+        assert expected <= set(found), order
+        seen.add(tuple(found))
+    assert len(seen) == 1
+
+
+def test_a_hand_of_a_few_cards_too_many_has_each_card_read_r10() -> None:
+    """A 13-card hand: its size and its bad card are both reported."""
+    record = example("00000-complete.json")
+    record["deal"]["hands"]["N"].append("junk")
+    assert {"deal.hands.N", "deal.hands.N[12]"} <= set(paths(record))
+
+
+def test_the_calls_are_checked_under_the_events_rules_when_the_record_names_others_r5_r11() -> None:
+    """A record that names lliure for an obligada event (where 16 is allowed in botifarra):
+    the ruleset is the one problem, not the Sant Vicenç the event allows."""
+    deal = deal_board("audit-seed", 5)
+    assert deal.dealer is Seat.N
+    record = {
+        "format": "botifarra-play/1",
+        "ruleset": "lliure",
+        "deal": {"dealer": "N"},
+        "choice": {"delegated": False, "trump": "botifarra"},
+        "doubles": [
+            {"seat": "E", "call": "contro"},
+            {"seat": "N", "call": "recontro"},
+            {"seat": "W", "call": "sant_vicenc"},
+        ],
+        "play": [],
+    }
+    verdict = replay(record, deal=deal, rules=Rules("obligada"))
+    assert [p.path for p in verdict.problems] == ["ruleset"]

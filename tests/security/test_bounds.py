@@ -2,8 +2,9 @@
 
 * The anonymous ``verify`` answered a 0.6 MB record of 200,000 cards with 12.5 MB (one problem
   per card), and error answers echoed a 2 MB value twice. Now: a body over its route's limit
-  is a 413; ``play`` over 48 entries and a hand over 12 cards are one problem each; at most 50
-  problems, the last saying how many more; an echoed value is cut to 100 characters.
+  is a 413; ``play`` over 48 entries and a hand over 48 cards are one problem each; at most
+  ``MAX_PROBLEMS`` problems, the last saying how many more; an echoed value is cut to 100
+  characters.
 * ``limit=<huge>`` became an out-of-range SQL LIMIT (a 503): ``limit`` and ``offset`` of every
   list are checked (400 naming the parameter).
 * Two 120-character names without a pair name, or a 121-character club in a CSV, were 500s:
@@ -15,7 +16,10 @@ Sizes and counts are asserted, never timings.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +32,7 @@ from api import serializers as s
 from api.errors import error_body
 from api.pagination import MAX_LIMIT
 from api.webhooks import WebhookCreateSerializer
+from engine.errors import MAX_PROBLEMS
 from tests.api.conftest import errors_of
 from tests.factories import EventFactory, UserFactory
 from tournaments import body_limits
@@ -94,26 +99,38 @@ def test_a_hand_of_thousands_of_cards_is_one_problem(world):
     assert not any(p.startswith("deal.hands.N[") for p in paths)
 
 
+def overflowing_hands() -> dict:
+    """Four hands of 48 unknown tokens and ten keys that are not seats: with 48 unknown tokens
+    played, more problems than MAX_PROBLEMS."""
+    hands = {seat: [f"x{i}" for i in range(48)] for seat in "NESW"}
+    hands.update({f"Q{i}": [] for i in range(10)})
+    return hands
+
+
+FOUND = 4 * 48 + 4 + 10 + 1 + 48  # tokens, sizes, seats, missing cards, played tokens
+
+
 @pytest.mark.django_db
-def test_at_most_50_problems_the_last_saying_how_many_more(world):
-    """48 unknown tokens and 4 hands of 12 unknown tokens: 96 problems found, plus "cards
-    missing from the deal" make 97: 49 listed and a 50th saying 48 more."""
-    hands = {seat: [f"x{i}" for i in range(12)] for seat in "NESW"}
+def test_at_most_max_problems_the_last_saying_how_many_more(world):
     response = world.client("anonymous").post(
         "/api/v1/verify",
-        verify_body([f"y{i}" for i in range(48)], hands),
+        verify_body([f"y{i}" for i in range(48)], overflowing_hands()),
         content_type="application/json",
     )
     problems = response.json()["problems"]
-    assert len(problems) == 50
-    assert problems[-1] == {"path": "", "message": "48 more problems were found and are not listed"}
+    assert FOUND > MAX_PROBLEMS and len(problems) == MAX_PROBLEMS
+    more = FOUND - MAX_PROBLEMS + 1
+    assert problems[-1] == {
+        "path": "",
+        "message": f"{more} more problems were found and are not listed",
+    }
     assert all(set(p) == {"path", "message"} for p in problems)  # play-record.md's format
+    assert len(response.content) < 40 * KB
 
 
 @pytest.mark.django_db
-def test_a_submitted_record_reports_at_most_50_problems_translated(world):
-    hands = {seat: [f"x{i}" for i in range(12)] for seat in "NESW"}
-    record = json.loads(verify_body([f"y{i}" for i in range(48)], hands))["record"]
+def test_a_submitted_record_reports_at_most_max_problems_translated(world):
+    record = json.loads(verify_body([f"y{i}" for i in range(48)], overflowing_hands()))["record"]
     record["deal"]["dealer"] = world.board(1).dealer
     response = world.client("table").post(
         "/api/v1/play-records",
@@ -122,8 +139,9 @@ def test_a_submitted_record_reports_at_most_50_problems_translated(world):
     )
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert len(errors) == 50
-    assert errors[-1]["message"] == "48 more problems were found and are not listed."
+    assert len(errors) == MAX_PROBLEMS
+    more = FOUND - MAX_PROBLEMS + 1
+    assert errors[-1]["message"] == f"{more} more problems were found and are not listed."
     assert not BoardResult.objects.exists()
 
 
@@ -153,11 +171,11 @@ def test_an_api_error_does_not_echo_a_large_value(world):
         assert re.search(r"[xy]{99}…", message) and not re.search(r"[xy]{100}", message)
 
 
-def test_the_error_renderer_lists_at_most_50_errors_and_bounds_each():
-    errors = [{"field": f"f{i}", "message": "bad"} for i in range(120)]
+def test_the_error_renderer_lists_at_most_max_problems_errors_and_bounds_each():
+    errors = [{"field": f"f{i}", "message": "bad"} for i in range(MAX_PROBLEMS + 70)]
     errors.append({"field": "k" * 5000, "message": "m" * 50_000})
     body = error_body(errors)
-    assert len(body["errors"]) == 50
+    assert len(body["errors"]) == MAX_PROBLEMS
     assert body["errors"][-1] == {
         "field": "non_field_errors",
         "message": "72 more problems were found and are not listed.",
@@ -468,3 +486,24 @@ def test_the_referees_page_ignores_a_record_number_it_cannot_read(scene):
     )
     response = scene.web("referee").get(f"/referee/dispute/{dispute.pk}/", {"record": "²"})
     assert response.status_code == 200
+
+
+def test_the_shipped_verify_bounds_script_runs_and_prints_its_figures():
+    """benchmarks/verify_bounds.py is what docs/operations.md's amplification table comes from:
+    it must run on a clean checkout (it once needed a database it did not create)."""
+    env = dict(os.environ, DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings")
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/verify_bounds.py"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    figures = dict(line.split(": ", 1) for line in proc.stdout.splitlines())
+    assert all(re.fullmatch(r"[\d.]+ (B|s|problems)|\d{3}", v) for v in figures.values()), figures
+    assert figures["verify_200000_cards_status"] == "413"
+    assert figures["verify_every_token_wrong_problems"] == "97 problems"
+    assert figures["verify_most_problems_problems"] == f"{MAX_PROBLEMS} problems"

@@ -50,11 +50,19 @@ def _read_records(paths: Sequence[str], stdin: TextIO) -> list[Any]:
                     text = fp.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise _InputError(f"cannot read {path}: {exc}") from exc
+        name = "standard input" if path == "-" else path
         try:
             data = json.loads(text)
         except ValueError as exc:
-            name = "standard input" if path == "-" else path
             raise _InputError(f"{name} is not JSON: {exc}") from exc
+        except RecursionError:
+            raise _InputError(f"{name} is nested too deeply to be a play record") from None
+        try:  # JSON's \ud800 escapes decode to a lone surrogate, which is not text
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except (UnicodeEncodeError, RecursionError):
+            raise _InputError(
+                f"{name} holds a lone surrogate (a \\uD800-\\uDFFF escape alone), which is not text"
+            ) from None
         if isinstance(data, list):
             records.extend(data)
         else:

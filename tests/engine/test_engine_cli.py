@@ -83,6 +83,15 @@ def test_replay_unreadable_or_non_json_exits_2() -> None:
     assert missing.returncode == 2 and b"cannot read" in missing.stderr
 
 
+def test_replay_of_a_lone_surrogate_or_a_deep_nesting_is_an_input_error_exit_2() -> None:
+    """Either once crashed with a traceback (and a batch's earlier verdicts already written)."""
+    for text in ('{"format": "\\ud800"}', "[" * 100_000 + "]" * 100_000):
+        result = run("replay", stdin=text)
+        assert result.returncode == 2 and b"Traceback" not in result.stderr, result.stderr[-300:]
+        assert result.stdout == b""
+        assert result.stderr.startswith(b"botifarra: error: standard input")
+
+
 def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps(records("00001-complete.json")[0]))

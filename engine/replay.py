@@ -367,7 +367,8 @@ def _parse(
                 Problem(_C.FORMAT_UNSUPPORTED, {"value": quote(fmt), "format": FORMAT}, "format")
             )
 
-    if "ruleset" in record:
+    # An optional key given as null is as good as absent (ruleset, doubles, an event's hands).
+    if record.get("ruleset") is not None:
         raw_ruleset = record["ruleset"]
         if not (isinstance(raw_ruleset, str) and raw_ruleset in RULESETS):
             problems.append(Problem(_C.RULESET_UNKNOWN, {"value": quote(raw_ruleset)}, "ruleset"))
@@ -405,7 +406,7 @@ def _parse(
             problems.append(
                 Problem(_C.DEALER_NOT_A_SEAT, {"value": quote(raw_dealer)}, "deal.dealer")
             )
-        if "hands" in raw_deal:
+        if raw_deal.get("hands") is not None:
             masks = _parse_hands(raw_deal["hands"], problems)
             if masks is not None and deal is not None and not cards_unknown:
                 for seat in _SEATS:
@@ -441,23 +442,22 @@ def _parse(
         if not any(p.path == "choice.trump" for p in found):
             out.trump = trump
 
-    doubles = record.get("doubles", [])
+    doubles = record.get("doubles")
     if doubles is None:
-        problems.append(Problem(_C.DOUBLES_NOT_LIST, {}, "doubles"))
-    else:
-        found = check_doubles(
-            dealer=out.dealer or Seat.N,
-            trump=trump,
-            doubles=doubles,
-            # The event's rules when the record names another ruleset (that is its own problem).
-            rules=out.rules or rules or Rules(),
-            path_prefix="",
-        )
-        if out.dealer is None:  # the pairs are unknown: keep only what does not depend on them
-            found = [p for p in found if p.code not in _WRONG_PAIR]
-        problems.extend(found)
-        if not found and isinstance(doubles, list | tuple):
-            out.calls = [d["call"] for d in doubles]
+        doubles = []
+    found = check_doubles(
+        dealer=out.dealer or Seat.N,
+        trump=trump,
+        doubles=doubles,
+        # The event's rules when the record names another ruleset (that is its own problem).
+        rules=out.rules or rules or Rules(),
+        path_prefix="",
+    )
+    if out.dealer is None:  # the pairs are unknown: keep only what does not depend on them
+        found = [p for p in found if p.code not in _WRONG_PAIR]
+    problems.extend(found)
+    if not found and isinstance(doubles, list | tuple):
+        out.calls = [d["call"] for d in doubles]
 
     play = record.get("play")
     if not isinstance(play, list):

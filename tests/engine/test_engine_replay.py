@@ -453,3 +453,23 @@ def test_the_calls_are_checked_under_the_events_rules_when_the_record_names_othe
     }
     verdict = replay(record, deal=deal, rules=Rules("obligada"))
     assert [p.path for p in verdict.problems] == ["ruleset"]
+
+
+def test_an_optional_key_given_as_null_is_as_good_as_absent() -> None:
+    """play-record.md: ruleset and doubles are optional, and so are an event's hands; a writer
+    that serialises "none" as null means the same."""
+    record = example("00000-complete.json")
+    expected = replay(record).to_json()
+    assert not record.get("doubles")
+    assert replay(dict(record, doubles=None)).to_json() == expected
+    if record.get("ruleset", "lliure") == "lliure":
+        assert replay(dict(record, ruleset=None)).to_json() == expected
+    deal = deal_board("null-hands", 1)
+    event_record = {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": deal.dealer.name, "hands": None},
+        "choice": {"delegated": False, "trump": "oros"},
+        "play": [],
+    }
+    assert [p.path for p in replay(event_record, deal=deal).problems] == ["play"]  # too short
+    assert "deal.hands" in [p.path for p in replay(event_record).problems]  # required outside

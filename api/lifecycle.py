@@ -468,10 +468,18 @@ class PairSubstituteView(ApiView):
 # ---- rounds ------------------------------------------------------------------------------------
 
 
-def round_body(event: Event, number: int) -> dict[str, Any]:
+def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, Any]:
+    """The round as the API shows it. Only ``staff`` (the event's organisers and referees) get a
+    proposal's tables and the open round's progress: which boards a table still owes tells its
+    neighbours, in game mode, whether a game ended early, i.e. how a board went."""
     rnd = Round.objects.select_related("event", "bye").filter(event=event, number=number).first()
-    tables = list(rnd.tables.select_related("ns", "ew").order_by("number")) if rnd else []
-    pending = rnd is not None and rnd.status == Round.Status.PENDING and tables
+    pending = rnd is not None and rnd.status == Round.Status.PENDING
+    tables = (
+        list(rnd.tables.select_related("ns", "ew").order_by("number"))
+        if rnd and (staff or not pending)
+        else []
+    )
+    pending = pending and bool(tables)
     return ls.RoundDetailSerializer(
         {
             "event": event.pk,
@@ -492,7 +500,7 @@ def round_body(event: Event, number: int) -> dict[str, Any]:
                 }
                 for o in (
                     selectors.round_outstanding(rnd)
-                    if rnd and rnd.status == Round.Status.OPEN
+                    if staff and rnd and rnd.status == Round.Status.OPEN
                     else []
                 )
             ],
@@ -513,14 +521,17 @@ class RoundView(ApiView):
     @extend_schema(
         tags=TAGS,
         summary="A round of an event",
-        description="Its status, tables (pair numbers), bye, the proposal's warnings while it "
-        "is pending and, while it is open, the boards each table still owes. Table codes are in "
-        "`GET /rounds/{id}/tables` (organisers).",
+        description="Its status, tables (pair numbers), bye and, for the event's organisers "
+        "and referees only, a proposal's tables and warnings while it is pending and, while it "
+        "is open, the boards each table still owes (`missing`; empty for anyone else). Table "
+        "codes are in `GET /rounds/{id}/tables` (organisers).",
         responses={200: ls.RoundDetailSerializer, **errors(404)},
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = visible_event(request, pk)
-        return Response(round_body(event, _round_number(event, number)))
+        actor = access.actor_for(request)
+        staff = actor.is_organiser(event) or actor.is_referee(event)
+        return Response(round_body(event, _round_number(event, number), staff=staff))
 
 
 class RoundProposeView(ApiView):

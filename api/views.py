@@ -248,6 +248,14 @@ class RoundTablesView(generics.ListAPIView):
             ),
             pk=self.kwargs["pk"],
         )
+        actor = access.actor_for(self.request)
+        event = self.round.event
+        if self.round.status == Round.Status.PENDING and not (
+            actor.is_organiser(event) or actor.is_referee(event)
+        ):
+            # A proposal the organiser may still change is theirs and the referees' (as on the
+            # pairings page), not the players'.
+            return self.round.tables.none()
         return self.round.tables.select_related("round", "ns__pair", "ew__pair").order_by("number")
 
     def get_serializer_context(self) -> dict[str, Any]:

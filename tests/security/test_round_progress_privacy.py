@@ -1,0 +1,74 @@
+"""The open round's progress and a proposal's tables are the staff's (fair-play audit,
+2026-12-05).
+
+``GET /api/v1/events/{id}/rounds/{n}`` told anyone who may see the event which boards each table
+of the open round still owed. In game mode a board leaves a table's list once its game is over,
+which depends on the scores: the table next door learnt that board 1 went big at table 1 before
+playing it. A proposed round's tables were public through the API while the pairings page kept
+them for the organisers and referees."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from api.authentication import table_token
+from tournaments.actors import Actor
+from tournaments.models import Event, Table
+from tournaments.services import events, results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game_event(running_event):
+    running_event.published = True
+    running_event.match_mode = Event.MatchMode.GAME
+    running_event.game_target = 5  # one good hand ends the game
+    running_event.save()
+    return running_event
+
+
+def _play_board_1(event, totals):
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    data = {"trump": "oros", "totals": totals}
+    for side in ("NS", "EW"):  # an entry, then its confirmation
+        results.result_submit_short(
+            table=table, board_number=1, actor=Actor(table=table, side=side), data=data
+        )
+
+
+def _missing(client, event):
+    return client.get(f"/api/v1/events/{event.pk}/rounds/1").json()["missing"]
+
+
+def test_the_open_rounds_progress_reaches_neither_the_public_nor_the_next_table(
+    game_event, organiser
+):
+    other = Table.objects.get(round__event=game_event, round__number=1, number=2)
+    neighbour = APIClient()
+    neighbour.credentials(HTTP_AUTHORIZATION=f"Table {table_token(other, 'NS')}")
+    staff = APIClient()
+    staff.force_authenticate(organiser)
+    before = _missing(staff, game_event)
+    _play_board_1(game_event, {"NS": 44, "EW": 28})  # NS scores 8 ≥ 5: table 1's game is over
+    assert _missing(APIClient(), game_event) == [] == _missing(neighbour, game_event)
+    after = {m["table"]: m["missing"] for m in _missing(staff, game_event)}
+    assert 1 in {m["table"] for m in before} and not after.get(1)  # the organiser follows it
+
+
+def test_a_proposed_rounds_tables_are_for_the_staff_only(running_event, organiser):
+    event = running_event
+    event.published = True
+    event.save(update_fields=["published"])
+    actor = Actor(user=organiser)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
+    e = list(event.entries.order_by("number"))
+    rnd2 = events.round_propose(
+        event=event, actor=actor, number=2, tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)]
+    )
+    anonymous, staff = APIClient(), APIClient()
+    staff.force_authenticate(organiser)
+    for client, shown in ((anonymous, False), (staff, True)):
+        body = client.get(f"/api/v1/events/{event.pk}/rounds/2").json()
+        tables = client.get(f"/api/v1/rounds/{rnd2.pk}/tables").json()["results"]
+        assert bool(body["tables"]) is shown and bool(tables) is shown
+        assert body["status"] == "pending"

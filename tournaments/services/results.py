@@ -192,7 +192,12 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
     with transaction.atomic():
-        Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        # A forfeited match plays no more boards: its pairs must not see one either (a pair
+        # reinstated later would then play a board it had seen).
+        (forfeited_by,), status = read_together(
+            (_LOCK_TABLE, {"pk": table.pk}), (_ROUND_STATUS, {"pk": table.round_id})
+        )
+        _refuse_unless_playing(table, status, forfeited_by)
         new = unlock_board(
             table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
         )

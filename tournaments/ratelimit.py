@@ -28,6 +28,7 @@ hashed with the secret key before they become keys: the store holds no address o
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from dataclasses import dataclass, field
@@ -77,9 +78,22 @@ def _slot(period: int) -> int:
 
 
 def client_ip(request: HttpRequest) -> str:
-    # REMOTE_ADDR, which config.proxies.TrustedProxyMiddleware sets from X-Forwarded-For only
-    # behind TRUSTED_PROXIES proxies: a header any client can send must not make a new client.
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    """Who the counters count: the client's IPv4 address, or its IPv6 /64 network.
+
+    REMOTE_ADDR, which config.proxies.TrustedProxyMiddleware sets from X-Forwarded-For only
+    behind TRUSTED_PROXIES proxies: a header any client can send must not make a new client.
+    A single IPv6 subscriber holds a whole /64 (2**64 addresses): counted address by address,
+    one connection would guess table codes without end."""
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pytest
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
@@ -182,6 +182,23 @@ def test_web_and_api_share_one_table_code_budget(world, clock):
     assert sum(processed(a) for a in answers) == ratelimit.TABLE_CODE.limit
     assert refused(web_code(web, world.table.code_ns))
     assert refused(api_code(api, world.table.code_ns))
+
+
+@pytest.mark.django_db
+def test_the_addresses_of_one_ipv6_64_share_one_table_code_budget(world, clock):
+    """Fair-play audit, 2026-12-05: every address of a /64 (what one home connection holds)
+    had a budget of its own, so one connection guessed codes without end."""
+    answers = [
+        web_code(Client(REMOTE_ADDR=f"2001:db8:1:2::{i:x}"), wrong_code(world))
+        for i in range(1, 2 * ratelimit.TABLE_CODE.limit + 1)
+    ]
+    assert sum(processed(a) for a in answers) == ratelimit.TABLE_CODE.limit
+    assert refused(web_code(Client(REMOTE_ADDR="2001:db8:1:2:ffff::1"), world.table.code_ns))
+    # Another /64, and an IPv4 client (also written as IPv4-mapped IPv6), keep their own.
+    assert processed(web_code(Client(REMOTE_ADDR="2001:db8:1:3::1"), wrong_code(world)))
+    assert processed(web_code(Client(REMOTE_ADDR="192.0.2.7"), wrong_code(world)))
+    mapped = RequestFactory().get("/", REMOTE_ADDR="::ffff:192.0.2.7")
+    assert ratelimit.client_ip(mapped) == "192.0.2.7"
 
 
 @pytest.mark.django_db

@@ -550,8 +550,9 @@ class ResultDetailView(ApiView):
     def get(self, request: Request, pk: int) -> Response:
         result = access.visible_results(request).filter(pk=pk).first()
         if result is None:
-            get_object_or_404(BoardResult, pk=pk)
-            access.refuse(request)
+            # Another table's result answers as one that does not exist: ids are sequential,
+            # and a 403 would tell when the next one is stored.
+            raise Http404
         result = _fresh(result)
         details = access.sees_details(request, result)
         return Response(s.ResultDetailSerializer(result, context={"details": details}).data)
@@ -728,7 +729,7 @@ class PlayRecordDetailView(ApiView):
             and policy.can_see_cards(access.actor_for(request), result.board, table=result.table)
         )
         if not allowed:
-            access.refuse(request)
+            raise Http404  # as a record that does not exist (see ResultDetailView)
         return Response(s.PlayRecordSerializer(record).data)
 
 
@@ -791,9 +792,8 @@ def _dispute_detail(dispute: Dispute) -> dict[str, Any]:
 def _visible_dispute(request: Request, pk: int) -> Dispute:
     dispute = _dispute_qs(request).filter(pk=pk).first()
     if dispute is None:
-        get_object_or_404(Dispute, pk=pk)
-        access.refuse(request)
-    return dispute  # type: ignore[return-value]
+        raise Http404  # as a dispute that does not exist (see ResultDetailView)
+    return dispute
 
 
 class DisputeListView(generics.ListAPIView):

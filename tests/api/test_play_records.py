@@ -134,9 +134,9 @@ def test_play_record_detail_is_for_those_who_may_see_the_cards(world):
     assert own.json()["record"] == record and own.json()["verdict"] == created["verdict"]
     assert world.client("organiser").get(url).status_code == 200
     assert world.client("referee").get(url).status_code == 200
-    assert world.client("other_table").get(url).status_code == 403
-    assert world.client("other_organiser").get(url).status_code == 403
-    assert world.client("anonymous").get(url).status_code == 401
+    assert world.client("other_table").get(url).status_code == 404
+    assert world.client("other_organiser").get(url).status_code == 404
+    assert world.client("anonymous").get(url).status_code == 404
     assert world.client("table").get(f"{URL}/999999").status_code == 404
 
 

@@ -12,9 +12,11 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 
 from scoring import types as st
@@ -99,14 +101,16 @@ def event_view(event: Event, *, staff: bool, codes: bool = False) -> EventView:
     return EventView(event=event, staff=staff, rounds=rounds, codes=codes)
 
 
-# Fields of the event a public page never shows and whose value must not leak into its ETag.
-_UNSHOWN_FIELDS = {"seed"}
+# Fields of the event a public page never shows and whose value must not leak into its ETag:
+# the seed, and the standings' request and recomputation times, which move with every result
+# of the open round (the page's own part says when the standings it shows changed).
+_UNSHOWN_FIELDS = {"seed", "standings_requested_at", "standings_updated_at"}
 
 
 def public_version(ev: EventView, *parts: object) -> str:
     """Changes when a public page of the event may change for an anonymous viewer: any of the
-    event's own fields (its standings' time among them), its rounds' status, and ``parts``
-    (the page's own: its address, the standings' state); the time zone the page is shown in.
+    event's own fields, its rounds' status, and ``parts`` (the page's own: its address, the
+    standings' state and time); the time zone the page is shown in.
     What it does not see (a pair renamed, say) shows once the shared renderings expire (within
     twice ``live.SHARED_SECONDS``)."""
     event = ev.event
@@ -156,6 +160,16 @@ _SNAPSHOTS = Prepared(
     event=int,
     limit=int,
 )
+
+
+def standings_time(ev: EventView) -> datetime | None:
+    """When the standings this viewer may see last changed (their newest snapshot's time)."""
+    limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    return (
+        StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit)
+        .aggregate(latest=Max("computed_at"))
+        .get("latest")
+    )
 
 
 def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView:

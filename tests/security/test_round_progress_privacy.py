@@ -72,3 +72,37 @@ def test_a_proposed_rounds_tables_are_for_the_staff_only(running_event, organise
         tables = client.get(f"/api/v1/rounds/{rnd2.pk}/tables").json()["results"]
         assert bool(body["tables"]) is shown and bool(tables) is shown
         assert body["status"] == "pending"
+
+
+def test_a_closed_rounds_standings_do_not_move_with_the_open_rounds_results(
+    running_event, organiser
+):
+    """Every recomputation rewrote every round's snapshot, so the public standings after round
+    1 (their updated_at and ETag) changed whenever a result of the open round 2 came in."""
+    from tournaments.services.standings import standings_recompute
+
+    event = running_event
+    event.published = True
+    event.save(update_fields=["published"])
+    actor = Actor(user=organiser)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
+    e = list(event.entries.order_by("number"))
+    rnd2 = events.round_propose(
+        event=event, actor=actor, number=2, tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)]
+    )
+    events.round_open(rnd=rnd2, actor=actor)
+    standings_recompute(event.pk)
+    viewer = APIClient()  # one reader: the page's ETag carries its CSRF cookie's mark
+    url, page = f"/api/v1/events/{event.pk}/standings", f"/e/{event.pk}/standings/"
+    before, page_before = viewer.get(url), viewer.get(page)
+    table = Table.objects.get(round=rnd2, number=1)
+    data = {"trump": "oros", "totals": {"NS": 44, "EW": 28}}
+    results.result_submit_short(
+        table=table, board_number=3, actor=Actor(table=table, side="NS"), data=data
+    )
+    standings_recompute(event.pk)
+    after, page_after = viewer.get(url), viewer.get(page)
+    assert before.json()["after_round"] == after.json()["after_round"] == 1
+    assert before.json()["updated_at"] == after.json()["updated_at"]
+    assert before["ETag"] == after["ETag"]
+    assert page_before["ETag"] == page_after["ETag"]

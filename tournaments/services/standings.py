@@ -50,19 +50,16 @@ def standings_recompute(event_id: int) -> int:
     data = event_input(event)
     counted = 0
     with transaction.atomic():
-        before = dict(
-            StandingsSnapshot.objects.filter(event=event).values_list("after_round", "rows")
-        )
+        before = _stored_snapshots(event)
         changed = []
         for rnd in data.rounds:
             values = snapshot_values(data, rnd)
             counted = values["results_counted"]
-            if before.get(rnd.number) != json.loads(json.dumps(values["rows"])):
+            stored = before.get(rnd.number, {})
+            if stored.get("rows") != json.loads(json.dumps(values["rows"])):
                 changed.append(rnd.number)
-            StandingsSnapshot.objects.update_or_create(
-                event=event,
-                after_round=rnd.number,
-                defaults={**values, "stage": stage_view(data, rnd.number)},
+            _store_snapshot(
+                event, rnd.number, {**values, "stage": stage_view(data, rnd.number)}, stored
             )
         StandingsSnapshot.objects.filter(event=event).exclude(
             after_round__in=[r.number for r in data.rounds]
@@ -76,6 +73,31 @@ def standings_recompute(event_id: int) -> int:
                 event, webhooks.STANDINGS_UPDATED, {"rounds": changed, "results_counted": counted}
             )
     return counted
+
+
+_SNAPSHOT_VALUES = ("rows", "matches", "travellers", "results_counted", "butler", "stage")
+
+
+def _stored_snapshots(event: Event) -> dict[int, dict[str, Any]]:
+    """The event's stored snapshots by round: their values, as JSON reads them back."""
+    return {
+        values.pop("after_round"): values
+        for values in StandingsSnapshot.objects.filter(event=event).values(
+            "after_round", *_SNAPSHOT_VALUES
+        )
+    }
+
+
+def _store_snapshot(event: Event, number: int, values: dict[str, Any], stored: dict) -> None:
+    """Write a round's snapshot unless it holds these values already: a closed round's
+    standings keep their time stamp (and so their ETag) while the open round's results come
+    in, which would otherwise tell anyone watching them when a table stored a result."""
+    if stored and all(
+        stored.get(key) == json.loads(json.dumps(values.get(key, default)))
+        for key, default in zip(_SNAPSHOT_VALUES, ([], [], {}, 0, {}, {}), strict=True)
+    ):
+        return
+    StandingsSnapshot.objects.update_or_create(event=event, after_round=number, defaults=values)
 
 
 def _flat(obj: Any) -> dict[str, Any]:
@@ -124,10 +146,9 @@ def _team_recompute(event: Event, started: Any) -> int:
     """A team event's snapshots (``team_snapshot_values``), stored."""
     snapshots = team_snapshot_values(event)
     with transaction.atomic():
+        before = _stored_snapshots(event)
         for number, values in snapshots:
-            StandingsSnapshot.objects.update_or_create(
-                event=event, after_round=number, defaults=values
-            )
+            _store_snapshot(event, number, values, before.get(number, {}))
         StandingsSnapshot.objects.filter(event=event).exclude(
             after_round__in=[number for number, _values in snapshots]
         ).delete()

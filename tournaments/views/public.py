@@ -127,7 +127,9 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
     if not _same_for_everyone(request, ev, "after", "fragment"):
         return page()
-    version = sel.public_version(ev, queue.standings_state(ev.event), request.get_full_path())
+    version = sel.public_version(
+        ev, queue.standings_state(ev.event), sel.standings_time(ev), request.get_full_path()
+    )
     return live_response(
         request,
         version,

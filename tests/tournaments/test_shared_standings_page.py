@@ -136,3 +136,17 @@ def test_the_version_says_nothing_of_the_seed(played_event):
     assert sel.public_version(ev, "fresh", "/") == before
     played_event.name = "Renamed"
     assert sel.public_version(ev, "fresh", "/") != before
+
+
+def test_a_reader_who_switches_language_is_not_told_not_modified(played_event):
+    """The fresh-checkout audit: the standings stayed in the first language after a switch,
+    because the browser's copy was revalidated by an ETag that did not name the language."""
+    url = standings_url(played_event)
+    reader = Client()
+    english = reader.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 200
+    reader.cookies["django_language"] = "ca"
+    again = reader.get(url, HTTP_IF_NONE_MATCH=english["ETag"])
+    assert again.status_code == 200 and again["ETag"] != english["ETag"]
+    assert 'lang="ca"' in again.content.decode()
+    assert reader.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304

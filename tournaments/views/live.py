@@ -38,12 +38,14 @@ def live_response(
     rendering holds ``CSRF_SLOT`` for the token (the caller renders with
     ``csrf_token=CSRF_SLOT``) and each viewer gets their own.
     """
-    etag = f'"{version}"'
+    # The language too: a reader who switches it must not be told "not modified" and keep the
+    # copy in the language they left.
+    etag = f'"{version}-{get_language()}"'
     token = ""
     if csrf:  # a copy kept by the browser holds a token of its CSRF secret: not another's
         token = get_token(request)  # the secret: the cookie's, or a new one the answer sets
         secret = hashlib.sha256(request.META["CSRF_COOKIE"].encode()).hexdigest()[:8]
-        etag = f'"{version}-{secret}"'
+        etag = f'"{version}-{get_language()}-{secret}"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     elif shared:

@@ -342,6 +342,17 @@
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
         if (outcome.state === "refused") { showRefusal(form, outcome.data); return; }
         var home = (outcome.data && outcome.data.home_url) || homeUrl() + (board ? "#board-" + board : "");
+        var target = new URL(home, window.location.href);
+        if (target.pathname === window.location.pathname && target.search === window.location.search) {
+          // Only the fragment differs: assign() would scroll and keep this page as it was, the
+          // board still open for confirming with the other pair's code typed in it.
+          form.reset();
+          var open = form.closest("details");
+          if (open) { open.open = false; }
+          window.location.hash = target.hash;
+          window.location.reload();
+          return;
+        }
         window.location.assign(home);
       });
     });

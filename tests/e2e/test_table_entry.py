@@ -139,3 +139,30 @@ def test_short_entry_confirm_and_card_by_card(running_event, new_page):
     problems.assert_clean()
     ew_problems.assert_clean()
     p2_problems.assert_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_other_pair_confirms_on_this_phone_and_its_code_leaves_the_screen(
+    running_event, new_page
+):
+    """The fresh-checkout audit: after "EW confirms on this phone", the page said the board was
+    confirmed but still showed it waiting for EW, the box open with EW's code typed in it (a
+    secret of theirs, on the phone handed back to NS), and stopped refreshing while open."""
+    table = Table.objects.get(round__event=running_event, round__number=1, number=1)
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="NS"),
+        data={"trump": "copes", "totals": {"NS": 45, "EW": 27}},
+    )
+    page, problems, shoot = new_page("table-confirm-here", phone=True)
+    enter_code(page, table.code_ns)
+    page.click("#board-1 details.tp-confirm-here summary")
+    page.fill("#other-code-1", table.code_ew)
+    page.click("#board-1 details.tp-confirm-here button[type=submit]")
+    page.wait_for_selector("#board-1[data-status=confirmed]", timeout=15_000)
+    shoot("confirmed-here")
+    assert table.code_ew not in page.content()
+    assert page.locator("#board-1 details[open]").count() == 0
+    assert BoardResult.objects.get(table=table, board__number=1).status == "confirmed"
+    problems.assert_clean()

@@ -535,7 +535,8 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
 
 
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
-    """Exchange two pairs in a proposed round (keeping their seats)."""
+    """Exchange two pairs in a proposed round (keeping their seats). Its codes stay: nobody
+    holds them yet (made at the proposal, or renewed when the round was un-opened)."""
     event = rnd.event
     require_organiser(event, actor)
     require_pairs_event(event)

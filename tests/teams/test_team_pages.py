@@ -146,3 +146,36 @@ def test_organiser_registers_a_team_and_enters_a_line_up(organiser):
     assert refused.status_code == 400 and "Four different players" in refused.content.decode()
     assert AuditEntry.objects.filter(event=event, action="team_lineup").count() == 1
     standings_recompute(event.pk)
+
+
+def test_a_line_up_change_in_the_open_round_asks_for_new_cards_then_is_refused(live, organiser):
+    """While no board is played the line-up changes, the re-seated tables get new codes and the
+    organiser is told to print their cards again; once a table has played a board, refused."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    match = TeamMatch.objects.get(round__event=live)
+    url = f"/manage/{live.pk}/rounds/1/matches/1/lineup/"
+    assert "print their table cards again" in client.get(url).content.decode()
+    team = match.team_b
+    ids = [m.player_id for m in team.members.order_by("order")]
+    prefix = f"t{team.pk}"
+    form = {"team": team.pk} | {
+        f"{prefix}-{field}": ids[k]
+        for k, field in enumerate(("second1", "second2", "first1", "first2"))
+    }  # the team's pairs change rooms
+    old = (match.open_table.code_ew, match.closed_table.code_ns)
+    done = client.post(url, form, follow=True).content.decode()
+    tables = f"{match.open_table.number}, {match.closed_table.number}"
+    assert f"Tables {tables} have new codes: print their cards again." in done
+    match.open_table.refresh_from_db()
+    match.closed_table.refresh_from_db()
+    assert old[0] != match.open_table.code_ew and old[1] != match.closed_table.code_ns
+    table = match.open_table
+    results.board_declare_played(table=table, board_number=1, actor=Actor(table=table, side="NS"))
+    form |= {
+        f"{prefix}-{field}": ids[k]
+        for k, field in enumerate(("first1", "first2", "second1", "second2"))
+    }
+    refused = client.post(url, form)
+    assert refused.status_code == 400
+    assert "already played a board" in refused.content.decode()

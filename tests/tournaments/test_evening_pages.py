@@ -57,9 +57,12 @@ def test_unopen_is_offered_only_while_no_table_has_started(logged_in, running_ev
     round_page = reverse("tournaments:round_detail", args=[running_event.pk, 1])
     assert 'id="unopen-round"' in logged_in.get(round_page).content.decode()
     url = reverse("tournaments:round_unopen", args=[running_event.pk, 1])
-    assert "Put round 1 back to proposed?" in logged_in.get(url).content.decode()
-    logged_in.post(url, {"reason": "wrong tables"})
+    confirm = logged_in.get(url).content.decode()
+    assert "Put round 1 back to proposed?" in confirm
+    assert "Every table gets new codes" in confirm and "print the table cards again" in confirm
+    done = logged_in.post(url, {"reason": "wrong tables"}, follow=True)
     assert running_event.rounds.get(number=1).status == "pending"
+    assert any("Every table of round 1 has new codes" in m for m in _messages(done))
     html = logged_in.get(round_page).content.decode()
     assert 'id="unopen-round"' not in html and 'id="edit-pairing"' in html
 

@@ -27,7 +27,6 @@ from tournaments.models import (
     Round,
     Substitution,
     Table,
-    TableToken,
 )
 from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, ServiceError, audit
@@ -35,6 +34,7 @@ from tournaments.services.events import (
     fresh_codes,
     max_length,
     pair_display_name,
+    renew_codes,
     require_organiser,
     require_pairs_event,
     require_status,
@@ -158,7 +158,10 @@ def unopen_check(rnd: Round) -> None:
 
 def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
     """Put an open round without any result back to proposed (opened by mistake, or to change
-    its pairing): its codes stop working until it is opened again."""
+    its pairing): every table gets new codes, so the old codes, the phones' sessions and the API
+    tokens stop working for good. Pairs may move between tables before it opens again (a swap,
+    a line-up): nobody keeps the way into a table they no longer sit at. The organiser prints
+    the table cards again when opening it."""
     event = rnd.event
     require_organiser(event, actor)
     if not reason.strip():
@@ -166,13 +169,11 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
     with transaction.atomic():
         rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
         # Tables' locks: a store in flight finishes first, and is then seen by the check.
-        list(
-            Table.objects.select_for_update(of=("self",))
-            .filter(round=rnd)
-            .values_list("pk", flat=True)
+        tables = list(
+            Table.objects.select_for_update(of=("self",)).filter(round=rnd).order_by("number")
         )
         unopen_check(rnd)
-        revoked = TableToken.objects.filter(table__round=rnd).delete()[0]
+        revoked = renew_codes(tables)
         # Not started after all: no clock running, no time called at a table.
         Table.objects.filter(round=rnd).update(time_after=None, time_declared_at=None)
         rnd.status = Round.Status.PENDING
@@ -186,6 +187,7 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
             changes={
                 "round": [None, rnd.number],
                 "status": [Round.Status.OPEN, Round.Status.PENDING],
+                "new_codes_tables": [None, [t.number for t in tables]],
             },
             note=f"{reason.strip()} ({revoked} token(s) revoked)",
         )

@@ -471,6 +471,21 @@ def fresh_codes(count: int) -> list[str]:
     return codes
 
 
+def renew_codes(tables: Sequence[Table]) -> int:
+    """Give these tables (row-locked by the caller, in its transaction) new codes: the old
+    codes, the phones' sessions (``codes_version``) and the API tokens of the tables all stop
+    working. For whoever changes who sits at a table whose codes may be in use: nobody keeps
+    access to a table they no longer sit at. Returns the number of tokens revoked."""
+    if not tables:
+        return 0
+    codes = fresh_codes(2 * len(tables))
+    for i, table in enumerate(tables):
+        table.code_ns, table.code_ew = codes[2 * i], codes[2 * i + 1]
+        table.codes_version += 1
+        table.save(update_fields=["code_ns", "code_ew", "codes_version"])
+    return TableToken.objects.filter(table__in=[t.pk for t in tables]).delete()[0]
+
+
 def table_new_codes(*, table: Table, actor: Actor) -> Table:
     """Give a table new codes (a code leaked, a card was lost): every token and phone session
     of the old ones stops working at once; the pairs get the new codes from the organiser."""
@@ -480,10 +495,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
         raise Conflict(_("This round is closed: its codes no longer work anyway."), field="round")
     with transaction.atomic():
         table = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
-        table.code_ns, table.code_ew = fresh_codes(2)
-        table.codes_version += 1
-        table.save(update_fields=["code_ns", "code_ew", "codes_version"])
-        revoked = TableToken.objects.filter(table=table).delete()[0]
+        revoked = renew_codes([table])
         audit.record(
             event=event,
             actor=actor.label,
@@ -523,7 +535,8 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
 
 
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
-    """Exchange two pairs in a proposed round (keeping their seats)."""
+    """Exchange two pairs in a proposed round (keeping their seats). Its codes stay: nobody
+    holds them yet (made at the proposal, or renewed when the round was un-opened)."""
     event = rnd.event
     require_organiser(event, actor)
     require_pairs_event(event)

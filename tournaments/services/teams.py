@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import (
+    BoardResult,
+    BoardUnlock,
     Club,
     Entry,
     Event,
@@ -35,6 +37,7 @@ from tournaments.services.events import (
     fresh_codes,
     max_length,
     pair_display_name,
+    renew_codes,
     require_organiser,
     require_status,
 )
@@ -201,7 +204,11 @@ def lineup_set(
     second: tuple[int, int],
 ) -> LineUp:
     """Enter a team's line-up for a match (player ids of its first and second pair): the two
-    tables seat the new pairs. Before the match only: refused once either table has a result."""
+    tables seat the new pairs. Before the match only: refused once either table has seen a board
+    (declared it played or stored its result), so that no player who saw a board in one room
+    plays it in the other. In an open round a table whose pairs change gets new codes (its
+    old codes, sessions and tokens stop working): a pair moved to the other room keeps no way
+    into the room it left. A proposed round's codes are not handed out yet and stay."""
     event = match.round.event
     require_organiser(event, actor)
     if team.pk not in (match.team_a_id, match.team_b_id):
@@ -222,31 +229,49 @@ def lineup_set(
                 pk__in=[match.open_table_id, match.closed_table_id]
             )
         }
-        if rnd.status == Round.Status.CLOSED or any(t.results.exists() for t in tables.values()):
+        # A board a table has seen (declared played, or its result stored): the match started.
+        played = (
+            BoardUnlock.objects.filter(table__in=list(tables)).exists()
+            or BoardResult.objects.filter(table__in=list(tables)).exists()
+        )
+        if rnd.status == Round.Status.CLOSED or played:
             raise Conflict(
-                _("The match has started: its line-ups can no longer change."), field="match"
+                _(
+                    "A table of this match has already played a board: its line-ups can no "
+                    "longer change."
+                ),
+                field="match",
             )
         before = LineUp.objects.filter(match=match, team=team).first()
         old = [str(before.first), str(before.second)] if before is not None else [None, None]
         e1 = _pair_entry(team, members[first[0]], members[first[1]])
         e2 = _pair_entry(team, members[second[0]], members[second[1]])
         open_t, closed_t = tables[match.open_table_id], tables[match.closed_table_id]
+        seated = {t.pk: (t.ns_id, t.ew_id) for t in (open_t, closed_t)}
         if team.pk == match.team_a_id:
             open_t.ns, closed_t.ew = e1, e2
         else:
             open_t.ew, closed_t.ns = e1, e2
         open_t.save(update_fields=["ns", "ew"])
         closed_t.save(update_fields=["ns", "ew"])
+        reseated = [t for t in (open_t, closed_t) if seated[t.pk] != (t.ns_id, t.ew_id)]
+        # Codes work (and are handed out) only once the round is open.
+        renewed = reseated if rnd.status == Round.Status.OPEN else []
+        revoked = renew_codes(renewed)
         _store_lineup(match, team, e1, e2, actor.label)
+        changes: dict[str, list] = {
+            "match": [None, str(match)],
+            "team": [None, team.name],
+            "pairs": [old, [str(e1), str(e2)]],
+        }
+        if renewed:
+            changes["new_codes_tables"] = [None, [t.number for t in renewed]]
         audit.record(
             event=event,
             actor=actor.label,
             action="team_lineup",
-            changes={
-                "match": [None, str(match)],
-                "team": [None, team.name],
-                "pairs": [old, [str(e1), str(e2)]],
-            },
+            changes=changes,
+            note=f"{revoked} token(s) revoked" if renewed else "",
         )
     queue.request_standings(event)
     return LineUp.objects.get(match=match, team=team)

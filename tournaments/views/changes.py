@@ -196,6 +196,14 @@ def round_unopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         messages.success(
             request, _("Round %(n)s is back to proposed: change it, then open it.") % {"n": number}
         )
+        messages.warning(
+            request,
+            _(
+                "Every table of round %(n)s has new codes: print the table cards again once "
+                "you open it."
+            )
+            % {"n": number},
+        )
 
     return _confirmed_change(
         request,

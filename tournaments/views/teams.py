@@ -18,7 +18,7 @@ from tournaments import policy
 from tournaments import team_selectors as ts
 from tournaments.actors import Actor
 from tournaments.forms_teams import LineUpForm, TeamForm
-from tournaments.models import Event, LineUp, Round, TeamMatch
+from tournaments.models import Event, LineUp, Round, Table, TeamMatch
 from tournaments.services import ServiceError, teams
 from tournaments.table_access import Access
 from tournaments.views.public import _int_param, public_event, refused
@@ -151,6 +151,15 @@ def team_list(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _codes_versions(match: TeamMatch) -> dict[int, int]:
+    """The match's tables' codes versions by table number (a line-up change may renew them)."""
+    return dict(
+        Table.objects.filter(pk__in=[match.open_table_id, match.closed_table_id]).values_list(
+            "number", "codes_version"
+        )
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def lineup(request: HttpRequest, pk: int, number: int, match: int) -> HttpResponse:
@@ -182,6 +191,7 @@ def lineup(request: HttpRequest, pk: int, number: int, match: int) -> HttpRespon
         )
         if posted and forms[team.pk].is_valid():
             d = forms[team.pk].cleaned_data
+            versions = _codes_versions(m)
             try:
                 teams.lineup_set(
                     match=m,
@@ -194,6 +204,13 @@ def lineup(request: HttpRequest, pk: int, number: int, match: int) -> HttpRespon
                 forms[team.pk].add_error(None, exc.message)
             else:
                 messages.success(request, _("Line-up of %(team)s saved.") % {"team": team.name})
+                renewed = [n for n, v in _codes_versions(m).items() if v != versions.get(n)]
+                if renewed:
+                    messages.warning(
+                        request,
+                        _("Tables %(tables)s have new codes: print their cards again.")
+                        % {"tables": ", ".join(map(str, renewed))},
+                    )
                 return redirect("tournaments:lineup", event.pk, number, match)
     return render(
         request,

@@ -291,3 +291,9 @@ def test_a_game_without_a_target_is_described_by_its_deals_not_as_a_game_to_none
     assert "None" not in words
     assert "game of a fixed number of deals" in words and "deal limit 8" in words
     assert "game to 101" in ruleset_words(EventFactory(match_mode=Event.MatchMode.GAME))
+
+
+def test_the_event_page_links_the_room_screen(client, played_event):
+    """docs/organisers.md sends organisers to the screen from the event's public page."""
+    content = client.get(reverse("public:event", args=[played_event.pk])).content.decode()
+    assert f'href="{reverse("public:screen", args=[played_event.pk])}"' in content

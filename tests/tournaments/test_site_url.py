@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 from pypdf import PdfReader
@@ -73,6 +74,7 @@ def test_room_screen_qr_points_at_the_request_host(client, played_event, no_site
     assert f"http://127.0.0.1:8101/e/{played_event.pk}/" in content
 
 
+@pytest.mark.django_db(transaction=True)  # the e-mails leave on commit, as in `make demo`
 def test_demo_prints_links_on_the_port_it_will_serve(capsys, no_site_url):
     call_command("demo", port=8101)
     printed = capsys.readouterr().out
@@ -80,6 +82,9 @@ def test_demo_prints_links_on_the_port_it_will_serve(capsys, no_site_url):
     assert f"http://127.0.0.1:8101/e/{event.pk}/" in printed
     assert "http://127.0.0.1:8101/table/" in printed
     assert ":8000" not in printed
+    # The registrations' e-mails too, though made without a request (the audit of 2026-12-05).
+    assert mail.outbox and all(":8000" not in m.body for m in mail.outbox)
+    assert any("http://127.0.0.1:8101/" in m.body for m in mail.outbox)
 
 
 def test_make_demo_passes_its_port_to_the_demo_command():

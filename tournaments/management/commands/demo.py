@@ -1,5 +1,6 @@
 import os
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 
@@ -17,7 +18,15 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=os.environ.get("PORT") or None)
 
     def handle(self, *args, **options) -> None:
-        report = build_demo()
+        configured = settings.SITE_URL
+        if not (configured or "").strip():
+            # The e-mails the demo's registrations send (printed on the console) are made
+            # without a request: without this they would name the default port.
+            settings.SITE_URL = site.site_url(host=options["host"], port=options["port"])
+        try:
+            report = build_demo()
+        finally:
+            settings.SITE_URL = configured
         out = self.stdout
         out.write(self.style.SUCCESS("Botifarra Duplicate demo is ready."))
         for note in report.notes:

@@ -44,6 +44,18 @@ def test_event_list_has_a_new_event_button(logged_in):
     assert "New event" in page
 
 
+def test_event_list_leads_to_a_new_league_and_to_the_leagues_one_organises(logged_in, organiser):
+    """A league was reachable only by typing its address (the fresh-checkout audit)."""
+    from tests.factories import LeagueFactory
+
+    mine, other = LeagueFactory(name="Lliga de tardor"), LeagueFactory(name="Lliga d'un altre")
+    mine.organisers.add(organiser)
+    page = logged_in.get(reverse("tournaments:event_list")).content.decode()
+    assert reverse("leagues:new") in page
+    assert reverse("leagues:league", args=[mine.pk]) in page and "Lliga de tardor" in page
+    assert reverse("leagues:league", args=[other.pk]) not in page
+
+
 def test_create_an_event(logged_in, organiser):
     response = logged_in.post(reverse("tournaments:event_create"), FORM)
     event = Event.objects.get(name="Torneig de Sant Joan")

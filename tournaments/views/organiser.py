@@ -223,7 +223,10 @@ def event_list(request: HttpRequest) -> HttpResponse:
         event.role = (
             _("organiser") if request.user.is_superuser or event.pk in organised else _("referee")
         )
-    return render(request, "tournaments/event_list.html", {"events": events})
+    leagues = request.user.organised_leagues.order_by("-starts", "name")
+    return render(
+        request, "tournaments/event_list.html", {"events": events, "leagues": list(leagues)}
+    )
 
 
 def _event_form_page(request: HttpRequest, form: EventForm, event: Event | None) -> HttpResponse:

@@ -581,6 +581,11 @@ class Round(models.Model):
     )
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the round was first closed: from then on its boards' cards and travellers were shown
+    # to those who sat in it (and to the public once the event is published). Kept when the
+    # round is reopened for results: a table then enters only the boards it had unlocked before
+    # (services.results._check_not_shown).
+    first_closed_at = models.DateTimeField(_("first closed at"), null=True, blank=True)
     # A closed round the organiser reopened so that referees may rule on it (results stay shut).
     ruling_open = models.BooleanField(_("reopened for rulings"), default=False)
     # Pairs without a game and without a score this round (a round robin's sit-out, a finished

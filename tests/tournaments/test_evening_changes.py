@@ -9,7 +9,12 @@ from tournaments import scoring_io, selectors, table_access
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, BoardUnlock, Entry, Round, Table, TableToken
 from tournaments.services import ServiceError, changes, events
-from tournaments.services.results import result_confirm, result_submit_short, unlock_board
+from tournaments.services.results import (
+    board_declare_played,
+    result_confirm,
+    result_submit_short,
+    unlock_board,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +75,8 @@ def _standing(event, entry_number):
 def test_a_round_closed_too_early_reopens_and_its_codes_work_again(running_event, actor):
     t1, _t2 = _tables(running_event, 1)
     _enter(t1, 1)
+    # Table 1 was playing board 2 when the round was closed.
+    board_declare_played(table=t1, board_number=2, actor=Actor(table=t1, side="NS"))
     _close(running_event, 1, actor)
     assert table_access.open_table_for_code(t1.code_ns)[0] is None
     plan = changes.round_reopen(
@@ -77,11 +84,17 @@ def test_a_round_closed_too_early_reopens_and_its_codes_work_again(running_event
     )
     rnd = _round(running_event, 1)
     assert (rnd.status, rnd.closed_at, plan.dropped, plan.new_codes) == ("open", None, None, [])
+    assert rnd.first_closed_at is not None  # the close showed the boards: kept
     assert table_access.open_table_for_code(t1.code_ns)[0] == t1
-    # The table enters the board it had missed.
+    # The table enters the board it had missed (it had played it before the close).
+    t1, t2 = _tables(running_event, 1)
     _enter(t1, 2)
     entry = _last_audit(running_event)
     assert entry.action == "result_confirmed"
+    # Not a board it had not played: closing showed its cards (tests/security/
+    # test_reopen_after_reveal.py).
+    with pytest.raises(ServiceError, match="ask the organiser to enter it"):
+        _enter(t2, 1)
     reopened = AuditEntry.objects.get(event=running_event, action="round_reopened")
     assert reopened.note == "closed before table 2 finished"
     assert reopened.actor == actor.label

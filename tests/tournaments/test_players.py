@@ -285,6 +285,21 @@ def test_a_merge_moves_the_duplicates_places_on_teams(client, club, organiser):
     assert PlayerMerge.objects.get().moved["teams"] == [member.team_id]
 
 
+def test_a_place_on_a_team_of_an_event_not_finished_is_not_given_to_an_account(club, organiser):
+    """The team's member would sit at its match's tables once lined up: merged into a player
+    with an account, that account would reach them (tests/security/test_merge_takeover.py)."""
+    from tests.teams.conftest import team_event
+    from tournaments.models import TeamMember
+
+    team = team_event(Actor(user=organiser), 2, rounds_count=1, boards_per_round=2, club=club)
+    member = TeamMember.objects.filter(team__event=team).order_by("pk").first()
+    (keep,) = players(member.player.name, club=club)
+    keep.user = UserFactory()
+    keep.save()
+    plan = svc.merge_plan(keep=keep, other=member.player, actor=Actor(user=organiser))
+    assert not plan.ok and "Merge them once the event is finished." in plan.problems[0]
+
+
 def test_two_players_of_the_same_team_event_cannot_be_merged(club, organiser):
     from tests.teams.conftest import team_event
     from tournaments.models import TeamMember

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import queue, webhooks
@@ -90,7 +91,11 @@ def reopen_plan(rnd: Round) -> ReopenPlan:
 
 def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
     """Reopen a closed round for results (closed too early): the tables' codes work again, the
-    next round's proposal (if any) is dropped, and the standings no longer count it as closed."""
+    next round's proposal (if any) is dropped, and the standings no longer count it as closed.
+
+    Closing showed the round's boards, so a table then enters only the boards it had unlocked
+    before the round was first closed (``Round.first_closed_at``; services.results); the others
+    only an organiser enters, for the table."""
     event = rnd.event
     require_organiser(event, actor)
     if not reason.strip():
@@ -109,9 +114,11 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
                 table.codes_version += 1
                 table.save(update_fields=["code_ns", "code_ew", "codes_version"])
         rnd.status = Round.Status.OPEN
+        # A round closed without round_close (none should be) counts as shown from its close.
+        rnd.first_closed_at = rnd.first_closed_at or rnd.closed_at or timezone.now()
         rnd.closed_at = None
         rnd.ruling_open = False
-        rnd.save(update_fields=["status", "closed_at", "ruling_open"])
+        rnd.save(update_fields=["status", "closed_at", "first_closed_at", "ruling_open"])
         audit.record(
             event=event,
             actor=actor.label,

@@ -680,7 +680,9 @@ def round_close(
             raise Conflict(message, field="results")
         rnd.status = Round.Status.CLOSED
         rnd.closed_at = timezone.now()
-        rnd.save(update_fields=["status", "closed_at"])
+        # The first close shows the boards: a reopened round keeps it (services.results).
+        rnd.first_closed_at = rnd.first_closed_at or rnd.closed_at
+        rnd.save(update_fields=["status", "closed_at", "first_closed_at"])
         not_played = {kind: dict(boards) for kind, boards in by_kind.items() if boards}
         audit.record(
             event=event,

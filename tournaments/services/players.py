@@ -10,7 +10,7 @@ pairs, their substitutions, their account and licence; then the clubs' ratings a
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments import policy, queue
@@ -88,6 +88,15 @@ def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
         )
     if keep.user_id and other.user_id and keep.user_id != other.user_id:
         plan.problems.append(_("Both players have their own account: they are two people."))
+    for event in _events_given_an_account(keep, other):
+        plan.problems.append(
+            _(
+                "%(event)s is not finished and one of the two players has a place in it: the "
+                "merge would give that place to the other's account, with the cards and live "
+                "results of its tables. Merge them once the event is finished."
+            )
+            % {"event": event.name}
+        )
     if keep.licence and other.licence and keep.licence != other.licence:
         plan.problems.append(
             _("Their licence numbers differ (%(a)s, %(b)s).")
@@ -97,6 +106,32 @@ def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
     plan.takes_licence = bool(other.licence and not keep.licence)
     plan.takes_club = bool(other.club_id and not keep.club_id)
     return plan
+
+
+def _events_not_finished(player: Player) -> QuerySet[Event]:
+    """The events not finished where ``player`` has a place: in a pair entered (which sits at
+    the tables of its rounds) or on a team."""
+    pairs = Pair.objects.filter(Q(player1=player) | Q(player2=player)).values("pk")
+    teams = TeamMember.objects.filter(player=player).values("team__event_id")
+    return (
+        Event.objects.filter(Q(entries__pair__in=pairs) | Q(pk__in=teams))
+        .exclude(status=Event.Status.FINISHED)
+        .distinct()
+    )
+
+
+def _events_given_an_account(keep: Player, other: Player) -> list[Event]:
+    """The events not finished where the merge would give a player's places to an account that
+    did not have them: an account reaches the tables where its player's pairs sit (their cards
+    once unlocked, their live results), so a merge must not seat it, unseen, at an event being
+    played (a club's organiser merging a seated member into their own record). Once the event
+    is finished every card and score is public anyway: merging is harmless then."""
+    if keep.user_id == other.user_id:
+        return []  # the same account, or none: nobody gains a seat
+    if keep.user_id and other.user_id:
+        return []  # two accounts: refused as two people
+    seated = other if keep.user_id else keep  # the one without the account
+    return list(_events_not_finished(seated).order_by("date", "pk"))
 
 
 def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:

@@ -138,6 +138,30 @@ def _check_reached(table: Table, board_number: int, actor: Actor) -> None:
         )
 
 
+def _check_not_shown(table: Table, board_number: int, actor: Actor) -> None:
+    """Refuse, in a round reopened for results, a board the table had not unlocked before the
+    round was first closed: closing showed that board's cards and the other tables' scores on it
+    to the table (and to the public once the event is published), so the table may no longer
+    enter it, nor declare it played. The boards it had unlocked (declared played, or entered by
+    one pair) it still enters, corrects and confirms; organisers enter any board for a table."""
+    shown_at = table.round.first_closed_at
+    if shown_at is None or actor.is_organiser(table.round.event):
+        return
+    unlocked_before = BoardUnlock.objects.filter(
+        table_id=table.pk, board__number=board_number, created_at__lt=shown_at
+    )
+    if not unlocked_before.exists():
+        raise ServiceError(
+            _(
+                "Round %(r)s was closed before your table played board %(n)s, and closing it "
+                "showed that board's cards and scores: your table can no longer enter it. If "
+                "you did play it, ask the organiser to enter it for you."
+            )
+            % {"r": table.round.number, "n": board_number},
+            field="board",
+        )
+
+
 def _check_can_enter(table: Table, actor: Actor) -> str:
     """The side the actor enters for ('' for organisers); refuses outsiders and closed rounds."""
     event = table.round.event
@@ -191,6 +215,7 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
+    _check_not_shown(table, board_number, actor)
     with transaction.atomic():
         # A forfeited match plays no more boards: its pairs must not see one either (a pair
         # reinstated later would then play a board it had seen).
@@ -647,6 +672,7 @@ def result_submit_short(
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
+    _check_not_shown(table, board_number, actor)
     values = short_values(board=board, data=data)
     return _in_transaction(
         lambda: _store(
@@ -693,6 +719,7 @@ def result_submit_play_record(
     side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
+    _check_not_shown(table, board_number, actor)
     event = table.round.event
     may_see = policy.can_see_cards(actor, board, table=table)
     if not may_see:

@@ -21,15 +21,21 @@ from tournaments.services import players as svc
 pytestmark = pytest.mark.django_db
 
 
-def test_a_club_organiser_cannot_take_a_seat_of_the_open_round_by_merging(scene):
-    event = scene.event
-    club = event.club
-    member = scene.world.table.ns.pair.player2  # sits at table 1, no account
+def _seated_member_and_club_boss(scene):
+    """Table 1's NS second player (no account), made a member of the event's club; the club's
+    organiser, who neither organises nor referees the event; and the organiser's own record."""
+    club = scene.event.club
+    member = scene.world.table.ns.pair.player2
     member.club = club
     member.save(update_fields=["club"])
     boss = UserFactory(username="clubboss")
     club.organisers.add(boss)
-    keep = PlayerFactory(name="Club Boss", club=club, user=boss)
+    return member, boss, PlayerFactory(name="Club Boss", club=club, user=boss)
+
+
+def test_a_club_organiser_cannot_take_a_seat_of_the_open_round_by_merging(scene):
+    event = scene.event
+    member, boss, keep = _seated_member_and_club_boss(scene)
     assert not event.is_referee(boss)
 
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
@@ -52,14 +58,7 @@ def test_a_club_organiser_cannot_take_a_seat_of_the_open_round_by_merging(scene)
 
 def test_nor_hand_a_seated_records_account_to_another_records_seats(scene):
     """The other way round: the duplicate has the account, the player who stays the seat."""
-    event = scene.event
-    club = event.club
-    seated = scene.world.table.ns.pair.player2
-    seated.club = club
-    seated.save(update_fields=["club"])
-    boss = UserFactory(username="clubboss")
-    club.organisers.add(boss)
-    other = PlayerFactory(name="Club Boss", club=club, user=boss)
+    seated, boss, other = _seated_member_and_club_boss(scene)
     web = scene.web("anonymous", fresh=True)
     web.force_login(boss)
     response = web.post(f"/players/{seated.pk}/merge/", {"other": other.pk, "confirm": "1"})
@@ -71,13 +70,7 @@ def test_nor_hand_a_seated_records_account_to_another_records_seats(scene):
 def test_once_the_event_is_finished_the_same_merge_is_allowed(scene):
     """After the event every card and score is public: a duplicate is merged as always."""
     event = scene.event
-    club = event.club
-    member = scene.world.table.ns.pair.player2
-    member.club = club
-    member.save(update_fields=["club"])
-    boss = UserFactory(username="clubboss")
-    club.organisers.add(boss)
-    keep = PlayerFactory(name="Club Boss", club=club, user=boss)
+    member, boss, keep = _seated_member_and_club_boss(scene)
     plan = svc.merge_plan(keep=keep, other=member, actor=Actor(user=boss))
     assert plan.problems == [
         f"{event.name} is not finished and one of the two players has a place in it: the merge "

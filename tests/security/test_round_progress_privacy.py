@@ -55,16 +55,21 @@ def test_the_open_rounds_progress_reaches_neither_the_public_nor_the_next_table(
     assert 1 in {m["table"] for m in before} and not after.get(1)  # the organiser follows it
 
 
-def test_a_proposed_rounds_tables_are_for_the_staff_only(running_event, organiser):
-    event = running_event
+def _round_2_proposed(event, organiser):
+    """The event published, round 1 closed, round 2 proposed."""
     event.published = True
     event.save(update_fields=["published"])
     actor = Actor(user=organiser)
     events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
     e = list(event.entries.order_by("number"))
-    rnd2 = events.round_propose(
+    return events.round_propose(
         event=event, actor=actor, number=2, tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)]
     )
+
+
+def test_a_proposed_rounds_tables_are_for_the_staff_only(running_event, organiser):
+    event = running_event
+    rnd2 = _round_2_proposed(event, organiser)
     anonymous, staff = APIClient(), APIClient()
     staff.force_authenticate(organiser)
     for client, shown in ((anonymous, False), (staff, True)):
@@ -82,15 +87,8 @@ def test_a_closed_rounds_standings_do_not_move_with_the_open_rounds_results(
     from tournaments.services.standings import standings_recompute
 
     event = running_event
-    event.published = True
-    event.save(update_fields=["published"])
-    actor = Actor(user=organiser)
-    events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
-    e = list(event.entries.order_by("number"))
-    rnd2 = events.round_propose(
-        event=event, actor=actor, number=2, tables=[(e[0].pk, e[2].pk), (e[1].pk, e[3].pk)]
-    )
-    events.round_open(rnd=rnd2, actor=actor)
+    rnd2 = _round_2_proposed(event, organiser)
+    events.round_open(rnd=rnd2, actor=Actor(user=organiser))
     standings_recompute(event.pk)
     viewer = APIClient()  # one reader: the page's ETag carries its CSRF cookie's mark
     url, page = f"/api/v1/events/{event.pk}/standings", f"/e/{event.pk}/standings/"

@@ -32,7 +32,6 @@ from tournaments.models import (
 from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, ServiceError, audit
 from tournaments.services.events import (
-    fresh_codes,
     max_length,
     pair_display_name,
     renew_codes,
@@ -107,12 +106,13 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
         if plan.dropped is not None:
             event.rounds.filter(number__gt=rnd.number, status=Round.Status.PENDING).delete()
         if plan.new_codes:
-            tables = list(rnd.tables.filter(number__in=plan.new_codes).order_by("number"))
-            codes = fresh_codes(2 * len(tables))
-            for i, table in enumerate(tables):
-                table.code_ns, table.code_ew = codes[2 * i], codes[2 * i + 1]
-                table.codes_version += 1
-                table.save(update_fields=["code_ns", "code_ew", "codes_version"])
+            renew_codes(
+                list(
+                    rnd.tables.select_for_update(of=("self",))
+                    .filter(number__in=plan.new_codes)
+                    .order_by("number")
+                )
+            )
         rnd.status = Round.Status.OPEN
         # A round closed without round_close (none should be) counts as shown from its close.
         rnd.first_closed_at = rnd.first_closed_at or rnd.closed_at or timezone.now()

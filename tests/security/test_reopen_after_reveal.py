@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from api.authentication import table_token
+from tests.tournaments.test_table_short import form as short_form
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, BoardUnlock, Table
 from tournaments.services import ServiceError, changes, events, results
@@ -21,16 +22,7 @@ pytestmark = pytest.mark.django_db
 
 SHORT = {"trump": "oros", "totals": {"NS": 44, "EW": 28}}
 ASK = "ask the organiser to enter it"
-SHORT_FORM = {  # the same on the table's page
-    "delegated": "0",
-    "trump": "oros",
-    "contro": "",
-    "recontro": "",
-    "sant_vicenc": "",
-    "outcome": "played",
-    "totals_ns": "44",
-    "totals_ew": "",
-}
+SHORT_FORM = short_form(totals_ns="44")  # the same on the table's page
 
 
 def _tables(event):

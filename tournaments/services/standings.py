@@ -75,7 +75,15 @@ def standings_recompute(event_id: int) -> int:
     return counted
 
 
-_SNAPSHOT_VALUES = ("rows", "matches", "travellers", "results_counted", "butler", "stage")
+# What a snapshot holds, with the value of a field a computation leaves out.
+_SNAPSHOT_DEFAULTS: dict[str, Any] = {
+    "rows": [],
+    "matches": [],
+    "travellers": {},
+    "results_counted": 0,
+    "butler": {},
+    "stage": {},
+}
 
 
 def _stored_snapshots(event: Event) -> dict[int, dict[str, Any]]:
@@ -83,7 +91,7 @@ def _stored_snapshots(event: Event) -> dict[int, dict[str, Any]]:
     return {
         values.pop("after_round"): values
         for values in StandingsSnapshot.objects.filter(event=event).values(
-            "after_round", *_SNAPSHOT_VALUES
+            "after_round", *_SNAPSHOT_DEFAULTS
         )
     }
 
@@ -94,7 +102,7 @@ def _store_snapshot(event: Event, number: int, values: dict[str, Any], stored: d
     in, which would otherwise tell anyone watching them when a table stored a result."""
     if stored and all(
         stored.get(key) == json.loads(json.dumps(values.get(key, default)))
-        for key, default in zip(_SNAPSHOT_VALUES, ([], [], {}, 0, {}, {}), strict=True)
+        for key, default in _SNAPSHOT_DEFAULTS.items()
     ):
         return
     StandingsSnapshot.objects.update_or_create(event=event, after_round=number, defaults=values)

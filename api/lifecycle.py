@@ -29,7 +29,7 @@ from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.organiser import organised_event, organiser_call, post_schema, visible_event
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
-from tournaments import scoring_io, selectors
+from tournaments import policy, scoring_io, selectors
 from tournaments.forms import PAIRING_OPTIONS, PRESET_LABELS, PRESETS, EventForm, preset_pairing
 from tournaments.forms_pairing import PairingMethodForm
 from tournaments.models import Entry, Event, Round
@@ -479,7 +479,6 @@ def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, An
         if rnd and (staff or not pending)
         else []
     )
-    pending = pending and bool(tables)
     return ls.RoundDetailSerializer(
         {
             "event": event.pk,
@@ -489,7 +488,9 @@ def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, An
             "boards": list(event.board_numbers(number)),
             "tables": tables,
             "bye": rnd.bye.number if rnd and rnd.bye_id else None,
-            "warnings": [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending else [],
+            "warnings": (
+                [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending and tables else []
+            ),
             "missing": [
                 {
                     "table": o.table.number,
@@ -529,8 +530,7 @@ class RoundView(ApiView):
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = visible_event(request, pk)
-        actor = access.actor_for(request)
-        staff = actor.is_organiser(event) or actor.is_referee(event)
+        staff = policy.is_event_staff(access.actor_for(request), event)
         return Response(round_body(event, _round_number(event, number), staff=staff))
 
 

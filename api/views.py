@@ -248,10 +248,8 @@ class RoundTablesView(generics.ListAPIView):
             ),
             pk=self.kwargs["pk"],
         )
-        actor = access.actor_for(self.request)
-        event = self.round.event
-        if self.round.status == Round.Status.PENDING and not (
-            actor.is_organiser(event) or actor.is_referee(event)
+        if self.round.status == Round.Status.PENDING and not policy.is_event_staff(
+            access.actor_for(self.request), self.round.event
         ):
             # A proposal the organiser may still change is theirs and the referees' (as on the
             # pairings page), not the players'.

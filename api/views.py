@@ -870,9 +870,9 @@ class DisputeRuleView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         form = s.RuleSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        dispute = get_object_or_404(
-            Dispute.objects.select_related("result__table__round__event", "result__board"), pk=pk
-        )
+        # A dispute the caller may not read is a 404 as a missing id (docs/api.md), not a 403
+        # that would tell which ids exist; the service refuses the rest.
+        dispute = _visible_dispute(request, pk)
         v = form.validated_data
         try:
             disputes.dispute_rule(
@@ -913,8 +913,6 @@ class DisputeWithdrawView(ApiView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        dispute = get_object_or_404(
-            Dispute.objects.select_related("result__table__round__event", "result__board"), pk=pk
-        )
+        dispute = _visible_dispute(request, pk)  # 404 as a missing id
         disputes.dispute_withdraw(dispute=dispute, actor=access.actor_for(request))
         return Response(_dispute_detail(dispute))

@@ -1,5 +1,7 @@
 """Disputes through the API: players call a referee, referees rule (and revise), withdrawals."""
 
+import pytest
+
 from tests.api.conftest import errors_of
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Ruling
@@ -153,12 +155,41 @@ def test_withdraw_a_request(world):
         .json()
     )
     url = f"/api/v1/disputes/{dispute['id']}/withdraw"
-    assert world.client("other_table").post(url, format="json").status_code == 403
+    assert world.client("other_table").post(url, format="json").status_code == 404
     response = world.client("table").post(url, format="json")
     assert response.status_code == 200
     assert response.json()["status"] == "withdrawn"
     assert BoardResult.objects.get().status == "entered"
     assert world.client("table").post(url, format="json").status_code == 409
+
+
+@pytest.mark.parametrize("who", ["other_table", "other_referee", "other_organiser", "staff"])
+def test_ruling_or_withdrawing_an_unreadable_dispute_is_a_404_as_a_missing_id(world, who):
+    """docs/api.md: a dispute the caller may not read answers as one that does not exist (ids
+    are sequential: a 403 would tell when another table stores one)."""
+    result = _entered(world)
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
+    missing = Dispute.objects.order_by("pk").last().pk + 1000
+    before = (list(BoardResult.objects.values()), list(Dispute.objects.values()))
+    client = world.client(who)
+    rule = {"kind": "penalty", "explanation": "x", "data": {"offending_pair": "NS"}}
+    for path, body in (("rule", rule), ("withdraw", None)):
+        hidden = client.post(f"/api/v1/disputes/{dispute['id']}/{path}", body, format="json")
+        absent = client.post(f"/api/v1/disputes/{missing}/{path}", body, format="json")
+        assert hidden.status_code == absent.status_code == 404, (path, hidden.content)
+        assert hidden.json() == absent.json()
+    assert before == (list(BoardResult.objects.values()), list(Dispute.objects.values()))
+    # Who may read it and may not act is still refused by the service, with a reason.
+    assert (
+        world.client("player")
+        .post(f"/api/v1/disputes/{dispute['id']}/rule", rule, format="json")
+        .status_code
+        == 403
+    )
 
 
 def test_dispute_lists_by_reader(world):

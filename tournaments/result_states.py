@@ -84,10 +84,17 @@ def transition(stored: Stored | None, incoming: Incoming) -> Decision:
     if same_side and (incoming.side or not incoming.agrees):
         if incoming.version is None and not incoming.agrees:
             return Decision(refusal=Refusal.ALREADY_ENTERED)
+        if illegal_record and not incoming.agrees:
+            # A correction to a record with an illegal card: the stored result becomes its
+            # penalty, waiting for the referee to confirm it, as when it is the first entry.
+            return Decision(Status.DISPUTED, incoming.source, True, dispute=Reason.ILLEGAL_PLAY)
         return Decision(source=incoming.source, take_values=True)
     if incoming.agrees:
         return Decision(Status.CONFIRMED, _better_source(stored, incoming), confirmed=True)
-    return Decision(Status.DISPUTED, dispute=Reason.CONFLICT)
+    # An illegal card is the question for the referee, not which pair is right.
+    return Decision(
+        Status.DISPUTED, dispute=Reason.ILLEGAL_PLAY if illegal_record else Reason.CONFLICT
+    )
 
 
 def _better_source(stored: Stored, incoming: Incoming) -> str | None:

@@ -75,6 +75,52 @@ def test_an_illegal_card_opens_a_dispute(world):
     assert [d["id"] for d in listed["results"]] == [dispute.pk]
 
 
+def _sent(world, who, record, board=1, **extra):
+    body = {"table": world.table.pk, "board": board, "record": record} | extra
+    response = world.client(who).post(URL, body, format="json")
+    assert response.status_code in (200, 201), response.content
+    return response.json()
+
+
+@pytest.mark.parametrize("who", ["table", "organiser"])
+def test_a_correction_with_an_illegal_card_stores_the_penalty_and_opens_a_dispute(world, who):
+    """Issue #5: an illegal card opens a dispute for the referee, also when it comes as the
+    correction (with its version) of the same pair's, or the organisers', complete record."""
+    first = _sent(world, who, world.record(1))
+    assert first["result"]["status"] == "entered"
+    bad = world.record(1, illegal_at=10)
+    body = _sent(world, who, bad, version=first["result"]["version"])
+    assert body["verdict"] == world.verdict(bad)
+    result = BoardResult.objects.get()
+    assert body["result"]["status"] == result.status == "disputed"
+    offender = engine.Seat[body["verdict"]["seat"]].pair
+    assert result.offending_pair == offender and result.totals_ns is None  # the penalty, waiting
+    dispute = Dispute.objects.get()
+    assert dispute.reason == Dispute.Reason.ILLEGAL_PLAY
+    assert body["result"]["open_dispute"] == dispute.pk
+    actions = list(result.audit.values_list("action", flat=True))
+    assert {"result_disputed", "dispute_opened"} <= set(actions)
+    changed = result.audit.get(action="result_disputed").changes
+    assert changed["status"] == ["entered", "disputed"]
+    assert changed["offending_pair"] == ["", offender]
+    # The other pair cannot confirm it past the referee.
+    confirm = world.client("table_ew").post(
+        f"/api/v1/results/{result.pk}/confirm", {}, format="json"
+    )
+    assert confirm.status_code == 409
+    assert BoardResult.objects.get().status == "disputed"
+
+
+def test_the_other_pairs_illegal_record_is_an_illegal_play_dispute(world):
+    """Not a conflict: the referee's desk offers the penalty first (referees.md §2)."""
+    first = _sent(world, "table", world.record(1))
+    body = _sent(world, "table_ew", world.record(1, illegal_at=10))
+    assert body["result"]["status"] == "disputed"
+    assert Dispute.objects.get().reason == Dispute.Reason.ILLEGAL_PLAY
+    kept = BoardResult.objects.get()
+    assert (kept.totals_ns, kept.offending_pair) == (first["result"]["totals"]["NS"], "")
+
+
 def test_an_invalid_record_lists_every_problem_and_stores_nothing(world):
     record = world.record(1)
     record["play"][3] = "13x"

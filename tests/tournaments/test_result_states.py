@@ -101,6 +101,49 @@ CASES = [
         incoming(side="NS", agrees=False),
         Decision(refusal=Refusal.ALREADY_ENTERED),
     ),
+    # a record with an illegal card after a complete one (issue #5: it opens a dispute)
+    (
+        "the same pair corrects its record with an illegal one: the penalty, disputed",
+        stored(source=RECORD, version=2),
+        incoming(side="NS", source=RECORD, illegal=True, agrees=False, version=2),
+        Decision(DISPUTED, RECORD, True, dispute="illegal_play"),
+    ),
+    (
+        "the same pair sends an illegal record without the version",
+        stored(source=RECORD),
+        incoming(side="NS", source=RECORD, illegal=True, agrees=False),
+        Decision(refusal=Refusal.ALREADY_ENTERED),
+    ),
+    (
+        "the other pair's illegal record against a record: illegal play, not a conflict",
+        stored(source=RECORD),
+        incoming(source=RECORD, illegal=True, agrees=False),
+        Decision(DISPUTED, dispute="illegal_play"),
+    ),
+    (
+        "an organiser corrects the organisers' record with an illegal one",
+        stored(source=RECORD, side="", version=2),
+        incoming(side="", source=RECORD, illegal=True, agrees=False, version=2),
+        Decision(DISPUTED, RECORD, True, dispute="illegal_play"),
+    ),
+    (
+        "an organiser's illegal record against a side's record",
+        stored(source=RECORD),
+        incoming(side="", source=RECORD, illegal=True, agrees=False),
+        Decision(DISPUTED, dispute="illegal_play"),
+    ),
+    (
+        "confirmed from a record, then an illegal record: refused as any change",
+        stored(CONFIRMED, source=RECORD),
+        incoming(source=RECORD, illegal=True, agrees=False),
+        Decision(refusal=Refusal.CONFIRMED),
+    ),
+    (
+        "confirmed from a short result, then an illegal record",
+        stored(CONFIRMED),
+        incoming(source=RECORD, illegal=True, agrees=False),
+        Decision(DISPUTED, dispute="illegal_play"),
+    ),
     # versions, confirmed, disputed, ruled
     (
         "an old version",

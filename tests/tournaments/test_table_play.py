@@ -234,11 +234,8 @@ def test_submit_record_that_disagrees_with_the_short_result_is_disputed(table, b
     assert result.disputes.get().reason == Dispute.Reason.RECORD_MISMATCH
 
 
-def test_submit_illegal_record(table, board):
-    ns = holder(table, "NS")
-    game = legal_game(board)
-    enter_short(ns, table, board, game)
-    # Find a position where an illegal card exists, and play it.
+def illegal_game(board):
+    """Legal cards up to the first position where an illegal card exists, then that card."""
     hand = engine.Hand(adapter.deal(board), "copes", adapter.rules(board.event))
     play = []
     while True:
@@ -247,9 +244,16 @@ def test_submit_illegal_record(table, board):
         wrong = [c for c in held if c not in allowed]
         if wrong:
             play.append(engine.card_token(wrong[0]))
-            break
+            return play
         hand.play(sorted(allowed)[0])
         play.append(engine.card_token(hand.played[-1]))
+
+
+def test_submit_illegal_record(table, board):
+    ns = holder(table, "NS")
+    game = legal_game(board)
+    enter_short(ns, table, board, game)
+    play = illegal_game(board)
     data = submit(ns, table, record(board, play)).json()
     assert data["verdict"]["outcome"] == "illegal"
     assert "Illegal play at trick" in data["text"]
@@ -259,6 +263,28 @@ def test_submit_illegal_record(table, board):
     assert 'id="stored-record"' in page
     assert "Illegal play at trick" in page
     assert 'id="play-app"' not in page and "play-config" not in page
+
+
+@pytest.mark.parametrize("how", ["card_by_card", "pasted"])
+def test_an_illegal_record_after_the_other_pairs_record_is_an_illegal_play_dispute(
+    table, board, how
+):
+    """Not a conflict: the referee's desk offers the penalty first (referees.md §2)."""
+    results.result_submit_play_record(
+        table=table,
+        board_number=board.number,
+        actor=Actor(table=table, side="NS"),
+        record=record(board, legal_game(board)),
+    )
+    ew = holder(table, "EW")
+    bad = record(board, illegal_game(board))
+    if how == "pasted":
+        response = ew.post(play_url(table), {"record": json.dumps(bad)})
+    else:
+        response = submit(ew, table, bad)
+    assert response.status_code == 200
+    assert BoardResult.objects.get().status == BoardResult.Status.DISPUTED
+    assert Dispute.objects.get().reason == Dispute.Reason.ILLEGAL_PLAY
 
 
 def test_submit_invalid_record_shows_every_problem_and_changes_nothing(table, board):

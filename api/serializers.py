@@ -849,11 +849,13 @@ class PlayRecordSerializer(serializers.ModelSerializer):
         model = PlayRecord
         fields = ["id", "result", "table", "board", "outcome", "record", "verdict", "created_at"]
 
-    # As the engine gives them, keys in play-record.md's order (a VerdictSerializer would
-    # reorder the keys, and the database gives JSON back with its keys sorted).
+    # The record as the table sent it (issue #5); the canonical form is what replays read.
     @extend_schema_field(serializers.JSONField())
-    def get_record(self, pr: PlayRecord) -> dict[str, Any]:
-        return play.record_out(pr.record)
+    def get_record(self, pr: PlayRecord) -> Any:
+        return pr.received
+
+    # As the engine gives it, keys in play-record.md's order (a VerdictSerializer would
+    # reorder the keys, and the database gives JSON back with its keys sorted).
 
     @extend_schema_field(VerdictSerializer())
     def get_verdict(self, pr: PlayRecord) -> dict[str, Any]:

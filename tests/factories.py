@@ -217,6 +217,7 @@ class PlayRecordFactory(factory.django.DjangoModelFactory):
             ),
         )
     )
+    received = factory.SelfAttribute("record")
     verdict = factory.LazyAttribute(lambda o: adapter.replay(o.result.board, o.record).to_json())
     outcome = factory.LazyAttribute(lambda o: o.verdict["outcome"])
 

@@ -237,7 +237,8 @@ def ruling_forms(
             "totals_ew": result.totals_ew,
             **doubles,
         },
-        "corrected_record": {"play_record": record.record if record is not None else ""},
+        # The record as the table sent it (referees.md §3), to edit and replay.
+        "corrected_record": {"play_record": record.received if record is not None else ""},
         "adjusted": {},
     }
     forms: dict[str, RulingForm] = {}

@@ -850,7 +850,10 @@ class Submission(models.Model):
 
 
 class PlayRecord(models.Model):
-    """A whole hand as submitted (the JSON exactly as received) and the engine's verdict."""
+    """A whole hand as submitted and the engine's verdict: ``received`` is the JSON exactly as
+    the table sent it (shown as sent: the API's record, the referee's corrected-record box);
+    ``record`` its canonical form (play-record.md's keys, the event's ruleset, no hands), which
+    the replays, exports and analyses read."""
 
     result = models.ForeignKey(
         BoardResult, null=True, blank=True, on_delete=models.CASCADE, related_name="play_records"
@@ -859,6 +862,7 @@ class PlayRecord(models.Model):
         Submission, null=True, blank=True, on_delete=models.CASCADE, related_name="play_record"
     )
     record = models.JSONField()
+    received = models.JSONField()
     verdict = models.JSONField()
     outcome = models.CharField(max_length=10)
     created_at = models.DateTimeField(auto_now_add=True)

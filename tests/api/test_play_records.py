@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 import engine
 from tests.api.conftest import errors_of
@@ -53,9 +54,9 @@ def test_a_record_without_ruleset_is_stored_with_the_events_and_replays_as_judge
     assert verdict["outcome"] == "complete"
     stored = PlayRecord.objects.get()
     assert stored.record == record | {"ruleset": "obligada"}
-    pk = stored.pk
-    assert world.client("table").get(f"{URL}/{pk}").json()["record"]["ruleset"] == "obligada"
     assert play.replay(world.board(1), stored.record).to_json() == verdict
+    # What the table sent comes back as it sent it.
+    assert world.client("table").get(f"{URL}/{stored.pk}").json()["record"] == record
 
 
 def test_an_illegal_card_opens_a_dispute(world):
@@ -223,6 +224,53 @@ def test_verify_against_an_event_board_only_for_who_may_see_it(world):
     )
     assert half.status_code == 400 and "board" in errors_of(half)
     assert not BoardResult.objects.exists()
+
+
+def test_the_record_is_kept_as_received_and_replayed_in_its_canonical_form(world):
+    """Issue #5, docs/api.md: the record exactly as received (any key of the club's program,
+    the hands) comes back from GET play-records/{id}; what replays read is canonical."""
+    from tournaments import archive
+
+    record = world.record(1)
+    record["comment"] = "typed by club software v2"
+    record["choice"]["by"] = "N"
+    record["deal"]["hands"] = world.board(1).hands
+    posted = world.client("organiser").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
+    assert posted.status_code == 201, posted.content
+    stored = PlayRecord.objects.get()
+    assert stored.received == record
+    assert stored.record == engine.record.canonical(record, hands=False)
+    url = f"{URL}/{stored.pk}"
+    for who in ("organiser", "referee", "table"):
+        assert world.client(who).get(url).json()["record"] == record
+    for who in ("other_table", "other_organiser", "other_referee", "staff", "anonymous"):
+        assert world.client(who).get(url).status_code in (401, 404)
+    exported = archive.event_archive(world.event, exported_at=timezone.now())
+    records = [
+        s["play_record"]["record"]
+        for r in exported["results"]
+        for s in r["submissions"]
+        if s.get("play_record")
+    ]
+    assert records == [stored.record]
+
+
+def test_migration_0020_gives_earlier_records_their_canonical_form_as_received(world):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0020_play_record_received")
+    record = world.record(1)
+    world.client("table").post(
+        URL, {"table": world.table.pk, "board": 1, "record": record}, format="json"
+    )
+    PlayRecord.objects.update(received={})  # the column's one-off default
+    migration.received_from_record(apps, None)
+    stored = PlayRecord.objects.get()
+    assert stored.received == stored.record == record
 
 
 def test_migration_0018_gives_records_stored_before_the_fix_their_events_ruleset(world):

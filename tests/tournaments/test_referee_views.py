@@ -507,6 +507,36 @@ def test_preview_replays_without_storing(client, referee, running_event, illegal
     assert BoardResult.objects.get(pk=illegal_dispute.result_id).status == "disputed"
 
 
+def test_the_corrected_record_box_holds_the_record_as_sent(client, referee, running_event, table1):
+    """referees.md §3: the box holds what the table sent (its program's note, the hands), and
+    a preview of it as it is replays to the same verdict; the replay shown reads the stored
+    canonical form."""
+    board = running_event.boards.get(number=1)
+    sent = record_for(board, "copes", illegal_play(board, running_event), running_event)
+    sent["comment"] = "<b>typed</b> by club software"
+    sent["deal"]["hands"] = board.hands
+    out = results.result_submit_play_record(
+        table=table1, board_number=1, actor=Actor(table=table1, side="NS"), record=sent
+    )
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[out.result.disputes.get().pk])
+    page = client.get(url)
+    box = form_of(page, "corrected_record")["play_record"].value()
+    assert json.loads(box) == sent
+    assert "&lt;b&gt;typed&lt;/b&gt; by club software" in page.content.decode()
+    assert replay_data(page)["verdict"] == out.verdict.to_json()
+    preview = client.post(
+        url,
+        {
+            "form": "corrected_record",
+            "action": "preview",
+            "corrected_record-play_record": box,
+            "corrected_record-explanation": "",
+        },
+    )
+    assert replay_data(preview)["verdict"] == out.verdict.to_json()
+
+
 def test_rule_with_a_corrected_record(client, referee, running_event, illegal_dispute):
     client.force_login(referee)
     board = illegal_dispute.result.board

@@ -507,12 +507,21 @@ def _emit_result(
     )
 
 
+@dataclass(frozen=True)
+class _Record:
+    """A replayed play record: its canonical form, the JSON as received, and the verdict."""
+
+    canonical: dict[str, Any]
+    received: Any
+    verdict: engine.Verdict
+
+
 def _repeats_last(
     result: BoardResult,
     side: str,
     source: str,
     data: dict[str, Any],
-    record: tuple[dict[str, Any], engine.Verdict] | None,
+    record: _Record | None,
 ) -> bool:
     """Is this the same thing the same side last sent? (A retry must not store a new version.)"""
     last = _LAST_SUBMISSION.first(result=result.pk, side=side)
@@ -521,7 +530,7 @@ def _repeats_last(
     if record is None:
         return True
     previous = PlayRecord.objects.filter(submission=last).only("record").first()
-    return previous is not None and previous.record == record[0]
+    return previous is not None and previous.record == record.canonical
 
 
 REFUSALS = {
@@ -555,7 +564,7 @@ def _store(
     values: dict[str, Any],
     submission_data: dict[str, Any],
     expected_version: int | None,
-    record: tuple[dict[str, Any], engine.Verdict] | None = None,
+    record: _Record | None = None,
 ) -> Outcome:
     """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
@@ -626,21 +635,21 @@ def _store(
         )
         new_rows.append(unlock)
         audits.append(written)
-    verdict = record[1] if record is not None else None
+    verdict = record.verdict if record is not None else None
     if created or not _repeats_last(result, side, source, submission_data, record):
         submission = Submission(
             result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
         new_rows.append(submission)
         if record is not None:
-            stored_record, verdict = record
             new_rows.append(
                 PlayRecord(
                     result=result,
                     submission=submission,
-                    record=stored_record,
-                    verdict=verdict.to_json(),
-                    outcome=verdict.outcome.value,
+                    record=record.canonical,
+                    received=record.received,
+                    verdict=record.verdict.to_json(),
+                    outcome=record.verdict.outcome.value,
                 )
             )
     opened = None
@@ -738,7 +747,7 @@ def result_submit_play_record(
             raise InvalidSubmission([refused_record_problem(board.number)])
         raise InvalidSubmission.of(verdict.problems)
     values = play.stored_values(verdict, record)
-    stored = play.canonical(board, record)
+    replayed = _Record(play.canonical(board, record), record, verdict)
     return _in_transaction(
         lambda: _store(
             table=table,
@@ -749,7 +758,7 @@ def result_submit_play_record(
             values=values,
             submission_data={"play_record": True},
             expected_version=expected_version,
-            record=(stored, verdict),
+            record=replayed,
         )
     )
 

@@ -388,3 +388,40 @@ def test_a_stored_hand_sent_again_after_new_codes_is_replayed(table, organiser):
     assert again.status_code == 200 and again.content == first.content
     assert again["Idempotent-Replayed"] == "true"
     assert PlayRecord.objects.count() == 1
+
+
+def test_a_pasted_record_sent_by_the_outbox_is_stored_once_or_refused_in_words(table):
+    # The paste form goes through the outbox as every table form does: form-encoded, keyed.
+    board = table.round.event.boards.get(number=1)
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    ns = holder(table, "NS")
+    url = reverse("table:play_submit", args=[table.code_ns, 1])
+    refused = ns.post(url, {"record": "{not json"}, HTTP_IDEMPOTENCY_KEY="p1", **JSON)
+    assert refused.status_code == 400
+    assert "This is not a play record" in refused.json()["problems"][0]["message"]
+    record = json.dumps(adapter.record(board, trump="copes", cards=legal_game(board, "copes")))
+    answers = [
+        ns.post(url, {"record": record}, HTTP_IDEMPOTENCY_KEY="p1", **JSON) for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1]["Idempotent-Replayed"] == "true"
+    assert PlayRecord.objects.count() == 1
+
+
+def test_the_paste_form_goes_through_the_outbox_and_still_works_without_javascript(table):
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    html = holder(table, "NS").get(reverse("table:board_play", args=[table.code_ns, 1]))
+    html = html.content.decode()
+    assert 'data-outbox="record"' in html
+    assert f'data-outbox-url="/table/{table.code_ns}/board/1/play/submit/"' in html
+    assert f'action="/table/{table.code_ns}/board/1/play/"' in html  # the form without JS

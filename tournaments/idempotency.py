@@ -3,9 +3,10 @@ again after a reload) runs once. Shared by the API (``api/idempotency.py``) and 
 (``views/table.py``), which differ only in how they name the sender and read the body.
 
 The first response (status and exact bytes) is stored in ``IdempotentResponse`` under a scope
-(the sender and the path) and the key; a repeat with the same key gets those bytes back and
-changes nothing, minutes or days later (rows are never expired). A repeat with the same key and a
-different body is refused (:class:`KeyReused`).
+(the sender and what was submitted to: the API's path, or a table page and its board) and the
+key; a repeat with the same key gets those bytes back and changes nothing, minutes or days later
+(rows are never expired). A repeat with the same key and a different body is refused
+(:class:`KeyReused`).
 
 The race: two identical requests at the same moment. The key row is inserted *first*, in the
 transaction that then runs the submission; the second request's insert waits on the unique index
@@ -73,6 +74,19 @@ def _replay(row: IdempotentResponse, request_hash: str) -> HttpResponse:
     )
     response[REPLAYED_HEADER] = "true"
     return response
+
+
+def stored_answer(*, scope: str, key: str, request_hash: str) -> HttpResponse | None:
+    """The answer stored for this scope and key, replayed, or None when there is none (never
+    sent, still being processed, or the key came with another body). For a sender that may no
+    longer submit but whose submission was stored: it gets that answer, nothing else."""
+    row = IdempotentResponse.objects.filter(scope=scope, key=key).first()
+    if row is None or row.status_code == 0:
+        return None
+    try:
+        return _replay(row, request_hash)
+    except KeyReused:
+        return None
 
 
 class _Taken(BaseException):

@@ -1,8 +1,8 @@
 /* The phone's outbox for the table pages: every submission (a result, a confirmation, a
-   card-by-card record, a referee call) is first kept in IndexedDB with its own Idempotency-Key,
-   then sent, in order, as soon as the network answers: at once, when the browser comes back
-   online, every 20 s, and at the next page load (after a reload, a closed tab or a phone that
-   slept). The server acts once per key (tournaments/idempotency.py), so an item sent again
+   card-by-card or pasted record, a referee call) is first kept in IndexedDB with its own
+   Idempotency-Key, then sent, in order, as soon as the network answers: at once, when the
+   browser comes back online, every 20 s, and at the next page load (after a reload, a closed
+   tab or a phone that slept). The server acts once per key (tournaments/idempotency.py), so an item sent again
    after a lost answer is not stored twice. An item leaves the outbox only when the server has
    answered it: stored (its sentence is shown) or refused (the reason is shown). Nothing is
    shown as stored before that. Also registers the service worker that keeps the pages.
@@ -114,7 +114,7 @@
     var waiter = waiters[item.key];
     delete waiters[item.key];
     var entry = {state: outcome.state, kind: item.kind, board: item.board, label: item.label,
-                 at: Date.now(), key: item.key};
+                 at: Date.now(), key: item.key, table: item.table || "", side: item.side || ""};
     if (outcome.state === "sent") {
       entry.text = outcome.data.message || outcome.data.text || t("stored");
     } else {
@@ -231,7 +231,12 @@
     return Promise.all([all(QUEUE), all(LOG)]).then(function (found) {
       var items = found[0], log = found[1];
       var now = Date.now();
-      var shown = log.filter(function (e) { return e.state === "refused" || now - e.at < RECENT_MS; });
+      var here = panel.dataset.table || "";
+      // Only this table's: the tables of a round play the same boards, and another table's
+      // "Board 2 entered: NS 40" would tell this one a score before it played board 2.
+      var shown = log.filter(function (e) {
+        return e.table === here && (e.state === "refused" || now - e.at < RECENT_MS);
+      });
       panel.textContent = "";
       var byKind = {};
       items.forEach(function (i) { byKind[i.kind] = (byKind[i.kind] || 0) + 1; });
@@ -274,6 +279,31 @@
       panel.dataset.refused = String(shown.filter(function (e) { return e.state === "refused"; }).length);
       markBoards(items);
     }).catch(function () { /* no IndexedDB: nothing to show */ });
+  }
+
+  /* A phone passed to another table forgets what it showed of the one it served before, as
+     the service worker forgets its kept pages (sw.js, forgetOthers): the server's sentences
+     about that table's results and the cards of a hand it entered card by card
+     (table.js, "botifarra-play:<table>:<board>"). What waits to be sent stays, never shown
+     here, until that table's code is typed on the phone again. */
+  var PLAY_KEY = /^botifarra-play:([^:]*):/;
+  function forgetOthers() {
+    var panel = document.getElementById("outbox");
+    var here = panel ? panel.dataset.table || "" : "";
+    if (!here) { return Promise.resolve(); }
+    try {
+      var others = [];
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var name = window.localStorage.key(i);
+        var m = PLAY_KEY.exec(name || "");
+        if (m && m[1] !== here) { others.push(name); }
+      }
+      others.forEach(function (n) { window.localStorage.removeItem(n); });
+    } catch (e) { /* no localStorage */ }
+    return all(LOG).then(function (log) {
+      return Promise.all(log.filter(function (e) { return e.table !== here; })
+        .map(function (e) { return remove(LOG, e.id); }));
+    }).catch(function () { /* no IndexedDB: nothing kept */ });
   }
 
   /* On the table's home, each board with something waiting says so: what waits for this
@@ -334,14 +364,19 @@
       var board = form.dataset.board || "";
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
       enqueue({
-        url: form.action, body: body.toString(), type: "application/x-www-form-urlencoded",
+        url: form.dataset.outboxUrl || form.action, body: body.toString(),
+        type: "application/x-www-form-urlencoded",
         kind: form.dataset.outbox, board: board, label: form.dataset.label || "",
         side: mySide()
       }).then(function (outcome) {
         form.dataset.sending = "";
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
         if (outcome.state === "refused") { showRefusal(form, outcome.data); return; }
-        var home = (outcome.data && outcome.data.home_url) || homeUrl() + (board ? "#board-" + board : "");
+        // Stored: the page the form names (a pasted record: its board, with the verdict), or
+        // the table's. Waiting: the table's, which says what waits.
+        var next = outcome.state === "sent" ? form.dataset.outboxNext : "";
+        var home = next || (outcome.data && outcome.data.home_url) ||
+          homeUrl() + (board ? "#board-" + board : "");
         var target = new URL(home, window.location.href);
         if (target.pathname === window.location.pathname && target.search === window.location.search) {
           // Only the fragment differs: assign() would scroll and keep this page as it was, the
@@ -382,7 +417,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     initForms();
     initWorker();
-    render();
+    forgetOthers().then(render);
     flush();
     window.addEventListener("online", flush);
     window.addEventListener("offline", render);

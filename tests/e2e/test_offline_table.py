@@ -6,6 +6,8 @@ is shown with its reason, and nothing is lost. Screenshots: test-artifacts/scree
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -332,6 +334,125 @@ def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
         expect(page.locator("#outbox")).to_have_attribute("data-waiting", "1")
         assert page.locator("#board-2 .outbox-note").count() == 0
         page.unroute(f"**{home1}board/**")
+    finally:
+        context.close()
+
+
+OUTBOX_LOG = """async () => {
+  const db = await new Promise((ok) => { const q = indexedDB.open("botifarra-outbox"); q.onsuccess = () => ok(q.result); });
+  return await new Promise((ok) => {
+    const q = db.transaction("log").objectStore("log").getAll(); q.onsuccess = () => ok(q.result);
+  });
+}"""
+
+
+def test_a_phone_passed_to_another_table_does_not_show_the_first_tables_stored_results(
+    three_board_round, browser, live_server
+):
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    t2 = Table.objects.get(round__event=event, round__number=1, number=2)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        page.goto(f"/table/{t1.code_ns}/board/2/")
+        _fill_short(page, "oros", 40)
+        page.wait_for_selector("#boards")
+        expect(page.locator("#outbox")).to_contain_text("Board 2 entered")
+        # Table 2 plays the same boards and has not played board 2 yet.
+        enter_code(page, t2.code_ns)
+        page.wait_for_function(f"() => ({OUTBOX_LOG})().then((log) => log.length === 0)")
+        assert "Board 2" not in page.inner_text("#outbox")
+    finally:
+        context.close()
+
+
+def test_a_phone_passed_to_another_table_forgets_the_cards_of_an_unfinished_hand(
+    three_board_round, browser, live_server
+):
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    t2 = Table.objects.get(round__event=event, round__number=1, number=2)
+    _short(t1, 1, "EW", "copes", 40)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        page.goto(f"/table/{t1.code_ns}/board/1/play/")
+        for played in range(1, 4):
+            page.locator("#legal-cards button[data-card]").first.click()
+            page.wait_for_selector(f'#play-app[data-count="{played}"]')
+        kept = "() => Object.keys(localStorage).filter((k) => k.startsWith('botifarra-play:'))"
+        assert page.evaluate(kept) == [f"botifarra-play:{t1.pk}:1"]
+        enter_code(page, t2.code_ns)
+        page.wait_for_function(f"({kept})().length === 0")
+    finally:
+        context.close()
+
+
+def test_a_result_stored_before_the_round_closed_is_not_shown_refused(
+    three_board_round, browser, live_server
+):
+    from urllib.parse import urlparse
+
+    from django.test import Client
+
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        _board_2_entered_offline(page, t1)
+        item = page.evaluate(
+            """async () => {
+              const db = await new Promise((ok) => { const q = indexedDB.open("botifarra-outbox"); q.onsuccess = () => ok(q.result); });
+              return await new Promise((ok) => {
+                const q = db.transaction("queue").objectStore("queue").getAll(); q.onsuccess = () => ok(q.result[0]);
+              });
+            }"""
+        )
+        # Its first send reached the server and was stored; the answer was lost on the way.
+        sender = Client()
+        sender.post("/table/", {"code": t1.code_ns})
+        first = sender.post(
+            urlparse(item["url"]).path,
+            item["body"],
+            content_type=item["type"],
+            HTTP_IDEMPOTENCY_KEY=item["key"],
+            HTTP_ACCEPT="application/json",
+        )
+        assert first.status_code == 200
+        t1.round.status = "closed"  # the organiser closes the round before the phone is back
+        t1.round.save(update_fields=["status"])
+        page.context.set_offline(False)
+        page.evaluate("() => window.BotifarraOutbox.flush()")
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+        expect(page.locator("#outbox")).to_contain_text("stored by the server")
+        assert "refused" not in page.inner_text("#outbox")
+    finally:
+        context.close()
+
+
+def test_a_record_pasted_without_the_network_waits_on_the_phone_then_is_stored(
+    three_board_round, browser, live_server
+):
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    board = three_board_round.boards.get(number=1)
+    _short(t1, 1, "EW", "copes", 40)
+    record = adapter.record(board, trump="copes", cards=legal_game(board, "copes"))
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home = f"/table/{t1.code_ns}/"
+        _kept_offline(page, [home, f"{home}board/1/play/"])
+        page.context.set_offline(True)
+        _open_offline(page, f"{home}board/1/play/")
+        page.click("details.tp-paste summary")
+        page.fill("textarea[name=record]", json.dumps(record))
+        page.click("details.tp-paste button[type=submit]")
+        page.wait_for_selector("#board-1 .outbox-note")  # back on the table's kept page
+        assert not PlayRecord.objects.exists()
+        page.context.set_offline(False)
+        page.evaluate("() => window.BotifarraOutbox.flush()")
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+        assert PlayRecord.objects.filter(result__table=t1).count() == 1
     finally:
         context.close()
 

@@ -25,7 +25,7 @@ from tournaments.models import (
     Submission,
     Table,
 )
-from tournaments.services import results
+from tournaments.services import events, results
 
 pytestmark = pytest.mark.django_db
 
@@ -269,3 +269,159 @@ def test_the_tables_grant_outlives_a_phone_that_sleeps_or_closes_its_browser(tab
     cookie = answer.cookies[settings.SESSION_COOKIE_NAME]
     assert int(cookie["max-age"]) >= 12 * 3600
     assert not settings.SESSION_EXPIRE_AT_BROWSER_CLOSE
+
+
+# --- replays after the round closed or new codes (found by an audit; each failed before) ----
+
+
+def renew_codes(table, organiser):
+    events.table_new_codes(table=table, actor=Actor(user=organiser))
+    table.refresh_from_db()
+
+
+def test_a_stored_result_sent_again_after_the_round_closed_answers_as_the_first_time(table):
+    # The first send was stored, its answer lost; the organiser closed the round before the
+    # phone sent it again. The result counts: the phone must not be told it was refused.
+    ns = holder(table, "NS")
+    first = short(ns, table)
+    assert first.status_code == 200
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    again = short(ns, table)
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    # A new submission (another key) is still refused: the round is closed.
+    assert short(ns, table, key="k2", n=2).json()["code"] == "closed"
+
+
+def test_after_the_round_closed_a_stored_answer_goes_only_to_the_side_that_sent_it(table):
+    ns = holder(table, "NS")
+    assert short(ns, table).status_code == 200
+    ew = holder(table, "EW")
+    other_table = Table.objects.get(round=table.round, number=2)
+    elsewhere = holder(other_table, "NS")
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    assert short(ew, table).json()["code"] == "closed"  # EW's scope: not EW's submission
+    assert short(elsewhere, table).status_code == 403  # another table's code was typed
+    assert short(Client(), table).status_code == 403  # no code typed at all
+    assert short(ns, table, totals_ns="50").json()["code"] == "closed"  # another body
+
+
+def test_a_stored_result_sent_again_with_the_old_code_after_new_codes_answers_as_the_first_time(
+    table, organiser
+):
+    ns = holder(table, "NS")
+    old_code = table.code_ns
+    first = short(ns, table)
+    renew_codes(table, organiser)
+    # The phone still holds the old code's grant and sends to the old code's address.
+    again = ns.post(
+        reverse("table:board_short", args=[old_code, 1]),
+        {"delegated": "0", "trump": "oros", "outcome": "played", "totals_ns": "45"},
+        HTTP_IDEMPOTENCY_KEY="k1",
+        **JSON,
+    )
+    assert again.status_code == 200 and again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+
+
+def test_a_stored_result_sent_again_with_the_new_code_answers_as_the_first_time(table, organiser):
+    ns = holder(table, "NS")
+    first = short(ns, table)
+    renew_codes(table, organiser)
+    ns = holder(table, "NS")  # the new code typed: the outbox sends under its address
+    again = short(ns, table)
+    assert again.status_code == 200 and again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    assert BoardResult.objects.get(table=table, board__number=1).version == 1
+
+
+def test_a_stored_confirmation_sent_again_after_new_codes_is_not_refused(table, organiser):
+    assert short(holder(table, "NS"), table).status_code == 200
+    version = BoardResult.objects.get(table=table, board__number=1).version
+    ew = holder(table, "EW")
+    url = reverse("table:board_confirm", args=[table.code_ew, 1])
+    first = ew.post(url, {"version": version}, HTTP_IDEMPOTENCY_KEY="c1", **JSON)
+    assert first.status_code == 200
+    renew_codes(table, organiser)
+    ew = holder(table, "EW")
+    url = reverse("table:board_confirm", args=[table.code_ew, 1])
+    again = ew.post(url, {"version": version}, HTTP_IDEMPOTENCY_KEY="c1", **JSON)
+    assert again.status_code == 200 and again.content == first.content
+
+
+def test_a_stored_referee_call_sent_again_after_new_codes_is_not_refused(table, organiser):
+    ns = holder(table, "NS")
+    assert short(ns, table).status_code == 200
+    url = reverse("table:board_referee", args=[table.code_ns, 1])
+    first = ns.post(url, {"reason": "Revoke"}, HTTP_IDEMPOTENCY_KEY="r1", **JSON)
+    assert first.status_code == 200
+    renew_codes(table, organiser)
+    ns = holder(table, "NS")
+    url = reverse("table:board_referee", args=[table.code_ns, 1])
+    again = ns.post(url, {"reason": "Revoke"}, HTTP_IDEMPOTENCY_KEY="r1", **JSON)
+    assert again.status_code == 200 and again.content == first.content
+    assert Dispute.objects.filter(reason=Dispute.Reason.PLAYER_REQUEST).count() == 1
+
+
+def test_a_stored_hand_sent_again_after_new_codes_is_replayed(table, organiser):
+    board = table.round.event.boards.get(number=1)
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    body = json.dumps(adapter.record(board, trump="copes", cards=legal_game(board, "copes")))
+
+    def send(client):
+        url = reverse("table:play_submit", args=[table.code_ns, 1])
+        return client.post(
+            url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="h1", **JSON
+        )
+
+    first = send(holder(table, "NS"))
+    renew_codes(table, organiser)
+    again = send(holder(table, "NS"))
+    assert again.status_code == 200 and again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    assert PlayRecord.objects.count() == 1
+
+
+def test_a_pasted_record_sent_by_the_outbox_is_stored_once_or_refused_in_words(table):
+    # The paste form goes through the outbox as every table form does: form-encoded, keyed.
+    board = table.round.event.boards.get(number=1)
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    ns = holder(table, "NS")
+    url = reverse("table:play_submit", args=[table.code_ns, 1])
+    refused = ns.post(url, {"record": "{not json"}, HTTP_IDEMPOTENCY_KEY="p1", **JSON)
+    assert refused.status_code == 400
+    assert "This is not a play record" in refused.json()["problems"][0]["message"]
+    record = json.dumps(adapter.record(board, trump="copes", cards=legal_game(board, "copes")))
+    answers = [
+        ns.post(url, {"record": record}, HTTP_IDEMPOTENCY_KEY="p1", **JSON) for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1]["Idempotent-Replayed"] == "true"
+    assert PlayRecord.objects.count() == 1
+
+
+def test_the_paste_form_goes_through_the_outbox_and_still_works_without_javascript(table):
+    results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="EW"),
+        data={"delegated": False, "trump": "copes", "doubles": [], "totals": {"NS": 36, "EW": 36}},
+    )
+    html = holder(table, "NS").get(reverse("table:board_play", args=[table.code_ns, 1]))
+    html = html.content.decode()
+    assert 'data-outbox="record"' in html
+    assert f'data-outbox-url="/table/{table.code_ns}/board/1/play/submit/"' in html
+    assert f'action="/table/{table.code_ns}/board/1/play/"' in html  # the form without JS

@@ -36,7 +36,7 @@ from tournaments.labels import side_label
 from tournaments.models import Board
 from tournaments.services import ServiceError, results
 from tournaments.services import disputes as dispute_services
-from tournaments.table_access import Access, NoAccess
+from tournaments.table_access import SIDES, Access, NoAccess
 
 # --- access ---------------------------------------------------------------------------------
 
@@ -77,6 +77,10 @@ def _table_view(view: Callable, *, closed_ok: bool) -> Callable:
         try:
             access = table_access.resolve(request, code, closed_ok=closed_ok)
         except NoAccess as exc:
+            if getattr(view, "idempotent", False):
+                stored = _stored_answer(request, exc)
+                if stored is not None:
+                    return stored
             return _refuse(request, code, exc)
         return view(request, access, *args, **kwargs)
 
@@ -104,15 +108,47 @@ def _page_fingerprint(request: HttpRequest) -> str:
     return once.fingerprint(data)
 
 
+def _key_of(request: HttpRequest) -> str:
+    """The submission's Idempotency-Key, when it is one the table pages honour ("" if none)."""
+    if request.method != "POST" or not _wants_json(request):
+        return ""
+    return request.headers.get(once.HEADER, "").strip()
+
+
+def _scope(request: HttpRequest, table_pk: int, who: str) -> str:
+    """Where a table page's keys live: the table, the sender (a side, or the organiser), the
+    page and the board. Not the address: it carries the table's code, which new codes replace,
+    and a key must survive them (the outbox sends what waits with the new code)."""
+    match = request.resolver_match
+    assert match is not None
+    page = f"{match.url_name}:{match.kwargs.get('number', '')}"
+    return once.scope_for(f"p{table_pk}{who}", page)
+
+
+def _stored_answer(request: HttpRequest, exc: NoAccess) -> HttpResponse | None:
+    """The answer already stored for this submission, replayed although the page now refuses
+    its sender (the round closed, or new codes, after the first send was stored and its answer
+    lost), or None. Only for the table and side this session was granted: whoever never held
+    that table's code finds nothing here."""
+    key = _key_of(request)
+    held = table_access.granted(request)
+    if not key or not once.key_ok(key) or held is None or held.get("side") not in SIDES:
+        return None
+    if exc.table is not None and exc.table.pk != held["table"]:
+        return None
+    scope = _scope(request, held["table"], held["side"])
+    return once.stored_answer(scope=scope, key=key, request_hash=_page_fingerprint(request))
+
+
 def idempotent_page(view: Callable) -> Callable:
     """Honour an ``Idempotency-Key`` on a table page's JSON submission: the phone's queue of
     submissions made offline sends each again until it has an answer, and the server acts once.
-    The sender is the table's side (or the organiser), the scope the page's path."""
+    The sender is the table's side (or the organiser); the scope is :func:`_scope`."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, access: Access, *args: Any, **kwargs: Any) -> HttpResponse:
-        key = request.headers.get(once.HEADER, "").strip()
-        if request.method != "POST" or not key or not _wants_json(request):
+        key = _key_of(request)
+        if not key:
             return view(request, access, *args, **kwargs)
         if not once.key_ok(key):
             return JsonResponse(
@@ -137,12 +173,10 @@ def idempotent_page(view: Callable) -> Callable:
                 },
                 status=409,
             )
-        sender = f"p{access.table.pk}" + (
-            f"u{request.user.pk}" if access.organiser else access.side
-        )
+        who = f"u{request.user.pk}" if access.organiser else access.side
         try:
             return once.run_once(
-                scope=once.scope_for(sender, request.path),
+                scope=_scope(request, access.table.pk, who),
                 key=key,
                 request_hash=_page_fingerprint(request),
                 run=lambda: view(request, access, *args, **kwargs),
@@ -161,6 +195,7 @@ def idempotent_page(view: Callable) -> Callable:
                 status=409,
             )
 
+    wrapper.idempotent = True  # type: ignore[attr-defined]
     return wrapper
 
 

@@ -138,7 +138,8 @@ def play_legal(request: HttpRequest, access: Access, number: int) -> JsonRespons
 @table_view
 @idempotent_page
 def play_submit(request: HttpRequest, access: Access, number: int) -> JsonResponse:
-    """Submit a whole play record (JSON body) through ``results.result_submit_play_record``."""
+    """Submit a whole play record through ``results.result_submit_play_record``: a JSON body
+    (the card-by-card page) or the paste form's ``record`` field (through the outbox)."""
     board = _board(access, number)
     if board is None:
         return _not_found(request, access, number)  # type: ignore[return-value]
@@ -152,10 +153,17 @@ def play_submit(request: HttpRequest, access: Access, number: int) -> JsonRespon
             },
             status=403,
         )
-    try:
-        record = _json_body(request)
-    except JSONRejected as exc:
-        return _rejected(exc)
+    if request.content_type == "application/json":
+        try:
+            record = _json_body(request)
+        except JSONRejected as exc:
+            return _rejected(exc)
+    else:
+        # The paste form, sent by the phone's outbox as every table form is (form-encoded).
+        try:
+            record = read_json(request.POST.get("record", ""))
+        except JSONRejected as exc:
+            return JsonResponse({"problems": [pages.paste_problem(exc)]}, status=400)
     if record is None:
         return JsonResponse(
             {"problems": [{"path": "", "message": _("The body must be a JSON play record.")}]},

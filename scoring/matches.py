@@ -45,10 +45,18 @@ def _play(
         return None, results
     game = Partida.new(rules, time_after=table_round.time_after)
     for i, r in enumerate(results):
-        game.add({"NS": r.score_ns, "EW": r.score_ew})
+        game.add(_deal(r.score_ns, r.score_ew))
         if game.finished:
             return game, results[: i + 1]
     return game, results
+
+
+def _deal(score_ns: int, score_ew: int) -> dict[str, int]:
+    """A board's score as a deal of the game. Only one pair scores (R9); a score credited to
+    both (an adjusted ruling stored before the rulings refused one) counts as its net, so that
+    the match is still scored rather than every page that reads it failing."""
+    net = score_ns - score_ew
+    return {"NS": max(net, 0), "EW": max(-net, 0)}
 
 
 def match_result(
@@ -209,8 +217,7 @@ def boards_due(
             owed.append(b)
             continue
         if game is not None and not owed:
-            ns, ew = scores[b]
-            game.add({"NS": ns, "EW": ew})
+            game.add(_deal(*scores[b]))
             if game.finished:
                 return owed, boards[i + 1 :]
     return owed, boards[len(reached) :]

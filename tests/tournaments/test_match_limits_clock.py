@@ -210,6 +210,22 @@ def test_time_then_level_is_a_draw_when_draws_stand(organiser):
         _enter(t1, 3, 46)
 
 
+@pytest.mark.parametrize(
+    "draw, says",
+    [
+        ("tiebreak", "If your game is level then, it goes on with the next boards"),
+        ("play_on", "If your game is level then, it goes on with the next boards"),
+        ("half", "finish and enter that deal; the later boards are not played."),
+    ],
+)
+def test_the_table_page_says_whether_a_level_game_goes_on_after_time(client, organiser, draw, says):
+    _event, t1 = _time_called_level(organiser, draw=draw)
+    client.post(reverse("table:enter"), {"code": t1.code_ns})
+    page = client.get(reverse("table:table_home", args=[t1.code_ns])).content.decode()
+    notice = page[page.index('id="time-called"') :]
+    assert says in notice[: notice.index("</p>")]
+
+
 def test_the_table_cannot_call_time_before_the_clock_is_over(organiser):
     event = _game_event(organiser)
     rnd = event.rounds.get(number=1)

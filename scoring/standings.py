@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from scoring.duplicate import traveller
-from scoring.lots import lot_order
 from scoring.groups import round_rules
+from scoring.lots import lot_order
 from scoring.matches import counted_match
 from scoring.types import (
     MATCH_MODES,

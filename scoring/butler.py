@@ -112,7 +112,8 @@ def _board_units(
     """Each pair's units and boards over ``results``, and every board's datum and lines."""
     per_board: dict[int, list[BoardResult]] = {}
     for r in results:
-        if r.score_ns < 0 or r.score_ew < 0 or (r.score_ns and r.score_ew):
+        # An adjusted result stays out of the datum (its codes count): its scores are not read.
+        if not r.adjusted and (r.score_ns < 0 or r.score_ew < 0 or (r.score_ns and r.score_ew)):
             raise ValueError(f"board {r.board} table {r.table}: only one side scores (R9)")
         per_board.setdefault(r.board, []).append(r)
     units: dict[int, int] = {}

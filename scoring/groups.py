@@ -32,6 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from engine.match import MatchRules
 from scoring.matches import counted_match, match_under
 from scoring.roundrobin import playing_only, round_robin_schedule
 from scoring.types import EventInput, Pairing
@@ -228,6 +229,46 @@ def bracket_places(seeds: Sequence[int], group_of: dict[int, int]) -> list[int |
     return places
 
 
+def knockout_rules(rules: MatchRules) -> MatchRules:
+    """A knockout game's rules: it needs a winner, so a level game goes to tie-break deals,
+    also when the event's draw rule is "half a win" (docs/scoring.md §7.6).
+
+    >>> from engine.match import OPEN_SWISS
+    >>> knockout_rules(OPEN_SWISS).draw, knockout_rules(MatchRules(draw="play_on")).draw
+    ('tiebreak', 'play_on')
+    """
+    return replace(rules, draw="tiebreak") if rules.draw == "half" else rules
+
+
+def rules_of_round(
+    rules: MatchRules, *, method: str, competitors: int, group_size: int, number: int
+) -> MatchRules:
+    """The rules of round ``number``'s games: ``rules``, or :func:`knockout_rules` in a knockout
+    round of groups-then-knockout (the rounds after the groups' round robins).
+
+    >>> from engine.match import OPEN_SWISS
+    >>> [rules_of_round(OPEN_SWISS, method="groups", competitors=8, group_size=4, number=n).draw
+    ...  for n in (3, 4)]
+    ['half', 'tiebreak']
+    """
+    if method != "groups" or competitors < 2 or rules.draw != "half":
+        return rules
+    plan = group_stage(snake_groups(range(competitors), size=group_size))
+    return knockout_rules(rules) if number > len(plan) else rules
+
+
+def round_rules(event: EventInput, number: int) -> MatchRules:
+    """:func:`rules_of_round` for ``event``: what every reading of round ``number``'s games
+    uses (the standings, the bracket, the boards a table owes)."""
+    return rules_of_round(
+        event.match_rules,
+        method=event.pairing.method,
+        competitors=len(event.entries),
+        group_size=event.pairing.group_size,
+        number=number,
+    )
+
+
 def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None:
     """The winner of ``top`` v ``bottom`` in round ``number``; None while it is not played."""
     rnd = next((r for r in event.rounds if r.number == number), None)
@@ -240,10 +281,9 @@ def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None
         return bottom if top in gone and bottom not in gone else top
     if table.forfeited_by is not None:  # the opponents go through, as they win it
         return table.ew if table.forfeited_by == "NS" else table.ns
-    rules = event.match_rules
-    if rules.draw == "half":
-        rules = replace(rules, draw="tiebreak")
-    m = match_under(table, mode=event.match_mode, rules=rules, boards=rnd.boards)[0]
+    m = match_under(
+        table, mode=event.match_mode, rules=round_rules(event, number), boards=rnd.boards
+    )[0]
     if m.mp_ns == m.mp_ew:
         return top
     return table.ns if m.mp_ns > m.mp_ew else table.ew

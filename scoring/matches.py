@@ -11,8 +11,10 @@ Two modes, chosen per event:
   ignored). Each pair's total is then capped. When the table's results run out before the game
   is over, the totals as they stand decide.
 
-Time (``TableRound.time_after``) ends both modes: boards after the deal in progress when time
-was called are not played. The winner (the game's winner, or the higher total) gets 2 match
+Time (``TableRound.time_after``) ends the boards mode: boards after the deal in progress when
+time was called are not played. In a game it ends only the regular deals (``engine.match``): a
+game level then still plays its tie-break deals, or plays on (R12), on the round's next boards.
+The winner (the game's winner, or the higher total) gets 2 match
 points, a draw 1 each, the loser 0.
 """
 
@@ -35,20 +37,36 @@ def _play(
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
     results = sorted(table_round.results, key=lambda r: r.board)
-    if table_round.time_after is not None:
-        if boards is None:  # the round's boards unknown: the first results stand for them
-            results = results[: table_round.time_after]
-        else:  # the round's first boards, whether or not each has a result
-            reached = set(sorted(boards)[: table_round.time_after])
-            results = [r for r in results if r.board in reached]
+    time_after = table_round.time_after
+    if time_after is not None:
+        # The round's first boards, whether or not each has a result (the round's boards
+        # unknown: the first results stand for them).
+        regular = set(sorted(boards)[:time_after]) if boards is not None else None
+        in_time = (
+            [r for r in results if r.board in regular]
+            if regular is not None
+            else results[:time_after]
+        )
+        # Time ends the regular deals: in boards mode nothing after them is played; a game
+        # still level plays its tie-break deals (or plays on) after them, once they are all in.
+        if mode == "boards" or len(in_time) < time_after:
+            results = in_time
     if mode == "boards":
         return None, results
-    game = Partida.new(rules, time_after=table_round.time_after)
+    game = Partida.new(rules, time_after=time_after)
     for i, r in enumerate(results):
-        game.add({"NS": r.score_ns, "EW": r.score_ew})
+        game.add(_deal(r.score_ns, r.score_ew))
         if game.finished:
             return game, results[: i + 1]
     return game, results
+
+
+def _deal(score_ns: int, score_ew: int) -> dict[str, int]:
+    """A board's score as a deal of the game. Only one pair scores (R9); a score credited to
+    both (an adjusted ruling stored before the rulings refused one) counts as its net, so that
+    the match is still scored rather than every page that reads it failing."""
+    net = score_ns - score_ew
+    return {"NS": max(net, 0), "EW": max(-net, 0)}
 
 
 def match_result(
@@ -134,8 +152,8 @@ def match_under(
 def _over(
     table_round: TableRound, game: Partida | None, played: list[BoardResult], boards: int
 ) -> bool:
-    if game is not None and game.finished:
-        return True
+    if game is not None:  # time shortens only the regular deals: the game says when it is over
+        return game.finished or len(played) >= boards
     due = boards if table_round.time_after is None else min(boards, table_round.time_after)
     return len(played) >= due
 
@@ -190,27 +208,36 @@ def boards_due(
     and those its match will never reach.
 
     ``scores``: board -> (NS, EW) of the table's counted results. A game that is over (target,
-    deal limit, draw rule) and time (boards after the deal in progress) leave the later boards
-    not played; a board without a result before the end is owed.
+    deal limit, time, draw rule) leaves the later boards not played, and so does time in the
+    boards mode (the boards after the deal in progress); a board without a result before the
+    end is owed. A game level at time still owes its tie-break deals (or plays on).
 
     >>> from engine.match import OPEN_SWISS
     >>> boards_due({1: (60, 0), 2: (48, 0)}, [1, 2, 3, 4], mode="game", rules=OPEN_SWISS)
     ([], [3, 4])
     >>> boards_due({1: (6, 0)}, [1, 2, 3, 4], mode="game", rules=OPEN_SWISS, time_after=2)
     ([2], [3, 4])
+    >>> girona = MatchRules(target=None, draw="tiebreak", tiebreak_deals=2)
+    >>> boards_due({1: (6, 0), 2: (0, 6)}, [1, 2, 3, 4, 5], mode="game", rules=girona, time_after=2)
+    ([3, 4, 5], [])
     """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}; expected one of {MATCH_MODES}")
-    reached = boards if time_after is None else boards[:time_after]
-    game = Partida.new(rules, time_after=time_after) if mode == "game" else None
+    if mode == "boards":
+        reached = boards if time_after is None else boards[:time_after]
+        return [b for b in reached if b not in scores], boards[len(reached) :]
+    game = Partida.new(rules, time_after=time_after)
     owed: list[int] = []
-    for i, b in enumerate(reached):
+    for i, b in enumerate(boards):
+        if i == time_after and owed:
+            # A regular deal is still owed: whether the game goes on after time (tie-break
+            # deals, playing on) is not known yet, and the table plays its deals in order.
+            return owed, boards[i:]
         if b not in scores:
             owed.append(b)
             continue
-        if game is not None and not owed:
-            ns, ew = scores[b]
-            game.add({"NS": ns, "EW": ew})
+        if not owed:
+            game.add(_deal(*scores[b]))
             if game.finished:
                 return owed, boards[i + 1 :]
-    return owed, boards[len(reached) :]
+    return owed, []

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from scoring.groups import round_rules
 from scoring.matches import match_under
 from scoring.types import EventInput
 
@@ -378,7 +379,10 @@ def rating_event_from_input(
             ns, ew = players_of(rnd.number, t.ns), players_of(rnd.number, t.ew)
             # As the standings count the match (its rules, the round's boards for the time).
             m, played = match_under(
-                t, mode=event_input.match_mode, rules=event_input.match_rules, boards=rnd.boards
+                t,
+                mode=event_input.match_mode,
+                rules=round_rules(event_input, rnd.number),
+                boards=rnd.boards,
             )
             counted = [r for r in played if not r.adjusted]
             for r in counted:

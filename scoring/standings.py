@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from scoring.duplicate import traveller
+from scoring.groups import round_rules
 from scoring.lots import lot_order
 from scoring.matches import counted_match
 from scoring.types import (
@@ -91,7 +92,6 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
     if after_round is None:
         after_round = rounds[-1].number if rounds else 0
     rounds = [r for r in rounds if r.number <= after_round]
-    rules = event.match_rules
 
     entries = list(event.entries)
     index = {e: i for i, e in enumerate(entries)}
@@ -125,7 +125,11 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
             m, played = counted_match(
-                t, rnd, mode=event.match_mode, rules=rules, bye_points=event.bye_points
+                t,
+                rnd,
+                mode=event.match_mode,
+                rules=round_rules(event, rnd.number),
+                bye_points=event.bye_points,
             )
             matches.append(m)
             for r in played:

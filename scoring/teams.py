@@ -51,7 +51,8 @@ def _by_board(room: Sequence[BoardResult], boards: set[int], where: str) -> dict
             raise TeamMatchError(f"{where}: board {r.board} is not one of the match's boards")
         if r.board in out:
             raise TeamMatchError(f"{where}: board {r.board} has two results")
-        if r.score_ns < 0 or r.score_ew < 0 or (r.score_ns and r.score_ew):
+        # An adjusted board's scores are never compared (its codes count): not checked.
+        if not r.adjusted and (r.score_ns < 0 or r.score_ew < 0 or (r.score_ns and r.score_ew)):
             raise TeamMatchError(
                 f"{where}: board {r.board}: only one side scores, and never below 0 (R9)"
             )

@@ -13,6 +13,7 @@ from tournaments.forms_results import call_choices, read_totals
 from tournaments.jsonio import JSONRejected, read_json
 from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Ruling, Submission
 from tournaments.services import ServiceError
+from tournaments.services.disputes import adjusted_score_problem
 
 PAIRS = [("NS", _("North–South")), ("EW", _("East–West"))]
 CALLS = ("contro", "recontro", "sant_vicenc")
@@ -191,6 +192,15 @@ class AdjustedForm(RulingForm):
     score_ew = forms.IntegerField(
         label=_("Match score counted for EW"), min_value=0, max_value=10000, initial=0
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        ns, ew = data.get("score_ns"), data.get("score_ew")
+        if ns is not None and ew is not None:
+            problem = adjusted_score_problem(ns, ew)
+            if problem:
+                self.add_error("score_ns", problem)
+        return data
 
     def ruling_data(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -332,6 +332,17 @@ class Event(models.Model):
             raise ValidationError(
                 {"qualifiers": _("Between 1 and the group size (%(n)s).") % {"n": self.group_size}}
             )
+        if self.competitor == self.Competitor.TEAMS and self.match_mode == self.MatchMode.GAME:
+            # A team match compares both rooms board by board (docs/teams.md): a game that
+            # stopped one room at the target would leave boards the other played uncompared.
+            raise ValidationError(
+                {
+                    "match_mode": _(
+                        "A team event counts every board: a team match compares both rooms on "
+                        "each board, which a game stopping at the target would not play."
+                    )
+                }
+            )
 
     @property
     def match_rules(self) -> MatchRules:

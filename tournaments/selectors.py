@@ -8,6 +8,8 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
+from engine.match import MatchRules
+from scoring.groups import rules_of_round
 from scoring.matches import boards_due
 from tournaments.models import (
     BoardResult,
@@ -136,12 +138,36 @@ def _state(status: str, *, overdue: bool, forfeited: bool, reached: bool = True)
     return MISSING if overdue else NOT_STARTED
 
 
+def round_rules(event: Event, number: int) -> MatchRules:
+    """The rules of the games of the event's round ``number`` (``scoring.groups.round_rules``:
+    a knockout game needs a winner); a query only for groups-then-knockout with drawn games."""
+    rules = event.match_rules
+    if event.format != Event.Format.GROUPS or rules.draw != "half":
+        return rules
+    competitors = event.teams.count() if event.is_team_event else event.entries.count()
+    return rules_of_round(
+        rules,
+        method=event.format,
+        competitors=competitors,
+        group_size=event.group_size,
+        number=number,
+    )
+
+
 def table_boards_due(
-    event: Event, table: Table, boards: list[int], scores: dict[int, tuple[int, int]]
+    event: Event,
+    table: Table,
+    boards: list[int],
+    scores: dict[int, tuple[int, int]],
+    *,
+    rules: MatchRules | None = None,
 ) -> tuple[list[int], list[int]]:
-    """(owed, not played) of a table under the event's match rules (scoring.matches)."""
+    """(owed, not played) of a table under its round's match rules (scoring.matches);
+    ``rules``: :func:`round_rules` when already read."""
+    if rules is None:
+        rules = round_rules(event, table.round.number)
     return boards_due(
-        scores, boards, mode=event.match_mode, rules=event.match_rules, time_after=table.time_after
+        scores, boards, mode=event.match_mode, rules=rules, time_after=table.time_after
     )
 
 
@@ -180,10 +206,13 @@ def round_tables(rnd: Round) -> list[TableRow]:
     rows = []
     closed = rnd.status == Round.Status.CLOSED
     counted = _counted_scores(rnd)
+    rules = round_rules(rnd.event, rnd.number)
     for t in tables:
         cells = []
         last_played = max((b for b in boards if (t.pk, b) in found), default=0)
-        _owed, not_reached = table_boards_due(rnd.event, t, boards, counted.get(t.pk, {}))
+        _owed, not_reached = table_boards_due(
+            rnd.event, t, boards, counted.get(t.pk, {}), rules=rules
+        )
         for b in boards:
             status, result_at, result_id = found.get((t.pk, b), (MISSING, None, None))
             unlocked_at, reason = unlocks.get((t.pk, b), (None, ""))
@@ -316,13 +345,14 @@ def round_outstanding(rnd: Round) -> list[Outstanding]:
         states[(table_id, board_no)] = status
     counted = _counted_scores(rnd)
     event = rnd.event
+    rules = round_rules(event, rnd.number)
     found = []
     for table in rnd.tables.select_related("ns__pair", "ew__pair"):
         if table.forfeited_by:
             due = [n for n in rnd.board_numbers if (table.pk, n) in states]
         else:
             due, _not_played = table_boards_due(
-                event, table, list(rnd.board_numbers), counted.get(table.pk, {})
+                event, table, list(rnd.board_numbers), counted.get(table.pk, {}), rules=rules
             )
         by_state: dict[str, list[int]] = {"disputed": [], "entered": [], "": []}
         for n in due:

@@ -20,6 +20,7 @@ from scoring.groups import (
     groups_plan,
     knockout_rounds,
     qualify,
+    round_rules,
 )
 from scoring.matches import counted_match
 from scoring.pairing import initial_order
@@ -32,7 +33,11 @@ def _totals(event: st.EventInput, number: int, top: int, bottom: int) -> list[in
     if rnd is None or table is None:
         return None
     m = counted_match(
-        table, rnd, mode=event.match_mode, rules=event.match_rules, bye_points=event.bye_points
+        table,
+        rnd,
+        mode=event.match_mode,
+        rules=round_rules(event, number),
+        bye_points=event.bye_points,
     )[0]
     return [m.total_ns, m.total_ew] if table.ns == top else [m.total_ew, m.total_ns]
 

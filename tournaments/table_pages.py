@@ -22,9 +22,9 @@ from tournaments.clock import round_clock
 from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, SEAT_ORDER, call_name, seat_names, trump_name, trump_symbol
-from tournaments.models import Board, BoardResult, Dispute, Round, Ruling, Table
+from tournaments.models import Board, BoardResult, Dispute, Event, Round, Ruling, Table
 from tournaments.referee_desk import replay_costs, replay_payload, replay_text
-from tournaments.selectors import table_boards_due
+from tournaments.selectors import round_rules, table_boards_due
 from tournaments.services import results
 from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.services.clock import deal_in_progress
@@ -205,6 +205,10 @@ def home_context(access: Access) -> dict[str, Any]:
         "time_deals": time_deals,
         "deal_in_progress": deal_in_progress(table) if ask_time else None,
         "time_board": numbers[table.time_after - 1] if table.time_after else None,
+        # A game level at time still plays its tie-break deals, or plays on (scoring.matches).
+        "level_goes_on": table.time_after is not None
+        and table.round.event.match_mode == Event.MatchMode.GAME
+        and round_rules(table.round.event, table.round.number).draw != "half",
         "seats": seats,
         "my_pair": pair_name(access, access.side) if access.side else "",
         "my_number": my_entry_number(access),

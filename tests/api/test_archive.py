@@ -151,6 +151,9 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         s for r in tampered_verdict["results"] for s in r["submissions"] if s["play_record"]
     )
     with_record["play_record"]["verdict"]["outcome"] = "invalid"
+    both_pairs = copy.deepcopy(document)
+    scored = next(r for r in both_pairs["results"] if r["score_ns"])
+    scored["score_ew"] = 4  # R9: only one pair scores on a board
     wrong_seed = copy.deepcopy(document)
     wrong_seed["event"]["seed"] = "not the seed"
     not_an_archive = {"format": "something else"}
@@ -173,6 +176,7 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         (unfinished, 409, "event.seed"),
         (tampered_score, 400, "standings"),
         (tampered_verdict, 400, "results"),
+        (both_pairs, 400, "results"),
         (wrong_seed, 400, "event.seed"),
         (not_an_archive, 400, "format"),
         (unknown_option, 400, "event.options"),

@@ -251,6 +251,28 @@ def test_numbers_too_large_to_store_are_a_400(world):
     assert not Ruling.objects.exists()
 
 
+def test_an_adjusted_score_for_both_pairs_is_a_400_citing_r9(world):
+    result = _entered(world)
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
+    response = world.client("referee").post(
+        f"/api/v1/disputes/{dispute['id']}/rule",
+        {
+            "kind": "adjusted",
+            "explanation": "Fouled board.",
+            "data": {"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": 10, "EW": 10}},
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "(R9)" in errors_of(response)["data.score"]
+    assert not Ruling.objects.exists()
+    assert BoardResult.objects.get(pk=result["id"]).status == BoardResult.Status.DISPUTED
+
+
 def test_ruling_data_of_the_wrong_shape_is_a_400(world):
     result = _entered(world)
     dispute = (

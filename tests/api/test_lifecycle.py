@@ -150,3 +150,11 @@ def test_the_event_forms_and_pairing_pages_options_are_set_through_the_api(world
     assert refused.status_code == 400 and "format" in errors_of(refused)
     event.refresh_from_db()
     assert (event.format, event.group_size) == ("swiss", 4)
+    teams = {"name": "Equips", "competitor": "teams", "match_mode": "game"}
+    refused = organiser.post("/api/v1/events", teams, format="json")
+    assert refused.status_code == 400 and "match_mode" in errors_of(refused)
+    made = organiser.post("/api/v1/events", teams | {"match_mode": "boards"}, format="json")
+    refused = organiser.patch(
+        f"/api/v1/events/{made.json()['id']}", {"match_mode": "game"}, format="json"
+    )
+    assert refused.status_code == 400 and "match_mode" in errors_of(refused)

@@ -138,3 +138,16 @@ def test_the_ranking_does_not_depend_on_the_order_of_the_results(rows, rng):
     # On a played result the two pairs score opposite units.
     for board in butler_ranking(results).boards.values():
         assert all(line.units_ns == -line.units_ew for line in board.lines)
+
+
+def test_an_adjusted_result_is_not_read_for_its_scores():
+    # Its codes count, not its scores (which an old ruling may have credited to both pairs).
+    results = [
+        result(1, 1, 11, 21, 20),
+        result(1, 2, 12, 22, 0),
+        BoardResult(1, 3, 13, 23, 10, 10, adjusted_ns="avg_plus"),
+    ]
+    r = butler_ranking(results)
+    assert [line.units_ns for line in r.boards[1].lines] == [2, -2, 2]
+    with pytest.raises(ValueError, match="only one side scores"):
+        butler_ranking([BoardResult(1, 1, 11, 21, 10, 10)])

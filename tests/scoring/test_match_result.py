@@ -54,3 +54,10 @@ def test_game_mode_plays_boards_in_board_order_whatever_the_input_order():
     t = table((60, 0), (48, 0), (0, 120))
     shuffled = TableRound(1, 1, 1, 2, list(reversed(t.results)))
     assert match_result(shuffled, mode="game") == match_result(t, mode="game")
+
+
+def test_a_score_credited_to_both_pairs_counts_its_net_in_a_game():
+    # R9 forbids it, and rulings refuse it now; one stored before is read as its net (NS 10 v
+    # EW 4 is NS 6) rather than stopping the standings and every page that reads the match.
+    m = match_result(table((10, 4), (0, 2)), mode="game", target=101, cap=121)
+    assert (m.total_ns, m.total_ew, m.boards_played, m.mp_ns) == (6, 2, 2, 2)

@@ -193,3 +193,13 @@ def test_identical_results_at_both_tables_are_ten_all(scores, closed_first):
     result = score_team_match(TeamMatchInput(1, 1, 1, 2, boards, open_room, closed_room))
     assert (result.vp_a, result.vp_b) == (10.0, 10.0)
     assert result.units_a == result.units_b == 0
+
+
+def test_an_adjusted_board_is_scored_from_its_codes_whatever_score_it_holds():
+    # An adjusted ruling stored before R9 was checked may credit both pairs; its scores are
+    # never compared, so the match is scored from the codes, not refused.
+    both = BoardResult(1, 1, 11, 21, 10, 10, adjusted_ns="avg_plus")
+    result = score_team_match(match([both], [closed(1, 50)], boards=[1]))
+    assert (result.lines[0].status, result.lines[0].units) == ("adjusted", 2)
+    with pytest.raises(TeamMatchError, match="only one side scores"):
+        score_team_match(match([BoardResult(1, 1, 11, 21, 10, 10)], [closed(1, 50)], boards=[1]))

@@ -119,6 +119,8 @@ def test_league_pages(league, actor, organiser):
 def test_new_league_page(organiser):
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(organiser)
+    refused = client.post("/leagues/new/", {"name": "", "games_per_match": "0"})
+    assert refused.status_code == 400 and "name" in refused.context["form"].errors
     response = client.post(
         "/leagues/new/",
         {

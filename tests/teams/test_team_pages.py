@@ -113,7 +113,9 @@ def test_organiser_registers_a_team_and_enters_a_line_up(organiser):
     events.registration_open(event=event, actor=actor)
     url = f"/manage/{event.pk}/teams/"
     bad = client.post(url, {"name": "Els Rapids", "player1": "A", "player2": "B", "player3": "C"})
-    assert bad.status_code == 200 and event.teams.count() == 0
+    assert bad.status_code == 400 and event.teams.count() == 0  # three players: refused
+    twice = {"name": "Els Rapids", "player1": "A", "player2": "B", "player3": "C", "player4": "a"}
+    assert client.post(url, twice).status_code == 400 and event.teams.count() == 0
     for name, players in (("Els Rapids", "ABCDE"), ("La Penya", "FGHI")):
         data = {"name": name} | {f"player{k}": p for k, p in enumerate(players, start=1)}
         assert client.post(url, data).status_code == 302

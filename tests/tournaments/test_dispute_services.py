@@ -400,6 +400,27 @@ def test_adjusted_ruling_refuses_bad_values(running_event, table1, board1, refer
     assert exc.value.field == field
 
 
+@pytest.mark.parametrize("score", [{"NS": 10, "EW": 10}, {"NS": 120, "EW": 110}])
+def test_adjusted_ruling_refuses_a_score_for_both_pairs(
+    running_event, table1, board1, referee, score
+):
+    """R9: one pair scores on a board; a match score for both would count twice in a game
+    (R12) and cannot be compared, so the ruling is refused and the result stays as it was."""
+    result = submit_illegal(table1, board1, running_event)
+    before = BoardResult.objects.filter(pk=result.pk).values().get()
+    with pytest.raises(ServiceError) as exc:
+        disputes.dispute_rule(
+            dispute=result.disputes.get(),
+            actor=Actor(user=referee),
+            kind="adjusted",
+            explanation="Fouled board.",
+            data={"adjusted_ns": "avg", "adjusted_ew": "avg", "score": score},
+        )
+    assert exc.value.field == "score" and "(R9)" in exc.value.message
+    assert BoardResult.objects.filter(pk=result.pk).values().get() == before
+    assert not Ruling.objects.exists()
+
+
 def test_ruling_needs_an_explanation_and_a_known_kind(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
     dispute = result.disputes.get()

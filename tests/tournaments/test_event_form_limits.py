@@ -113,6 +113,8 @@ def test_a_preset_without_a_pairing_method_keeps_the_events(logged_in):
             "boards_per_round",
         ),
         ({"round_minutes": "0"}, "round_minutes"),
+        # A team match compares both rooms on every board (docs/teams.md §10).
+        ({"competitor": "teams", "match_mode": "game"}, "match_mode"),
     ],
 )
 def test_impossible_limits_are_form_errors(logged_in, changes, field):

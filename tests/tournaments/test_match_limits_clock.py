@@ -158,6 +158,74 @@ def test_time_called_first_counts_the_deal_in_progress_only(organiser):
     assert [(x.table.number, x.minutes_over >= 5) for x in late] == [(1, True)]
 
 
+def _time_called_level(organiser, **options):
+    """Round 1's clock over, table 1 level after two deals (NS 4, EW 4), time called in deal 2."""
+    event = _game_event(organiser, deal_limit=None, boards_per_round=6, **options)
+    started = timezone.now() - datetime.timedelta(hours=1)
+    clock.clock_start(rnd=event.rounds.get(number=1), actor=Actor(user=organiser), now=started)
+    t1 = _table(event)
+    _enter(t1, 1, 40)  # NS 4
+    _enter(t1, 2, 32)  # EW 4
+    clock.table_time_called(table=t1, actor=Actor(table=t1, side="EW"), deal=2)
+    t1.refresh_from_db()
+    return event, t1
+
+
+def test_time_then_level_the_tie_break_deals_are_played_and_decide(organiser):
+    """docs/scoring.md §1.1: time only shortens the regular deals; tie-break deals are played
+    after time."""
+    event, t1 = _time_called_level(
+        organiser, draw="tiebreak", tiebreak_deals=2, game_target=None, game_cap=None
+    )
+    assert _owed(event)[1] == [3, 4, 5, 6]  # the tie-break deals, then sudden death
+    assert not _match(event).final
+    _enter(t1, 3, 30)  # EW 6: the table plays its first tie-break deal
+    _enter(t1, 4, 40)  # NS 4: EW ahead after both
+    m = _match(event)
+    assert (m.total_ns, m.total_ew, m.boards_played) == (8, 10, 4)
+    assert (m.mp_ns, m.mp_ew, m.final) == (0, 2, True)
+    assert 1 not in _owed(event)
+    with pytest.raises(ServiceError, match="board 5 is not played"):
+        _enter(t1, 5, 46)
+
+
+def test_time_then_level_plays_on_until_one_pair_scores(organiser):
+    """R12 (draw "play on", the club presets): level at time, play on deal by deal."""
+    event, t1 = _time_called_level(organiser, draw="play_on")
+    assert not _match(event).final
+    _enter(t1, 3, 36)  # nobody scores: still level
+    assert _owed(event)[1] == [4, 5, 6]
+    _enter(t1, 4, 46)  # NS 10
+    m = _match(event)
+    assert (m.total_ns, m.total_ew, m.mp_ns, m.mp_ew, m.final) == (14, 4, 2, 0, True)
+    assert 1 not in _owed(event)
+
+
+def test_time_then_level_is_a_draw_when_draws_stand(organiser):
+    event, t1 = _time_called_level(organiser, draw="half")
+    m = _match(event)
+    assert (m.total_ns, m.total_ew, m.mp_ns, m.mp_ew, m.final) == (4, 4, 1, 1, True)
+    assert 1 not in _owed(event)
+    with pytest.raises(ServiceError, match="board 3 is not played"):
+        _enter(t1, 3, 46)
+
+
+@pytest.mark.parametrize(
+    "draw, says",
+    [
+        ("tiebreak", "If your game is level then, it goes on with the next boards"),
+        ("play_on", "If your game is level then, it goes on with the next boards"),
+        ("half", "finish and enter that deal; the later boards are not played."),
+    ],
+)
+def test_the_table_page_says_whether_a_level_game_goes_on_after_time(client, organiser, draw, says):
+    _event, t1 = _time_called_level(organiser, draw=draw)
+    client.post(reverse("table:enter"), {"code": t1.code_ns})
+    page = client.get(reverse("table:table_home", args=[t1.code_ns])).content.decode()
+    notice = page[page.index('id="time-called"') :]
+    assert says in notice[: notice.index("</p>")]
+
+
 def test_the_table_cannot_call_time_before_the_clock_is_over(organiser):
     event = _game_event(organiser)
     rnd = event.rounds.get(number=1)

@@ -11,6 +11,7 @@ import pytest
 from scoring.methods import next_pairing
 from scoring.pairing import initial_order
 from tests.factories import ClubFactory, PairFactory
+from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Entry, Event, ForbiddenPair, Round, StandingsSnapshot
@@ -345,3 +346,39 @@ def test_a_knockout_with_byes_for_the_top_seeds(actor):
     assert_rederived(event)
     stage = StandingsSnapshot.objects.get(event=event, after_round=6).stage
     assert stage["bracket"][-1][0]["winner"] is not None
+
+
+def test_a_level_knockout_game_plays_its_tie_break_deals_when_draws_stand_elsewhere(actor):
+    """docs/scoring.md §7.6: a knockout game needs a winner, so a level game goes to tie-break
+    deals also when the event's draw rule is "half a win": the table owes and may enter them,
+    and whoever wins them goes through, not the better seed."""
+    from tests.tournaments.test_match_limits_clock import _enter
+
+    event = running(
+        actor,
+        4,
+        format=Event.Format.GROUPS,
+        group_size=2,
+        qualifiers=1,
+        repesca=0,
+        game_target=None,
+        deal_limit=2,
+        draw="half",
+        tiebreak_deals=2,
+    )
+    play(event, actor, 1, random.Random(5))
+    pairings_propose(event.pk, 2, actor=actor)
+    final = events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    table = final.tables.select_related("round__event").get(number=1)
+    b = final.board_numbers
+    _enter(table, b[0], 40)  # NS (the better seed) 4
+    _enter(table, b[1], 32)  # EW 4: level after the regular deals
+    owed = {t.number: boards for t, boards in selectors.round_missing(final)}
+    assert owed == {1: [b[2], b[3]]}
+    _enter(table, b[2], 30)  # EW 6
+    _enter(table, b[3], 36)  # nothing: EW ahead after both tie-break deals
+    events.round_close(rnd=Round.objects.get(pk=final.pk), actor=actor)
+    standings_recompute(event.pk)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=2).stage
+    assert stage["bracket"][-1][0]["winner"] == table.ew_id
+    assert stage["bracket"][-1][0]["score"] == [4, 10]

@@ -13,6 +13,7 @@ from engine import random_play
 from tests.factories import UserFactory
 from tournaments import play as adapter
 from tournaments.actors import Actor
+from tournaments.forms_referee import AdjustedForm
 from tournaments.labels import RULE_TEXT, rule_sentence
 from tournaments.models import BoardResult, Dispute, Ruling
 from tournaments.services import disputes, events, results
@@ -318,6 +319,38 @@ def test_revision_keeps_the_old_ruling_struck_through(client, referee, illegal_d
     assert "by referee" in html
     result = BoardResult.objects.get(pk=illegal_dispute.result_id)
     assert (result.adjusted_ns, result.adjusted_ew, result.score_ns) == ("avg_plus", "avg_minus", 3)
+
+
+def test_an_adjusted_score_for_both_pairs_is_refused_on_the_form(client, referee, illegal_dispute):
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[illegal_dispute.pk])
+    response = client.post(
+        url,
+        {
+            "form": "adjusted",
+            "adjusted-adjusted_ns": "avg",
+            "adjusted-adjusted_ew": "avg",
+            "adjusted-score_ns": "10",
+            "adjusted-score_ew": "10",
+            "adjusted-explanation": "Fouled board.",
+        },
+    )
+    assert response.status_code == 400
+    assert form_of(response, "adjusted").errors["score_ns"] == [
+        "Only one pair scores on a board (R9): give the other pair 0."
+    ]
+    assert not Ruling.objects.exists()
+
+
+def test_the_adjusted_form_checks_the_score_as_the_ruling_does():
+    def errors(ns, ew):
+        data = {"adjusted_ns": "avg", "adjusted_ew": "avg", "explanation": "x"}
+        form = AdjustedForm(data=data | {"score_ns": ns, "score_ew": ew})
+        return form.errors.get("score_ns")
+
+    assert errors(5, 0) is None and errors(0, 0) is None
+    assert "(R9)" in errors(5, 3)[0]
+    assert "576" in errors(600, 0)[0]
 
 
 def test_accept_ruling_through_the_page(client, referee, conflict_dispute):

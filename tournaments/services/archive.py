@@ -149,6 +149,15 @@ def _references(document: Mapping[str, Any]) -> None:
     ):
         refuse("results")
     for result in document["results"]:
+        if result["score_ns"] and result["score_ew"]:
+            raise ServiceError(
+                _(
+                    "The archive's result of board %(b)s at table %(t)s of round %(r)s credits "
+                    "both pairs: only one pair scores on a board (R9)."
+                )
+                % {"b": result["board"], "t": result["table"], "r": result["round"]},
+                field="results",
+            )
         for dispute in result["disputes"]:
             for i, ruling in enumerate(dispute["rulings"]):
                 if ruling["supersedes"] is not None and not 0 <= ruling["supersedes"] < i:

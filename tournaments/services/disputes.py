@@ -164,6 +164,16 @@ def _record_values(board: Any, raw: Any) -> dict[str, Any]:
     return play.stored_values(verdict, raw)
 
 
+def adjusted_score_problem(score_ns: int, score_ew: int) -> str | None:
+    """Why an adjusted ruling's match score cannot stand, or None. One pair scores on a board
+    (R9): a score credited to both would count twice in the game (R12) and cannot be compared."""
+    if not (0 <= score_ns <= MAX_HAND_SCORE and 0 <= score_ew <= MAX_HAND_SCORE):
+        return _("A board's score is between 0 and %(max)s (36 × 16).") % {"max": MAX_HAND_SCORE}
+    if score_ns and score_ew:
+        return _("Only one pair scores on a board (R9): give the other pair 0.")
+    return None
+
+
 def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
     board = result.board
     if kind == Ruling.Kind.ACCEPT:
@@ -209,11 +219,9 @@ def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> d
             raise ServiceError(
                 _("The match score needs NS and EW numbers."), field="score"
             ) from None
-        if not (0 <= score_ns <= MAX_HAND_SCORE and 0 <= score_ew <= MAX_HAND_SCORE):
-            raise ServiceError(
-                _("A board's score is between 0 and %(max)s (36 × 16).") % {"max": MAX_HAND_SCORE},
-                field="score",
-            )
+        problem = adjusted_score_problem(score_ns, score_ew)
+        if problem:
+            raise ServiceError(problem, field="score")
         return {"adjusted_ns": ns, "adjusted_ew": ew, "score_ns": score_ns, "score_ew": score_ew}
     raise ServiceError(_("Unknown ruling."), field="kind")
 

@@ -153,7 +153,8 @@ def league_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("leagues:manage", league.pk)
-    return render(request, "leagues/new.html", {"form": form})
+    status = 400 if request.method == "POST" else 200
+    return render(request, "leagues/new.html", {"form": form}, status=status)
 
 
 @login_required

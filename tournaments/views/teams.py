@@ -148,6 +148,7 @@ def team_list(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "rounds": list(event.rounds.order_by("number")),
         },
+        status=400 if request.method == "POST" else 200,
     )
 
 

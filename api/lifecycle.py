@@ -82,10 +82,20 @@ def event_body(event: Event) -> dict[str, Any]:
 # ---- events ------------------------------------------------------------------------------------
 
 
-def _event_form(
-    request: Request, data: dict[str, Any], event: Event | None
-) -> tuple[EventForm, str | None]:
-    """The organiser's event form, filled with the current values, the preset and ``data``."""
+def _form_data(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (typed: the model's, a preset's, the serializer's) spelled as the page posts
+    them, for the page's forms: None is an empty field and a boolean "true" or "false" (what
+    both the Sant Vicenç choice and a checkbox read; a checkbox reads any other non-empty
+    string, "no" or "0" too, as true)."""
+    return {
+        k: "" if v is None else ("true" if v else "false") if isinstance(v, bool) else v
+        for k, v in values.items()
+    }
+
+
+def _event_form(data: dict[str, Any], event: Event | None) -> tuple[EventForm, str | None]:
+    """The organiser's event form, filled with the current values, the preset and ``data``
+    (the serializer's validated values)."""
     values: dict[str, Any] = model_to_dict(event or Event())  # a new event: the defaults
     values.pop("club", None)
     values.update(PRESETS.get(data.get("preset", ""), {}))
@@ -93,12 +103,11 @@ def _event_form(
         data.get("preset", "") if preset_pairing(data.get("preset", "")) else ""
     )
     values.update({k: v for k, v in data.items() if k not in ("preset", "club", *PAIRING_OPTIONS)})
-    values = {k: ("" if v is None else v) for k, v in values.items()}
     locked = event is not None and event.status not in (
         Event.Status.DRAFT,
         Event.Status.REGISTRATION,
     )
-    form = EventForm(values, instance=event, locked=locked)
+    form = EventForm(_form_data(values), instance=event, locked=locked)
     club = data.get("club")
     if club is None and event is not None:
         club = event.club.name if event.club else ""
@@ -106,15 +115,14 @@ def _event_form(
 
 
 def _pairing_form(data: dict[str, Any], event: Event | None) -> PairingMethodForm | None:
-    """The pairing page's form, for the pairing options the body sets (None when it sets none)."""
+    """The pairing page's form, for the pairing options ``data`` (the serializer's validated
+    values) sets (None when it sets none)."""
     sent = {k: v for k, v in data.items() if k in PAIRING_OPTIONS}
     if not sent:
         return None
     values: dict[str, Any] = model_to_dict(event or Event(), fields=PAIRING_OPTIONS)
     values.update(preset_pairing(data.get("preset", "")) | sent)
-    return PairingMethodForm(
-        {k: ("" if v is None else v) for k, v in values.items()}, instance=event
-    )
+    return PairingMethodForm(_form_data(values), instance=event)
 
 
 def _refused(form: Any) -> ValidationError:
@@ -129,14 +137,14 @@ def _refused(form: Any) -> ValidationError:
 def _save_event(request: Request, event: Event | None) -> Event:
     body = ls.EventWriteSerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    data = dict(request.data)  # as sent: the form reads the values the way the page does
-    if "club" in body.validated_data:  # a name, as the serializer read it (7 is "7")
-        data["club"] = body.validated_data["club"]
+    # The values as the serializer read them (JSON true, "no", 0: typed), not as sent: the
+    # forms get them spelled as the page posts them (_form_data).
+    data: dict[str, Any] = dict(body.validated_data)
     if event is None and not data.get("name"):
         raise ValidationError({"name": [_("This field is required.")]})
     if event is not None and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         started = sorted(set(data) & set(svc.EVENT_OPTIONS))
-        changed = [k for k in started if getattr(event, k) != body.validated_data.get(k)]
+        changed = [k for k in started if getattr(event, k) != data.get(k)]
         if changed:
             raise Conflict(
                 _(
@@ -145,7 +153,7 @@ def _save_event(request: Request, event: Event | None) -> Event:
                 ),
                 field=changed[0],
             )
-    form, club_name = _event_form(request, data, event)
+    form, club_name = _event_form(data, event)
     if not form.is_valid():
         raise _refused(form)
     fields = form.service_fields()

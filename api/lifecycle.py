@@ -62,9 +62,19 @@ def _entry(event: Event, number: int) -> Entry:
 
 
 def _round(event: Event, number: int) -> Round:
-    return get_object_or_404(
-        Round.objects.select_related("event", "bye"), event=event, number=number
+    """Round ``number`` of the event, for a step on it: a 404 outside the event's rounds, a 409
+    for one of them not proposed yet (it exists, as ``GET`` shows, only not in a state for it)."""
+    rnd = (
+        Round.objects.select_related("event", "bye")
+        .filter(event=event, number=_round_number(event, number))
+        .first()
     )
+    if rnd is None:
+        raise Conflict(
+            _("Round %(n)s has not been proposed yet: propose it first.") % {"n": number},
+            field="round",
+        )
+    return rnd
 
 
 def _form_errors(exc: DjangoValidationError) -> ValidationError:

@@ -363,9 +363,10 @@ class PairsView(ApiView):
         )
         created = []
         with transaction.atomic():
+            batch = svc.PairBatch(event)
             for i, row in enumerate(rows):
                 try:
-                    created.append(register(event=event, actor=actor, **row))
+                    created.append(register(event=event, actor=actor, batch=batch, **row))
                 except ServiceError as exc:
                     if many and exc.field:
                         exc.field = f"pairs[{i}].{exc.field}"

@@ -49,6 +49,21 @@ class ChoiceField(serializers.ChoiceField):
         super().fail(key, **kwargs)
 
 
+class RequestSerializer(serializers.Serializer):
+    """A request's body: a key it does not know is a 400 at that key ("Unknown field."), not
+    dropped in silence, which would leave a client's typo (``publish`` for ``published``)
+    unnoticed and its value unapplied."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {key: [_("Unknown field.")] for key in unknown[:10]}
+                )
+        return super().to_internal_value(data)
+
+
 class BlankAsNullChoiceField(ChoiceField):
     """A choice the model stores as "" when there is none: sent as ``null``, never ``""``."""
 

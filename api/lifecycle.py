@@ -339,7 +339,7 @@ class PairsView(ApiView):
         "organiser's page): it plays from the next round not opened yet (`joins_round`) "
         "and starts with the event's late-entry match points; a pending proposal of that "
         "round is dropped. Answers the pairs registered.",
-        ls.PairRegisterSerializer,
+        ls.PAIRS_REGISTER_REQUEST,
         ls.PairSerializer(many=True),
         created=True,
     )

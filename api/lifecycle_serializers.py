@@ -7,13 +7,13 @@ own form (``tournaments.forms.EventForm``) and by the services the pages use.
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import ChoiceField, RequestSerializer
 from tournaments.forms import PRESETS
-from tournaments.models import Entry, Event, RoleInvitation, Round, Table
-from tournaments.services.events import OUTSTANDING_KINDS
+from tournaments.models import Club, Entry, Event, Pair, Player, RoleInvitation, Round, Table
+from tournaments.services.events import OUTSTANDING_KINDS, max_length
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
 
@@ -128,16 +128,18 @@ class PairSerializer(serializers.ModelSerializer):
 
 
 class PairRegisterSerializer(RequestSerializer):
-    player1 = serializers.CharField(max_length=1000)
-    player2 = serializers.CharField(max_length=1000)
+    player1 = serializers.CharField(max_length=max_length(Player))
+    player2 = serializers.CharField(max_length=max_length(Player))
     name = serializers.CharField(
-        max_length=1000,
+        max_length=max_length(Pair),
         required=False,
         allow_blank=True,
         default="",
         help_text=_("Empty: “Player 1 – Player 2”."),
     )
-    club = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+    club = serializers.CharField(
+        max_length=max_length(Club), required=False, allow_blank=True, default=""
+    )
 
 
 class PairsRegisterSerializer(RequestSerializer):
@@ -147,6 +149,14 @@ class PairsRegisterSerializer(RequestSerializer):
         max_length=500,
         help_text=_("Every pair is registered, or none when one is refused."),
     )
+
+
+# The body of POST events/{id}/pairs: one pair, or many.
+PAIRS_REGISTER_REQUEST = PolymorphicProxySerializer(
+    component_name="PairsRegistration",
+    serializers=[PairRegisterSerializer, PairsRegisterSerializer],
+    resource_type_field_name=None,
+)
 
 
 class PairsImportSerializer(RequestSerializer):
@@ -188,7 +198,9 @@ class ReinstatementSerializer(serializers.Serializer):
 
 class SubstituteSerializer(RequestSerializer):
     seat = ChoiceField(choices=[(1, "1"), (2, "2")], help_text=_("Which player leaves: 1 or 2."))
-    name = serializers.CharField(max_length=1000, help_text=_("The new player's name."))
+    name = serializers.CharField(
+        max_length=max_length(Player), help_text=_("The new player's name.")
+    )
     reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 

@@ -49,11 +49,10 @@ class ChoiceField(serializers.ChoiceField):
         super().fail(key, **kwargs)
 
 
+# A request's body: a key it does not know is a 400 at that key ("Unknown field."), not dropped
+# in silence, which would leave a client's typo (``publish`` for ``published``) unnoticed and its
+# value unapplied. (A comment, not a docstring: the schema would show it on every request.)
 class RequestSerializer(serializers.Serializer):
-    """A request's body: a key it does not know is a 400 at that key ("Unknown field."), not
-    dropped in silence, which would leave a client's typo (``publish`` for ``published``)
-    unnoticed and its value unapplied."""
-
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))

@@ -489,8 +489,9 @@ class PairSubstituteView(ApiView):
 
 def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, Any]:
     """The round as the API shows it. Only ``staff`` (the event's organisers and referees) get a
-    proposal's tables and the open round's progress: which boards a table still owes tells its
-    neighbours, in game mode, whether a game ended early, i.e. how a board went."""
+    proposal's tables and bye (the organiser may still change them) and the open round's
+    progress: which boards a table still owes tells its neighbours, in game mode, whether a game
+    ended early, i.e. how a board went."""
     rnd = Round.objects.select_related("event", "bye").filter(event=event, number=number).first()
     pending = rnd is not None and rnd.status == Round.Status.PENDING
     tables = (
@@ -506,7 +507,7 @@ def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, An
             "status": rnd.status if rnd else None,
             "boards": list(event.board_numbers(number)),
             "tables": tables,
-            "bye": rnd.bye.number if rnd and rnd.bye_id else None,
+            "bye": rnd.bye.number if rnd and rnd.bye_id and (staff or not pending) else None,
             "warnings": (
                 [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending and tables else []
             ),

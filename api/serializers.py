@@ -223,6 +223,14 @@ class RoundSerializer(serializers.ModelSerializer):
             "clock",
         ]
 
+    def to_representation(self, rnd: Round) -> dict[str, Any]:
+        data = super().to_representation(rnd)
+        if rnd.status == Round.Status.PENDING and not self.context.get("event_staff"):
+            # A proposal the organiser may still change is theirs and the referees' (as its
+            # tables in GET rounds/{id}/tables and on the pairings page), not the players'.
+            data["bye"], data["tables"] = None, 0
+        return data
+
     @extend_schema_field(ClockSerializer)
     def get_clock(self, rnd: Round) -> dict[str, object]:
         return dict(ClockSerializer(round_clock(rnd)).data)

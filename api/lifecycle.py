@@ -62,9 +62,19 @@ def _entry(event: Event, number: int) -> Entry:
 
 
 def _round(event: Event, number: int) -> Round:
-    return get_object_or_404(
-        Round.objects.select_related("event", "bye"), event=event, number=number
+    """Round ``number`` of the event, for a step on it: a 404 outside the event's rounds, a 409
+    for one of them not proposed yet (it exists, as ``GET`` shows, only not in a state for it)."""
+    rnd = (
+        Round.objects.select_related("event", "bye")
+        .filter(event=event, number=_round_number(event, number))
+        .first()
     )
+    if rnd is None:
+        raise Conflict(
+            _("Round %(n)s has not been proposed yet: propose it first.") % {"n": number},
+            field="round",
+        )
+    return rnd
 
 
 def _form_errors(exc: DjangoValidationError) -> ValidationError:
@@ -82,10 +92,20 @@ def event_body(event: Event) -> dict[str, Any]:
 # ---- events ------------------------------------------------------------------------------------
 
 
-def _event_form(
-    request: Request, data: dict[str, Any], event: Event | None
-) -> tuple[EventForm, str | None]:
-    """The organiser's event form, filled with the current values, the preset and ``data``."""
+def _form_data(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (typed: the model's, a preset's, the serializer's) spelled as the page posts
+    them, for the page's forms: None is an empty field and a boolean "true" or "false" (what
+    both the Sant Vicenç choice and a checkbox read; a checkbox reads any other non-empty
+    string, "no" or "0" too, as true)."""
+    return {
+        k: "" if v is None else ("true" if v else "false") if isinstance(v, bool) else v
+        for k, v in values.items()
+    }
+
+
+def _event_form(data: dict[str, Any], event: Event | None) -> tuple[EventForm, str | None]:
+    """The organiser's event form, filled with the current values, the preset and ``data``
+    (the serializer's validated values)."""
     values: dict[str, Any] = model_to_dict(event or Event())  # a new event: the defaults
     values.pop("club", None)
     values.update(PRESETS.get(data.get("preset", ""), {}))
@@ -93,12 +113,11 @@ def _event_form(
         data.get("preset", "") if preset_pairing(data.get("preset", "")) else ""
     )
     values.update({k: v for k, v in data.items() if k not in ("preset", "club", *PAIRING_OPTIONS)})
-    values = {k: ("" if v is None else v) for k, v in values.items()}
     locked = event is not None and event.status not in (
         Event.Status.DRAFT,
         Event.Status.REGISTRATION,
     )
-    form = EventForm(values, instance=event, locked=locked)
+    form = EventForm(_form_data(values), instance=event, locked=locked)
     club = data.get("club")
     if club is None and event is not None:
         club = event.club.name if event.club else ""
@@ -106,15 +125,14 @@ def _event_form(
 
 
 def _pairing_form(data: dict[str, Any], event: Event | None) -> PairingMethodForm | None:
-    """The pairing page's form, for the pairing options the body sets (None when it sets none)."""
+    """The pairing page's form, for the pairing options ``data`` (the serializer's validated
+    values) sets (None when it sets none)."""
     sent = {k: v for k, v in data.items() if k in PAIRING_OPTIONS}
     if not sent:
         return None
     values: dict[str, Any] = model_to_dict(event or Event(), fields=PAIRING_OPTIONS)
     values.update(preset_pairing(data.get("preset", "")) | sent)
-    return PairingMethodForm(
-        {k: ("" if v is None else v) for k, v in values.items()}, instance=event
-    )
+    return PairingMethodForm(_form_data(values), instance=event)
 
 
 def _refused(form: Any) -> ValidationError:
@@ -129,14 +147,14 @@ def _refused(form: Any) -> ValidationError:
 def _save_event(request: Request, event: Event | None) -> Event:
     body = ls.EventWriteSerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    data = dict(request.data)  # as sent: the form reads the values the way the page does
-    if "club" in body.validated_data:  # a name, as the serializer read it (7 is "7")
-        data["club"] = body.validated_data["club"]
+    # The values as the serializer read them (JSON true, "no", 0: typed), not as sent: the
+    # forms get them spelled as the page posts them (_form_data).
+    data: dict[str, Any] = dict(body.validated_data)
     if event is None and not data.get("name"):
         raise ValidationError({"name": [_("This field is required.")]})
     if event is not None and event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         started = sorted(set(data) & set(svc.EVENT_OPTIONS))
-        changed = [k for k in started if getattr(event, k) != body.validated_data.get(k)]
+        changed = [k for k in started if getattr(event, k) != data.get(k)]
         if changed:
             raise Conflict(
                 _(
@@ -145,7 +163,7 @@ def _save_event(request: Request, event: Event | None) -> Event:
                 ),
                 field=changed[0],
             )
-    form, club_name = _event_form(request, data, event)
+    form, club_name = _event_form(data, event)
     if not form.is_valid():
         raise _refused(form)
     fields = form.service_fields()
@@ -321,7 +339,7 @@ class PairsView(ApiView):
         "organiser's page): it plays from the next round not opened yet (`joins_round`) "
         "and starts with the event's late-entry match points; a pending proposal of that "
         "round is dropped. Answers the pairs registered.",
-        ls.PairRegisterSerializer,
+        ls.PAIRS_REGISTER_REQUEST,
         ls.PairSerializer(many=True),
         created=True,
     )
@@ -345,9 +363,10 @@ class PairsView(ApiView):
         )
         created = []
         with transaction.atomic():
+            batch = svc.PairBatch(event)
             for i, row in enumerate(rows):
                 try:
-                    created.append(register(event=event, actor=actor, **row))
+                    created.append(register(event=event, actor=actor, batch=batch, **row))
                 except ServiceError as exc:
                     if many and exc.field:
                         exc.field = f"pairs[{i}].{exc.field}"
@@ -470,8 +489,9 @@ class PairSubstituteView(ApiView):
 
 def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, Any]:
     """The round as the API shows it. Only ``staff`` (the event's organisers and referees) get a
-    proposal's tables and the open round's progress: which boards a table still owes tells its
-    neighbours, in game mode, whether a game ended early, i.e. how a board went."""
+    proposal's tables and bye (the organiser may still change them) and the open round's
+    progress: which boards a table still owes tells its neighbours, in game mode, whether a game
+    ended early, i.e. how a board went."""
     rnd = Round.objects.select_related("event", "bye").filter(event=event, number=number).first()
     pending = rnd is not None and rnd.status == Round.Status.PENDING
     tables = (
@@ -487,7 +507,7 @@ def round_body(event: Event, number: int, *, staff: bool = True) -> dict[str, An
             "status": rnd.status if rnd else None,
             "boards": list(event.board_numbers(number)),
             "tables": tables,
-            "bye": rnd.bye.number if rnd and rnd.bye_id else None,
+            "bye": rnd.bye.number if rnd and rnd.bye_id and (staff or not pending) else None,
             "warnings": (
                 [str(w) for w in scoring_io.pairing_warnings(rnd)] if pending and tables else []
             ),

@@ -7,18 +7,18 @@ own form (``tournaments.forms.EventForm``) and by the services the pages use.
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import ChoiceField
+from api.serializers import ChoiceField, RequestSerializer
 from tournaments.forms import PRESETS
-from tournaments.models import Entry, Event, RoleInvitation, Round, Table
-from tournaments.services.events import OUTSTANDING_KINDS
+from tournaments.models import Club, Entry, Event, Pair, Player, RoleInvitation, Round, Table
+from tournaments.services.events import OUTSTANDING_KINDS, max_length
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
 
 
-class EventWriteSerializer(serializers.Serializer):
+class EventWriteSerializer(RequestSerializer):
     """An event's details and options. Creating: ``name`` is required, the rest defaults (or
     comes from ``preset``); updating: only the fields sent change, and the options only until
     the event starts."""
@@ -79,15 +79,6 @@ class EventWriteSerializer(serializers.Serializer):
     )
     repesca_min_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
 
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [_("Unknown field.")] for key in unknown[:10]}
-                )
-        return super().to_internal_value(data)
-
 
 class PresetSerializer(serializers.Serializer):
     name = serializers.CharField()
@@ -136,20 +127,22 @@ class PairSerializer(serializers.ModelSerializer):
         return [{"id": p.pk, "name": p.name} for p in (entry.pair.player1, entry.pair.player2)]
 
 
-class PairRegisterSerializer(serializers.Serializer):
-    player1 = serializers.CharField(max_length=1000)
-    player2 = serializers.CharField(max_length=1000)
+class PairRegisterSerializer(RequestSerializer):
+    player1 = serializers.CharField(max_length=max_length(Player))
+    player2 = serializers.CharField(max_length=max_length(Player))
     name = serializers.CharField(
-        max_length=1000,
+        max_length=max_length(Pair),
         required=False,
         allow_blank=True,
         default="",
         help_text=_("Empty: “Player 1 – Player 2”."),
     )
-    club = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+    club = serializers.CharField(
+        max_length=max_length(Club), required=False, allow_blank=True, default=""
+    )
 
 
-class PairsRegisterSerializer(serializers.Serializer):
+class PairsRegisterSerializer(RequestSerializer):
     pairs = PairRegisterSerializer(
         many=True,
         min_length=1,
@@ -158,7 +151,15 @@ class PairsRegisterSerializer(serializers.Serializer):
     )
 
 
-class PairsImportSerializer(serializers.Serializer):
+# The body of POST events/{id}/pairs: one pair, or many.
+PAIRS_REGISTER_REQUEST = PolymorphicProxySerializer(
+    component_name="PairsRegistration",
+    serializers=[PairRegisterSerializer, PairsRegisterSerializer],
+    resource_type_field_name=None,
+)
+
+
+class PairsImportSerializer(RequestSerializer):
     csv = serializers.CharField(
         max_length=512 * 1024,
         help_text=_(
@@ -168,11 +169,11 @@ class PairsImportSerializer(serializers.Serializer):
     )
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(RequestSerializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
-class RequiredReasonSerializer(serializers.Serializer):
+class RequiredReasonSerializer(RequestSerializer):
     reason = serializers.CharField(max_length=1000, help_text=_("Why: kept in the audit trail."))
 
 
@@ -195,9 +196,11 @@ class ReinstatementSerializer(serializers.Serializer):
     dropped_proposal = serializers.IntegerField(allow_null=True)
 
 
-class SubstituteSerializer(serializers.Serializer):
+class SubstituteSerializer(RequestSerializer):
     seat = ChoiceField(choices=[(1, "1"), (2, "2")], help_text=_("Which player leaves: 1 or 2."))
-    name = serializers.CharField(max_length=1000, help_text=_("The new player's name."))
+    name = serializers.CharField(
+        max_length=max_length(Player), help_text=_("The new player's name.")
+    )
     reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
@@ -208,8 +211,10 @@ class SubstitutionSerializer(serializers.Serializer):
     player_in = serializers.CharField()
 
 
-class PublishSerializer(serializers.Serializer):
-    published = serializers.BooleanField(default=True)
+class PublishSerializer(RequestSerializer):
+    published = serializers.BooleanField(
+        help_text=_("True shows the results to everyone, false hides them.")
+    )
 
 
 class RoundTableSerializer(serializers.ModelSerializer):
@@ -268,7 +273,7 @@ class RoundDetailSerializer(serializers.Serializer):
     )
 
 
-class PairingSerializer(serializers.Serializer):
+class PairingSerializer(RequestSerializer):
     tables = serializers.ListField(
         child=serializers.ListField(
             child=serializers.IntegerField(**PAIR_NUMBER), min_length=2, max_length=2
@@ -283,7 +288,7 @@ class PairingSerializer(serializers.Serializer):
     )
 
 
-class SwapSerializer(serializers.Serializer):
+class SwapSerializer(RequestSerializer):
     pairs = serializers.ListField(
         child=serializers.IntegerField(**PAIR_NUMBER),
         min_length=2,
@@ -293,7 +298,7 @@ class SwapSerializer(serializers.Serializer):
     confirm = serializers.BooleanField(default=False)
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(RequestSerializer):
     accept_missing = serializers.BooleanField(
         default=False,
         help_text=_(
@@ -315,7 +320,7 @@ class CloseSerializer(serializers.Serializer):
     )
 
 
-class RulingsSerializer(serializers.Serializer):
+class RulingsSerializer(RequestSerializer):
     open = serializers.BooleanField(
         help_text=_("True: reopen the closed round for rulings; false: end them.")
     )
@@ -355,14 +360,14 @@ class RolesSerializer(serializers.Serializer):
     invitations = InvitationSerializer(many=True, help_text=_("The pending invitations."))
 
 
-class RoleChangeSerializer(serializers.Serializer):
+class RoleChangeSerializer(RequestSerializer):
     role = ChoiceField(choices=ROLES)
     user = serializers.CharField(
         max_length=254, help_text=_("The account's username or e-mail address.")
     )
 
 
-class InvitationCreateSerializer(serializers.Serializer):
+class InvitationCreateSerializer(RequestSerializer):
     role = ChoiceField(choices=ROLES)
     email = serializers.EmailField(
         max_length=254,  # RoleInvitation.email's column

@@ -224,12 +224,20 @@ class EventRoundsView(generics.ListAPIView):
     serializer_class = s.RoundSerializer
 
     def get_queryset(self):
-        event = _event(self.request, self.kwargs["pk"])
+        self.event = _event(self.request, self.kwargs["pk"])
         return (
-            event.rounds.select_related("event", "bye__pair")
+            self.event.rounds.select_related("event", "bye__pair")
             .annotate(table_count=Count("tables"))
             .order_by("number")
         )
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if hasattr(self, "event"):
+            context["event_staff"] = policy.is_event_staff(
+                access.actor_for(self.request), self.event
+            )
+        return context
 
 
 @extend_schema(

@@ -23,6 +23,7 @@ from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.organiser import visible_event
 from api.parsers import StorableJSONParser
 from api.schema import errors
+from api.serializers import RequestSerializer
 from api.views import ApiView
 from tournaments import webhooks
 from tournaments.models import Event, Webhook, WebhookAttempt, WebhookDelivery
@@ -52,7 +53,7 @@ class NewWebhookSerializer(WebhookSerializer):
     )
 
 
-class WebhookCreateSerializer(serializers.Serializer):
+class WebhookCreateSerializer(RequestSerializer):
     url = serializers.CharField(
         max_length=500,
         help_text="Where to POST: an http:// or https:// address on the public internet.",

@@ -3,6 +3,8 @@ the wrong state, bad input a 400 at its field, and neither changes anything."""
 
 import uuid
 
+import pytest
+
 from tests.api.event_run import API, login, run_event
 from tournaments.models import AuditEntry
 
@@ -88,3 +90,79 @@ def test_the_frameworks_own_messages_come_in_the_readers_language(
         assert answer.status_code == 400, answer.content
         message = dict(_codes(answer))[field]
         assert words in message, message
+
+
+@pytest.mark.parametrize(
+    "step, body",
+    [
+        ("open", {}),
+        ("close", {"accept_missing": True}),
+        ("reopen", {"reason": "x"}),
+        ("rulings", {"open": True, "reason": "x"}),
+        ("swap", {"pairs": [1, 2]}),
+        ("pairing", {"tables": [[1, 2], [3, 4]]}),
+    ],
+)
+def test_a_step_on_a_round_not_proposed_yet_is_a_409_at_round(
+    db, django_capture_on_commit_callbacks, step, body
+):
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    before = AuditEntry.objects.filter(event_id=pk).count()
+    response = _post(org, f"{E}/rounds/1/{step}", body)
+    # The round exists (GET answers it, status null) but is in no state for the step: a 409
+    # saying so, not the 404 of a wrong event or a round the event does not have.
+    assert response.status_code == 409, (response.status_code, _codes(response))
+    assert _codes(response) == [("round", "Round 1 has not been proposed yet: propose it first.")]
+    assert AuditEntry.objects.filter(event_id=pk).count() == before
+    assert _post(org, f"{E}/rounds/4/{step}", body).status_code == 404
+
+
+def test_opening_the_round_after_an_open_one_is_a_409_at_round(
+    db, django_capture_on_commit_callbacks
+):
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        _post(org, f"{E}/rounds/1/propose")
+        _post(org, f"{E}/rounds/1/open")
+    response = _post(org, f"{E}/rounds/2/open")
+    assert response.status_code == 409
+    assert [f for f, _m in _codes(response)] == ["round"]
+
+
+@pytest.mark.parametrize(
+    "path, body, field",
+    [
+        ("publish", {"publish": False}, "publish"),
+        ("pairs", {"player1": "Q", "player2": "R", "extra": 1}, "extra"),
+        ("pairs", {"pairs": [{"player1": "Q", "player2": "R", "clubb": "X"}]}, "pairs[0].clubb"),
+        ("pairs/import", {"csv": "Q,R\n", "header": True}, "header"),
+        ("pairs/1/withdraw", {"reasn": "ill"}, "reasn"),
+        ("pairs/1/substitute", {"seat": 1, "name": "Z", "from": 2}, "from"),
+        ("rounds/1/pairing", {"tables": [[1, 2], [3, 4]], "byes": 5}, "byes"),
+        ("rounds/1/swap", {"pairs": [1, 2], "force": True}, "force"),
+        ("rounds/1/close", {"accept_misssing": True}, "accept_misssing"),
+        ("rounds/1/reopen", {"reason": "x", "round": 2}, "round"),
+        ("rounds/1/rulings", {"open": True, "why": "x"}, "why"),
+        ("roles", {"role": "referee", "user": "someone", "note": "x"}, "note"),
+        ("invitations", {"role": "referee", "mail": "x@example.com"}, "mail"),
+        ("webhooks", {"url": "https://example.com/hook", "events": ["all"]}, "events"),
+    ],
+)
+def test_an_unknown_field_is_a_400_at_it_and_changes_nothing(
+    db, django_capture_on_commit_callbacks, path, body, field
+):
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    before = AuditEntry.objects.filter(event_id=pk).count()
+    response = _post(org, f"{E}/{path}", body)
+    assert response.status_code == 400, (response.status_code, _codes(response))
+    assert _codes(response) == [(field, "Unknown field.")]
+    assert AuditEntry.objects.filter(event_id=pk).count() == before
+
+
+def test_publish_needs_the_published_field(db, django_capture_on_commit_callbacks):
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    response = _post(org, f"{E}/publish", {})
+    # No default: an empty body does not publish the results.
+    assert response.status_code == 400
+    assert [f for f, _m in _codes(response)] == ["published"]
+    assert org.get(E).json()["published"] is False

@@ -3,7 +3,7 @@ trail for the organisers (issue 21)."""
 
 import pytest
 
-from tests.api.event_run import API, PASSWORD, client, run_event
+from tests.api.event_run import API, PASSWORD, client, login, run_event
 from tests.factories import UserFactory
 from tournaments.models import AuditEntry
 
@@ -75,3 +75,29 @@ def test_the_audit_trail_is_for_the_organisers(db, commits):
     assert client().get(url).status_code == 401
     assert _stranger(run).get(url).status_code == 403
     assert run.organiser.get(url, {"limit": 0}).status_code == 400
+
+
+def test_a_proposed_rounds_bye_and_tables_are_the_staffs(db, django_capture_on_commit_callbacks):
+    """docs/api.md: a proposal's tables are for the event's organisers and referees; its bye and
+    table count too, in GET events/{id}/rounds and rounds/{number}."""
+    run = login(django_capture_on_commit_callbacks)
+    org = run.organiser
+    run.pk = run.post(org, f"{API}/events", {"name": "T", "boards_per_round": 1}, expect=201)["id"]
+    E = f"{API}/events/{run.pk}"
+    run.post(org, f"{E}/registration")
+    pairs = [{"player1": f"A{i}", "player2": f"B{i}"} for i in range(5)]
+    run.post(org, f"{E}/pairs", {"pairs": pairs}, expect=201)
+    run.post(org, f"{E}/start")
+    run.post(org, f"{E}/publish", {"published": True})
+    run.post(org, f"{E}/rounds/1/propose")
+    staff_list = org.get(f"{E}/rounds").json()["results"][0]
+    assert staff_list["bye"] is not None and staff_list["tables"] == 2
+    assert org.get(f"{E}/rounds/1").json()["bye"] is not None
+    anonymous = client()
+    listed = anonymous.get(f"{E}/rounds").json()["results"][0]
+    assert (listed["status"], listed["bye"], listed["tables"]) == ("pending", None, 0)
+    assert anonymous.get(f"{E}/rounds/1").json()["bye"] is None
+    run.post(org, f"{E}/rounds/1/open")
+    listed = anonymous.get(f"{E}/rounds").json()["results"][0]
+    assert listed["bye"] == staff_list["bye"] and listed["tables"] == 2
+    assert anonymous.get(f"{E}/rounds/1").json()["bye"] == staff_list["bye"]["number"]

@@ -9,6 +9,9 @@ from django.contrib.staticfiles import finders
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 
+from tournaments.models import Club, Pair, Player
+from tournaments.services.events import max_length
+
 ENDPOINTS = {
     "/api/v1/auth/token": {"post"},
     "/api/v1/table-token": {"post"},
@@ -194,3 +197,31 @@ def test_docs_name_every_field_of_every_answer(schema):
             missing.append(name)
         missing += [f"{name}.{p}" for p in component["properties"] if f"`{p}`" not in fields]
     assert not missing, missing
+
+
+def _component(schema, ref):
+    return schema["components"]["schemas"][ref["$ref"].rsplit("/", 1)[1]]
+
+
+def test_registering_pairs_offers_one_pair_or_many(schema):
+    """docs/api.md: register one pair or many (``{"pairs": [...]}``), both in the schema."""
+    body = schema["paths"]["/api/v1/events/{id}/pairs"]["post"]["requestBody"]
+    forms = _component(schema, body["content"]["application/json"]["schema"])["oneOf"]
+    one, many = (_component(schema, form) for form in forms)
+    assert set(one["required"]) == {"player1", "player2"}
+    assert many["required"] == ["pairs"]
+    assert _component(schema, many["properties"]["pairs"]["items"]) == one
+
+
+def test_request_lengths_are_the_columns(schema):
+    """The schema's maxLength is the limit the server applies: the column's size."""
+    pair = schema["components"]["schemas"]["PairRegisterRequest"]["properties"]
+    lengths = {field: pair[field]["maxLength"] for field in ("player1", "player2", "name", "club")}
+    assert lengths == {
+        "player1": max_length(Player),
+        "player2": max_length(Player),
+        "name": max_length(Pair),
+        "club": max_length(Club),
+    }
+    substitute = schema["components"]["schemas"]["SubstituteRequest"]["properties"]
+    assert substitute["name"]["maxLength"] == max_length(Player)

@@ -63,6 +63,21 @@ def test_an_existing_club_refuses_someone_who_is_not_its_organiser(reus, strange
     assert not reus.organisers.filter(pk=stranger.pk).exists()
 
 
+@pytest.mark.parametrize("spaced", ["  Casal   de Reus ", "casal\tde\u00a0reus"])
+def test_a_club_name_with_other_spaces_is_the_same_club(reus, stranger, spaced):
+    # The pages collapse the spaces: "Casal   de Reus" would read as Casal de Reus everywhere.
+    with pytest.raises(NotAllowed):
+        clubs.club_for(name=spaced, actor=Actor(user=stranger))
+    assert list(Club.objects.values_list("name", flat=True)) == ["Casal de Reus"]
+    member = reus.organisers.get()
+    assert clubs.club_for(name=spaced, actor=Actor(user=member)) == reus
+
+
+def test_a_new_club_name_is_stored_with_its_spaces_collapsed(stranger):
+    club = clubs.club_for(name=" Penya  de\tTarragona ", actor=Actor(user=stranger))
+    assert club.name == "Penya de Tarragona"
+
+
 def test_a_clubs_organiser_creates_events_in_its_name(reus):
     member = reus.organisers.get()
     club = clubs.club_for(name="Casal de Reus", actor=Actor(user=member))

@@ -30,7 +30,9 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     ``current`` is the event's club before the edit: keeping it needs no membership, so a
     co-organiser of an event can still change its other details.
     """
-    name = name.strip()
+    # Spaces collapsed as the pages show the name: "Penya   Lloret" is Penya Lloret, not a
+    # look-alike club its typist would organise.
+    name = " ".join(name.split())
     if not name:
         return None
     club = Club.objects.filter(name__iexact=name).first()

@@ -224,14 +224,43 @@ def _next_number(event: Event) -> int:
     return (event.entries.aggregate(m=Max("number"))["m"] or 0) + 1
 
 
+class PairBatch:
+    """What registering pairs checks and numbers them against, read once for the whole batch
+    (a bulk request, a CSV file) rather than once per pair, which made a batch quadratic: the
+    event's pairs by their players, and the next pair number.
+
+    Made inside the transaction that registers the pairs, under a row lock on the event: two
+    organisers registering at once must not get the same number, nor the same two players
+    twice, so the second waits here until the first has committed.
+    """
+
+    def __init__(self, event: Event) -> None:
+        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        self.registered = registered_pairs(event)
+        self.next_number = _next_number(event)
+
+
 def entry_register(
-    *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
+    *,
+    event: Event,
+    actor: Actor,
+    player1: str,
+    player2: str,
+    name: str = "",
+    club: str = "",
+    batch: PairBatch | None = None,
 ) -> Entry:
     require_organiser(event, actor)
     require_pairs_event(event)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
     return entry_create(
-        event=event, actor=actor, player1=player1, player2=player2, name=name, club=club
+        event=event,
+        actor=actor,
+        player1=player1,
+        player2=player2,
+        name=name,
+        club=club,
+        batch=batch,
     )
 
 
@@ -244,16 +273,18 @@ def entry_create(
     name: str = "",
     club: str = "",
     joins_round: int | None = None,
+    batch: PairBatch | None = None,
 ) -> Entry:
-    """Store a new pair of the event (the callers check who may and when), audited."""
+    """Store a new pair of the event (the callers check who may and when), audited. A caller
+    registering many pairs passes one ``batch`` for them all (made in its transaction)."""
     too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]
         raise ServiceError(message, field=field_name)
     with transaction.atomic():
-        # Row lock on the event: two organisers registering at once must not get the same number.
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
-        same = registered_pairs(event).get(players_key(player1, player2))
+        batch = batch or PairBatch(event)
+        players = players_key(player1, player2)
+        same = batch.registered.get(players)
         if same is not None:
             raise ServiceError(_already_registered(same), field="player2")
         club_obj = Club.objects.get_or_create(name=club)[0] if club else event.club
@@ -263,8 +294,10 @@ def entry_create(
             name=name or pair_display_name(player1, player2), player1=p1, player2=p2, club=club_obj
         )
         entry = Entry.objects.create(
-            event=event, pair=pair, number=_next_number(event), joins_round=joins_round
+            event=event, pair=pair, number=batch.next_number, joins_round=joins_round
         )
+        batch.registered[players] = entry
+        batch.next_number += 1
         audit.record(
             event=event,
             actor=actor.label,
@@ -283,6 +316,7 @@ def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
             _("Line %(line)s: %(message)s") % {"line": line, "message": message}, field="file"
         )
     with transaction.atomic():
+        batch = PairBatch(event)
         return [
             entry_register(
                 event=event,
@@ -291,6 +325,7 @@ def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
                 player2=row.player2,
                 name=row.name,
                 club=row.club,
+                batch=batch,
             )
             for row in preview.rows
         ]

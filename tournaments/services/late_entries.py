@@ -15,6 +15,7 @@ from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
 from tournaments.services import Conflict, ServiceError, audit
 from tournaments.services.events import (
+    PairBatch,
     entry_create,
     require_organiser,
     require_pairs_event,
@@ -34,10 +35,17 @@ def _drop_proposal(event: Event, number: int) -> bool:
 
 
 def late_entry_register(
-    *, event: Event, actor: Actor, player1: str, player2: str, name: str = "", club: str = ""
+    *,
+    event: Event,
+    actor: Actor,
+    player1: str,
+    player2: str,
+    name: str = "",
+    club: str = "",
+    batch: PairBatch | None = None,
 ) -> Entry:
     """Register a pair after the start: it plays from the next round not opened yet and starts
-    with the event's late-entry match points."""
+    with the event's late-entry match points. Many pairs share one ``batch`` (``entry_create``)."""
     require_organiser(event, actor)
     require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
@@ -57,6 +65,7 @@ def late_entry_register(
             name=name,
             club=club,
             joins_round=joins,
+            batch=batch,
         )
         _drop_proposal(event, joins)
         queue.request_standings(event)

@@ -67,12 +67,12 @@ _PRESETS = [
         explanation=(
             "Groups of four play each other; each game is 8 deals, the higher score wins and a "
             "level game gets two more deals. The group winners and a repesca of the best "
-            "runners-up (none without a win) fill a knockout bracket."
+            "runners-up (none with fewer points than a win) fill a knockout bracket."
         ),
         match_mode="game",
         rules=MatchRules(target=None, deal_limit=8, cap=None, draw="tiebreak", tiebreak_deals=2),
         pairing=PairingOptions(
-            method="groups", group_size=4, qualifiers=1, repesca=None, repesca_min_points=1
+            method="groups", group_size=4, qualifiers=1, repesca=None, repesca_min_points=2
         ),
         boards_per_round=10,
     ),

@@ -74,7 +74,7 @@ RULE_PRESET_TEXTS = {
         _(
             "Groups of four play each other; each game is 8 deals, the higher score wins and a "
             "level game gets two more deals. The group winners and a repesca of the best "
-            "runners-up (none without a win) fill a knockout bracket."
+            "runners-up (none with fewer points than a win) fill a knockout bracket."
         ),
     ),
     "club_evening": (

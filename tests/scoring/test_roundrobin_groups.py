@@ -18,6 +18,7 @@ from scoring.groups import (
 )
 from scoring.methods import next_pairing, planned_rounds
 from scoring.pairing import initial_order
+from scoring.presets import PRESETS
 from scoring.roundrobin import berger_rounds, round_robin_schedule
 from scoring.types import BoardResult, EventInput, PairingOptions, RoundInput, TableRound
 
@@ -176,3 +177,23 @@ def test_level_knockout_game_after_the_tiebreak_deals_goes_to_the_better_seed():
     ((final,),) = knockout_rounds(ev, plan, knockout_places(ev, plan, order))
     assert final.winner == top
     assert order.index(top) < order.index(bottom)  # the better seed, as seeded by the lot
+
+
+def test_girona_keeps_a_pair_with_fewer_points_than_a_win_out_of_the_repesca():
+    # Three groups of two: 11 and 21 lost, 30 and 31 drew (a level game after the tie-break
+    # deals, 1 match point each; 30 is first on the lot). One repesca place fills the bracket.
+    tables = [
+        [row(10, 1, 1, 1, 2), row(11, 1, 2, 1, 0)],
+        [row(20, 2, 1, 1, 2), row(21, 2, 2, 1, 0)],
+        [row(30, 3, 1, 1, 1), row(31, 3, 2, 1, 1)],
+    ]
+    girona = PRESETS["girona_groups"].pairing
+    q = qualify(
+        tables,
+        qualifiers=girona.qualifiers,
+        repesca=girona.repesca,
+        repesca_min_points=girona.repesca_min_points,
+    )
+    assert q.repesca == [] and q.candidates == []
+    # With a single point allowed, the drawing runner-up would have gone through.
+    assert qualify(tables, qualifiers=1, repesca=None, repesca_min_points=1).repesca == [31]

@@ -89,13 +89,14 @@ def _boxes(box, ancestors=()):
         yield from _boxes(child, (*ancestors, box))
 
 
-def overflowing_titles(event, kind: str, lang: str) -> list[tuple[str, float]]:
+def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[str, float]]:
     """The column titles of the PDF's tables wider than their column: (title, CSS px over)."""
     from weasyprint import HTML
     from weasyprint.formatting_structure.boxes import TableCellBox, TextBox
 
     with translation.override(lang):
-        plan = pdf.pdf_plan(sel.event_view(event, staff=False), kind, 1, base="http://testserver")
+        ev = sel.event_view(event, staff=False)
+        plan = pdf.pdf_plan(ev, kind, number, base="http://testserver")
         html = pdf.part_html(plan, plan.parts[0])
         document = HTML(string=html, url_fetcher=pdf._fetcher()).render()
     over = []
@@ -117,7 +118,7 @@ def overflowing_titles(event, kind: str, lang: str) -> list[tuple[str, float]]:
 def test_traveller_pdf_column_titles_fit_their_columns(organiser, lang):
     """ "Contros", "Elegido por", "Puntuació NS" were cut to "Contr", "Elegi", "Puntu"."""
     event = played_field(organiser, 16, boards=1)
-    assert overflowing_titles(event, "travellers", lang) == []
+    assert overflowing_titles(event, "travellers", lang, 1) == []
 
 
 def test_the_standings_of_40_pairs_fit_one_a4_page(client, organiser):
@@ -126,12 +127,16 @@ def test_the_standings_of_40_pairs_fit_one_a4_page(client, organiser):
     assert len(pages) == 1, f"{len(pages)} pages"
 
 
-def test_scorecards_print_two_pairs_to_a_page_on_request(client, organiser):
-    event = played_field(organiser, 16, boards=2, rounds=3)
+def test_scorecards_print_one_pair_to_a_page_or_two_on_request(client, organiser):
+    """The whole event's scorecards in the demo's format, 3 rounds of 4 boards: each pair's
+    table and rank chart on one page (they took two), two pairs to a page with ?per_page=2
+    (that gave one a page, half of it empty); the column titles inside their columns."""
+    event = played_field(organiser, 8, boards=4, rounds=3)
     one = pdf_pages(client, event, "scorecards")
     two = pdf_pages(client, event, "scorecards", "?per_page=2")
-    assert len(one) == 16
-    assert len(two) == 8
+    assert (len(one), len(two)) == (8, 4)
+    for lang in ("ca", "es", "en"):
+        assert overflowing_titles(event, "scorecards", lang) == [], lang
     for number, page in enumerate(two):
         for entry in event.entries.filter(number__in=(2 * number + 1, 2 * number + 2)):
             assert f"{entry.number}. {entry.pair.name.split()[0]}" in page

@@ -43,7 +43,7 @@ from tournaments import (
 )
 from tournaments.actors import Actor
 from tournaments.analysis_selectors import board_analysis_json
-from tournaments.labels import FieldProblem, side_label
+from tournaments.labels import FieldProblem, side_label, verdict_json
 from tournaments.models import (
     Board,
     BoardResult,
@@ -759,14 +759,14 @@ class VerifyView(ApiView):
         form.is_valid(raise_exception=True)
         record = form.validated_data["record"]
         if "event" not in form.validated_data:
-            return Response(engine.replay(record).to_json())
+            return Response(verdict_json(engine.replay(record)))
         event = _event(request, form.validated_data["event"])
         board = get_object_or_404(
             Board.objects.select_related("event"), event=event, number=form.validated_data["board"]
         )
         if not policy.can_see_cards(access.actor_for(request), board):
             raise PermissionDenied(_("You may not see this board's cards yet."))
-        return Response(play.replay(board, record).to_json())
+        return Response(verdict_json(play.replay(board, record)))
 
 
 # ---- disputes -------------------------------------------------------------------------------

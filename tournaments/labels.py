@@ -343,3 +343,12 @@ def field_problems(problems: Iterable[engine.Problem], prefix: str = "") -> list
         path = f"{prefix}{p.path}" if p.path else prefix.rstrip(".")
         out.append(FieldProblem(path, problem_text(p)))
     return out
+
+
+def verdict_json(verdict: engine.Verdict) -> dict[str, Any]:
+    """The engine's verdict as play-record.md spells it, an invalid record's problems in the
+    reader's language (their paths unchanged), as a submitted record's are."""
+    data = verdict.to_json()
+    if verdict.outcome == "invalid":
+        data["problems"] = [p.to_json() for p in field_problems(verdict.problems)]
+    return data

@@ -194,7 +194,11 @@ def test_verify_reproduces_every_reference_verdict(client, db, path):
     response = client.post("/api/v1/verify", example, content_type="application/json")
     assert response.status_code == 200
     verdict = response.json()
-    assert verdict == engine.replay(example["record"]).to_json()
+    engines = engine.replay(example["record"]).to_json()
+    # the same problems at the same paths, in the reader's words
+    paths = [[p["path"] for p in v.get("problems", [])] for v in (verdict, engines)]
+    assert paths[0] == paths[1]
+    assert {**verdict, "problems": None} == {**engines, "problems": None}
     expected = example["verdict"]
     assert verdict["outcome"] == expected["outcome"]
     if expected["outcome"] == "invalid":
@@ -210,6 +214,28 @@ def test_verify_stores_nothing_and_needs_hands_outside_an_event(world):
     assert response.json()["outcome"] == "invalid"
     assert any(p["path"].startswith("deal") for p in response.json()["problems"])
     assert not BoardResult.objects.exists() and not PlayRecord.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("ca", "Falta el format: és botifarra-play/1."),
+        ("es", "Falta el formato: es botifarra-play/1."),
+        ("en", "The format is missing: it is botifarra-play/1."),
+    ],
+)
+def test_verify_answers_its_problems_in_the_readers_language(client, db, lang, message):
+    """docs/api.md: messages in the language asked for, as POST play-records answers them; the
+    paths stay the engine's."""
+    response = client.post(
+        "/api/v1/verify", {"record": {}}, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang
+    )
+    assert response.status_code == 200
+    problems = response.json()["problems"]
+    assert [p["path"] for p in problems] == [
+        p["path"] for p in engine.replay({}).to_json()["problems"]
+    ]
+    assert {"path": "format", "message": message} in problems
 
 
 def test_verify_against_an_event_board_only_for_who_may_see_it(world):

@@ -1,6 +1,7 @@
 """Every table page and every public page of the demo on a 360 × 740 phone: no sideways
-scrolling, neither of the page (``document.scrollingElement.scrollWidth <= innerWidth``) nor of a
-box inside it (a table that scrolls sideways in its own frame); nothing a player taps is hidden
+scrolling, neither of the page (``document.scrollingElement.scrollWidth <= clientWidth`` of the
+root: with ``is_mobile`` the browser widens ``innerWidth`` to the content, so that comparison could
+never fail) nor of a box inside it (a table that scrolls sideways in its own frame); nothing a player taps is hidden
 under a sticky bar; the header leaves the page its room. A screenshot of each page is kept in
 ``test-artifacts/screenshots/phone-360/`` (git-ignored; the test prints the folder).
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.tournaments.test_print_fit import played_field
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
 from tournaments.models import BoardResult, PlayerRating
@@ -28,8 +30,9 @@ HEADER_MAX = 110  # px of the 740: the header once took 200 of 844
 SIDEWAYS = """() => {
   const out = [];
   const root = document.scrollingElement;
-  if (root.scrollWidth > window.innerWidth) {
-    out.push("page " + root.scrollWidth + " > " + window.innerWidth);
+  const screen = document.documentElement.clientWidth;
+  if (root.scrollWidth > screen) {
+    out.push("page " + root.scrollWidth + " > " + screen);
   }
   for (const el of document.querySelectorAll("body *")) {
     const style = getComputedStyle(el);
@@ -195,3 +198,28 @@ def test_every_table_and_public_page_fits_a_360_px_phone(browser, live_server, c
             page.screenshot(path=str(folder / f"{lang}-{name}.png"), full_page=True)
         context.close()
     assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("lang", ["ca", "es", "en"])
+def test_results_pages_with_long_names_fit_a_360_px_phone(browser, live_server, organiser, lang):
+    """A traveller, a scorecard, a round's results and the crosstable of long real names, three
+    rounds played, in each language: the long column titles ("Puntuació EO", "Puntos de
+    enfrentamiento EO", "Punts en contra") take their short form and nothing sticks out."""
+    event = played_field(organiser, 8, boards=2, rounds=3)
+    context = browser.new_context(
+        base_url=live_server.url,
+        locale=lang,
+        viewport={"width": WIDTH, "height": HEIGHT},
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    page = context.new_page()
+    wide = {}
+    for path in ("boards/1/", "pairs/1/", "rounds/1/", "crosstable/"):
+        page.goto(f"/e/{event.pk}/{path}")
+        found = page.evaluate(SIDEWAYS)
+        if found:
+            wide[path] = found
+    context.close()
+    assert wide == {}, wide

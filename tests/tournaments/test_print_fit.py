@@ -1,15 +1,20 @@
 """Issue 15, printing that fits: a traveller of 16 tables and the standings of 40 pairs each on
 one A4 page (the PDF's pages counted), chart labels inside their chart and apart from each other
-(text widths measured with the font the PDF uses), scorecards two pairs to a page on request."""
+(text widths measured with the font the PDF uses), the traveller's column titles inside their
+columns in every language (WeasyPrint's own layout measured), scorecards one pair to a page and
+two on request."""
 
 import io
 import random
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from tests.factories import EventFactory, PairFactory, PlayerFactory
+from tournaments import pdf
+from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Entry, Round
@@ -77,18 +82,61 @@ def test_a_traveller_of_16_tables_fits_one_a4_page(client, organiser):
         assert entry.pair.name.split()[0] in pages[0]
 
 
+def _boxes(box, ancestors=()):
+    """Every box WeasyPrint laid out under ``box``, with its ancestors."""
+    yield box, ancestors
+    for child in getattr(box, "children", None) or []:
+        yield from _boxes(child, (*ancestors, box))
+
+
+def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[str, float]]:
+    """The column titles of the PDF's tables wider than their column: (title, CSS px over)."""
+    from weasyprint import HTML
+    from weasyprint.formatting_structure.boxes import TableCellBox, TextBox
+
+    with translation.override(lang):
+        ev = sel.event_view(event, staff=False)
+        plan = pdf.pdf_plan(ev, kind, number, base="http://testserver")
+        html = pdf.part_html(plan, plan.parts[0])
+        document = HTML(string=html, url_fetcher=pdf._fetcher()).render()
+    over = []
+    for page in document.pages:
+        for box, ancestors in _boxes(page._page_box):
+            if not isinstance(box, TableCellBox):
+                continue
+            if not any(a.element_tag == "thead" for a in ancestors):
+                continue
+            right = box.content_box_x() + box.width
+            words = [t for t, _ in _boxes(box) if isinstance(t, TextBox)]
+            beyond = max((t.position_x + t.width - right for t in words), default=0)
+            if beyond > 0.5:
+                over.append((" ".join(t.text for t in words), round(beyond, 1)))
+    return over
+
+
+@pytest.mark.parametrize("lang", ["ca", "es", "en"])
+def test_traveller_pdf_column_titles_fit_their_columns(organiser, lang):
+    """ "Contros", "Elegido por", "Puntuació NS" were cut to "Contr", "Elegi", "Puntu"."""
+    event = played_field(organiser, 16, boards=1)
+    assert overflowing_titles(event, "travellers", lang, 1) == []
+
+
 def test_the_standings_of_40_pairs_fit_one_a4_page(client, organiser):
     event = played_field(organiser, 40)
     pages = pdf_pages(client, event, "standings")
     assert len(pages) == 1, f"{len(pages)} pages"
 
 
-def test_scorecards_print_two_pairs_to_a_page_on_request(client, organiser):
-    event = played_field(organiser, 16, boards=2, rounds=3)
+def test_scorecards_print_one_pair_to_a_page_or_two_on_request(client, organiser):
+    """The whole event's scorecards in the demo's format, 3 rounds of 4 boards: each pair's
+    table and rank chart on one page (they took two), two pairs to a page with ?per_page=2
+    (that gave one a page, half of it empty); the column titles inside their columns."""
+    event = played_field(organiser, 8, boards=4, rounds=3)
     one = pdf_pages(client, event, "scorecards")
     two = pdf_pages(client, event, "scorecards", "?per_page=2")
-    assert len(one) == 16
-    assert len(two) == 8
+    assert (len(one), len(two)) == (8, 4)
+    for lang in ("ca", "es", "en"):
+        assert overflowing_titles(event, "scorecards", lang) == [], lang
     for number, page in enumerate(two):
         for entry in event.entries.filter(number__in=(2 * number + 1, 2 * number + 2)):
             assert f"{entry.number}. {entry.pair.name.split()[0]}" in page

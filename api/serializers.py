@@ -874,7 +874,7 @@ class PlayRecordSerializer(serializers.ModelSerializer):
     # The record as the table sent it (issue #5); the canonical form is what replays read.
     @extend_schema_field(serializers.JSONField())
     def get_record(self, pr: PlayRecord) -> Any:
-        return pr.received
+        return pr.as_received()
 
     # As the engine gives it, keys in play-record.md's order (a VerdictSerializer would
     # reorder the keys, and the database gives JSON back with its keys sorted).

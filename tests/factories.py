@@ -1,5 +1,6 @@
 """A factory for every model (a test builds what it needs and nothing more)."""
 
+import json
 import random
 import uuid
 from datetime import timedelta
@@ -217,7 +218,7 @@ class PlayRecordFactory(factory.django.DjangoModelFactory):
             ),
         )
     )
-    received = factory.SelfAttribute("record")
+    received = factory.LazyAttribute(lambda o: json.dumps(o.record))
     verdict = factory.LazyAttribute(lambda o: adapter.replay(o.result.board, o.record).to_json())
     outcome = factory.LazyAttribute(lambda o: o.verdict["outcome"])
 

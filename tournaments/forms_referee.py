@@ -248,7 +248,7 @@ def ruling_forms(
             **doubles,
         },
         # The record as the table sent it (referees.md §3), to edit and replay.
-        "corrected_record": {"play_record": record.received if record is not None else ""},
+        "corrected_record": {"play_record": record.as_received() if record is not None else ""},
         "adjusted": {},
     }
     forms: dict[str, RulingForm] = {}

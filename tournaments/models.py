@@ -1,8 +1,10 @@
 """Events, pairs, rounds, tables, boards, results, disputes and their audit trail."""
 
 import hmac
+import json
 import secrets
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -861,8 +863,9 @@ class Submission(models.Model):
 
 
 class PlayRecord(models.Model):
-    """A whole hand as submitted and the engine's verdict: ``received`` is the JSON exactly as
-    the table sent it (shown as sent: the API's record, the referee's corrected-record box);
+    """A whole hand as submitted and the engine's verdict: ``received`` is the JSON text exactly
+    as the table sent it, its keys in their order (a JSON column would not keep that order on
+    PostgreSQL), shown as sent (the API's record, the referee's corrected-record box);
     ``record`` its canonical form (play-record.md's keys, the event's ruleset, no hands), which
     the replays, exports and analyses read."""
 
@@ -873,13 +876,17 @@ class PlayRecord(models.Model):
         Submission, null=True, blank=True, on_delete=models.CASCADE, related_name="play_record"
     )
     record = models.JSONField()
-    received = models.JSONField()
+    received = models.TextField()
     verdict = models.JSONField()
     outcome = models.CharField(max_length=10)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
+
+    def as_received(self) -> Any:
+        """The record as the table sent it, keys in the order sent."""
+        return json.loads(self.received)
 
 
 class BoardAnalysis(models.Model):

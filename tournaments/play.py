@@ -9,6 +9,7 @@ pure Python and knows nothing of the models.
 from __future__ import annotations
 
 import hmac
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -126,6 +127,12 @@ def result_record(board: Board, result: BoardResult, cards: Sequence[str]) -> di
         doubles=result.doubles,
         cards=cards,
     )
+
+
+def as_sent(raw: Any) -> str:
+    """A record as the table sent it, for ``PlayRecord.received``: JSON text, keys in the order
+    sent."""
+    return json.dumps(raw, ensure_ascii=False)
 
 
 def canonical(board: Board, raw: Mapping[str, Any]) -> dict[str, Any]:

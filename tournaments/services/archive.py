@@ -512,7 +512,7 @@ def _play_record(
         result=result,
         submission=submission,
         record=record,
-        received=record,  # an archive holds the canonical form only
+        received=play.as_sent(record),  # an archive holds the canonical form only
         verdict=data["verdict"],
         outcome=data["outcome"],
     )

@@ -512,7 +512,7 @@ class _Record:
     """A replayed play record: its canonical form, the JSON as received, and the verdict."""
 
     canonical: dict[str, Any]
-    received: Any
+    received: str  # PlayRecord.received
     verdict: engine.Verdict
 
 
@@ -747,7 +747,7 @@ def result_submit_play_record(
             raise InvalidSubmission([refused_record_problem(board.number)])
         raise InvalidSubmission.of(verdict.problems)
     values = play.stored_values(verdict, record)
-    replayed = _Record(play.canonical(board, record), record, verdict)
+    replayed = _Record(play.canonical(board, record), play.as_sent(record), verdict)
     return _in_transaction(
         lambda: _store(
             table=table,

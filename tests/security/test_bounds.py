@@ -82,7 +82,7 @@ def test_a_long_play_within_the_body_limit_is_one_problem(world):
     verdict = response.json()
     play_problems = [p for p in verdict["problems"] if p["path"].startswith("play")]
     assert play_problems == [
-        {"path": "play", "message": "the play holds 12000 cards; a hand has 48 (R10)"}
+        {"path": "play", "message": "The play holds 12000 cards; a whole hand has 48 (R10)."}
     ]
     assert len(response.content) < 1 * KB
 
@@ -122,7 +122,7 @@ def test_at_most_max_problems_the_last_saying_how_many_more(world):
     more = FOUND - MAX_PROBLEMS + 1
     assert problems[-1] == {
         "path": "",
-        "message": f"{more} more problems were found and are not listed",
+        "message": f"{more} more problems were found and are not listed.",
     }
     assert all(set(p) == {"path", "message"} for p in problems)  # play-record.md's format
     assert len(response.content) < 40 * KB

@@ -253,8 +253,9 @@ def rules_of_round(
     """
     if method != "groups" or competitors < 2 or rules.draw != "half":
         return rules
-    plan = group_stage(snake_groups(range(competitors), size=group_size))
-    return knockout_rules(rules) if number > len(plan) else rules
+    groups = snake_groups(range(competitors), size=group_size)
+    group_rounds = GroupsPlan(groups=groups, stage=group_stage(groups)).group_rounds
+    return knockout_rules(rules) if number > group_rounds else rules
 
 
 def round_rules(event: EventInput, number: int) -> MatchRules:

@@ -375,13 +375,14 @@ def rating_event_from_input(
         per_board: dict[int, list[tuple[int, BoardLine]]] = {}
         tables = sorted(rnd.tables, key=lambda t: t.table)
         played_boards: list[tuple[Players, Players, list[int], int]] = []
+        rules = round_rules(event_input, rnd.number)
         for t in tables:
             ns, ew = players_of(rnd.number, t.ns), players_of(rnd.number, t.ew)
             # As the standings count the match (its rules, the round's boards for the time).
             m, played = match_under(
                 t,
                 mode=event_input.match_mode,
-                rules=round_rules(event_input, rnd.number),
+                rules=rules,
                 boards=rnd.boards,
             )
             counted = [r for r in played if not r.adjusted]

@@ -121,6 +121,7 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
 
     for rnd in rounds:
         per_board: dict[int, list[BoardResult]] = {}
+        rules = round_rules(event, rnd.number)
         for t in rnd.tables:
             where = f"round {rnd.number} table {t.table}"
             a, b = idx(t.ns, where), idx(t.ew, where)
@@ -128,7 +129,7 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
                 t,
                 rnd,
                 mode=event.match_mode,
-                rules=round_rules(event, rnd.number),
+                rules=rules,
                 bye_points=event.bye_points,
             )
             matches.append(m)

@@ -78,6 +78,16 @@ def test_a_new_club_name_is_stored_with_its_spaces_collapsed(stranger):
     assert club.name == "Penya de Tarragona"
 
 
+def test_a_pairs_club_with_other_spaces_is_the_same_club(reus):
+    event = EventFactory(club=None)
+    organiser = Actor(user=UserFactory())
+    entry = events.entry_create(
+        event=event, actor=organiser, player1="Anna", player2="Berta", club=" Casal  de   Reus"
+    )
+    assert entry.pair.club == reus
+    assert Club.objects.count() == 1
+
+
 def test_a_clubs_organiser_creates_events_in_its_name(reus):
     member = reus.organisers.get()
     club = clubs.club_for(name="Casal de Reus", actor=Actor(user=member))

@@ -24,15 +24,19 @@ def require_club_organiser(*, club: Club, actor: Actor) -> None:
         )
 
 
+def normal_name(name: str) -> str:
+    """A club's name with its spaces collapsed, as the pages show it: "Penya   Lloret" is Penya
+    Lloret, not a look-alike club (one its typist would organise, or a pair's second club)."""
+    return " ".join(name.split())
+
+
 def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:
     """The club named ``name`` for an event ``actor`` creates or edits (None for no club).
 
     ``current`` is the event's club before the edit: keeping it needs no membership, so a
     co-organiser of an event can still change its other details.
     """
-    # Spaces collapsed as the pages show the name: "Penya   Lloret" is Penya Lloret, not a
-    # look-alike club its typist would organise.
-    name = " ".join(name.split())
+    name = normal_name(name)
     if not name:
         return None
     club = Club.objects.filter(name__iexact=name).first()

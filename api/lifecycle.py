@@ -97,10 +97,15 @@ def _form_data(values: dict[str, Any]) -> dict[str, Any]:
     them, for the page's forms: None is an empty field and a boolean "true" or "false" (what
     both the Sant Vicenç choice and a checkbox read; a checkbox reads any other non-empty
     string, "no" or "0" too, as true)."""
-    return {
-        k: "" if v is None else ("true" if v else "false") if isinstance(v, bool) else v
-        for k, v in values.items()
-    }
+
+    def posted(value: Any) -> Any:
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return value
+
+    return {k: posted(v) for k, v in values.items()}
 
 
 def _event_form(data: dict[str, Any], event: Event | None) -> tuple[EventForm, str | None]:

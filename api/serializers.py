@@ -878,7 +878,6 @@ class PlayRecordSerializer(serializers.ModelSerializer):
 
     # As the engine gives it, keys in play-record.md's order (a VerdictSerializer would
     # reorder the keys, and the database gives JSON back with its keys sorted).
-
     @extend_schema_field(VerdictSerializer())
     def get_verdict(self, pr: PlayRecord) -> dict[str, Any]:
         return play.verdict_out(pr.verdict)

@@ -2,10 +2,10 @@
    card-by-card or pasted record, a referee call) is first kept in IndexedDB with its own
    Idempotency-Key, then sent, in order, as soon as the network answers: at once, when the
    browser comes back online, every 20 s, and at the next page load (after a reload, a closed
-   tab or a phone that slept). The server acts once per key (tournaments/idempotency.py), so an item sent again
-   after a lost answer is not stored twice. An item leaves the outbox only when the server has
-   answered it: stored (its sentence is shown) or refused (the reason is shown). Nothing is
-   shown as stored before that. Also registers the service worker that keeps the pages.
+   tab or a phone that slept). The server acts once per key (tournaments/idempotency.py), so an
+   item sent again after a lost answer is not stored twice. An item leaves the outbox only when
+   the server has answered it: stored (its sentence is shown) or refused (the reason is shown).
+   Nothing is shown as stored before that. Also registers the service worker that keeps the pages.
    Vanilla JS, no build step. */
 (function () {
   "use strict";

@@ -144,8 +144,14 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     unfinished = copy.deepcopy(document)
     unfinished["event"]["seed"] = None
     tampered_score = copy.deepcopy(document)
-    counted = next(r for r in tampered_score["results"] if r["status"] == "confirmed")
-    counted["score_ns"] += 1
+    # The side that scored gains a point, so the board stays one-sided (R9) and only the
+    # standings disagree.
+    counted = next(
+        r
+        for r in tampered_score["results"]
+        if r["status"] == "confirmed" and (r["score_ns"] or r["score_ew"])
+    )
+    counted["score_ns" if counted["score_ns"] else "score_ew"] += 1
     tampered_verdict = copy.deepcopy(document)
     with_record = next(
         s for r in tampered_verdict["results"] for s in r["submissions"] if s["play_record"]

@@ -3,11 +3,21 @@ and a season's ranking (``scoring.season``) over its finished events."""
 
 from dataclasses import dataclass
 
+from django.db.models import Max
+
 from scoring.ratings import Rating, expected_pct
 from scoring.season import POINT_TABLES, Placement, SeasonEvent, season_ranking
 from tournaments import policy
 from tournaments.actors import Actor
-from tournaments.models import Club, Event, Player, PlayerRating, Season, StandingsSnapshot
+from tournaments.models import (
+    Club,
+    Event,
+    Player,
+    PlayerRating,
+    Round,
+    Season,
+    StandingsSnapshot,
+)
 
 
 @dataclass(frozen=True)
@@ -114,6 +124,14 @@ def season_view(season: Season, actor: Actor) -> SeasonView:
             "event_id", "after_round"
         )
     }  # the last snapshot of each event: its final standings
+    # Final once it counts the last round played: an evening that ran late may be finished
+    # before its planned last round.
+    last_closed = dict(
+        Round.objects.filter(event__in=events, status=Round.Status.CLOSED)
+        .values("event_id")
+        .annotate(last=Max("number"))
+        .values_list("event_id", "last")
+    )
     inputs = [
         SeasonEvent(
             event=e.pk,
@@ -121,7 +139,7 @@ def season_view(season: Season, actor: Actor) -> SeasonView:
             placements=_final_placements(e, snapshots[e.pk].rows, by_pair=season.rank_by == "pair"),
         )
         for e in events
-        if e.pk in snapshots and snapshots[e.pk].after_round == e.rounds_count
+        if e.pk in snapshots and snapshots[e.pk].after_round == last_closed.get(e.pk)
     ]
     counted = {i.event for i in inputs}
     events = [e for e in events if e.pk in counted]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -48,6 +49,9 @@ def _read_records(paths: Sequence[str], stdin: TextIO) -> list[Any]:
             else:
                 with open(path, encoding="utf-8") as fp:
                     text = fp.read()
+            # A byte-order mark (Windows editors write one) is not part of the JSON: POST
+            # /api/v1/verify reads such a file too.
+            text = text.removeprefix("\ufeff")
         except (OSError, UnicodeDecodeError) as exc:
             raise _InputError(f"cannot read {path}: {exc}") from exc
         name = "standard input" if path == "-" else path
@@ -233,6 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _InputError as exc:
         sys.stderr.write(f"botifarra: error: {exc}\n")
         return 2
+    except BrokenPipeError:
+        # The reader left (``| head``): no traceback; stdout is pointed at /dev/null so that
+        # the interpreter's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a command killed by SIGPIPE
     except SystemExit as exc:
         return int(exc.code or 0)
 

@@ -30,6 +30,7 @@ __all__ = [
     "ECHO_LIMIT",
     "MAX_PROBLEMS",
     "MESSAGES",
+    "MISSING",
     "PARAMS",
     "ParamValue",
     "Problem",
@@ -45,6 +46,17 @@ __all__ = [
 # and its header fit: play-record.md asks for every problem, and the bound bites only beyond.
 ECHO_LIMIT = 100
 MAX_PROBLEMS = 250
+
+
+class _Missing:
+    """A key the record does not have (``record.get(key, MISSING)``): said to be required, not
+    quoted as a value the record never gave."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
 
 #: What a problem's params hold: plain text (tokens, seats, paths, quoted values) or numbers.
 ParamValue: TypeAlias = str | int
@@ -75,14 +87,21 @@ def clip(value: object, *, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def quote(value: object) -> str:
-    """:func:`clip`, with text in double quotes (how problems name the offending value: the
-    ``value`` param).
+_JSON_WORDS = {None: "null", True: "true", False: "false"}
 
-    >>> quote("XX"), quote(7), quote("9" * 500)[-3:]
-    ('"XX"', '7', '9…"')
+
+def quote(value: object) -> str:
+    """:func:`clip`, with text in double quotes and ``null``, ``true`` and ``false`` as JSON
+    writes them (how problems name the offending value of a JSON record: the ``value`` param).
+
+    >>> quote("XX"), quote(7), quote(None), quote(True), quote("9" * 500)[-3:]
+    ('"XX"', '7', 'null', 'true', '9…"')
     """
-    return f'"{clip(value)}"' if isinstance(value, str) else clip(value)
+    if isinstance(value, str):
+        return f'"{clip(value)}"'
+    if value is None or isinstance(value, bool):
+        return _JSON_WORDS[value]
+    return clip(value)
 
 
 class ProblemCode(StrEnum):
@@ -105,6 +124,7 @@ class ProblemCode(StrEnum):
     RULESET_MISMATCH = "ruleset_mismatch"
     # deal (R1, R3)
     DEAL_MISSING = "deal_missing"
+    DEALER_MISSING = "dealer_missing"
     DEALER_NOT_A_SEAT = "dealer_not_a_seat"
     DEALER_MISMATCH = "dealer_mismatch"
     HANDS_REQUIRED = "hands_required"
@@ -118,15 +138,18 @@ class ProblemCode(StrEnum):
     # values anywhere
     NOT_A_CARD = "not_a_card"
     NOT_A_SEAT = "not_a_seat"
+    SEAT_MISSING = "seat_missing"
     # choice (R4)
     CHOICE_MISSING = "choice_missing"
     DELEGATED_MISSING = "delegated_missing"
     DELEGATED_NOT_BOOL = "delegated_not_bool"
     NOT_A_TRUMP = "not_a_trump"
+    TRUMP_MISSING = "trump_missing"
     # doubles (R5, R11)
     DOUBLES_NOT_LIST = "doubles_not_list"
     CALL_NOT_OBJECT = "call_not_object"
     NOT_A_CALL = "not_a_call"
+    CALL_MISSING = "call_missing"
     CALL_REPEATED = "call_repeated"
     CALL_OUT_OF_ORDER = "call_out_of_order"
     SANT_VICENC_NOT_ALLOWED = "sant_vicenc_not_allowed"
@@ -164,6 +187,7 @@ MESSAGES: Mapping[ProblemCode, str] = MappingProxyType(
         _C.RULESET_UNKNOWN: "{value} is not a ruleset: lliure or obligada (R11)",
         _C.RULESET_MISMATCH: "the record says {ruleset} but the event plays {event_ruleset} (R11)",
         _C.DEAL_MISSING: "deal is required: an object with dealer and hands (R3)",
+        _C.DEALER_MISSING: "dealer is required: N, E, S or W (R3)",
         _C.DEALER_NOT_A_SEAT: "{value} is not a seat: N, E, S or W (R3)",
         _C.DEALER_MISMATCH: "the dealer of board {board} is {dealer}, not {seat} (R3)",
         _C.HANDS_REQUIRED: "hands are required outside an event (R3)",
@@ -178,6 +202,7 @@ MESSAGES: Mapping[ProblemCode, str] = MappingProxyType(
         _C.CARDS_MISSING: "cards missing from the deal: {cards} (R1: the deal holds all 48 cards)",
         _C.NOT_A_CARD: "{value} is not a card token (R1)",
         _C.NOT_A_SEAT: "{value} is not a seat: N, E, S or W",
+        _C.SEAT_MISSING: "seat is required: N, E, S or W",
         _C.CHOICE_MISSING: "choice is required: an object with delegated and trump (R4)",
         _C.DELEGATED_MISSING: "delegated is required: true or false (R4)",
         _C.DELEGATED_NOT_BOOL: "delegated must be true or false, not {value} (R4)",
@@ -185,9 +210,11 @@ MESSAGES: Mapping[ProblemCode, str] = MappingProxyType(
             "{value} is not a trump choice: it must be oros, copes, espases, bastos"
             " or botifarra (R4)"
         ),
+        _C.TRUMP_MISSING: "trump is required: oros, copes, espases, bastos or botifarra (R4)",
         _C.DOUBLES_NOT_LIST: "doubles must be a list of calls (R5)",
         _C.CALL_NOT_OBJECT: 'each call must be an object {{"seat": ..., "call": ...}} (R5)',
         _C.NOT_A_CALL: "{value} is not a call: contro, recontro or sant_vicenc (R5)",
+        _C.CALL_MISSING: "call is required: contro, recontro or sant_vicenc (R5)",
         _C.CALL_REPEATED: "{call} was already called (R5: each call at most once)",
         _C.CALL_OUT_OF_ORDER: "{call} is only allowed after a {before} (R5)",
         _C.SANT_VICENC_NOT_ALLOWED: (

@@ -35,7 +35,7 @@ from engine.cards import (
 from engine.deals import Deal
 from engine.errors import InvalidRecord
 from engine.hand import Hand
-from engine.problems import Problem, ProblemCode, limit_problems, quote
+from engine.problems import MISSING, Problem, ProblemCode, limit_problems, quote
 from engine.rules import (
     BEATS,
     RULESETS,
@@ -389,8 +389,10 @@ def _parse(
     if not isinstance(raw_deal, Mapping):
         problems.append(Problem(_C.DEAL_MISSING, {}, "deal"))
     else:
-        raw_dealer = raw_deal.get("dealer")
-        if isinstance(raw_dealer, str) and raw_dealer in _SEAT_INDEX:
+        raw_dealer = raw_deal.get("dealer", MISSING)
+        if raw_dealer is MISSING:
+            problems.append(Problem(_C.DEALER_MISSING, {}, "deal.dealer"))
+        elif isinstance(raw_dealer, str) and raw_dealer in _SEAT_INDEX:
             dealer = _SEATS[_SEAT_INDEX[raw_dealer]]
             if deal is not None and dealer != deal.dealer:
                 problems.append(
@@ -432,7 +434,7 @@ def _parse(
     if not isinstance(choice, Mapping):
         problems.append(Problem(_C.CHOICE_MISSING, {}, "choice"))
     else:
-        trump = choice.get("trump")
+        trump = choice.get("trump", MISSING)
         if "delegated" not in choice:
             problems.append(Problem(_C.DELEGATED_MISSING, {}, "choice.delegated"))
             found = check_choice(delegated=False, trump=trump)
@@ -455,6 +457,9 @@ def _parse(
     )
     if out.dealer is None:  # the pairs are unknown: keep only what does not depend on them
         found = [p for p in found if p.code not in _WRONG_PAIR]
+    if out.rules is None and rules is None:
+        # An unknown ruleset outside an event: whether sant_vicenc may be called is unknown.
+        found = [p for p in found if p.code != _C.SANT_VICENC_NOT_ALLOWED]
     problems.extend(found)
     if not found and isinstance(doubles, list | tuple):
         out.calls = [d["call"] for d in doubles]

@@ -19,7 +19,7 @@ from typing import Any
 from engine.cards import Seat
 from engine.errors import InvalidRecord
 from engine.match import MatchRules, Partida
-from engine.problems import Problem, ProblemCode, clip, quote
+from engine.problems import MISSING, Problem, ProblemCode, clip, quote
 from engine.rules import TRUMPS, Rules
 
 __all__ = [
@@ -156,8 +156,9 @@ def check_choice(*, delegated: Any, trump: Any, path_prefix: str = "") -> list[P
         problems.append(
             Problem(_C.DELEGATED_NOT_BOOL, {"value": quote(delegated)}, f"{pre}choice.delegated")
         )
-    trump_ok = isinstance(trump, str) and trump in TRUMPS
-    if not trump_ok:
+    if trump is MISSING:
+        problems.append(Problem(_C.TRUMP_MISSING, {}, f"{pre}choice.trump"))
+    elif not (isinstance(trump, str) and trump in TRUMPS):
         problems.append(Problem(_C.NOT_A_TRUMP, {"value": quote(trump)}, f"{pre}choice.trump"))
     return problems
 
@@ -187,12 +188,17 @@ def check_doubles(
             problems.append(Problem(_C.CALL_NOT_OBJECT, {}, path))
             continue
         seat: Seat | None = None
-        raw_seat = entry.get("seat")
+        raw_seat = entry.get("seat", MISSING)
         if isinstance(raw_seat, str) and raw_seat in Seat.__members__:
             seat = Seat[raw_seat]
+        elif raw_seat is MISSING:
+            problems.append(Problem(_C.SEAT_MISSING, {}, f"{path}.seat"))
         else:
             problems.append(Problem(_C.NOT_A_SEAT, {"value": quote(raw_seat)}, f"{path}.seat"))
-        call = entry.get("call")
+        call = entry.get("call", MISSING)
+        if call is MISSING:
+            problems.append(Problem(_C.CALL_MISSING, {}, f"{path}.call"))
+            continue
         if not (isinstance(call, str) and call in CALLS):
             problems.append(Problem(_C.NOT_A_CALL, {"value": quote(call)}, f"{path}.call"))
             continue

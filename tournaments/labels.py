@@ -218,6 +218,7 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
         "The record says %(ruleset)s but the event plays %(event_ruleset)s (R11)."
     ),
     ProblemCode.DEAL_MISSING: gettext_lazy("The deal is missing: its dealer and hands (R3)."),
+    ProblemCode.DEALER_MISSING: gettext_lazy("Say who dealt: N, E, S or W (R3)."),
     ProblemCode.DEALER_NOT_A_SEAT: gettext_lazy("%(value)s is not a seat: N, E, S or W (R3)."),
     ProblemCode.DEALER_MISMATCH: gettext_lazy(
         "The dealer of board %(board)s is %(dealer)s, not %(seat)s (R3)."
@@ -244,6 +245,7 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
         "%(value)s is not a card (R1): write the rank then the suit letter, like 9o."
     ),
     ProblemCode.NOT_A_SEAT: gettext_lazy("%(value)s is not a seat: N, E, S or W."),
+    ProblemCode.SEAT_MISSING: gettext_lazy("Say who made the call: N, E, S or W."),
     ProblemCode.CHOICE_MISSING: gettext_lazy("Say who chose the trump and which trump (R4)."),
     ProblemCode.DELEGATED_MISSING: gettext_lazy("Say whether the dealer delegated (R4)."),
     ProblemCode.DELEGATED_NOT_BOOL: gettext_lazy(
@@ -252,10 +254,16 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
     ProblemCode.NOT_A_TRUMP: gettext_lazy(
         "%(value)s is not a trump: choose oros, copes, espases, bastos or botifarra (R4)."
     ),
+    ProblemCode.TRUMP_MISSING: gettext_lazy(
+        "Say which trump was chosen: oros, copes, espases, bastos or botifarra (R4)."
+    ),
     ProblemCode.DOUBLES_NOT_LIST: gettext_lazy("The calls must be a list (R5)."),
     ProblemCode.CALL_NOT_OBJECT: gettext_lazy("Each call needs a seat and a call (R5)."),
     ProblemCode.NOT_A_CALL: gettext_lazy(
         "%(value)s is not a call: contro, recontro or Sant Vicenç (R5)."
+    ),
+    ProblemCode.CALL_MISSING: gettext_lazy(
+        "Say which call was made: contro, recontro or Sant Vicenç (R5)."
     ),
     ProblemCode.CALL_REPEATED: gettext_lazy(
         "%(call)s was already called: each call is made at most once (R5)."

@@ -10,6 +10,7 @@ import pytest
 from engine import Hand, Rules, Seat, card_token, commitment, deal_board
 from engine.analysis import card_costs
 from engine.cli import main
+from engine.replay import replay
 from engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,37 @@ def test_replay_of_a_lone_surrogate_or_a_deep_nesting_is_an_input_error_exit_2()
         assert result.returncode == 2 and b"Traceback" not in result.stderr, result.stderr[-300:]
         assert result.stdout == b""
         assert result.stderr.startswith(b"botifarra: error: standard input")
+
+
+def test_replay_reads_a_file_or_stdin_that_starts_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """Windows editors write one; POST /api/v1/verify reads such bytes, and so does the CLI."""
+    (record,) = records("00000-complete.json")
+    path = tmp_path / "record.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record).encode())
+    expected = replay(record).to_json()
+    from_file = run("replay", str(path))
+    assert from_file.returncode == 0, from_file.stderr
+    assert json.loads(from_file.stdout) == expected
+    from_stdin = run("replay", stdin="\ufeff" + json.dumps(record))
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    assert json.loads(from_stdin.stdout) == expected
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """``botifarra deal … | head -1``: the closed pipe ends the command quietly."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "engine", "deal", "--seed", "s", "--boards", "1-2000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()
+        errors = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert b"Traceback" not in errors, errors[-300:]
+    assert proc.returncode == 141
 
 
 def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

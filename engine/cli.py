@@ -160,6 +160,8 @@ def _parser() -> argparse.ArgumentParser:
 def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser, out: TextIO) -> int:
     if (args.seed is None) != (args.board is None):
         parser.error("--seed and --board go together")
+    if args.from_card and not args.from_play:
+        parser.error("--from-card goes with --from-play")
     deal = deal_board(args.seed, args.board) if args.seed is not None else None
     if deal is not None and not args.files and not args.from_play:
         rules = Rules(args.ruleset or "lliure")

@@ -243,3 +243,8 @@ def test_solve_from_card_outside_a_hand_is_a_usage_error_exit_2() -> None:
         done = run("solve", "--from-play", "--from-card", value, "--seed", "s", "--board", "1")
         assert done.returncode == 2, (value, done.stderr)
         assert b"Traceback" not in done.stderr and b"--from-card" in done.stderr
+
+
+def test_solve_from_card_without_from_play_is_a_usage_error_not_ignored() -> None:
+    done = run("solve", "--from-card", "10", "--seed", "s", "--board", "1")
+    assert done.returncode == 2 and b"--from-card goes with --from-play" in done.stderr

@@ -597,7 +597,8 @@ class ResultConfirmView(ApiView):
         found, disputes = read_together(
             (_RESULT_WITH_BOARD, {"pk": pk}), (_DISPUTES, {"result": pk})
         )
-        if not found:
+        if not found or not access.visible_results(request).filter(pk=pk).exists():
+            # Another table's result of an open round answers as a missing id (see GET).
             raise Http404
         result = found[0]
         result.table = table = _table(result.table_id, request)
@@ -838,7 +839,14 @@ class DisputeListView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         form = s.DisputeRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        result = _result_qs().filter(pk=form.validated_data["result"]).first()
+        # A result the caller may not read (another table's, in an open round) answers as a
+        # missing id: ids are sequential, and a refusal would tell when another table stored one.
+        result = (
+            _result_qs()
+            .filter(pk__in=access.visible_results(request).values("pk"))
+            .filter(pk=form.validated_data["result"])
+            .first()
+        )
         if result is None:
             raise ServiceError(
                 _("There is no result with id %(id)s.") % {"id": form.validated_data["result"]},

@@ -662,7 +662,9 @@ def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
     away: dict[int, str] = {rnd.bye_id: "bye"} if rnd.bye_id else {}
     for pk in rnd.rests.values_list("pk", flat=True):
         away.setdefault(pk, "rest")
-    requested = ByeRequest.objects.filter(entry__event=ev.event, round_number=rnd.number)
+    requested = ByeRequest.objects.filter(entry__event=ev.event, round_number=rnd.number).exclude(
+        entry__withdrawn_after_round__lt=rnd.number
+    )
     for pk in requested.values_list("entry_id", flat=True):
         away.setdefault(pk, "rest")
     for entry_id, kind in away.items():

@@ -359,8 +359,9 @@ def virtual_points(*, order: Sequence[int], round_number: int, rounds: int) -> d
 def history_from(event: EventInput, *, after_round: int | None = None) -> dict[int, PairHistory]:
     """Each entry's opponents, directions, byes and match points from the event's rounds.
 
-    The score includes a late entry's starting match points and what requested byes scored, as
-    the standings do (so that a competitor is paired on the score it is ranked on).
+    The score includes a late entry's starting match points and what requested byes scored (none
+    in a round after the competitor withdrew), as the standings do (so that a competitor is
+    paired on the score it is ranked on).
     """
     opponents: dict[int, set[int]] = {e: set() for e in event.entries}
     directions: dict[int, list[str]] = {e: [] for e in event.entries}
@@ -373,7 +374,7 @@ def history_from(event: EventInput, *, after_round: int | None = None) -> dict[i
         if late.round <= after_round + 1:
             score[late.entry] += late.match_points
     for req in event.bye_requests:
-        if req.round <= after_round:
+        if req.round <= min(after_round, event.withdrawn.get(req.entry, req.round)):
             score[req.entry] += req.match_points
     rules = event.match_rules
     for rnd in sorted(event.rounds, key=lambda r: r.number):

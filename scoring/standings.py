@@ -185,12 +185,13 @@ def compute_standings(event: EventInput, *, after_round: int | None = None) -> S
                 boards[b] += 1
 
     # Late entries start with the match points the event gave them once they have joined;
-    # requested byes score what the event says once their round is played.
+    # requested byes score what the event says once their round is played (never a round
+    # after the pair withdrew).
     for late in event.late_entries:
         if late.round <= after_round + 1:
             mp[idx(late.entry, "late entry")] += late.match_points
     for req in event.bye_requests:
-        if req.round <= after_round:
+        if req.round <= min(after_round, event.withdrawn.get(req.entry, req.round)):
             i = idx(req.entry, f"round {req.round} requested bye")
             mp[i] += req.match_points
             requested[i] += 1

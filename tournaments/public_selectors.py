@@ -662,7 +662,9 @@ def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
     away: dict[int, str] = {rnd.bye_id: "bye"} if rnd.bye_id else {}
     for pk in rnd.rests.values_list("pk", flat=True):
         away.setdefault(pk, "rest")
-    requested = ByeRequest.objects.filter(entry__event=ev.event, round_number=rnd.number)
+    requested = ByeRequest.objects.filter(entry__event=ev.event, round_number=rnd.number).exclude(
+        entry__withdrawn_after_round__lt=rnd.number
+    )
     for pk in requested.values_list("entry_id", flat=True):
         away.setdefault(pk, "rest")
     for entry_id, kind in away.items():
@@ -690,7 +692,9 @@ def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
 def screen_version(ev: EventView) -> str:
     """Changes when the screen would show something else (rounds, standings), and each
     minute."""
-    snapshot = StandingsSnapshot.objects.filter(event=ev.event).order_by("-computed_at").first()
+    # The standings ``ev`` may see only: the open round's snapshot moves with each of its
+    # results, and the room must not learn from the ETag when a table stored one.
+    shown = standings_time(ev)
     # "Find your table": who sits where in the open rounds, and under which names.
     seated = Table.objects.filter(
         round__event=ev.event, round__status=Round.Status.OPEN
@@ -701,7 +705,7 @@ def screen_version(ev: EventView) -> str:
             (n, r.status, r.pk, r.clock_ends_at, r.clock_left, r.bye_id)
             for n, r in ev.rounds.items()
         ),
-        snapshot.computed_at.isoformat() if snapshot else "",
+        shown.isoformat() if shown else "",
         sorted(seated),
         sorted(players),
         timezone.now().replace(second=0, microsecond=0).isoformat(),

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from api.authentication import table_token
 from tournaments.actors import Actor
-from tournaments.models import Event, Table
+from tournaments.models import Event, StandingsSnapshot, Table
 from tournaments.services import events, results
 
 pytestmark = pytest.mark.django_db
@@ -95,10 +95,14 @@ def test_a_closed_rounds_standings_do_not_move_with_the_open_rounds_results(
     before, page_before = viewer.get(url), viewer.get(page)
     table = Table.objects.get(round=rnd2, number=1)
     data = {"trump": "oros", "totals": {"NS": 44, "EW": 28}}
-    results.result_submit_short(
+    stored = results.result_submit_short(
         table=table, board_number=3, actor=Actor(table=table, side="NS"), data=data
     )
+    live = StandingsSnapshot.objects.get(event=event, after_round=2).computed_at
+    # Confirmed: the result counts, and the open round's own snapshot moves with it.
+    results.result_confirm(result=stored.result, actor=Actor(table=table, side="EW"))
     standings_recompute(event.pk)
+    assert StandingsSnapshot.objects.get(event=event, after_round=2).computed_at != live
     after, page_after = viewer.get(url), viewer.get(page)
     assert before.json()["after_round"] == after.json()["after_round"] == 1
     assert before.json()["updated_at"] == after.json()["updated_at"]

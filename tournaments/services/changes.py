@@ -278,7 +278,8 @@ class WithdrawalPlan:
     ``deletes``: the event has not started, the pair is simply removed. Otherwise the pair is
     withdrawn after round ``after_round``; ``forfeit``: the table of the open round where it
     sits with boards still to play (its opponents win the match like a bye); ``dropped``: the
-    round whose proposal includes the pair and is dropped (to be proposed again).
+    round whose proposal includes the pair and is dropped (to be proposed again);
+    ``dropped_byes``: the later rounds it had asked to sit out, whose requests go with it.
     """
 
     entry: Entry
@@ -287,6 +288,7 @@ class WithdrawalPlan:
     forfeit: Table | None = None
     forfeit_side: str = ""
     dropped: int | None = None
+    dropped_byes: tuple[int, ...] = ()
 
 
 def _open_round(event: Event) -> Round | None:
@@ -326,6 +328,7 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
         .values_list("number", flat=True)
         .first()
     )
+    later_byes = entry.bye_requests.filter(round_number__gt=after).order_by("round_number")
     return WithdrawalPlan(
         entry=entry,
         deletes=False,
@@ -333,6 +336,7 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
         forfeit=forfeit,
         forfeit_side=side,
         dropped=proposal,
+        dropped_byes=tuple(later_byes.values_list("round_number", flat=True)),
     )
 
 
@@ -370,6 +374,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
             Table.objects.filter(pk=plan.forfeit.pk).update(forfeited_by=plan.forfeit_side)
         if plan.dropped is not None:
             event.rounds.filter(number=plan.dropped, status=Round.Status.PENDING).delete()
+        # A bye it asked for in a round after it leaves would score there (docs/scoring.md §4).
+        entry.bye_requests.filter(round_number__in=plan.dropped_byes).delete()
         audit.record(
             event=event,
             actor=actor.label,
@@ -379,6 +385,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
                 "withdrawn_after_round": [None, plan.after_round],
                 "forfeited_table": [None, plan.forfeit.number if plan.forfeit else None],
                 "dropped_proposal": [plan.dropped, None],
+                "dropped_bye_requests": [list(plan.dropped_byes), None],
             },
             note=reason.strip(),
         )

@@ -172,11 +172,35 @@ def standings_time(ev: EventView) -> datetime | None:
     )
 
 
+def standings_state(ev: EventView) -> str:
+    """What this viewer is told of the standings they may see (``queue.standings_state``,
+    which it calls first: it may recompute them on the spot).
+
+    A reader who sees closed rounds only is not told of a recomputation the open round asked
+    for: it comes with every result a table stores, and "being updated" (or the ETag that
+    carries it) would tell the room when one did. Pending work is theirs when a result of a
+    round they see changed after the standings they are shown (a ruling, a correction).
+    """
+    state = queue.standings_state(ev.event)
+    if state == queue.FRESH or ev.staff:
+        return state
+    limit = policy.last_scored_round(staff=False, rounds=ev.rounds.values())
+    if not any(r.status == Round.Status.OPEN for r in ev.rounds.values()):
+        return state
+    shown = standings_time(ev)
+    if shown is None:
+        return state
+    changed = BoardResult.objects.filter(
+        table__round__event=ev.event, table__round__number__lte=limit, updated_at__gt=shown
+    ).exists()
+    return state if changed else queue.FRESH
+
+
 def standings(ev: EventView, *, after_round: int | None = None) -> StandingsView:
     """The standings after a round this viewer may see the scores of (``policy``): the public
     and the tables see closed rounds only; organisers and referees the open one live."""
     limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
-    state = queue.standings_state(ev.event)  # first: it may recompute them on the spot
+    state = standings_state(ev)  # first: it may recompute them on the spot
     snapshots = {s.after_round: s for s in _SNAPSHOTS.all(event=ev.event.pk, limit=limit)}
     if after_round is None or after_round not in snapshots:
         after_round = max(snapshots) if snapshots else None

@@ -9,10 +9,10 @@ from typing import Any
 
 from scoring.team_types import TeamBoardLine, TeamMatchResult
 from scoring.teams import score_team_match
-from tournaments import policy, queue
+from tournaments import policy
 from tournaments.actors import Actor
 from tournaments.models import Entry, LineUp, Round, StandingsSnapshot, Team, TeamMatch
-from tournaments.public_selectors import EventView
+from tournaments.public_selectors import EventView, standings_state
 from tournaments.team_io import counted_results, match_input
 
 
@@ -70,7 +70,7 @@ def team_standings(ev: EventView, *, after_round: int | None = None) -> TeamStan
     """The team standings and the Butler ranking after a round whose scores this viewer may see
     (``policy.last_scored_round``: closed rounds; organisers and referees the open one live)."""
     limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
-    state = queue.standings_state(ev.event)
+    state = standings_state(ev)
     snapshots = {
         s.after_round: s
         for s in StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit).defer(

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments import analysis_selectors, pdf, play, policy, queue, site, stage_pages
+from tournaments import analysis_selectors, pdf, play, policy, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.clock import round_clock
@@ -128,7 +128,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     if not _same_for_everyone(request, ev, "after", "fragment"):
         return page()
     version = sel.public_version(
-        ev, queue.standings_state(ev.event), sel.standings_time(ev), request.get_full_path()
+        ev, sel.standings_state(ev), sel.standings_time(ev), request.get_full_path()
     )
     return live_response(
         request,

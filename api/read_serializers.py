@@ -59,6 +59,13 @@ class CrosstableSerializer(serializers.Serializer):
     rows = CrossRowSerializer(many=True)
 
 
+RECOMPUTING_HELP = _(
+    "The board's results changed since the standings were computed: its matchpoints and "
+    "percentages are null until they are recomputed (moments later; longer while the task "
+    "queue is down)."
+)
+
+
 class TravellerLineSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     ns = serializers.IntegerField(allow_null=True, help_text=_("NS's pair number."))
@@ -78,11 +85,15 @@ class TravellerLineSerializer(serializers.Serializer):
     adjusted_ns = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
     adjusted_ew = BlankAsNullChoiceField(choices=BoardResult.Adjusted.choices)
     mp_ns = serializers.FloatField(
-        allow_null=True, help_text=_("Matchpoints against the other tables; null: not compared.")
+        allow_null=True,
+        help_text=_(
+            "Matchpoints against the other tables; null: not compared, or being recomputed."
+        ),
     )
     mp_ew = serializers.FloatField(allow_null=True)
     pct_ns = serializers.FloatField(allow_null=True)
     pct_ew = serializers.FloatField(allow_null=True)
+    recomputing = serializers.BooleanField(help_text=RECOMPUTING_HELP)
     vs_par = serializers.IntegerField(
         allow_null=True,
         help_text=_("net_ns minus the par's (perfect play), where the analysis is shown."),
@@ -111,6 +122,7 @@ class ScorecardLineSerializer(serializers.Serializer):
     score_against = serializers.IntegerField()
     mp = serializers.FloatField(allow_null=True)
     pct = serializers.FloatField(allow_null=True)
+    recomputing = serializers.BooleanField(help_text=RECOMPUTING_HELP)
     vs_par = serializers.IntegerField(allow_null=True)
 
 

@@ -107,6 +107,7 @@ def _line(ev: sel.EventView, line: sel.ResultLine) -> dict[str, Any]:
         "mp_ew": compared.mp_ew if compared else None,
         "pct_ns": compared.pct_ns if compared else None,
         "pct_ew": compared.pct_ew if compared else None,
+        "recomputing": bool(line.recomputing),
         "vs_par": line.vs_par,
     }
 
@@ -192,6 +193,7 @@ class ScorecardView(ApiView):
                             "score_against": line.score_against,
                             "mp": line.mp,
                             "pct": line.pct,
+                            "recomputing": bool(line.line.recomputing),
                             "vs_par": line.vs_par,
                         }
                         for line in card.lines

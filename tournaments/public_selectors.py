@@ -242,6 +242,9 @@ class ResultLine:
     table: Table
     line: st.TravellerLine | None
     vs_par: int | None = None  # net NS score minus the par's, where the analysis is shown
+    # The board's results changed since its snapshot was computed: no matchpoints (``line`` is
+    # None) until the standings task recomputes them; queue.UPDATING or OUT_OF_DATE, else "".
+    recomputing: str = ""
 
     @property
     def declarer(self) -> str:
@@ -303,12 +306,90 @@ def _counted_results(rounds: Iterable[Round], **filters: Any) -> list[BoardResul
     )
 
 
-def _lines(results: list[BoardResult], travellers: dict[int, st.Traveller]) -> list[ResultLine]:
+def _changes(
+    ev: EventView,
+    results: list[BoardResult],
+    travellers: dict[int, st.Traveller],
+    boards: set[int] | None = None,
+) -> tuple[set[int], set[tuple[int, int]]]:
+    """What the snapshot's comparison no longer matches: the boards (by number) and the tables
+    (round, table) with a result stored, changed or no longer counted since the standings were
+    computed. ``boards``: only these (the caller read only their results)."""
+    computed = ev.event.standings_updated_at
+    lines = {
+        (board, line.table): line
+        for board, trav in travellers.items()
+        if boards is None or board in boards
+        for line in trav.lines
+    }
+    boards_changed: set[int] = set()
+    tables_changed: set[tuple[int, int]] = set()
+    round_of: dict[int, int] = {}
+    for r in results:
+        board, table = r.board.number, r.table.number
+        round_of[board] = r.table.round.number
+        line = lines.pop((board, table), None)
+        # Newer than the standings (as ``scoring_io.stale_events`` sees it), or not what
+        # the snapshot counted.
+        if (
+            computed is None
+            or r.updated_at > computed
+            or (
+                line is not None
+                and (line.ns, line.ew, line.score_ns, line.score_ew)
+                != (r.table.ns_id, r.table.ew_id, r.score_ns, r.score_ew)
+            )
+        ):
+            boards_changed.add(board)
+            tables_changed.add((r.table.round.number, table))
+    for board, table in lines:  # counted by the snapshot, no longer by the results
+        boards_changed.add(board)
+        tables_changed.add((round_of.get(board, ev.round_of_board(board)), table))
+    return boards_changed, tables_changed
+
+
+@dataclass
+class Compared:
+    """Counted results with their matchpoints, never a score beside the matchpoints of another:
+    where the results changed since the snapshot, the line's matchpoints wait for the
+    recomputation (``ResultLine.recomputing``)."""
+
+    lines: list[ResultLine]
+    travellers: dict[int, st.Traveller]
+    boards_changed: set[int]
+    tables_changed: set[tuple[int, int]]  # (round, table)
+    state: str  # queue.FRESH; UPDATING or OUT_OF_DATE when something changed
+
+
+def _compared(
+    ev: EventView, rounds: list[Round], results: list[BoardResult], board: int | None = None
+) -> Compared:
+    boards = {board} if board is not None else None
+    travellers = _travellers(ev, rounds)
+    changed = _changes(ev, results, travellers, boards)
+    state = queue.FRESH
+    if changed[0]:
+        # As the standings page: queue the recomputation if none is (with tasks run
+        # in-process it runs here), and say whether one is under way.
+        state = queue.standings_state(ev.event)
+        if state == queue.FRESH:
+            ev.event.refresh_from_db(fields=["standings_updated_at"])
+            travellers = _travellers(ev, rounds)
+            changed = _changes(ev, results, travellers, boards)
+            state = queue.UPDATING if changed[0] else queue.FRESH
     by_key = {(t.board, line.table): line for t in travellers.values() for line in t.lines}
-    return [
-        ResultLine(result=r, table=r.table, line=by_key.get((r.board.number, r.table.number)))
-        for r in results
-    ]
+    lines = []
+    for r in results:
+        waits = r.board.number in changed[0]
+        lines.append(
+            ResultLine(
+                result=r,
+                table=r.table,
+                line=None if waits else by_key.get((r.board.number, r.table.number)),
+                recomputing=state if waits else "",
+            )
+        )
+    return Compared(lines, travellers, changed[0], changed[1], state)
 
 
 @dataclass
@@ -318,6 +399,7 @@ class TravellerView:
     lines: list[ResultLine]
     top: int
     pending: int  # results of this board not yet counted (entered or disputed)
+    recomputing: str = ""  # its matchpoints wait for the standings task (ResultLine)
 
 
 def board_traveller(ev: EventView, board_number: int) -> TravellerView | None:
@@ -328,20 +410,21 @@ def board_traveller(ev: EventView, board_number: int) -> TravellerView | None:
     board = Board.objects.filter(event=ev.event, number=board_number).first()
     if board is None:
         return None
-    travellers = _travellers(ev, [rnd])
-    results = _counted_results([rnd], board=board)
+    compared = _compared(ev, [rnd], _counted_results([rnd], board=board), board_number)
     pending = (
         BoardResult.objects.filter(table__round=rnd, board=board)
         .exclude(status__in=BoardResult.COUNTED)
         .count()
     )
-    trav = travellers.get(board_number)
+    trav = compared.travellers.get(board_number)
+    recomputing = compared.state if board_number in compared.boards_changed else ""
     return TravellerView(
         board=board,
         round=rnd,
-        lines=_lines(results, travellers),
-        top=trav.top if trav else 0,
+        lines=compared.lines,
+        top=trav.top if trav and not recomputing else 0,
         pending=pending,
+        recomputing=recomputing,
     )
 
 
@@ -350,18 +433,20 @@ def round_travellers(ev: EventView, rnd: Round) -> list[TravellerView]:
     boards = {
         b.number: b for b in Board.objects.filter(event=ev.event, number__in=rnd.board_numbers)
     }
-    travellers = _travellers(ev, [rnd])
-    lines = _lines(_counted_results([rnd]), travellers)
+    compared = _compared(ev, [rnd], _counted_results([rnd]))
+    travellers = compared.travellers
     by_board: dict[int, list[ResultLine]] = defaultdict(list)
-    for line in lines:
+    for line in compared.lines:
         by_board[line.result.board.number].append(line)
+    waiting = compared.boards_changed
     return [
         TravellerView(
             board=boards[n],
             round=rnd,
             lines=by_board.get(n, []),
-            top=travellers[n].top if n in travellers else 0,
+            top=travellers[n].top if n in travellers and n not in waiting else 0,
             pending=0,
+            recomputing=compared.state if n in waiting else "",
         )
         for n in rnd.board_numbers
         if n in boards
@@ -382,6 +467,9 @@ class MatchRow:
     mp_ew: int | None
     boards_played: int | None
     lines: list[ResultLine] = field(default_factory=list)
+    # A result of the match changed since the standings were computed: no totals nor match
+    # points until they are recomputed (queue.UPDATING or OUT_OF_DATE, else "").
+    recomputing: str = ""
 
 
 @dataclass
@@ -399,30 +487,23 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
     # The match totals are scores: while the round is open only its organisers and referees
     # see them (a table that has not played a board must not learn its score from them).
     scored = number <= policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    shown = ev.round_visible(number)
+    lines_by_table: dict[int, list[ResultLine]] = defaultdict(list)
+    changed: set[tuple[int, int]] = set()
+    state = queue.FRESH
+    if shown:  # first: it may recompute the snapshot read below
+        compared = _compared(ev, [rnd], _counted_results([rnd]))
+        changed, state = compared.tables_changed, compared.state
+        for line in compared.lines:
+            lines_by_table[line.table.number].append(line)
     snapshot = (
         StandingsSnapshot.objects.filter(event=ev.event, after_round=number).only("matches").first()
         if scored
         else None
     )
     stored = snapshot.matches if snapshot is not None else []
-    shown = ev.round_visible(number)
-    lines_by_table: dict[int, list[ResultLine]] = defaultdict(list)
-    if shown:
-        for line in _lines(_counted_results([rnd]), _travellers(ev, [rnd])):
-            lines_by_table[line.table.number].append(line)
     matches = [
-        MatchRow(
-            table=m["table"],
-            ns=ev.entries.get(m["ns"]),
-            ew=ev.entries.get(m["ew"]),
-            total_ns=m["total_ns"],
-            total_ew=m["total_ew"],
-            # A match not over (or not played) has no match points yet: no draw for nothing.
-            mp_ns=m["mp_ns"] if m.get("final", True) else None,
-            mp_ew=m["mp_ew"] if m.get("final", True) else None,
-            boards_played=m["boards_played"],
-            lines=lines_by_table.get(m["table"], []),
-        )
+        _match_row(ev, m, lines_by_table, state if (number, m["table"]) in changed else "")
         for m in sorted(stored, key=lambda m: m["table"])
     ]
     if not matches:  # no scores to show (not yet, or not to this reader): the tables alone
@@ -445,6 +526,26 @@ def round_results(ev: EventView, number: int) -> RoundView | None:
         matches=matches,
         boards_shown=shown,
         bye=ev.entries.get(rnd.bye_id) if rnd.bye_id else None,
+    )
+
+
+def _match_row(
+    ev: EventView, m: dict[str, Any], lines: dict[int, list[ResultLine]], recomputing: str
+) -> MatchRow:
+    # A match not over (or not played) has no match points yet: no draw for nothing; a match
+    # whose results changed shows none of the old totals beside its new lines.
+    final = m.get("final", True) and not recomputing
+    return MatchRow(
+        table=m["table"],
+        ns=ev.entries.get(m["ns"]),
+        ew=ev.entries.get(m["ew"]),
+        total_ns=None if recomputing else m["total_ns"],
+        total_ew=None if recomputing else m["total_ew"],
+        mp_ns=m["mp_ns"] if final else None,
+        mp_ew=m["mp_ew"] if final else None,
+        boards_played=None if recomputing else m["boards_played"],
+        lines=lines.get(m["table"], []),
+        recomputing=recomputing,
     )
 
 
@@ -504,7 +605,16 @@ class Scorecard:
         return sum(line.score_against for line in self.lines)
 
     @property
+    def recomputing(self) -> str:
+        """queue.UPDATING or OUT_OF_DATE while a line's matchpoints wait for the standings."""
+        return next((s.line.recomputing for s in self.lines if s.line.recomputing), "")
+
+    @property
     def pct(self) -> float | None:
+        """None while a line's matchpoints are being recomputed: an average of the others
+        would be a number the pair never had."""
+        if self.recomputing:
+            return None
         pcts = [line.pct for line in self.lines if line.pct is not None]
         return sum(pcts) / len(pcts) if pcts else None
 
@@ -534,11 +644,10 @@ def scorecards(
     rounds = ev.visible_rounds
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
-    travellers = _travellers(ev, rounds)
     wanted = {e.pk for e in entries}
     lines = [
         line
-        for line in _lines(_counted_results(rounds), travellers)
+        for line in _compared(ev, rounds, _counted_results(rounds)).lines
         if line.table.ns_id in wanted or line.table.ew_id in wanted
     ]
     history: dict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -622,7 +731,7 @@ def round_tables(rnd: Round) -> list[Table]:
 def result_lines(ev: EventView) -> list[ResultLine]:
     """Every counted result of the rounds the viewer may see, with matchpoints (CSV export)."""
     rounds = ev.visible_rounds
-    return _lines(_counted_results(rounds), _travellers(ev, rounds))
+    return _compared(ev, rounds, _counted_results(rounds)).lines
 
 
 def play_records(ev: EventView) -> list[dict[str, Any]]:

@@ -326,7 +326,8 @@ class StandingsView(ConditionalGetView):
         summary="Standings",
         description="The standings after round `after` (default: the latest you may see): "
         "the public and the tables see closed rounds, the event's organisers and referees "
-        "the open round live. `stale` is true while a recomputation is pending.",
+        "the open round live. `stale` is true while a recomputation of standings you may "
+        "see is pending (for the public and the tables: a change to a closed round).",
         parameters=[s.StandingsQuerySerializer],
         responses={200: s.StandingsSerializer, **NOT_MODIFIED, **errors(400, 404)},
     )

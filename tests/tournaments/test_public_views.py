@@ -12,7 +12,7 @@ from tests.tournaments.public_event import (
     build_played_event,
 )
 from tournaments.actors import Actor
-from tournaments.models import Board, Entry, Event
+from tournaments.models import Board, BoardResult, Entry, Event
 from tournaments.queue import STANDINGS_QUEUED
 from tournaments.services import events
 from tournaments.templatetags.cards import hand_lines
@@ -134,6 +134,11 @@ def test_standings_show_ranks_shared_ranks_withdrawn_and_stale_note(client, play
         standings_updated_at=timezone.now() - timezone.timedelta(minutes=1),
     )
     cache.set(STANDINGS_QUEUED.format(played_event.pk), "now", timeout=60)  # one is queued
+    # ... for a change the public may see: a result of the closed round (a ruling, say). The
+    # open round's own results are the staff's (tests/security/test_public_stale_flag.py).
+    BoardResult.objects.filter(table__round__event=played_event, table__round__number=1).update(
+        updated_at=timezone.now()
+    )
     content = get(client, "public:standings", played_event.pk).content.decode()
     assert content.count("(shared rank)") == 2
     assert 'class="withdrawn"' in content

@@ -287,8 +287,7 @@ def entry_create(
         same = batch.registered.get(players)
         if same is not None:
             raise ServiceError(_already_registered(same), field="player2")
-        club_name = clubs.normal_name(club)
-        club_obj = Club.objects.get_or_create(name=club_name)[0] if club_name else event.club
+        club_obj = clubs.home_club(club) or event.club
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)
         pair = Pair.objects.create(

@@ -2,14 +2,22 @@
 
 A new club name creates the club with the person who typed it as its first organiser; an
 existing club needs its organisers' consent, given by adding the account to the club (the club's
-organisers ask the site's staff, who manage memberships in the admin).
+organisers ask the site's staff, who manage memberships in the admin). A club only ever typed as
+where a pair or a team comes from has no organisers and nothing in its name: the first to create
+an event in its name claims it, as if the name were new.
 """
 
+import logging
+import unicodedata
+
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.actors import Actor
-from tournaments.models import Club, Season
+from tournaments.models import Club, Event, League, Season
 from tournaments.services import NotAllowed, ServiceError
+
+log = logging.getLogger(__name__)
 
 
 def require_club_organiser(*, club: Club, actor: Actor) -> None:
@@ -25,9 +33,43 @@ def require_club_organiser(*, club: Club, actor: Actor) -> None:
 
 
 def normal_name(name: str) -> str:
-    """A club's name with its spaces collapsed, as the pages show it: "Penya   Lloret" is Penya
-    Lloret, not a look-alike club (one its typist would organise, or a pair's second club)."""
-    return " ".join(name.split())
+    """A name with its spaces collapsed and its accents composed (NFC), as the pages show it:
+    "Penya   Lloret" is Penya Lloret, and an "À" typed on a Mac (A + combining grave) is the "À"
+    of other keyboards, not a look-alike club (one its typist would organise, or a pair's second
+    club) or a look-alike player."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def home_club(name: str) -> Club | None:
+    """The club a pair or a team says it comes from (None for no name): it needs no membership,
+    so an unknown name makes a club without organisers. Found whatever its capitals or spacing,
+    so "casal de reus" is Casal de Reus, not a second club."""
+    name = normal_name(name)
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    return club or Club.objects.get_or_create(name=name)[0]
+
+
+def _claim(club: Club, actor: Actor) -> bool:
+    """Make ``actor`` the first organiser of ``club`` when nobody organises it and nothing is
+    held in its name (no event, no league): a club only typed for pairs or teams, whose name
+    must not be kept from its real organisers. False when it is not free."""
+    if not actor.is_authenticated:
+        return False
+    with transaction.atomic():
+        # Row lock: two people claiming at once, the second finds the first as organiser.
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        held = (
+            club.organisers.exists()
+            or Event.objects.filter(club=club).exists()
+            or League.objects.filter(club=club).exists()
+        )
+        if held:
+            return False
+        club.organisers.add(actor.user)
+    log.info("club %s (%s) claimed by %s", club.pk, club.name, actor.label)
+    return True
 
 
 def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:
@@ -45,9 +87,13 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
             raise NotAllowed(_("Log in to create a club."), field="club")
         club = Club.objects.create(name=name)
         club.organisers.add(actor.user)
+        log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
         return club
-    if current is None or club.pk != current.pk:
-        require_club_organiser(club=club, actor=actor)
+    if current is not None and club.pk == current.pk:
+        return club
+    if club.may_act_for(actor.user) or _claim(club, actor):
+        return club
+    require_club_organiser(club=club, actor=actor)
     return club
 
 

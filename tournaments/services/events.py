@@ -5,9 +5,10 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Model, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -135,9 +136,28 @@ CSV_COLUMNS = ("player1", "player2", "name", "club")
 
 
 def players_key(player1: str, player2: str) -> frozenset[str]:
-    """Who plays in a pair, whatever the order, the case or the spaces: "Anna  Puig" and
-    "anna puig" are the same player, and (A, B) the same pair as (B, A)."""
-    return frozenset(" ".join(name.split()).casefold() for name in (player1, player2))
+    """Who plays in a pair, whatever the order, the case, the spaces or how the accents were
+    typed: "Anna  Puig" and "anna puig" are the same player, and (A, B) the same pair as (B, A).
+    One name for both (one player twice) gives a single member."""
+    return frozenset(clubs.normal_name(name).casefold() for name in (player1, player2))
+
+
+def _same_person() -> str:
+    return _("The two players are the same person: a pair is two different players.")
+
+
+def _header_keys() -> set[tuple[str, str]]:
+    """The first two columns of a header line, as ``_header_key`` reads them: the CSV's own
+    names and the registration form's labels in every language of the site."""
+    keys = {("player1", "player2")}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            keys.add((_header_key(_("Player 1")), _header_key(_("Player 2"))))
+    return keys
+
+
+def _header_key(cell: str) -> str:
+    return "".join(cell.split()).casefold()
 
 
 def registered_pairs(event: Event) -> dict[frozenset[str], Entry]:
@@ -171,7 +191,7 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
         cells = [c.strip() for c in raw]
         if not any(cells):
             continue
-        if line_no == 1 and [c.lower() for c in cells[:2]] == ["player1", "player2"]:
+        if line_no == 1 and tuple(_header_key(c) for c in cells[:2]) in _header_keys():
             continue
         if len(cells) < 2 or not cells[0] or not cells[1]:
             preview.errors.append((line_no, _("Two player names are needed.")))
@@ -181,14 +201,17 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
                 (line_no, _("Too many columns: expected player1, player2, name, club."))
             )
             continue
-        player1, player2 = cells[0], cells[1]
-        given = cells[2] if len(cells) > 2 else ""
-        club = cells[3] if len(cells) > 3 else ""
+        player1, player2 = clubs.normal_name(cells[0]), clubs.normal_name(cells[1])
+        given = clubs.normal_name(cells[2]) if len(cells) > 2 else ""
+        club = clubs.normal_name(cells[3]) if len(cells) > 3 else ""
         too_long = _length_problems(player1=player1, player2=player2, name=given, club=club)
         if too_long:
             preview.errors.append((line_no, too_long[0][1]))
             continue
         players = players_key(player1, player2)
+        if len(players) == 1:
+            preview.errors.append((line_no, _same_person()))
+            continue
         if players in registered:
             preview.errors.append((line_no, _already_registered(registered[players])))
             continue
@@ -277,6 +300,8 @@ def entry_create(
 ) -> Entry:
     """Store a new pair of the event (the callers check who may and when), audited. A caller
     registering many pairs passes one ``batch`` for them all (made in its transaction)."""
+    player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
+    name, club = clubs.normal_name(name), clubs.normal_name(club)
     too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]
@@ -284,11 +309,12 @@ def entry_create(
     with transaction.atomic():
         batch = batch or PairBatch(event)
         players = players_key(player1, player2)
+        if len(players) == 1:
+            raise ServiceError(_same_person(), field="player2")
         same = batch.registered.get(players)
         if same is not None:
             raise ServiceError(_already_registered(same), field="player2")
-        club_name = clubs.normal_name(club)
-        club_obj = Club.objects.get_or_create(name=club_name)[0] if club_name else event.club
+        club_obj = clubs.home_club(club) or event.club
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)
         pair = Pair.objects.create(

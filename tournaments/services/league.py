@@ -15,7 +15,7 @@ from scoring.lots import seeding_order
 from scoring.roundrobin import round_robin_schedule
 from tournaments.actors import Actor
 from tournaments.models import Club, League, LeagueAudit, LeagueFixture, LeagueGame, LeagueTeam
-from tournaments.services import Conflict, NotAllowed, ServiceError
+from tournaments.services import Conflict, NotAllowed, ServiceError, clubs
 from tournaments.services.events import max_length
 
 MAX_HAND_SCORE = 16 * 36  # botifarra with Sant Vicenç, ×16 (R9)
@@ -58,7 +58,7 @@ def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") 
             raise Conflict(_("The fixture list is made: no team can join now."), field="name")
         if league.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this league already has this name."), field="name")
-        club_obj = Club.objects.get_or_create(name=club.strip())[0] if club.strip() else None
+        club_obj = clubs.home_club(club)
         number = (league.teams.aggregate(m=Max("number"))["m"] or 0) + 1
         team = LeagueTeam.objects.create(league=league, number=number, name=name, club=club_obj)
         _audit(league, actor, "league_team", {"team": [None, name]})

@@ -20,7 +20,6 @@ from tournaments.actors import Actor
 from tournaments.models import (
     BoardResult,
     BoardUnlock,
-    Club,
     Entry,
     Event,
     LineUp,
@@ -32,7 +31,7 @@ from tournaments.models import (
     TeamMatch,
     TeamMember,
 )
-from tournaments.services import Conflict, ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit, clubs
 from tournaments.services.events import (
     fresh_codes,
     max_length,
@@ -79,7 +78,7 @@ def team_register(
         Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         if event.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this event already has this name."), field="name")
-        club_obj = Club.objects.get_or_create(name=club.strip())[0] if club.strip() else event.club
+        club_obj = clubs.home_club(club) or event.club
         number = (event.teams.aggregate(m=Max("number"))["m"] or 0) + 1
         team = Team.objects.create(event=event, number=number, name=name, club=club_obj)
         for order, player_name in enumerate(names, start=1):

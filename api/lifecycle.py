@@ -196,8 +196,8 @@ class EventCreateMixin:
         summary="Create an event",
         description="Any logged-in account; it becomes the event's organiser. The options "
         "are checked as on the organiser's page (rounds 1–30, boards 1–36, a target of at "
-        "least 1); a club someone else organises, or with events in its name, is refused "
-        "(403); a new club name, or one only ever typed for pairs, makes you its organiser.",
+        "least 1); a club you do not organise is refused (403), one only ever typed for "
+        "pairs or teams too; a new club name makes you its organiser.",
         request=ls.EventWriteSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: s.EventSerializer, **errors(400, 401, 403, 409, 422)},

@@ -1,8 +1,7 @@
-"""The club typed for a pair only says where its players come from: it needs no membership, it is
-found whatever its capitals, spacing or accents, and it does not take the club's name away from
-the club's real organisers: the first to create an event in its name becomes its first
-organiser, as if the name were new. A club somebody organises, or with events in its name, stays
-its organisers'."""
+"""The club typed for a pair only says where its players come from: it needs no membership and it
+is found whatever its capitals, spacing or accents. It is not claimed by whoever types its name
+next for an event (a club's organisers see its players' pages and merge them): nobody organises
+it until the site's staff say who does, and the refusal says so."""
 
 import unicodedata
 
@@ -94,53 +93,42 @@ def test_a_club_name_in_decomposed_unicode_is_stored_composed(valls_organiser):
     assert club.name == unicodedata.normalize("NFC", "Penya Àger")
 
 
-# --- claiming a club first typed for a pair ----------------------------------------------------
+# --- a club first typed for a pair is nobody's to take -------------------------------------------
 
 
-def test_a_club_first_typed_for_a_pair_is_claimed_by_its_organiser(valls_pair, valls_organiser):
-    club = clubs.club_for(name="Penya de Valls", actor=Actor(user=valls_organiser))
-    assert club == valls_pair.pair.club
-    assert list(club.organisers.all()) == [valls_organiser]
-    created = events.event_create(actor=Actor(user=valls_organiser), name="Obert", club=club)
-    assert created.club == club
+def test_a_club_first_typed_for_a_pair_is_not_taken_by_the_next_to_type_it(
+    valls_pair, valls_organiser
+):
+    with pytest.raises(NotAllowed) as refused:
+        clubs.club_for(name="Penya de Valls", actor=Actor(user=valls_organiser))
+    assert "Ask the site's staff to make you its organiser" in str(refused.value)
+    assert refused.value.field == "club"
+    assert not valls_pair.pair.club.organisers.exists()
 
 
-def test_once_claimed_the_club_refuses_everybody_else(valls_pair, valls_organiser):
-    clubs.club_for(name="Penya de Valls", actor=Actor(user=valls_organiser))
-    with pytest.raises(NotAllowed):
-        clubs.club_for(name="Penya de Valls", actor=Actor(user=UserFactory(username="late")))
-    assert list(valls_pair.pair.club.organisers.all()) == [valls_organiser]
-
-
-def test_the_event_form_claims_a_club_first_typed_for_a_pair(client, valls_pair, valls_organiser):
+def test_the_event_form_and_the_api_say_whom_to_ask(client, valls_pair, valls_organiser):
     client.force_login(valls_organiser)
-    response = client.post(reverse("tournaments:event_create"), EVENT_FORM)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    event = Event.objects.get(name="Obert de Valls")
-    assert event.club == valls_pair.pair.club
-    assert event.club.organisers.filter(pk=valls_organiser.pk).exists()
-
-
-def test_the_api_claims_a_club_first_typed_for_a_pair(valls_pair, valls_organiser):
+    page = client.post(reverse("tournaments:event_create"), EVENT_FORM)
+    assert page.status_code == 400
+    assert "Nobody organises Penya de Valls here yet" in page.content.decode()
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_authenticate(valls_organiser)
-    response = api.post(
+    answer = api.post(
         "/api/v1/events", {"name": "Obert de Valls", "club": "Penya de Valls"}, format="json"
     )
-    assert response.status_code == 201, response.content
-    assert Event.objects.get(pk=response.json()["id"]).club == valls_pair.pair.club
+    assert answer.status_code == 403 and answer.json()["errors"][0]["field"] == "club"
+    assert not Event.objects.filter(name="Obert de Valls").exists()
+    assert not valls_pair.pair.club.organisers.exists()
 
 
-def test_a_club_with_events_in_its_name_is_not_claimed(valls_organiser):
-    # A club whose organisers have left still holds its events: the staff decide who runs it.
-    orphan = ClubFactory(name="Club sense ningú")
-    EventFactory(club=orphan)
-    with pytest.raises(NotAllowed):
-        clubs.club_for(name=orphan.name, actor=Actor(user=valls_organiser))
-    assert not orphan.organisers.exists()
+def test_once_the_staff_add_an_organiser_the_club_is_theirs(valls_pair, valls_organiser):
+    valls_pair.pair.club.organisers.add(valls_organiser)
+    club = clubs.club_for(name="penya de valls", actor=Actor(user=valls_organiser))
+    created = events.event_create(actor=Actor(user=valls_organiser), name="Obert", club=club)
+    assert created.club == valls_pair.pair.club
 
 
-def test_a_club_with_organisers_is_not_claimed_through_a_pair(organiser, valls_organiser):
+def test_a_club_with_organisers_is_not_taken_through_a_pair(organiser, valls_organiser):
     reus = ClubFactory(name="Casal de Reus")
     reus.organisers.add(organiser)
     event = EventFactory(organisers=[organiser], status="registration")

@@ -3,18 +3,17 @@
 A new club name creates the club with the person who typed it as its first organiser; an
 existing club needs its organisers' consent, given by adding the account to the club (the club's
 organisers ask the site's staff, who manage memberships in the admin). A club only ever typed as
-where a pair or a team comes from has no organisers and nothing in its name: the first to create
-an event in its name claims it, as if the name were new.
+where a pair or a team comes from has no organisers: the staff give it its first, since a club's
+organisers see its players' pages.
 """
 
 import logging
 import unicodedata
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.actors import Actor
-from tournaments.models import Club, Event, League, Season
+from tournaments.models import Club, Season
 from tournaments.services import NotAllowed, ServiceError
 
 log = logging.getLogger(__name__)
@@ -51,27 +50,6 @@ def home_club(name: str) -> Club | None:
     return club or Club.objects.get_or_create(name=name)[0]
 
 
-def _claim(club: Club, actor: Actor) -> bool:
-    """Make ``actor`` the first organiser of ``club`` when nobody organises it and nothing is
-    held in its name (no event, no league): a club only typed for pairs or teams, whose name
-    must not be kept from its real organisers. False when it is not free."""
-    if not actor.is_authenticated:
-        return False
-    with transaction.atomic():
-        # Row lock: two people claiming at once, the second finds the first as organiser.
-        club = Club.objects.select_for_update().get(pk=club.pk)
-        held = (
-            club.organisers.exists()
-            or Event.objects.filter(club=club).exists()
-            or League.objects.filter(club=club).exists()
-        )
-        if held:
-            return False
-        club.organisers.add(actor.user)
-    log.info("club %s (%s) claimed by %s", club.pk, club.name, actor.label)
-    return True
-
-
 def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:
     """The club named ``name`` for an event ``actor`` creates or edits (None for no club).
 
@@ -91,8 +69,19 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
         return club
     if current is not None and club.pk == current.pk:
         return club
-    if club.may_act_for(actor.user) or _claim(club, actor):
+    if club.may_act_for(actor.user):
         return club
+    if actor.is_authenticated and not club.organisers.exists():
+        # Typed for visiting pairs or teams, never claimed by whoever types it next: its
+        # organisers see its players' pages and merge them, so the staff check who asks.
+        raise NotAllowed(
+            _(
+                "Nobody organises %(club)s here yet: its name came with visiting pairs. Ask "
+                "the site's staff to make you its organiser."
+            )
+            % {"club": club.name},
+            field="club",
+        )
     require_club_organiser(club=club, actor=actor)
     return club
 

@@ -507,7 +507,9 @@ class CsvUploadForm(forms.Form):
 
 
 class CsvConfirmForm(forms.Form):
-    csv_text = forms.CharField(widget=forms.HiddenInput, max_length=MAX_CSV_BYTES)
+    # Not stripped: a last line's empty name and club are trailing separators, and the file
+    # confirmed must be the file previewed.
+    csv_text = forms.CharField(widget=forms.HiddenInput, max_length=MAX_CSV_BYTES, strip=False)
 
 
 class SwapForm(forms.Form):

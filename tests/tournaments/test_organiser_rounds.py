@@ -400,3 +400,28 @@ def test_the_round_page_reports_a_rematch_before_the_round_opens(
     html = logged_in.get(url).content.decode()
     assert 'id="pairing-warnings"' in html
     assert "have already met" in html
+
+
+@pytest.mark.parametrize("sep", ["\t", ";"])
+def test_a_file_whose_last_lines_leave_name_and_club_empty_registers_as_previewed(
+    logged_in, open_event, sep
+):
+    """A spreadsheet saved as text keeps the empty name and club cells as trailing separators;
+    the confirmation's hidden copy of the file must not lose them (it did: the lines' column
+    counts then differed, the separator was no longer recognised and nothing registered)."""
+    text = sep.join(["Anna Puig", "Berta Vila", "Les Dues", "Casal"]) + "\n"
+    text += sep.join(["Carles Mas", "Dolors Pi", "", ""]) + "\n"
+    text += sep.join(["Enric Sol", "Fina Roca", "", ""]) + "\n"
+    upload = SimpleUploadedFile("pairs.txt", text.encode(), content_type="text/plain")
+    response = logged_in.post(
+        reverse("tournaments:entries_import", args=[open_event.pk]), {"file": upload}
+    )
+    assert "Register these 3 pairs" in response.content.decode()
+    # What the browser sends back: the hidden field's value as the page carries it.
+    hidden = response.context["confirm_form"]["csv_text"].value()
+    response = logged_in.post(
+        reverse("tournaments:entries_import_confirm", args=[open_event.pk]), {"csv_text": hidden}
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    names = sorted(open_event.entries.values_list("pair__player1__name", flat=True))
+    assert names == ["Anna Puig", "Carles Mas", "Enric Sol"]

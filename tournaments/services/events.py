@@ -172,6 +172,19 @@ def _already_registered(entry: Entry) -> str:
     }
 
 
+def _separator(text: str) -> str:
+    """The file's separator: a tab, a semicolon or a comma, the first of them on every line
+    with text (of the first twenty), else the one on most of them. ``csv.Sniffer`` gives up as
+    soon as lines have different numbers of columns (some with a name and a club, some
+    without), and a comma fallback made every line of a tab-separated file one cell."""
+    lines = [line for line in text.splitlines() if line.strip()][:20]
+    candidates = ("\t", ";", ",")
+    for sep in candidates:
+        if lines and all(sep in line for line in lines):
+            return sep
+    return max(candidates, key=lambda sep: sum(sep in line for line in lines))
+
+
 def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     """Read ``player1,player2[,name][,club]`` lines; a header row naming the columns is optional.
 
@@ -181,11 +194,7 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     preview = CsvPreview()
     registered = registered_pairs(event) if event is not None else {}
     players_seen: dict[frozenset[str], int] = {}
-    try:
-        dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
     seen: dict[str, int] = {}
     for line_no, raw in enumerate(reader, start=1):
         cells = [c.strip() for c in raw]

@@ -174,3 +174,31 @@ def test_league_exports_table_and_fixtures(league, actor):
     assert len(book.sheetnames) == 2
     assert book.worksheets[0].max_row == 1 + len(rows)
     assert book.worksheets[1].max_row == 13
+
+
+def test_publishing_is_audited_and_a_fixture_saved_again_unchanged_is_not(league, actor, organiser):
+    """Every change is on the league's audit trail, and only changes: the fixture's form sends
+    all its games each time, and an unchanged game is no new entry."""
+    svc.fixtures_generate(league=league, actor=actor)
+    fixture = league.fixtures.filter(day=1).first()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    manage = f"/leagues/{league.pk}/manage/"
+    assert client.post(manage, {"action": "publish", "published": "1"}).status_code == 302
+    assert client.post(manage, {"action": "publish", "published": "1"}).status_code == 302
+    published = LeagueAudit.objects.filter(league=league, action="league_published")
+    assert [a.changes["published"] for a in published.all()] == [[False, True]]
+    assert client.post(manage, {"action": "publish", "published": "0"}).status_code == 302
+    assert [a.changes["published"] for a in published.all()] == [[False, True], [True, False]]
+    league.refresh_from_db()
+    assert not league.published
+
+    url = f"/leagues/{league.pk}/fixtures/{fixture.pk}/"
+    games = {"forfeit": "", "game1": "10-0, 0-4", "game2": "36-0"}
+    assert client.post(url, games).status_code == 302
+    entered = LeagueAudit.objects.filter(league=league, action="league_game")
+    assert entered.count() == 2
+    assert client.post(url, games | {"game2": "0-36"}).status_code == 302
+    assert entered.count() == 3  # game 2 changed, game 1 did not
+    with pytest.raises(NotAllowed):
+        svc.league_publish(league=league, actor=Actor(user=UserFactory()), published=True)

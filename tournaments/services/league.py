@@ -119,6 +119,19 @@ def _check_hands(hands: Sequence[Sequence[int]], league: League) -> list[list[in
     return out
 
 
+def league_publish(*, league: League, actor: Actor, published: bool) -> League:
+    """Show the league to the public, or hide it again: audited as the event's publishing is."""
+    require_league_organiser(league, actor)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.published != published:
+            before = league.published
+            league.published = published
+            league.save(update_fields=["published"])
+            _audit(league, actor, "league_published", {"published": [before, published]})
+    return league
+
+
 def league_game_enter(
     *, fixture: LeagueFixture, actor: Actor, number: int, hands: Sequence[Sequence[int]]
 ) -> LeagueGame:
@@ -136,6 +149,8 @@ def league_game_enter(
             raise Conflict(_("This match was forfeited."), field="game")
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
         before = game.hands if game is not None else None
+        if game is not None and before == clean:
+            return game  # saved again unchanged (the fixture's form sends every game)
         if game is None:
             game = LeagueGame(fixture=fixture, number=number)
         game.hands = clean

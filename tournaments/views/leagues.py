@@ -182,8 +182,9 @@ def league_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     )
                     return redirect("leagues:manage", league.pk)
             if action == "publish":
-                league.published = request.POST.get("published") == "1"
-                league.save(update_fields=["published"])
+                svc.league_publish(
+                    league=league, actor=actor, published=request.POST.get("published") == "1"
+                )
                 return redirect("leagues:manage", league.pk)
         except ServiceError as exc:
             if action == "team":

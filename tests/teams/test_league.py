@@ -202,3 +202,25 @@ def test_publishing_is_audited_and_a_fixture_saved_again_unchanged_is_not(league
     assert entered.count() == 3  # game 2 changed, game 1 did not
     with pytest.raises(NotAllowed):
         svc.league_publish(league=league, actor=Actor(user=UserFactory()), published=True)
+
+
+def test_a_league_in_another_clubs_name_is_refused_as_an_event_is(organiser):
+    """docs/organisers.md: only a club's organisers hold events in its name; a league is no way
+    round it. A new name makes a club of yours; another's club is refused at the club field."""
+    from tests.factories import ClubFactory
+    from tournaments.models import Club, League
+
+    valls = ClubFactory(name="Penya de Valls")
+    valls.organisers.add(UserFactory(username="valls"))
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    form = {"name": "Lliga", "starts": "2026-12-01", "games_per_match": 6, "hands_per_game": 8}
+    refused = client.post("/leagues/new/", form | {"club_name": "penya de valls"})
+    assert refused.status_code == 400 and "club_name" in refused.context["form"].errors
+    assert not League.objects.exists()
+    made = client.post("/leagues/new/", form | {"club_name": "Casal  de Cambrils"})
+    assert made.status_code == 302
+    club = Club.objects.get(name="Casal de Cambrils")
+    assert League.objects.get().club == club and club.organisers.filter(pk=organiser.pk).exists()
+    with pytest.raises(NotAllowed):
+        svc.league_create(actor=Actor(user=organiser), name="Una altra", club=valls)

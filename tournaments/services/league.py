@@ -35,6 +35,8 @@ def league_create(
 ) -> League:
     if not actor.is_authenticated:
         raise NotAllowed(_("Log in to create a league."))
+    if club is not None:  # a league is held in a club's name as an event is
+        clubs.require_club_organiser(club=club, actor=actor)
     with transaction.atomic():
         league = League(name=name, club=club, **options)
         league.full_clean()

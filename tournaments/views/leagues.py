@@ -21,8 +21,8 @@ from tournaments import exports, pdf
 from tournaments.actors import Actor
 from tournaments.forms_league import FixtureGamesForm, LeagueForm, LeagueTeamForm
 from tournaments.league_selectors import league_view
-from tournaments.models import Club, League, LeagueFixture
-from tournaments.services import ServiceError
+from tournaments.models import League, LeagueFixture
+from tournaments.services import ServiceError, clubs
 from tournaments.services import league as svc
 
 
@@ -143,14 +143,14 @@ def league_json(request: HttpRequest, pk: int) -> HttpResponse:
 def league_new(request: HttpRequest) -> HttpResponse:
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club_name = form.cleaned_data.pop("club_name", "").strip()
-        club = Club.objects.get_or_create(name=club_name)[0] if club_name else None
+        club_name = form.cleaned_data.pop("club_name", "")
+        actor = Actor(user=request.user)
         try:
-            league = svc.league_create(
-                actor=Actor(user=request.user), club=club, **form.cleaned_data
-            )
+            # As for an event: a new name makes a club of yours, an existing one needs you.
+            club = clubs.club_for(name=club_name, actor=actor)
+            league = svc.league_create(actor=actor, club=club, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error(None, exc.message)
+            form.add_error("club_name" if exc.field == "club" else None, exc.message)
         else:
             return redirect("leagues:manage", league.pk)
     status = 400 if request.method == "POST" else 200

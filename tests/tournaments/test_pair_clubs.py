@@ -10,26 +10,15 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, EventFactory, UserFactory
+from tests.tournaments.test_clubs import FORM
 from tournaments.actors import Actor
 from tournaments.models import Club, Event
 from tournaments.services import NotAllowed, clubs, events
 
 pytestmark = pytest.mark.django_db
 
-EVENT_FORM = {
-    "name": "Obert de Valls",
-    "club_name": "penya de valls",
-    "date": "2025-06-24",
-    "venue": "Sala gran",
-    "ruleset": "lliure",
-    "game_target": "101",
-    "match_mode": "boards",
-    "game_cap": "121",
-    "rounds_count": "4",
-    "boards_per_round": "6",
-    "ranking_method": "wins",
-    "bye_points": "36",
-}
+# The event form of test_clubs, in the name of the pair's club (typed in other capitals).
+EVENT_FORM = FORM | {"name": "Obert de Valls", "club_name": "penya de valls"}
 
 
 @pytest.fixture

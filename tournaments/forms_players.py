@@ -21,11 +21,9 @@ class MergeForm(forms.Form):
         help_text=_("The duplicate's page address ends with this number. It will be deleted."),
     )
 
-    def clean_other(self) -> Player:
-        try:
-            return Player.objects.get(pk=self.cleaned_data["other"])
-        except Player.DoesNotExist:
-            raise forms.ValidationError(_("There is no player with this number.")) from None
+    def clean_other(self) -> Player | None:
+        # None for a number nobody has: the page refuses it as a merge not allowed.
+        return Player.objects.filter(pk=self.cleaned_data["other"]).first()
 
 
 class SeasonForm(forms.ModelForm):

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from tests.factories import ClubFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.club_history import club_evening, players
 from tournaments.actors import Actor
 from tournaments.demo import play_round
@@ -176,7 +176,13 @@ def test_the_merge_page_refuses_bad_input_with_the_reason(client, two_evenings, 
     client.force_login(organiser)
     url = reverse("players:merge", args=[anna.pk])
     missing = client.post(url, {"other": 999999, "confirm": "1"})
-    assert missing.status_code == 400 and "no player with this number" in missing.content.decode()
+    assert missing.status_code == 400 and "may merge them" in missing.content.decode()
+    # A player of no club of this organiser gets the same answer as a number nobody has: the
+    # form does not tell which numbers exist (a hidden player's page is a 404).
+    stranger = PlayerFactory(name="Some One Else")
+    elsewhere = client.post(url, {"other": stranger.pk, "confirm": "1"})
+    assert elsewhere.status_code == missing.status_code
+    assert elsewhere.context["form"].errors == missing.context["form"].errors
     same_event = client.post(url, {"other": two_evenings["carles"].pk, "confirm": "1"})
     assert same_event.status_code == 409 and "Both played in" in same_event.content.decode()
     assert Player.objects.filter(pk=two_evenings["carles"].pk).exists()

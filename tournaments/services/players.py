@@ -47,15 +47,22 @@ class MergePlan:
         return not self.problems
 
 
+def merge_refused() -> NotAllowed:
+    """The refusal of a merge the actor may not make; also for a player number that does not
+    exist, so that the form does not tell which numbers do (a hidden player's page is a 404)."""
+    return NotAllowed(
+        _(
+            "Only the site's staff, or an organiser of a club both players belong to, "
+            "may merge them."
+        ),
+        field="other",
+    )
+
+
 def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
     """What merging ``other`` into ``keep`` would do, and why it cannot be done if so."""
     if not policy.may_merge_players(actor, keep, other):
-        raise NotAllowed(
-            _(
-                "Only the site's staff, or an organiser of a club both players belong to, "
-                "may merge them."
-            )
-        )
+        raise merge_refused()
     if keep.pk == other.pk:
         raise ServiceError(_("Choose two different players."), field="other")
     plan = MergePlan(keep=keep, other=other)

@@ -98,8 +98,11 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
     plan = None
     status = 200
     if form.is_bound and form.is_valid():
+        other = form.cleaned_data["other"]
         try:
-            plan = svc.merge_plan(keep=keep, other=form.cleaned_data["other"], actor=actor)
+            if other is None:
+                raise svc.merge_refused()
+            plan = svc.merge_plan(keep=keep, other=other, actor=actor)
         except ServiceError as exc:
             form.add_error("other", exc.message)
     if request.method == "POST" and plan is not None and plan.ok and request.POST.get("confirm"):

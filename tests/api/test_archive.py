@@ -22,6 +22,7 @@ from tournaments.models import (
     Dispute,
     Event,
     Player,
+    PlayerRating,
     PlayRecord,
     Ruling,
     StandingsSnapshot,
@@ -83,6 +84,9 @@ def test_an_archive_round_trips_into_an_empty_database(transactional_db, tmp_pat
 
     event = Event.objects.get()
     assert _counts() == {**before, "AuditEntry": before["AuditEntry"] + 1}
+    # A finished event of a club is in its ratings at once, as when it finished there.
+    assert event.club is not None and event.rated_at is not None
+    assert PlayerRating.objects.filter(club=event.club).exists()
     # The standings recomputed here (the snapshots the pages read) equal the archived ones.
     numbers = archive.Numbers(dict(event.entries.values_list("pk", "number")))
     stored = [

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
-from tournaments import archive, play
+from tournaments import archive, play, queue
 from tournaments.actors import Actor
 from tournaments.models import (
     AuditEntry,
@@ -660,6 +660,8 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
                 action="event_imported",
                 changes={"exported_at": [None, document["exported_at"]]},
             )
+            # A finished event of a club: into its ratings now, as when it finished here.
+            queue.update_ratings(event)
     except (KeyError, IndexError):
         # A pair, round, table, board or ruling named that the archive does not hold.
         raise ServiceError(

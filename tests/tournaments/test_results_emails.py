@@ -118,3 +118,40 @@ def test_with_a_worker_the_results_go_once_however_often_the_task_runs(
     assert sorted(ResultsMail.objects.values_list("email", flat=True)) == [
         f"soci{i}@example.org" for i in range(5)
     ]
+
+
+def test_the_results_carry_the_final_numbers_even_before_a_correction_is_recomputed(
+    club, field, organiser, django_capture_on_commit_callbacks
+):
+    """A ruling or correction just before the e-mails go, its recomputation queued on a busy
+    worker: the e-mails are written from the standings brought up to date, never with a board
+    left without its percentage."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from tournaments import queue
+    from tournaments.models import BoardResult
+    from tournaments.scoring_io import standings_stale
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 17))
+    mail.outbox.clear()
+    ResultsMail.objects.all().delete()
+    # What a correction leaves until the worker runs: a result newer than the standings, and
+    # their recomputation queued (not run in-process).
+    counted = BoardResult.objects.filter(
+        table__round__event=event, status__in=BoardResult.COUNTED
+    ).first()
+    BoardResult.objects.filter(pk=counted.pk).update(updated_at=timezone.now())
+    cache.set(queue.STANDINGS_QUEUED.format(event.pk), "queued", timeout=60)
+    try:
+        assert standings_stale(event)
+        assert results_mails_send(event.pk) == 5
+    finally:
+        cache.delete(queue.STANDINGS_QUEUED.format(event.pk))
+    english = [m for m in _results(event) if m.subject.startswith("Your results")]
+    assert english
+    for message in english:
+        boards = [line for line in message.body.splitlines() if line.startswith("Round ")]
+        assert len(boards) == event.rounds_count * event.boards_per_round
+        assert all(line.endswith(" %") for line in boards), message.body

@@ -125,7 +125,7 @@ def league_publish(*, league: League, actor: Actor, published: bool) -> League:
     """Show the league to the public, or hide it again: audited as the event's publishing is."""
     require_league_organiser(league, actor)
     with transaction.atomic():
-        league = League.objects.select_for_update().get(pk=league.pk)
+        league = League.objects.select_for_update(of=("self",)).get(pk=league.pk)
         if league.published != published:
             before = league.published
             league.published = published

@@ -32,10 +32,24 @@ def _task(name: str, module: str = "tasks"):  # noqa: ANN202 - a Celery task
     return current_app.tasks[full]
 
 
+def _after_commit(name: str, *args: object, module: str = "tasks") -> None:
+    """Queue task ``name`` once the current transaction commits. A broker that cannot be
+    reached loses the task, never the request that asked for it: its data is committed, and
+    its answer must not be an error saying nothing was stored (docs/operations.md, "When
+    Redis dies mid-event", says how each lost task is made up for)."""
+
+    def enqueue() -> None:
+        try:
+            _task(name, module).delay(*args)
+        except Exception:  # noqa: BLE001 - the broker is down: what was stored stands
+            log.warning("could not queue %s%r", name, args, exc_info=True)
+
+    transaction.on_commit(enqueue)
+
+
 def generate_boards(event: Event) -> None:
     """Deal the event's boards in the background, after the current transaction commits."""
-    event_id = event.pk
-    transaction.on_commit(lambda: _task("generate_boards").delay(event_id))
+    _after_commit("generate_boards", event.pk)
 
 
 def request_analysis(event: Event) -> None:
@@ -49,15 +63,7 @@ def request_analysis(event: Event) -> None:
     """
     if not settings.ANALYSIS_AUTO or current_app.conf.task_always_eager:
         return
-    event_id = event.pk
-
-    def enqueue() -> None:
-        try:
-            _task("analyse_event", "tasks_analysis").delay(event_id)
-        except Exception:  # noqa: BLE001 - the analysis must never fail what asked for it
-            log.warning("could not queue the analysis of event %s", event_id, exc_info=True)
-
-    transaction.on_commit(enqueue)
+    _after_commit("analyse_event", event.pk, module="tasks_analysis")
 
 
 def request_standings(event: Event) -> None:
@@ -191,19 +197,17 @@ def standings_state(event: Event) -> str:
 
 def update_ratings(event: Event) -> None:
     """Take a finished event into its club's ratings, after the current transaction commits."""
-    event_id = event.pk
-    transaction.on_commit(lambda: _task("update_ratings").delay(event_id))
+    _after_commit("update_ratings", event.pk)
 
 
 def recompute_ratings(club_id: int) -> None:
     """Recompute a club's ratings from scratch, after the current transaction commits."""
-    transaction.on_commit(lambda: _task("recompute_ratings").delay(club_id))
+    _after_commit("recompute_ratings", club_id)
 
 
 def registration_email(registration, kind: str) -> None:  # noqa: ANN001 - a Registration
     """Send one of a registration's e-mails in the background, after commit."""
-    registration_id = registration.pk
-    transaction.on_commit(lambda: _task("send_registration_email").delay(registration_id, kind))
+    _after_commit("send_registration_email", registration.pk, kind)
 
 
 def deliver_webhook(delivery) -> None:  # noqa: ANN001 - a WebhookDelivery
@@ -212,25 +216,15 @@ def deliver_webhook(delivery) -> None:  # noqa: ANN001 - a WebhookDelivery
     A broker outage must never fail what emitted it: the delivery stays "being sent" with no
     attempt, and the organiser re-sends it from the webhooks page.
     """
-    delivery_id = delivery.pk
-
-    def enqueue() -> None:
-        try:
-            _task("deliver_webhook").delay(delivery_id)
-        except Exception:  # noqa: BLE001
-            log.warning("could not queue webhook delivery %s", delivery_id, exc_info=True)
-
-    transaction.on_commit(enqueue)
+    _after_commit("deliver_webhook", delivery.pk)
 
 
 def checkin_reminders(event: Event) -> None:
     """Send the check-in reminders of the event in the background, after commit."""
-    event_id = event.pk
-    transaction.on_commit(lambda: _task("send_checkin_reminders").delay(event_id))
+    _after_commit("send_checkin_reminders", event.pk)
 
 
 def results_emails(event: Event) -> None:
     """Send each player's results of a finished and published event, after commit (the task
     sends nothing twice, so finishing and publishing may both ask)."""
-    event_id = event.pk
-    transaction.on_commit(lambda: _task("send_results_emails").delay(event_id))
+    _after_commit("send_results_emails", event.pk)

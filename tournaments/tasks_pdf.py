@@ -31,19 +31,29 @@ def job_path(event_id: int, job_id: str) -> Path:
     return Path(settings.MEDIA_ROOT) / "pdf" / str(event_id) / f"{job_id}.pdf"
 
 
+class JobsUnavailable(Exception):
+    """The jobs' store (the cache) or the task queue does not answer: Redis is down."""
+
+
 def job_get(job_id: str) -> dict[str, Any] | None:
     try:
         uuid.UUID(job_id)
     except ValueError:
         return None
-    value = cache.get(JOB_KEY.format(job_id))
+    try:
+        value = cache.get(JOB_KEY.format(job_id))
+    except Exception as exc:  # the cache's own connection error, whatever its backend
+        raise JobsUnavailable from exc
     return value if isinstance(value, dict) else None
 
 
 def _job_set(job_id: str, **changes: Any) -> dict[str, Any]:
     job = job_get(job_id) or {}
     job.update(changes)
-    cache.set(JOB_KEY.format(job_id), job, timeout=JOB_TIMEOUT)
+    try:
+        cache.set(JOB_KEY.format(job_id), job, timeout=JOB_TIMEOUT)
+    except Exception as exc:
+        raise JobsUnavailable from exc
     return job
 
 
@@ -77,7 +87,10 @@ def job_create(
         total=total,
         error="",
     )
-    build_pdf.delay_on_commit(job_id)
+    try:
+        build_pdf.delay_on_commit(job_id)
+    except Exception as exc:  # the broker's connection error
+        raise JobsUnavailable from exc
     return job_id
 
 

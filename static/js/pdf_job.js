@@ -16,6 +16,8 @@
         bar.max = s.total || 1; bar.value = s.done || 0;
         if (s.state === "done") { state.textContent = ready; link.href = s.download; link.hidden = false; return; }
         if (s.state === "failed" || s.state === "missing") { state.textContent = failed + " " + (s.error || ""); return; }
+        // The task queue is down: say so, and look again once it may be back.
+        if (s.state === "unavailable") { state.textContent = s.error || ""; setTimeout(poll, 5000); return; }
         setTimeout(poll, 1000);
       })
       .catch(function () { setTimeout(poll, 3000); });

@@ -96,3 +96,15 @@ def test_compose_shares_the_media_and_leaves_the_sites_address_to_the_request():
     dockerfile = (DOCKER / "Dockerfile").read_text()
     assert "chown botifarra:botifarra /app/media" in dockerfile
     assert "/healthz" not in dockerfile.split("HEALTHCHECK", 1)[1].splitlines()[0]
+
+
+def test_the_deployers_env_file_stays_out_of_the_image():
+    """docs/deploy.md puts SECRET_KEY and the e-mail password in the root .env; the image is
+    built from that root (``COPY . .``): .dockerignore keeps the file out of its layers."""
+    ignored = {
+        line.strip()
+        for line in (DOCKER.parent / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert "COPY --chown=botifarra:botifarra . ." in (DOCKER / "Dockerfile").read_text()
+    assert {".env", ".env.*"} <= ignored

@@ -197,13 +197,6 @@ def test_a_savepoint_or_a_batch_does_not_carry_it_but_comes_after_it():
     assert ahead.rows == [(7,)] and seen == [[(7,)]]
 
 
-def _postgresql_only():
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("statements are prepared by name on PostgreSQL only")
-
-
 def _sent(action):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -213,9 +206,9 @@ def _sent(action):
     return result, " ".join(q["sql"] for q in queries.captured_queries)
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)  # closes the connection: no test transaction around it
 def test_a_read_is_prepared_once_a_session_then_executed_by_name():
-    _postgresql_only()
     from django.db import connection
 
     token = TableTokenFactory()
@@ -231,8 +224,8 @@ def test_a_read_is_prepared_once_a_session_then_executed_by_name():
     assert "PREPARE" in sql and again.pk == token.pk
 
 
+@pytest.mark.postgres
 def test_a_failed_call_leaves_no_statement_believed_prepared():
-    _postgresql_only()
     from django.db import DatabaseError, connection
 
     token = TableTokenFactory()
@@ -248,8 +241,8 @@ def test_a_failed_call_leaves_no_statement_believed_prepared():
     assert sql.startswith("EXECUTE") and found.pk == token.pk
 
 
+@pytest.mark.postgres
 def test_behind_a_transaction_pooler_nothing_is_prepared_by_name(settings):
-    _postgresql_only()
     settings.DATABASE_SESSION_STATEMENTS = False
     token = TableTokenFactory()
     read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
@@ -257,8 +250,8 @@ def test_behind_a_transaction_pooler_nothing_is_prepared_by_name(settings):
     assert found.pk == token.pk and "PREPARE" not in sql and "EXECUTE" not in sql
 
 
+@pytest.mark.postgres
 def test_a_hot_statement_is_prepared_by_its_text_and_leaves_the_cursor_on_its_rows():
-    _postgresql_only()
     from django.db import connection
 
     from tournaments.prepared import execute

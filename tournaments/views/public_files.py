@@ -25,9 +25,23 @@ def _download(content: bytes | str, content_type: str, filename: str) -> HttpRes
     return response
 
 
+def _jobs_unavailable() -> str:
+    return _(
+        "Large PDFs cannot be built just now (the task queue is not answering): try again in a "
+        "few minutes, or print from the page."
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def pdf_file(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     ev = public_event(request, pk)
+    try:
+        return _pdf_file(request, ev, kind)
+    except tasks_pdf.JobsUnavailable:
+        return refused(request, ev, _jobs_unavailable(), 503)
+
+
+def _pdf_file(request: HttpRequest, ev: sel.EventView, kind: str) -> HttpResponse:
     job_id = request.GET.get("job")
     if job_id:
         return _job_page(request, ev, kind, job_id)
@@ -93,7 +107,10 @@ def _job_page(request: HttpRequest, ev: sel.EventView, kind: str, job_id: str) -
 def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
     ev = public_event(request, pk)
     job = str(job)
-    found = _job_for(ev, job)
+    try:
+        found = _job_for(ev, job)
+    except tasks_pdf.JobsUnavailable:
+        return JsonResponse({"state": "unavailable", "error": _jobs_unavailable()}, status=503)
     if found is None:
         return JsonResponse(
             {"state": "missing", "error": _("This PDF is no longer available: ask for it again.")},
@@ -114,7 +131,10 @@ def pdf_status(request: HttpRequest, pk: int, job: object) -> JsonResponse:
 def pdf_download(request: HttpRequest, pk: int, job: object) -> HttpResponse | FileResponse:
     ev = public_event(request, pk)
     job = str(job)
-    found = _job_for(ev, job)
+    try:
+        found = _job_for(ev, job)
+    except tasks_pdf.JobsUnavailable:
+        return refused(request, ev, _jobs_unavailable(), 503)
     path = tasks_pdf.job_path(ev.event.pk, job)
     if found is None or found.get("state") != "done" or not path.exists():
         return refused(request, ev, _("This PDF is not ready."), 404)

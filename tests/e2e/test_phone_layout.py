@@ -26,7 +26,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTH, HEIGHT = 360, 740
 HEADER_MAX = 110  # px of the 740: the header once took 200 of 844
 
+
 # Every box wider than its frame that scrolls sideways, and the page itself.
+def phone_context(browser, live_server, lang: str, **options):
+    """A browser context of a 360 px phone reading ``lang``."""
+    return browser.new_context(
+        base_url=live_server.url,
+        locale=lang,
+        viewport={"width": WIDTH, "height": HEIGHT},
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": lang},
+        **options,
+    )
+
+
 SIDEWAYS = """() => {
   const out = [];
   const root = document.scrollingElement;
@@ -156,15 +170,7 @@ def test_every_table_and_public_page_fits_a_360_px_phone(browser, live_server, c
         print(f"\nphone screenshots: {folder}")
     problems: dict[str, list[str]] = {}
     for lang in ("ca", "es"):
-        context = browser.new_context(
-            base_url=live_server.url,
-            locale=lang,
-            viewport={"width": WIDTH, "height": HEIGHT},
-            is_mobile=True,
-            has_touch=True,
-            device_scale_factor=2,
-            extra_http_headers={"Accept-Language": lang},
-        )
+        context = phone_context(browser, live_server, lang, device_scale_factor=2)
         page = context.new_page()
         entered = set()
         for name, url, code in _pages(report):
@@ -206,14 +212,7 @@ def test_results_pages_with_long_names_fit_a_360_px_phone(browser, live_server, 
     rounds played, in each language: the long column titles ("Puntuació EO", "Puntos de
     enfrentamiento EO", "Punts en contra") take their short form and nothing sticks out."""
     event = played_field(organiser, 8, boards=2, rounds=3)
-    context = browser.new_context(
-        base_url=live_server.url,
-        locale=lang,
-        viewport={"width": WIDTH, "height": HEIGHT},
-        is_mobile=True,
-        has_touch=True,
-        extra_http_headers={"Accept-Language": lang},
-    )
+    context = phone_context(browser, live_server, lang)
     page = context.new_page()
     wide = {}
     for path in ("boards/1/", "pairs/1/", "rounds/1/", "crosstable/"):

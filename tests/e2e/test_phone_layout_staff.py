@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_phone_layout import HEIGHT, SIDEWAYS, WIDTH
+from tests.e2e.test_phone_layout import SIDEWAYS, WIDTH, phone_context
 from tournaments.demo import PASSWORD, build_demo
 from tournaments.models import BoardResult, Dispute
 
@@ -100,14 +100,7 @@ def test_the_organiser_and_referee_pages_never_scroll_sideways_on_a_360_px_phone
     problems: dict[str, list[str]] = {}
     for lang in ("ca", "es"):
         for user, pages in (("organiser", organiser), ("referee", referee)):
-            context = browser.new_context(
-                base_url=live_server.url,
-                locale=lang,
-                viewport={"width": WIDTH, "height": HEIGHT},
-                is_mobile=True,
-                has_touch=True,
-                extra_http_headers={"Accept-Language": lang},
-            )
+            context = phone_context(browser, live_server, lang)
             page = context.new_page()
             _login(page, user)
             for name, url in pages:
@@ -148,14 +141,7 @@ def test_the_public_pairings_list_fits_a_360_px_phone_in_english(browser, live_s
     whose column titles once made the pairings list wider than the phone (the score column now
     gives way to the score group's heading)."""
     report = build_demo()
-    context = browser.new_context(
-        base_url=live_server.url,
-        locale="en-GB",
-        viewport={"width": WIDTH, "height": HEIGHT},
-        is_mobile=True,
-        has_touch=True,
-        extra_http_headers={"Accept-Language": "en"},
-    )
+    context = phone_context(browser, live_server, "en")
     page = context.new_page()
     page.goto(f"/e/{report.event.pk}/pairings/?round=2")
     page.wait_for_load_state()

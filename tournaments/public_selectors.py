@@ -165,6 +165,8 @@ _SNAPSHOTS = Prepared(
 def standings_time(ev: EventView) -> datetime | None:
     """When the standings this viewer may see last changed (their newest snapshot's time)."""
     limit = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
+    if limit == 0:  # no round whose scores this viewer may see: no standings to date
+        return None
     return (
         StandingsSnapshot.objects.filter(event=ev.event, after_round__lte=limit)
         .aggregate(latest=Max("computed_at"))
@@ -184,9 +186,11 @@ def standings_state(ev: EventView) -> str:
     state = queue.standings_state(ev.event)
     if state == queue.FRESH or ev.staff:
         return state
-    limit = policy.last_scored_round(staff=False, rounds=ev.rounds.values())
     if not any(r.status == Round.Status.OPEN for r in ev.rounds.values()):
         return state
+    limit = policy.last_scored_round(staff=False, rounds=ev.rounds.values())
+    if limit == 0:  # no round closed: they are shown no standings, so nothing is pending
+        return queue.FRESH
     shown = standings_time(ev)
     if shown is None:
         return state

@@ -52,7 +52,7 @@ BOUNDS = {
     "play_record": 17,
     "standings_api": 4,
     "table_page": 4,
-    "standings_page": 5,
+    "standings_page": 4,  # the event, its rounds, the staleness; here the session too
     "console": 18,
     # the pair's own evening (tournaments/pair_pages.py)
     "pair_scorecard": 9,

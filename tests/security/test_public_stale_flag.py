@@ -62,3 +62,20 @@ def test_the_open_rounds_pending_recomputation_is_the_staffs_alone(
         assert client.get(page, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
     finally:
         cache.delete(queue.STANDINGS_LOCK.format(event.pk))
+
+
+def test_before_any_round_closes_the_public_is_told_nothing_is_pending(client, running_event):
+    """Round 1 open, nothing closed: the public is shown no standings, and the recomputations
+    its results ask for are not theirs to hear of."""
+    event = running_event
+    event.published = True
+    event.save(update_fields=["published"])
+    rnd1 = event.rounds.get(number=1)
+    _enter(Table.objects.get(round=rnd1, number=1), rnd1.board_numbers[0])
+    _recomputation_pending(event)
+    try:
+        assert _stale(APIClient(), event) is False
+        page = client.get(reverse("public:standings", args=[event.pk])).content.decode()
+        assert "being updated" not in page
+    finally:
+        cache.delete(queue.STANDINGS_LOCK.format(event.pk))

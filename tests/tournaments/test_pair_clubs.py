@@ -90,8 +90,15 @@ def test_a_club_first_typed_for_a_pair_is_not_taken_by_the_next_to_type_it(
 ):
     with pytest.raises(NotAllowed) as refused:
         clubs.club_for(name="Penya de Valls", actor=Actor(user=valls_organiser))
-    assert "Ask the site's staff to make you its organiser" in str(refused.value)
+    assert "ask the site's staff to make you its organiser" in str(refused.value)
     assert refused.value.field == "club"
+    # The same answer wherever something is held in a club's name: a league too.
+    from tournaments.services import league
+
+    with pytest.raises(NotAllowed, match="Nobody organises Penya de Valls"):
+        league.league_create(
+            actor=Actor(user=valls_organiser), name="Lliga", club=valls_pair.pair.club
+        )
     assert not valls_pair.pair.club.organisers.exists()
 
 

@@ -20,15 +20,28 @@ log = logging.getLogger(__name__)
 
 
 def require_club_organiser(*, club: Club, actor: Actor) -> None:
-    if not actor.is_authenticated or not club.may_act_for(actor.user):
+    if club.may_act_for(actor.user):
+        return
+    if actor.is_authenticated and not club.organisers.exists():
+        # Typed for visiting pairs or teams (or left by its organisers), never claimed by
+        # whoever types it next: its organisers see its players' pages and merge them, so the
+        # staff check who asks.
         raise NotAllowed(
             _(
-                "Only the organisers of %(club)s can create events in its name. Ask one of them, "
-                "or the site's staff, to add you to the club."
+                "Nobody organises %(club)s here yet: ask the site's staff to make you its "
+                "organiser."
             )
             % {"club": club.name},
             field="club",
         )
+    raise NotAllowed(
+        _(
+            "Only the organisers of %(club)s can create events in its name. Ask one of them, "
+            "or the site's staff, to add you to the club."
+        )
+        % {"club": club.name},
+        field="club",
+    )
 
 
 def normal_name(name: str) -> str:
@@ -46,8 +59,12 @@ def home_club(name: str) -> Club | None:
     name = normal_name(name)
     if not name:
         return None
-    club = Club.objects.filter(name__iexact=name).first()
-    return club or Club.objects.get_or_create(name=name)[0]
+    return _named(name) or Club.objects.get_or_create(name=name)[0]
+
+
+def _named(name: str) -> Club | None:
+    """The club of this (normal) name, whatever its capitals."""
+    return Club.objects.filter(name__iexact=name).first()
 
 
 def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:
@@ -59,7 +76,7 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     name = normal_name(name)
     if not name:
         return None
-    club = Club.objects.filter(name__iexact=name).first()
+    club = _named(name)
     if club is None:
         if not actor.is_authenticated:
             raise NotAllowed(_("Log in to create a club."), field="club")
@@ -67,22 +84,8 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
         club.organisers.add(actor.user)
         log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
         return club
-    if current is not None and club.pk == current.pk:
-        return club
-    if club.may_act_for(actor.user):
-        return club
-    if actor.is_authenticated and not club.organisers.exists():
-        # Typed for visiting pairs or teams, never claimed by whoever types it next: its
-        # organisers see its players' pages and merge them, so the staff check who asks.
-        raise NotAllowed(
-            _(
-                "Nobody organises %(club)s here yet: its name came with visiting pairs. Ask "
-                "the site's staff to make you its organiser."
-            )
-            % {"club": club.name},
-            field="club",
-        )
-    require_club_organiser(club=club, actor=actor)
+    if current is None or club.pk != current.pk:
+        require_club_organiser(club=club, actor=actor)
     return club
 
 

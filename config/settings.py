@@ -6,6 +6,7 @@ REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 (see docs/deploy.md).
 """
 
 import hashlib
+import os
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -97,12 +98,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The tests' database is a file (in memory where /dev/shm is), not SQLite's shared in-memory
     # one: there the live server's threads share one connection, and a request that writes a
     # table another thread is reading fails at once ("database table is locked") instead of
-    # waiting as it does here (the browser tests).
+    # waiting as it does here (the browser tests). One file a process: two test runs of one
+    # checkout at once (a developer's and an editor's) do not delete each other's database.
     _shm = Path("/dev/shm")
+    _checkout = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]
     DATABASES["default"]["TEST"] = {
         "NAME": str(
             (_shm if _shm.is_dir() else BASE_DIR)
-            / f"botifarra-test-{hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]}.sqlite3"
+            / f"botifarra-test-{_checkout}-{os.getpid()}.sqlite3"
         )
     }
 # The hot path's statements (tournaments.prepared) are prepared by name in the server's session.

@@ -4,7 +4,9 @@ A token is an opaque random string; the database keeps only its SHA-256 (``Table
 token tells nothing about the table or its codes. It stops working when the round closes, when
 the organiser gives the table new codes (which deletes its tokens), and at the latest
 ``TABLE_TOKEN_HOURS`` after it was issued (its ``expires``: a lost phone's token does not outlive
-the evening).
+the evening). A token stopped by the close or by time still gets the stored answer of a ``POST``
+it made, sent again with the same ``Idempotency-Key`` and body, and nothing else; a deleted one
+gets nothing.
 """
 
 import datetime as dt
@@ -12,6 +14,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -58,6 +61,17 @@ def expires_at(row: TableToken) -> dt.datetime:
     return row.created_at + lifetime()
 
 
+class StoredAnswer(exceptions.APIException):
+    """Not an error: the request is answered by ``response``, the stored answer to the same
+    request, although its token no longer acts (its round closed, or it expired). Raised by the
+    authentication, before the view runs, so that nothing else of the request is done;
+    ``api.errors.exception_handler`` sends it."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__()
+        self.response = response
+
+
 class TableUser:
     """Stands in for request.user when a table token authenticates the request."""
 
@@ -100,17 +114,32 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
         found = _TOKEN.first(digest=_digest(token))
-        if found is None or found.side not in SIDES or expires_at(found) <= timezone.now():
-            raise exceptions.AuthenticationFailed(
-                _("This table token is not valid (or no longer): enter your code again.")
-            )
+        invalid = _("This table token is not valid (or no longer): enter your code again.")
+        if found is None or found.side not in SIDES:
+            raise exceptions.AuthenticationFailed(invalid)
         table, side = found.table, found.side
-        if table.round.status != Round.Status.OPEN:
+        expired = expires_at(found) <= timezone.now()
+        if expired or table.round.status != Round.Status.OPEN:
+            _replay_stored(request, table, side)
+            if expired:
+                raise exceptions.AuthenticationFailed(invalid)
             raise exceptions.AuthenticationFailed(_("This table's round is not open any more."))
         return (TableUser(table, side), None)
 
     def authenticate_header(self, request) -> str:
         return self.keyword
+
+
+def _replay_stored(request, table: Table, side: str) -> None:
+    """A token that no longer acts (its round closed, or it expired) still gets the stored answer
+    to a ``POST`` it already made, sent again with the same ``Idempotency-Key`` and body: the
+    answer that was lost on the way (docs/api.md, Idempotency). Raises :class:`StoredAnswer`
+    with it; returns when there is none, and the token is refused as before."""
+    from api import idempotency  # it imports TableUser from here
+
+    answer = idempotency.stored_answer(request, idempotency.table_principal(table.pk, side))
+    if answer is not None:
+        raise StoredAnswer(answer)
 
 
 class TableTokenScheme(OpenApiAuthenticationExtension):
@@ -123,5 +152,7 @@ class TableTokenScheme(OpenApiAuthenticationExtension):
             "in": "header",
             "name": "Authorization",
             "description": "`Table <token>`: the token from `POST /api/v1/table-token`, acting "
-            "for one side of one table while its round is open (until new codes are issued).",
+            "for one side of one table while its round is open (until new codes are issued). "
+            "After the close or its `expires` it only replays the stored answer of a `POST` it "
+            "made, sent again with the same `Idempotency-Key` and body.",
         }

@@ -10,13 +10,14 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.authentication import StoredAnswer
 from engine.errors import MAX_PROBLEMS, clip
 from tournaments.services import ServiceError
 from tournaments.services.results import InvalidSubmission
@@ -115,7 +116,9 @@ def _throttled_message(wait: float | None) -> str:
     ) % {"n": seconds}
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | HttpResponse | None:
+    if isinstance(exc, StoredAnswer):
+        return exc.response
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
     if isinstance(exc, IntegrityError):

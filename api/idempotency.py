@@ -42,10 +42,14 @@ class KeyInUse(APIException):
     default_code = "idempotency_key_in_use"
 
 
+def table_principal(table_pk: int, side: str | None) -> str:
+    return f"t{table_pk}{side or ''}"
+
+
 def principal(request: Request) -> str:
     user = request.user
     if isinstance(user, TableUser):
-        return f"t{user.table.pk}{user.side or ''}"
+        return table_principal(user.table.pk, user.side)
     return f"u{user.pk}"
 
 
@@ -58,6 +62,24 @@ def fingerprint(request: Request) -> str:
     if hasattr(data, "lists"):  # a form's QueryDict
         data = dict(data.lists())
     return once.fingerprint(data)
+
+
+def stored_answer(request: Request, sender: str) -> HttpResponse | None:
+    """The answer stored for this ``POST``'s key and body under ``sender`` (a principal), replayed,
+    or None: no key, another key, another body, a body that cannot be read. For a sender whose
+    credentials no longer act (a table token after its round closed or once it expired): it gets
+    the answer to what it already submitted, nothing else (``tournaments.idempotency``)."""
+    if request.method != "POST":
+        return None
+    key = request.headers.get(HEADER, "").strip()
+    if not key or not once.key_ok(key):
+        return None
+    try:
+        request_hash = fingerprint(request)
+    except APIException:  # a body that is not JSON, too large, …: nothing was stored for it
+        return None
+    scope = once.scope_for(sender, request.path)
+    return once.stored_answer(scope=scope, key=key, request_hash=request_hash)
 
 
 def _rendered(response: Response | HttpResponse) -> HttpResponse:

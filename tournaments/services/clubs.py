@@ -27,10 +27,7 @@ def require_club_organiser(*, club: Club, actor: Actor) -> None:
         # whoever types it next: its organisers see its players' pages and merge them, so the
         # staff check who asks.
         raise NotAllowed(
-            _(
-                "Nobody organises %(club)s here yet: ask the site's staff to make you its "
-                "organiser."
-            )
+            _("Nobody organises %(club)s here yet: ask the site's staff to make you its organiser.")
             % {"club": club.name},
             field="club",
         )

@@ -8,7 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, League, LeagueFixture, LeagueTeam
+from tournaments.services import ServiceError
 from tournaments.services.events import max_length
+from tournaments.services.league import check_league_date
 
 _HAND = re.compile(r"^([0-9]{1,4})[-–:]([0-9]{1,4})$")  # [0-9]: "٣" is not a score
 
@@ -20,6 +22,18 @@ class LeagueForm(forms.ModelForm):
         model = League
         fields = ["name", "starts", "home_and_away", "games_per_match", "hands_per_game"]
         widgets = {"starts": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean_starts(self):
+        return _league_date(self.cleaned_data["starts"])
+
+
+def _league_date(value):
+    """A league date within the service's bounds (2000–2100), else the service's sentence."""
+    try:
+        check_league_date(value, field="")
+    except ServiceError as exc:
+        raise forms.ValidationError(exc.message) from None
+    return value
 
 
 class LeagueTeamForm(forms.Form):

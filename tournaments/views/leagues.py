@@ -150,7 +150,8 @@ def league_new(request: HttpRequest) -> HttpResponse:
             club = clubs.club_for(name=club_name, actor=actor)
             league = svc.league_create(actor=actor, club=club, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error("club_name" if exc.field == "club" else None, exc.message)
+            field = "club_name" if exc.field == "club" else exc.field
+            form.add_error(field if field in form.fields else None, exc.message)
         else:
             return redirect("leagues:manage", league.pk)
     status = 400 if request.method == "POST" else 200
@@ -228,7 +229,7 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
                 for number, hands in sorted(form.games().items()):
                     svc.league_game_enter(fixture=fixture, actor=actor, number=number, hands=hands)
         except ServiceError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             messages.success(request, _("Results saved."))
             return redirect("leagues:manage", league.pk)

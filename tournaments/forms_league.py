@@ -59,8 +59,17 @@ def parse_hands(text: str) -> list[tuple[int, int]]:
 
 
 class FixtureGamesForm(forms.Form):
-    """One text field per game: its hands as home-away scores."""
+    """The match's own evening, then one text field per game: its hands as home-away scores."""
 
+    date = forms.DateField(
+        label=_("Date"),
+        required=False,
+        help_text=_(
+            "The evening this match is played, if not its match day's date (the clubs of one "
+            "match day may play on different evenings). Empty: the match day's date."
+        ),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
     forfeit = forms.ChoiceField(
         label=_("Forfeit"),
         required=False,
@@ -81,6 +90,9 @@ class FixtureGamesForm(forms.Form):
                 if k == 1
                 else "",
             )
+
+    def clean_date(self):
+        return _league_date(self.cleaned_data["date"])  # None: the match day's date
 
     def clean(self) -> dict:
         data = super().clean()

@@ -1,5 +1,6 @@
 """League input (issue 18, docs/teams.md sections 7 and 11): a date past the calendar's end is
-refused in words, never a 500; a hand score must be one R9 can produce."""
+refused in words, never a 500; a hand score must be one R9 can produce; each match may have its
+own evening."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from tournaments.models import League, LeagueFixture, LeagueGame
+from tournaments.models import League, LeagueAudit, LeagueFixture, LeagueGame
 from tournaments.services import ServiceError
 from tournaments.services import league as svc
 
@@ -108,3 +109,53 @@ def test_the_results_page_refuses_an_impossible_hand_in_words(league, actor, org
     assert response.status_code == 400
     assert "37 is not a possible score" in response.content.decode()
     assert not LeagueGame.objects.exists()
+
+
+def test_a_match_may_have_its_own_evening(league, actor, organiser):
+    # A match day may be played at different clubs on different evenings (issue 18).
+    svc.fixtures_generate(league=league, actor=actor)
+    fixture = league.fixtures.filter(day=1).first()
+    day_date = fixture.date
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    url = f"/leagues/{league.pk}/fixtures/{fixture.pk}/"
+    assert f'value="{day_date.isoformat()}"' in client.get(url).content.decode()
+    own = date(2030, 3, 14)
+    assert client.post(url, {"date": own.isoformat(), "forfeit": ""}).status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.date == own
+    audit = LeagueAudit.objects.get(league=league, action="league_fixture_date")
+    assert audit.changes["date"] == [day_date.isoformat(), own.isoformat()]
+    others = league.fixtures.filter(day=1).exclude(pk=fixture.pk)
+    assert {f.date for f in others} == {day_date}  # the rest of the match day keeps its date
+    manage = client.get(f"/leagues/{league.pk}/manage/").content.decode()
+    assert "03/14/2030" in manage
+    client.post(f"/leagues/{league.pk}/manage/", {"action": "publish", "published": "1"})
+    season = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/leagues/{league.pk}/").content.decode()
+    assert "03/14/2030" in season
+    # Emptied: back to its match day's date.
+    assert client.post(url, {"date": "", "forfeit": ""}).status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.date == day_date
+
+
+def test_a_matchs_evening_out_of_bounds_or_with_a_bad_hand_stores_nothing(league, actor, organiser):
+    svc.fixtures_generate(league=league, actor=actor)
+    fixture = league.fixtures.first()
+    before = fixture.date
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(organiser)
+    url = f"/leagues/{league.pk}/fixtures/{fixture.pk}/"
+    far = client.post(url, {"date": "9999-12-31", "forfeit": "", "game1": "10-0"})
+    assert far.status_code == 400
+    assert far.context["form"].errors["date"] == [
+        "A league's match days fall between 01/01/2000 and 12/31/2100."
+    ]
+    bad_hand = client.post(url, {"date": "2030-03-14", "forfeit": "", "game1": "0-37"})
+    assert bad_hand.status_code == 400
+    fixture.refresh_from_db()
+    assert fixture.date == before and not LeagueGame.objects.exists()
+    assert not LeagueAudit.objects.filter(action="league_fixture_date").exists()
+    with pytest.raises(ServiceError) as exc:
+        svc.league_fixture_date(fixture=fixture, actor=actor, when=date(1999, 1, 1))
+    assert exc.value.field == "date"

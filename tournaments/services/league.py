@@ -247,6 +247,37 @@ def league_game_remove(*, fixture: LeagueFixture, actor: Actor, number: int) -> 
         )
 
 
+def league_fixture_date(
+    *, fixture: LeagueFixture, actor: Actor, when: date | None
+) -> LeagueFixture:
+    """The evening a match is played, when its clubs do not play on the match day's date (a
+    match day may be spread over several evenings); ``None``: back to the match day's date.
+    Audited; results do not depend on it."""
+    league = fixture.league
+    require_league_organiser(league, actor)
+    if when is None:
+        when = match_day_date(league, fixture.day)
+    check_league_date(when, field="date")
+    with transaction.atomic():
+        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        before = fixture.date
+        if before == when:
+            return fixture
+        fixture.date = when
+        fixture.save(update_fields=["date"])
+        _audit(
+            league,
+            actor,
+            "league_fixture_date",
+            {
+                "fixture": [None, str(fixture)],
+                "day": [None, fixture.day],
+                "date": [before.isoformat() if before else None, when.isoformat()],
+            },
+        )
+    return fixture
+
+
 def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> LeagueFixture:
     """A team did not turn up (``side``: home or away; "" to undo): audited."""
     league = fixture.league

@@ -209,7 +209,7 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
     fixture = get_object_or_404(
         LeagueFixture.objects.select_related("home", "away"), league=league, pk=fixture_pk
     )
-    initial = {"forfeit": fixture.forfeit} | {
+    initial = {"date": fixture.date, "forfeit": fixture.forfeit} | {
         f"game{g.number}": ", ".join(f"{h}-{a}" for h, a in g.hands) for g in fixture.games.all()
     }
     form = FixtureGamesForm(request.POST or None, league=league, initial=initial)
@@ -218,6 +218,10 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
         try:
             # All the games or none: a refused game leaves everything stored as it was.
             with transaction.atomic():
+                if form.cleaned_data["date"] != fixture.date:  # None: the match day's
+                    svc.league_fixture_date(
+                        fixture=fixture, actor=actor, when=form.cleaned_data["date"]
+                    )
                 # A game whose field was emptied is removed (before a forfeit, which needs none).
                 entered = {g.number for g in fixture.games.all()}
                 for number in sorted(entered - set(form.games())):

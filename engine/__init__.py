@@ -49,6 +49,8 @@ from engine.scoring import (
     multiplier,
     other_total,
     penalty_score,
+    possible_hand_score,
+    possible_multipliers,
     score_short_result,
 )
 
@@ -94,6 +96,8 @@ __all__ = [
     "parse_card",
     "parse_token",
     "penalty_score",
+    "possible_hand_score",
+    "possible_multipliers",
     "random_play",
     "recorded_hand",
     "replay",

@@ -37,6 +37,8 @@ __all__ = [
     "hand_score",
     "multiplier",
     "penalty_score",
+    "possible_hand_score",
+    "possible_multipliers",
     "score_short_result",
 ]
 
@@ -76,6 +78,39 @@ def multiplier(trump: str, calls: Sequence[str]) -> int:
             raise ValueError(f"unknown call {call!r} (R5)")
         factor = max(factor, _FACTOR[call])
     return (2 if trump == "botifarra" else 1) * factor
+
+
+def possible_multipliers(rules: Rules | None = None) -> tuple[int, ...]:
+    """Every multiplier a hand can have under ``rules`` (R5, R11), smallest first; with no
+    rules, every multiplier any ruleset allows (botifarra with Sant Vicenç included).
+
+    >>> possible_multipliers(Rules()), possible_multipliers()
+    ((1, 2, 4, 8), (1, 2, 4, 8, 16))
+    """
+    sant_vicenc = rules is None or rules.allows_sant_vicenc_in_botifarra
+    found = set()
+    for trump in TRUMPS:
+        for n in range(len(CALLS) + 1):
+            if trump == "botifarra" and n == len(CALLS) and not sant_vicenc:
+                continue
+            found.add(multiplier(trump, CALLS[:n]))
+    return tuple(sorted(found))
+
+
+def possible_hand_score(score: int, rules: Rules | None = None) -> bool:
+    """Whether one pair can score ``score`` in a hand (R9, R10): 0, or 1 to 36 times a
+    multiplier of :func:`possible_multipliers` (a penalty is 36 times one).
+
+    >>> [possible_hand_score(s) for s in (0, 36, 37, 72, 73, 144, 145, 576, 577)]
+    [True, True, False, True, False, True, False, True, False]
+    >>> possible_hand_score(576, Rules())
+    False
+    """
+    if score == 0:
+        return True
+    return any(
+        score % m == 0 and 1 <= score // m <= HAND_TOTAL - 36 for m in possible_multipliers(rules)
+    )
 
 
 def hand_score(totals: Mapping[str, int], multiplier: int) -> dict[str, int]:

@@ -8,7 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, League, LeagueFixture, LeagueTeam
+from tournaments.services import ServiceError
 from tournaments.services.events import max_length
+from tournaments.services.league import check_league_date
 
 _HAND = re.compile(r"^([0-9]{1,4})[-–:]([0-9]{1,4})$")  # [0-9]: "٣" is not a score
 
@@ -20,6 +22,18 @@ class LeagueForm(forms.ModelForm):
         model = League
         fields = ["name", "starts", "home_and_away", "games_per_match", "hands_per_game"]
         widgets = {"starts": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean_starts(self):
+        return _league_date(self.cleaned_data["starts"])
+
+
+def _league_date(value):
+    """A league date within the service's bounds (2000–2100), else the service's sentence."""
+    try:
+        check_league_date(value, field="")
+    except ServiceError as exc:
+        raise forms.ValidationError(exc.message) from None
+    return value
 
 
 class LeagueTeamForm(forms.Form):
@@ -45,8 +59,17 @@ def parse_hands(text: str) -> list[tuple[int, int]]:
 
 
 class FixtureGamesForm(forms.Form):
-    """One text field per game: its hands as home-away scores."""
+    """The match's own evening, then one text field per game: its hands as home-away scores."""
 
+    date = forms.DateField(
+        label=_("Date"),
+        required=False,
+        help_text=_(
+            "The evening this match is played, if not its match day's date (the clubs of one "
+            "match day may play on different evenings). Empty: the match day's date."
+        ),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
     forfeit = forms.ChoiceField(
         label=_("Forfeit"),
         required=False,
@@ -67,6 +90,9 @@ class FixtureGamesForm(forms.Form):
                 if k == 1
                 else "",
             )
+
+    def clean_date(self):
+        return _league_date(self.cleaned_data["date"])  # None: the match day's date
 
     def clean(self) -> dict:
         data = super().clean()

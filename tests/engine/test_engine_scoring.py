@@ -12,6 +12,8 @@ from engine import (
     hand_score,
     multiplier,
     penalty_score,
+    possible_hand_score,
+    possible_multipliers,
     score_short_result,
 )
 
@@ -245,3 +247,36 @@ def test_game_both_pairs_cannot_score_in_one_deal_r12() -> None:
     """R12: only one pair can score in a deal."""
     with pytest.raises(ValueError):
         Partida().add({"NS": 3, "EW": 3})
+
+
+def test_possible_multipliers_follow_the_ruleset_r5_r11() -> None:
+    """R5, R11: ×16 (botifarra with Sant Vicenç) only where the ruleset allows it."""
+    assert possible_multipliers(Rules()) == (1, 2, 4, 8)
+    assert possible_multipliers(Rules("obligada")) == (1, 2, 4, 8, 16)
+    assert possible_multipliers(Rules("lliure", sant_vicenc_in_botifarra=True))[-1] == 16
+    assert possible_multipliers() == (1, 2, 4, 8, 16)  # no ruleset: any
+
+
+@pytest.mark.parametrize(
+    ("score", "lliure", "any_ruleset"),
+    [
+        (0, True, True),
+        (1, True, True),
+        (36, True, True),
+        (37, False, False),  # 37 × 1 is over 36; odd, so no larger multiplier
+        (40, True, True),  # 20 × 2, 10 × 4, 5 × 8
+        (72, True, True),
+        (73, False, False),
+        (145, False, False),
+        (288, True, True),  # 36 × 8: a capot or a penalty at ×8
+        (304, False, True),  # 19 × 16 only
+        (575, False, False),
+        (576, False, True),  # 36 × 16
+        (577, False, False),
+        (-4, False, False),
+    ],
+)
+def test_possible_hand_scores_r9(score: int, lliure: bool, any_ruleset: bool) -> None:
+    """R9: a pair scores (total − 36) × multiplier, total 37–72; R10: a penalty is 36 × it."""
+    assert possible_hand_score(score, Rules()) is lliure
+    assert possible_hand_score(score) is any_ruleset

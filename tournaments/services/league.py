@@ -5,12 +5,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import formats
 from django.utils.translation import gettext as _
 
+from engine import possible_hand_score
 from scoring.lots import seeding_order
 from scoring.roundrobin import round_robin_schedule
 from tournaments.actors import Actor
@@ -19,6 +21,23 @@ from tournaments.services import Conflict, NotAllowed, ServiceError, clubs
 from tournaments.services.events import max_length
 
 MAX_HAND_SCORE = 16 * 36  # botifarra with Sant Vicenç, ×16 (R9)
+#: Every match day of a league (its first, each fixture's date, the last) falls in these years:
+#: a typing slip such as 9999 is refused in words rather than overflowing the calendar.
+FIRST_DATE = date(2000, 1, 1)
+LAST_DATE = date(2100, 12, 31)
+
+
+def check_league_date(value: date | None, *, field: str) -> None:
+    """Refuse a league date outside ``FIRST_DATE``–``LAST_DATE`` (ServiceError at ``field``)."""
+    if value is not None and not FIRST_DATE <= value <= LAST_DATE:
+        raise ServiceError(
+            _("A league's match days fall between %(first)s and %(last)s.")
+            % {
+                "first": formats.date_format(FIRST_DATE, "SHORT_DATE_FORMAT"),
+                "last": formats.date_format(LAST_DATE, "SHORT_DATE_FORMAT"),
+            },
+            field=field,
+        )
 
 
 def require_league_organiser(league: League, actor: Actor) -> None:
@@ -37,8 +56,9 @@ def league_create(
         raise NotAllowed(_("Log in to create a league."))
     if club is not None:  # a league is held in a club's name as an event is
         clubs.require_club_organiser(club=club, actor=actor)
+    league = League(name=name, club=club, **options)
+    check_league_date(league.starts, field="starts")
     with transaction.atomic():
-        league = League(name=name, club=club, **options)
         league.full_clean()
         league.save()
         league.organisers.add(actor.user)
@@ -67,6 +87,11 @@ def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") 
     return team
 
 
+def match_day_date(league: League, day: int, days_apart: int = 7) -> date:
+    """The date the fixture list gives match day ``day``: one a week from the first."""
+    return league.starts + timedelta(days=days_apart * (day - 1))
+
+
 def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> int:
     """The fixture list by round robin (Berger; home and away when the league says so), in the
     order drawn from the league's seed; one match day a week from the first. Replaces a list
@@ -84,6 +109,23 @@ def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> i
             raise ServiceError(_("A league needs two teams at least."), field="teams")
         order = seeding_order({n: n for n in teams}, league.seed, None)
         schedule = round_robin_schedule(order, double=league.home_and_away)
+        # The last match day's date first: nothing is written for a season past LAST_DATE (a
+        # league stored with a first match day from before the bound, say 9999, included).
+        if (
+            league.starts > LAST_DATE
+            or days_apart * (len(schedule) - 1) > (LAST_DATE - league.starts).days
+        ):
+            raise ServiceError(
+                _(
+                    "The season's %(n)s match days would end after %(last)s: choose an earlier "
+                    "first match day."
+                )
+                % {
+                    "n": len(schedule),
+                    "last": formats.date_format(LAST_DATE, "SHORT_DATE_FORMAT"),
+                },
+                field="starts",
+            )
         league.fixtures.all().delete()
         fixtures = [
             LeagueFixture(
@@ -91,7 +133,7 @@ def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> i
                 day=day,
                 home=teams[home],
                 away=teams[away],
-                date=league.starts + timedelta(days=days_apart * (day - 1)),
+                date=match_day_date(league, day, days_apart),
             )
             for day, pairing in enumerate(schedule, start=1)
             for home, away in pairing.tables
@@ -115,6 +157,16 @@ def _check_hands(hands: Sequence[Sequence[int]], league: League) -> list[list[in
             raise ServiceError(
                 _("Hand %(k)s: only one side scores, from 0 to %(max)s (R9).")
                 % {"k": k, "max": MAX_HAND_SCORE},
+                field="hands",
+            )
+        # A league has no ruleset (R11): any multiplier a ruleset allows, ×16 included.
+        if not possible_hand_score(max(home, away)):
+            raise ServiceError(
+                _(
+                    "Hand %(k)s: %(score)s is not a possible score (R9: 1 to 36 times 1, 2, 4, 8 "
+                    "or 16)."
+                )
+                % {"k": k, "score": max(home, away)},
                 field="hands",
             )
         out.append([home, away])
@@ -193,6 +245,37 @@ def league_game_remove(*, fixture: LeagueFixture, actor: Actor, number: int) -> 
                 "hands": [game.hands, None],
             },
         )
+
+
+def league_fixture_date(
+    *, fixture: LeagueFixture, actor: Actor, when: date | None
+) -> LeagueFixture:
+    """The evening a match is played, when its clubs do not play on the match day's date (a
+    match day may be spread over several evenings); ``None``: back to the match day's date.
+    Audited; results do not depend on it."""
+    league = fixture.league
+    require_league_organiser(league, actor)
+    if when is None:
+        when = match_day_date(league, fixture.day)
+    check_league_date(when, field="date")
+    with transaction.atomic():
+        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        before = fixture.date
+        if before == when:
+            return fixture
+        fixture.date = when
+        fixture.save(update_fields=["date"])
+        _audit(
+            league,
+            actor,
+            "league_fixture_date",
+            {
+                "fixture": [None, str(fixture)],
+                "day": [None, fixture.day],
+                "date": [before.isoformat() if before else None, when.isoformat()],
+            },
+        )
+    return fixture
 
 
 def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> LeagueFixture:

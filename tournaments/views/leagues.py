@@ -150,7 +150,8 @@ def league_new(request: HttpRequest) -> HttpResponse:
             club = clubs.club_for(name=club_name, actor=actor)
             league = svc.league_create(actor=actor, club=club, **form.cleaned_data)
         except ServiceError as exc:
-            form.add_error("club_name" if exc.field == "club" else None, exc.message)
+            field = "club_name" if exc.field == "club" else exc.field
+            form.add_error(field if field in form.fields else None, exc.message)
         else:
             return redirect("leagues:manage", league.pk)
     status = 400 if request.method == "POST" else 200
@@ -208,7 +209,7 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
     fixture = get_object_or_404(
         LeagueFixture.objects.select_related("home", "away"), league=league, pk=fixture_pk
     )
-    initial = {"forfeit": fixture.forfeit} | {
+    initial = {"date": fixture.date, "forfeit": fixture.forfeit} | {
         f"game{g.number}": ", ".join(f"{h}-{a}" for h, a in g.hands) for g in fixture.games.all()
     }
     form = FixtureGamesForm(request.POST or None, league=league, initial=initial)
@@ -217,6 +218,10 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
         try:
             # All the games or none: a refused game leaves everything stored as it was.
             with transaction.atomic():
+                if form.cleaned_data["date"] != fixture.date:  # None: the match day's
+                    svc.league_fixture_date(
+                        fixture=fixture, actor=actor, when=form.cleaned_data["date"]
+                    )
                 # A game whose field was emptied is removed (before a forfeit, which needs none).
                 entered = {g.number for g in fixture.games.all()}
                 for number in sorted(entered - set(form.games())):
@@ -228,7 +233,7 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
                 for number, hands in sorted(form.games().items()):
                     svc.league_game_enter(fixture=fixture, actor=actor, number=number, hands=hands)
         except ServiceError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             messages.success(request, _("Results saved."))
             return redirect("leagues:manage", league.pk)

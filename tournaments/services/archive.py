@@ -668,7 +668,9 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
             _("The archive refers to a pair, round, table, board or ruling it does not hold."),
             field="archive",
         ) from None
-    except (DjangoValidationError, IntegrityError, DataError):
+    except (DjangoValidationError, IntegrityError, DataError, OverflowError, ValueError):
+        # OverflowError, ValueError: a time or number the database cannot hold (the schema's
+        # checks should refuse them first; never a 500 if one gets through).
         raise ServiceError(
             _(
                 "The archive holds a value this installation cannot store (too long, or out of "

@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from tournaments import play
 from tournaments.actors import is_table_label
@@ -80,10 +81,16 @@ def schema() -> dict[str, Any]:
 _FORMATS = jsonschema.FormatChecker()
 
 
-@_FORMATS.checks("date-time", raises=ValueError)
+@_FORMATS.checks("date-time", raises=(ValueError, OverflowError))
 def _is_time(value: object) -> bool:
+    """A time the import can store: it reads, and it is still a time once in UTC, as the
+    database holds it (0001-01-01T00:00:00+05:00 reads, but is before year 1 in UTC); a time
+    without an offset is in the site's time zone (``TIME_ZONE``), as Django stores it."""
     if isinstance(value, str):
-        dt.datetime.fromisoformat(value)
+        moment = dt.datetime.fromisoformat(value)
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment, timezone.get_default_timezone())
+        moment.astimezone(dt.UTC)
     return True
 
 

@@ -148,14 +148,16 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     unfinished = copy.deepcopy(document)
     unfinished["event"]["seed"] = None
     tampered_score = copy.deepcopy(document)
-    # The side that scored gains a point, so the board stays one-sided (R9) and only the
-    # standings disagree.
+    # The side that scored gains a point, so the board stays one-sided (R9): not what its
+    # trump and hand totals score.
     counted = next(
         r
         for r in tampered_score["results"]
         if r["status"] == "confirmed" and (r["score_ns"] or r["score_ew"])
     )
     counted["score_ns" if counted["score_ns"] else "score_ew"] += 1
+    tampered_standings = copy.deepcopy(document)
+    tampered_standings["standings"][0]["rows"][0]["match_points"] += 1
     tampered_verdict = copy.deepcopy(document)
     with_record = next(
         s for r in tampered_verdict["results"] for s in r["submissions"] if s["play_record"]
@@ -184,7 +186,8 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     Club.objects.get(name="Casal").organisers.add(User.objects.get(username="second-club"))
     for body, status, field in (
         (unfinished, 409, "event.seed"),
-        (tampered_score, 400, "standings"),
+        (tampered_score, 400, "results"),
+        (tampered_standings, 400, "standings"),
         (tampered_verdict, 400, "results"),
         (both_pairs, 400, "results"),
         (wrong_seed, 400, "event.seed"),

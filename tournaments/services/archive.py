@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import engine
 from tournaments import archive, play, queue
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -48,7 +50,9 @@ from tournaments.models import (
     TeamMember,
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
+from tournaments.services.disputes import ruling_values
 from tournaments.services.events import EVENT_OPTIONS
+from tournaments.services.results import short_values
 from tournaments.services.standings import standings_recompute
 
 _M = TypeVar("_M", bound=models.Model)
@@ -484,21 +488,28 @@ def _match(
         stored.substitutes.set([team.players[name] for name in lineup["substitutes"]])
 
 
+def _with_ruleset(record: Any, board: Board) -> Any:
+    """A record as this event replays it: exported before migration 0018, a record may leave
+    the ruleset out (the default ruleset)."""
+    ruleset = board.event.ruleset
+    if isinstance(record, dict) and record.get("ruleset") != ruleset:
+        return dict(record, ruleset=ruleset)
+    return record
+
+
 def _play_record(
     data: Mapping[str, Any] | None,
     result: BoardResult,
     board: Board,
     submission: Submission | None = None,
-) -> None:
+) -> dict[str, Any] | None:
+    """Store a play record of the archive, refused unless it replays to its verdict; the values
+    a result takes from it (``play.stored_values``), None for an invalid record."""
     if data is None:
-        return
-    record = data["record"]
-    ruleset = board.event.ruleset
-    if isinstance(record, dict) and record.get("ruleset") != ruleset:
-        # Exported before migration 0018: the default ruleset where the table left it out.
-        record = dict(record, ruleset=ruleset)
-    replayed = play.replay(board, record).to_json()
-    if replayed != data["verdict"]:
+        return None
+    record = _with_ruleset(data["record"], board)
+    verdict = play.replay(board, record)
+    if verdict.to_json() != data["verdict"]:
         raise ServiceError(
             _(
                 "A play record of board %(b)s at table %(t)s of round %(r)s does not replay to "
@@ -517,6 +528,144 @@ def _play_record(
         outcome=data["outcome"],
     )
     _stamp(pr, created_at=data["created_at"])
+    if verdict.outcome == engine.Outcome.INVALID:
+        return None
+    return play.stored_values(verdict, record)
+
+
+# The fields of a result the engine, a play record or a ruling give (``short_values``,
+# ``play.stored_values``, ``disputes.ruling_values``); the rest say who and when.
+_SCORED = (
+    "delegated",
+    "trump",
+    "doubles",
+    "totals_ns",
+    "totals_ew",
+    "offending_pair",
+    "multiplier",
+    "score_ns",
+    "score_ew",
+    "capot",
+    "adjusted_ns",
+    "adjusted_ew",
+)
+# What a bad value of an archive makes the scoring code raise (a refusal, not a 500).
+_UNSCORABLE = (ServiceError, KeyError, TypeError, ValueError, AttributeError)
+
+
+def _holds(row: Mapping[str, Any], values: Mapping[str, Any] | None) -> bool:
+    """Whether the archive's result holds ``values`` (of those fields they name)."""
+    return values is not None and all(row[k] == v for k, v in values.items() if k in _SCORED)
+
+
+def _scored(row: Mapping[str, Any], board: Board) -> dict[str, Any] | None:
+    """What the engine scores for the result's own trump, calls and hand totals (or the pair
+    that played an illegal card), as when it was entered (``short_values``); None when they
+    score nothing."""
+    totals = None
+    if row["totals_ns"] is not None or row["totals_ew"] is not None:
+        totals = {"NS": row["totals_ns"], "EW": row["totals_ew"]}
+    contract = {
+        "delegated": row["delegated"],
+        "trump": row["trump"],
+        "doubles": row["doubles"],
+        "totals": totals,
+        "offending_pair": row["offending_pair"] or None,
+    }
+    try:
+        return short_values(board=board, data=contract)
+    except _UNSCORABLE:
+        return None
+
+
+def _scored_submission(data: Any, board: Board) -> dict[str, Any] | None:
+    """The values of a short result as it was sent (``short_values``); None when they score
+    nothing."""
+    try:
+        return short_values(board=board, data=data) if isinstance(data, Mapping) else None
+    except _UNSCORABLE:
+        return None
+
+
+def _moment(value: str) -> dt.datetime:
+    moment = dt.datetime.fromisoformat(value)
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+
+
+def _ruling_in_force(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The ruling the result follows: the latest of any of its disputes (each ruling supersedes
+    the one in force when it is made, ``disputes.current_ruling``)."""
+    rulings = [r for d in row["disputes"] for r in d["rulings"]]
+    return sorted(rulings, key=lambda r: _moment(r["created_at"]))[-1] if rulings else None
+
+
+def _submitted(row: Mapping[str, Any], submitted: list[tuple[str, dict[str, Any] | None]]) -> bool:
+    """Whether the result holds the values of one of its submissions of its own source, as a
+    referee accepting it gives them (``disputes.ruling_values``)."""
+    return any(source == row["source"] and _holds(row, values) for source, values in submitted)
+
+
+def _follows_ruling(
+    row: Mapping[str, Any],
+    board: Board,
+    ruling: Mapping[str, Any],
+    submitted: list[tuple[str, dict[str, Any] | None]],
+) -> bool:
+    """Whether the result holds what its ruling in force gives (``disputes.ruling_values``)."""
+    kind, data = ruling["kind"], ruling["data"]
+    if kind == Ruling.Kind.ACCEPT:
+        # The accepted submission is named by its id in the exporting database: one of them.
+        return row["source"] != BoardResult.Source.RULING and _submitted(row, submitted)
+    if row["source"] != BoardResult.Source.RULING:
+        return False
+    if kind == Ruling.Kind.CORRECTED and "play_record" in data:
+        data = dict(data, play_record=_with_ruleset(data["play_record"], board))
+    # A penalty keeps the result's trump and calls: those it holds.
+    before = BoardResult(
+        board=board,
+        delegated=row["delegated"],
+        trump=row["trump"],
+        doubles=row["doubles"],
+        offending_pair=row["offending_pair"],
+    )
+    try:
+        values = ruling_values(before, kind, data)
+    except _UNSCORABLE:
+        return False
+    return _holds(row, values)
+
+
+def _check_values(
+    row: Mapping[str, Any],
+    board: Board,
+    submitted: list[tuple[str, dict[str, Any] | None]],
+    records: list[dict[str, Any] | None],
+) -> None:
+    """Refuse a result that contradicts itself: its multiplier, score and capot must be what the
+    engine scores for its trump, calls and hand totals (an adjusted score is the referee's: its
+    ruling's); a result a ruling decided must hold what that ruling gives, and a play record's
+    result the values of one of its records (``results.record_in_force``)."""
+    scored = _scored(row, board)
+    adjusted = bool(row["adjusted_ns"] or row["adjusted_ew"])
+    own = ("multiplier", "capot") if adjusted else ("multiplier", "score_ns", "score_ew", "capot")
+    ok = scored is not None and _holds(row, {k: scored[k] for k in own})
+    ruling = _ruling_in_force(row)
+    if ruling is not None:
+        ok = ok and _follows_ruling(row, board, ruling, submitted)
+    elif adjusted or row["source"] == BoardResult.Source.RULING:
+        ok = False  # a referee's values, and no ruling
+    elif row["source"] == BoardResult.Source.PLAY_RECORD:
+        ok = ok and any(_holds(row, values) for values in records)
+    if not ok:
+        raise ServiceError(
+            _(
+                "The archive's result of board %(b)s at table %(t)s of round %(r)s contradicts "
+                "itself: its score is not what its trump, calls and hand totals give, or not "
+                "what its play record or its ruling gives."
+            )
+            % {"b": row["board"], "t": row["table"], "r": row["round"]},
+            field="results",
+        )
 
 
 def _results(
@@ -533,6 +682,8 @@ def _results(
         )
         _stamp(result, created_at=row["created_at"], updated_at=row["updated_at"])
         stored[(row["round"], row["table"], row["board"])] = result
+        submitted: list[tuple[str, dict[str, Any] | None]] = []
+        records: list[dict[str, Any] | None] = []
         for s in row["submissions"]:
             submission = _create(
                 Submission,
@@ -543,9 +694,14 @@ def _results(
                 data=s["data"],
             )
             _stamp(submission, created_at=s["created_at"])
-            _play_record(s["play_record"], result, board, submission)
+            if s["play_record"] is not None:
+                values = _play_record(s["play_record"], result, board, submission)
+                records.append(values)
+            else:
+                values = _scored_submission(s["data"], board)
+            submitted.append((s["source"], values))
         for pr in row["play_records"]:
-            _play_record(pr, result, board)
+            records.append(_play_record(pr, result, board))
         for d in row["disputes"]:
             dispute = _create(
                 Dispute,
@@ -572,6 +728,7 @@ def _results(
                 )
                 _stamp(ruling, created_at=r["created_at"])
                 made.append(ruling)
+        _check_values(row, board, submitted, records)
     return stored
 
 
@@ -668,7 +825,9 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
             _("The archive refers to a pair, round, table, board or ruling it does not hold."),
             field="archive",
         ) from None
-    except (DjangoValidationError, IntegrityError, DataError):
+    except (DjangoValidationError, IntegrityError, DataError, OverflowError, ValueError):
+        # OverflowError, ValueError: a time or number the database cannot hold (the schema's
+        # checks should refuse them first; never a 500 if one gets through).
         raise ServiceError(
             _(
                 "The archive holds a value this installation cannot store (too long, or out of "

@@ -174,7 +174,17 @@ def adjusted_score_problem(score_ns: int, score_ew: int) -> str | None:
     return None
 
 
-def _ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+def ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a ruling of ``kind`` with ``data`` gives ``result`` (its ``source`` when it
+    accepts a submission); an adjusted score only sets the adjusted and the match scores, any
+    other ruling clears them. The archive import checks its results with it."""
+    values = _kind_values(result, kind, data)
+    if kind != Ruling.Kind.ADJUSTED:
+        values |= {"adjusted_ns": "", "adjusted_ew": ""}
+    return values
+
+
+def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
     board = result.board
     if kind == Ruling.Kind.ACCEPT:
         try:
@@ -280,10 +290,8 @@ def dispute_rule(
                 % {"who": current.referee.get_username() if current and current.referee else "?"},
                 field="revises",
             )
-        values = _ruling_values(locked, kind, data)
+        values = ruling_values(locked, kind, data)
         before = _snapshot(locked)
-        if kind != Ruling.Kind.ADJUSTED:
-            values |= {"adjusted_ns": "", "adjusted_ew": ""}
         # Where the values now come from: the accepted submission, or the referee.
         values.setdefault("source", BoardResult.Source.RULING)
         for key, value in values.items():

@@ -1,0 +1,333 @@
+"""What the archive import checks of each result and time (issue 21, docs/api.md "Event
+archive"): a result whose score is not what its own trump, calls and hand totals score, or not
+what its play record or its ruling gives, and a time that cannot be held in UTC, are refused with
+a 400 naming the section, never a 500, storing nothing; while every archive the product exports
+(the demo's finished events, the championship with a ruling of every kind) imports."""
+
+import copy
+import datetime as dt
+import io
+import json
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tests.api.event_run import API, run_event
+from tournaments import archive, play
+from tournaments.actors import Actor
+from tournaments.demo import build_demo, play_round
+from tournaments.models import (
+    AuditEntry,
+    BoardResult,
+    Club,
+    Dispute,
+    Entry,
+    Event,
+    Player,
+    Ruling,
+    Submission,
+)
+from tournaments.services import disputes, events
+from tournaments.services.archive import event_import
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+
+@pytest.fixture
+def commits(django_capture_on_commit_callbacks):
+    return django_capture_on_commit_callbacks
+
+
+def _counts():
+    models = (Event, Entry, Player, BoardResult, Ruling, AuditEntry, Club)
+    return {m.__name__: m.objects.count() for m in models}
+
+
+def _refused(run, document, field):
+    before = _counts()
+    answer = run.organiser.post(f"{API}/events/import", document, format="json")
+    assert answer.status_code == 400, (answer.status_code, answer.content[:300])
+    error = answer.json()["errors"][0]
+    assert error["field"] == field, error
+    assert _counts() == before
+    return error["message"]
+
+
+def test_a_result_whose_card_points_contradict_its_score_is_refused(db, commits):
+    """Table 2 board 1 of round 1: NS made 50 hand points of 72 and scored. Swapping the hand
+    totals (NS 22, EW 50) and the trump (botifarra, x2) while keeping the score leaves the
+    standings as they were: only the engine can tell."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    target = next(
+        r
+        for r in bad["results"]
+        if r["source"] == "short" and r["status"] == "confirmed" and r["totals_ns"] == 50
+    )
+    target["totals_ns"], target["totals_ew"] = target["totals_ew"], target["totals_ns"]
+    target["trump"] = "botifarra"
+    message = _refused(run, bad, "results")
+    where = f"board {target['board']} at table {target['table']} of round {target['round']}"
+    assert where in message
+    # The trump alone: botifarra doubles the score.
+    bad = copy.deepcopy(doc)
+    next(r for r in bad["results"] if r["totals_ns"] == 50)["trump"] = "botifarra"
+    _refused(run, bad, "results")
+    # The capot flag and the multiplier are the engine's too.
+    for field, value in (("capot", True), ("multiplier", 4)):
+        bad = copy.deepcopy(doc)
+        next(r for r in bad["results"] if r["totals_ns"] == 50)[field] = value
+        _refused(run, bad, "results")
+
+
+def test_a_play_record_result_that_disagrees_with_its_own_verdict_is_refused(db, commits):
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+
+    def recorded(document):
+        return next(
+            r
+            for r in document["results"]
+            if r["source"] == "play_record"
+            and r["totals_ns"] is not None
+            and any(
+                s["play_record"] and s["play_record"]["outcome"] == "complete"
+                for s in r["submissions"]
+            )
+        )
+
+    bad = copy.deepcopy(doc)
+    target = recorded(bad)
+    target["totals_ns"], target["totals_ew"] = target["totals_ns"] + 1, target["totals_ew"] - 1
+    _refused(run, bad, "results")
+    # Consistent in itself (the engine scores the new totals) but not the record's verdict.
+    bad = copy.deepcopy(doc)
+    target = recorded(bad)
+    target["totals_ns"], target["totals_ew"] = target["totals_ew"], target["totals_ns"]
+    target["score_ns"], target["score_ew"] = target["score_ew"], target["score_ns"]
+    _refused(run, bad, "results")
+    # The record's trump and calls are the result's too.
+    bad = copy.deepcopy(doc)
+    recorded(bad)["trump"] = "oros"  # the records of run_event are played in copes
+    _refused(run, bad, "results")
+
+
+def test_a_ruled_result_must_hold_what_its_ruling_gives(db, commits):
+    """Table 2 board 2 of round 1 was ruled with a corrected result (copes, NS 44): a result
+    that the engine would score, but not the ruling's, is refused; and a referee's values with
+    no ruling."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+
+    def corrected(document):
+        return next(
+            r
+            for r in document["results"]
+            if any(ru["kind"] == "corrected" for d in r["disputes"] for ru in d["rulings"])
+        )
+
+    assert corrected(doc)["source"] == "ruling" and corrected(doc)["totals_ns"] == 44
+    bad = copy.deepcopy(doc)
+    corrected(bad)["trump"] = "oros"  # scores the same as copes, but is not what was ruled
+    _refused(run, bad, "results")
+    bad = copy.deepcopy(doc)
+    corrected(bad)["disputes"][0]["rulings"][0]["data"]["totals"] = {"NS": 40, "EW": 32}
+    _refused(run, bad, "results")
+    bad = copy.deepcopy(doc)
+    corrected(bad)["disputes"] = []  # a referee's values that no ruling gave
+    _refused(run, bad, "results")
+    bad = copy.deepcopy(doc)
+    target = corrected(bad)
+    target["adjusted_ns"] = target["adjusted_ew"] = "avg"  # an adjusted score, no such ruling
+    _refused(run, bad, "results")
+
+
+def test_a_time_that_overflows_once_in_utc_is_a_400_not_a_500(db, commits, tmp_path, settings):
+    """0001-01-01T00:00:00+05:00 passes ``fromisoformat`` but is before year 1 in UTC, as the
+    database holds it: refused by the schema's date-time check at its path."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    run.organiser.raise_request_exception = False
+    for path, value in (
+        (("event", "created_at"), "0001-01-01T00:00:00+05:00"),
+        (("event", "finished_at"), "9999-12-31T23:00:00-05:00"),
+    ):
+        bad = copy.deepcopy(doc)
+        bad[path[0]][path[1]] = value
+        message = _refused(run, bad, ".".join(path))
+        assert value in message
+    bad = copy.deepcopy(doc)
+    bad["results"][0]["submissions"][0]["created_at"] = "0001-01-01T00:00:00+01:00"
+    _refused(run, bad, "results[0].submissions[0].created_at")
+    # A time without an offset is in the site's time zone: 5 hours before UTC in New York.
+    site_zone, settings.TIME_ZONE = settings.TIME_ZONE, "America/New_York"
+    bad = copy.deepcopy(doc)
+    bad["event"]["finished_at"] = "9999-12-31T23:00:00"
+    _refused(run, bad, "event.finished_at")
+    settings.TIME_ZONE = site_zone
+    # The command line says the same, as an error.
+    bad = copy.deepcopy(doc)
+    bad["event"]["created_at"] = "0001-01-01T00:00:00+05:00"
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    before = _counts()
+    with pytest.raises(CommandError, match=r"^event\.created_at: .*0001-01-01T00:00:00\+05:00"):
+        call_command("import_event", str(path), user=run.username, stdout=io.StringIO())
+    assert _counts() == before
+
+
+def _every_ruling(event: Event, organiser: Actor, referee: Actor, rng: random.Random) -> None:
+    """Round 2 of the demo championship is open, with a conflict and an illegal card waiting
+    for the referee: rule them, and rule on others with every kind of ruling, revisions too."""
+    rnd = event.rounds.get(number=2)
+    for dispute in Dispute.objects.filter(result__table__round=rnd, status="open"):
+        result = dispute.result
+        if dispute.reason == Dispute.Reason.ILLEGAL_PLAY:
+            offender = result.offending_pair
+            disputes.dispute_rule(
+                dispute=dispute,
+                actor=referee,
+                kind="penalty",
+                explanation="Revoke.",
+                data={"offending_pair": offender},
+            )
+        else:  # the pairs disagree: the referee accepts the East–West version
+            chosen = result.submissions.filter(side="EW").latest("pk")
+            disputes.dispute_rule(
+                dispute=dispute,
+                actor=referee,
+                kind="accept",
+                explanation="EW counted right.",
+                data={"submission": chosen.pk},
+            )
+    confirmed = list(
+        BoardResult.objects.filter(table__round=rnd, status="confirmed").order_by("pk")
+    )
+    recorded = next(r for r in confirmed if r.source == "play_record")
+    shorts = [r for r in confirmed if r.source == "short"]
+    assert len(shorts) >= 3
+
+    def review(result):
+        return disputes.dispute_request(result=result, actor=referee, reason="Review")
+
+    # A play record accepted again (its submission).
+    disputes.dispute_rule(
+        dispute=review(recorded),
+        actor=referee,
+        kind="accept",
+        explanation="As played.",
+        data={"submission": recorded.submissions.get().pk},
+    )
+    # An adjusted score, then revised with another.
+    dispute = review(shorts[0])
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=referee,
+        kind="adjusted",
+        explanation="Slow play.",
+        data={"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus", "score": {"NS": 0, "EW": 0}},
+    )
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=referee,
+        kind="adjusted",
+        explanation="Slow play, East–West.",
+        data={"adjusted_ns": "avg_plus", "adjusted_ew": "avg_minus", "score": {"NS": 30, "EW": 0}},
+    )
+    # A corrected play record, then (another dispute) an adjusted score over it.
+    board = shorts[1].board
+    trump = "botifarra"
+    record = play.record(board, trump=trump, cards=play.random_play(board, trump, rng))
+    disputes.dispute_rule(
+        dispute=review(shorts[1]),
+        actor=referee,
+        kind="corrected",
+        explanation="The cards as played.",
+        data={"play_record": record},
+    )
+    disputes.dispute_rule(
+        dispute=review(shorts[1]),
+        actor=referee,
+        kind="adjusted",
+        explanation="The board was fouled.",
+        data={"adjusted_ns": "avg", "adjusted_ew": "avg"},
+    )
+    # An adjusted score replaced by a corrected short result.
+    dispute = review(shorts[2])
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=referee,
+        kind="adjusted",
+        explanation="Pending.",
+        data={"adjusted_ns": "avg", "adjusted_ew": "avg"},
+    )
+    disputes.dispute_rule(
+        dispute=dispute,
+        actor=referee,
+        kind="corrected",
+        explanation="Counted again.",
+        data={
+            "trump": "espases",
+            "delegated": True,
+            "doubles": [],
+            "totals": {"NS": 30, "EW": 42},
+        },
+    )
+
+
+def test_the_demo_events_round_trip_with_rulings_of_every_kind(db, settings, commits):
+    """Every archive the product exports imports: the demo's finished events, and its
+    championship played to its end with a ruling of every kind (and revisions, and an
+    organiser's correction after it finished)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with commits(execute=True):
+        report = build_demo()
+    users = get_user_model().objects
+    organiser = Actor(user=users.get(username="organiser"))
+    referee = Actor(user=users.get(username="referee"))
+    event = report.event
+    rng = random.Random(7)
+    with commits(execute=True):
+        _every_ruling(event, organiser, referee, rng)
+        events.round_close(rnd=event.rounds.get(number=2), actor=organiser, accept_missing=True)
+        for number in range(3, event.rounds_count + 1):
+            pairings_propose(event.pk, number, actor=organiser)
+            rnd = events.round_open(rnd=event.rounds.get(number=number), actor=organiser)
+            play_round(rnd, rng)
+            events.round_close(rnd=rnd, actor=organiser, accept_missing=True)
+        event = events.event_finish(event=Event.objects.get(pk=event.pk), actor=organiser)
+        late = BoardResult.objects.filter(table__round__event=event, status="confirmed").first()
+        correction = disputes.correction_open(result=late, actor=organiser, reason="Typo.")
+        disputes.dispute_rule(
+            dispute=correction,
+            actor=organiser,
+            kind="corrected",
+            explanation="The score sheet says 40.",
+            data={"trump": late.trump, "totals": {"NS": 40, "EW": 32}},
+        )
+        standings_recompute(event.pk)
+    kinds = set(
+        Ruling.objects.filter(dispute__result__table__round__event=event).values_list(
+            "kind", flat=True
+        )
+    )
+    assert kinds == {"accept", "penalty", "corrected", "adjusted"}
+    finished = list(Event.objects.filter(status=Event.Status.FINISHED).order_by("pk"))
+    assert event in finished and len(finished) > 1
+    when = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    for original in finished:
+        document = json.loads(json.dumps(archive.event_archive(original, exported_at=when)))
+        imported = event_import(document=document, actor=organiser)
+        assert imported.pk != original.pk
+        assert BoardResult.objects.filter(table__round__event=imported).count() == len(
+            document["results"]
+        )
+        # And the public archive (no accounts) too.
+        public = json.loads(
+            json.dumps(archive.public_archive(archive.event_archive(original, exported_at=when)))
+        )
+        event_import(document=public, actor=organiser)
+    assert Submission.objects.exists()

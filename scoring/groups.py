@@ -253,9 +253,20 @@ def rules_of_round(
     """
     if method != "groups" or competitors < 2 or rules.draw != "half":
         return rules
-    groups = snake_groups(range(competitors), size=group_size)
-    group_rounds = GroupsPlan(groups=groups, stage=group_stage(groups)).group_rounds
-    return knockout_rules(rules) if number > group_rounds else rules
+    return knockout_rules(rules) if number > group_rounds_of(competitors, group_size) else rules
+
+
+def group_rounds_of(competitors: int, group_size: int) -> int:
+    """How many group rounds ``competitors`` dealt into groups of ``group_size`` play: the
+    longest group's round robin (k − 1 rounds for k even, k for k odd). Counted, not scheduled,
+    so that a field no schedule fits (a group of one pair, in an event stored with a late entry)
+    still reads its rounds' rules.
+
+    >>> group_rounds_of(8, 4), group_rounds_of(10, 4), group_rounds_of(5, 2)
+    (3, 3, 1)
+    """
+    sizes = [len(g) for g in snake_groups(range(competitors), size=group_size)]
+    return max((k - 1 + k % 2 for k in sizes if k >= 2), default=0)
 
 
 def round_rules(event: EventInput, number: int) -> MatchRules:

@@ -29,6 +29,24 @@ def next_unopened_round(event: Event) -> int:
     return (played or 0) + 1
 
 
+def late_entries_refused(event: Event) -> str:
+    """Why ``event`` takes no late entry ("" when it takes one): a round robin and groups then
+    knockout draw every round from the pairs entered at the start (the Berger table, the snake
+    groups, the number of rounds and the boards dealt), so a pair added while the event runs would
+    re-draw a schedule already under way."""
+    if event.format == Event.Format.ROUND_ROBIN:
+        return _(
+            "A round robin takes no late entry: its rounds and its boards were drawn from the "
+            "pairs entered before the start."
+        )
+    if event.format == Event.Format.GROUPS:
+        return _(
+            "An event of groups then knockout takes no late entry: its groups, its rounds and its "
+            "boards were drawn from the pairs entered before the start."
+        )
+    return ""
+
+
 def _drop_proposal(event: Event, number: int) -> bool:
     """Delete a proposed (not opened) pairing of round ``number``; whether there was one."""
     return event.rounds.filter(number=number, status=Round.Status.PENDING).delete()[0] > 0
@@ -45,10 +63,13 @@ def late_entry_register(
     batch: PairBatch | None = None,
 ) -> Entry:
     """Register a pair after the start: it plays from the next round not opened yet and starts
-    with the event's late-entry match points. Many pairs share one ``batch`` (``entry_create``)."""
+    with the event's late-entry match points. A Swiss only (:func:`late_entries_refused`). Many pairs share one ``batch`` (``entry_create``)."""
     require_organiser(event, actor)
     require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
+    refused = late_entries_refused(event)
+    if refused:
+        raise Conflict(refused, field="format")
     with transaction.atomic():
         Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         joins = next_unopened_round(event)

@@ -20,7 +20,8 @@
    with the nearest lower seed of another table. Each knockout match is one game; it must have a
    winner: a level game is broken by tie-break deals (an event whose draw rule is "half a win"
    uses "tie-break deals" in the knockout), and if the table's boards run out still level, the
-   better seed goes through. The better seed sits North–South.
+   better seed goes through. The better seed sits North–South, in every round: after an upset
+   the better seed of a later match may come from the lower line of the bracket.
 
 >>> snake_groups([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], size=4)
 [[1, 6, 7], [2, 5, 8], [3, 4, 9, 10]]
@@ -118,6 +119,7 @@ class KnockoutMatch:
 class GroupsPlan:
     groups: list[list[int]]
     stage: list[Pairing]
+    order: tuple[int, ...] = ()  # the seeding order the groups were dealt from
 
     @property
     def group_rounds(self) -> int:
@@ -126,7 +128,7 @@ class GroupsPlan:
 
 def groups_plan(event: EventInput, order: Sequence[int]) -> GroupsPlan:
     groups = snake_groups(order, size=event.pairing.group_size)
-    return GroupsPlan(groups=groups, stage=group_stage(groups))
+    return GroupsPlan(groups=groups, stage=group_stage(groups), order=tuple(order))
 
 
 def group_tables(event: EventInput, plan: GroupsPlan) -> list[list[GroupRow]]:
@@ -309,10 +311,17 @@ def knockout_rounds(
     rounds: list[list[KnockoutMatch]] = []
     current: list[int | None] = list(places)
     number = first
+    rank: dict[int, int] = {}  # the knockout seeds (best first), read once a later round needs them
     while len(current) > 1:
+        if number > first and not rank:
+            rank = {e: i for i, e in enumerate(knockout_seeds(event, plan))}
         matches = []
         for i in range(0, len(current), 2):
             a, b = current[i], current[i + 1]
+            if a is not None and b is not None and rank.get(b, len(rank)) < rank.get(a, len(rank)):
+                # After the first round the better seed may come from the lower line (an
+                # upset above it): it sits NS and goes through on a level game all the same.
+                a, b = b, a
             winner: int | None
             if a is None or b is None:
                 # A bye in the first round; later, a place still waiting for its winner.
@@ -352,16 +361,24 @@ def groups_next_round(event: EventInput, order: Sequence[int]) -> Pairing:
     raise ValueError(f"the knockout is over: there is no round {number}")
 
 
-def knockout_places(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> list[int | None]:
-    """The first knockout round's places, from the group tables."""
-    seed_rank = {e: i for i, e in enumerate(order)}
+def _qualification(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> Qualification:
     opts = event.pairing
-    q = qualify(
+    return qualify(
         group_tables(event, plan),
         qualifiers=opts.qualifiers,
         repesca=opts.repesca,
         repesca_min_points=opts.repesca_min_points,
-        seed_rank=seed_rank,
+        seed_rank={e: i for i, e in enumerate(order)},
     )
+
+
+def knockout_seeds(event: EventInput, plan: GroupsPlan) -> list[int]:
+    """The knockout's seeds, best first (``Qualification.seeds``, seeded from ``plan.order``)."""
+    return _qualification(event, plan, plan.order).seeds
+
+
+def knockout_places(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> list[int | None]:
+    """The first knockout round's places, from the group tables."""
+    q = _qualification(event, plan, order)
     group_of = {e: gi for gi, g in enumerate(plan.groups) for e in g}
     return bracket_places(q.seeds, group_of)

@@ -290,7 +290,12 @@ def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None
         return None
     table = next((t for t in rnd.tables if {t.ns, t.ew} == {top, bottom}), None)
     if table is None:
-        # Not seated: whoever of the two was still in the event goes through.
+        # Not seated: whoever of the two could play the round goes through; a pair that sat it
+        # out (withdrawn, or a requested bye) is out. Both absent: the one still in the event,
+        # else the better seed.
+        active = set(event.active(number))
+        if (top in active) != (bottom in active):
+            return top if top in active else bottom
         gone = {e for e in (top, bottom) if event.withdrawn.get(e, number) < number}
         return bottom if top in gone and bottom not in gone else top
     if table.forfeited_by is not None:  # the opponents go through, as they win it

@@ -1,7 +1,8 @@
 """The knockout after the groups (docs/scoring.md §7.6): in every knockout match "the better seed
 sits North–South" and goes through when the table's boards run out still level, also in the
 rounds after the first, where an upset can bring the better seed from the lower line of the
-bracket."""
+bracket; a pair that sits a knockout round out (a requested bye) is out, and its opponent goes
+through."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from dataclasses import replace
 from scoring.groups import group_tables, groups_plan, knockout_places, knockout_rounds, qualify
 from scoring.methods import next_pairing, planned_rounds
 from scoring.pairing import initial_order
-from scoring.types import BoardResult, EventInput, PairingOptions, RoundInput, TableRound
+from scoring.types import (
+    BoardResult,
+    ByeRequest,
+    EventInput,
+    PairingOptions,
+    RoundInput,
+    TableRound,
+)
 from tournaments.stages import stage_view
 
 
@@ -100,3 +108,16 @@ def test_the_bracket_shows_the_better_seed_on_top_of_the_final():
     final = view["bracket"][-1][0]
     assert (final["top"], final["bottom"], final["winner"]) == (s2, s4, s4)
     assert final["score"] == [0, 20]  # the top line's total first
+
+
+def test_the_better_seed_sitting_out_a_semi_final_is_out():
+    """Seed 1 asks to sit out the semi-final: seed 4 rests through to the final, and seed 1
+    does not come back in it."""
+    ev, (s1, _s2, _s3, s4) = _after_groups()
+    ev = replace(ev, bye_requests=[ByeRequest(entry=s1, round=4, match_points=0)])
+    semi = next_pairing(ev)
+    assert s4 in semi.rests and all(s1 not in t for t in semi.tables)
+    ev = _play(ev, semi, min)
+    seated = {e for t in next_pairing(ev).tables for e in t}
+    assert s4 in seated and s1 not in seated
+    assert _bracket(ev)[0][0].winner == s4

@@ -121,3 +121,32 @@ def test_a_stored_groups_event_with_a_late_entry_still_answers_its_pages(client,
         pairings_propose(event.pk, 2, actor=actor)
     groups = client.get(reverse("public:groups", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="en")
     assert "a pair was added after the start" in groups.content.decode()
+
+
+# --- requested byes in a knockout round ----------------------------------------------------------
+
+
+def test_a_requested_bye_in_a_knockout_round_is_refused_with_a_reason(client, actor):
+    """8 pairs in groups of 4: rounds 1-3 are the groups, 4 and 5 the knockout. A pair that does
+    not play a knockout round is out (scoring.groups), so the page refuses the request and says
+    so; a group round still takes one."""
+    from tournaments.models import ByeRequest
+    from tournaments.services.late_entries import bye_request_add
+
+    event = running(actor, 8, format=Event.Format.GROUPS, group_size=4, qualifiers=2)
+    assert event.rounds_count == 5
+    first = event.entries.get(number=1)
+    with pytest.raises(ServiceError, match="Round 4 is a knockout round") as err:
+        bye_request_add(entry=first, actor=actor, round_number=4)
+    assert err.value.field == "round"
+    client.force_login(actor.user)
+    response = client.post(
+        reverse("tournaments:bye_request_add", args=[event.pk]),
+        {"entry": first.pk, "round_number": "5"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert "Round 5 is a knockout round" in response.content.decode()
+    assert not ByeRequest.objects.exists()
+    bye_request_add(entry=first, actor=actor, round_number=3)
+    assert ByeRequest.objects.filter(entry=first, round_number=3).exists()

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from scoring.groups import group_rounds_of
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
@@ -93,6 +94,17 @@ def late_entry_register(
     return entry
 
 
+def _is_knockout_round(event: Event, number: int) -> bool:
+    """Whether round ``number`` of a groups-then-knockout event comes after the group rounds
+    (counted from the pairs entered now: an event takes no late entry once it has started)."""
+    if event.format != Event.Format.GROUPS:
+        return False
+    try:
+        return number > group_rounds_of(event.entries.count(), event.group_size)
+    except ValueError:  # fewer than 2 pairs yet: no groups to count
+        return False
+
+
 def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequest:
     """``entry`` sits out ``round_number`` (a round not opened yet) and scores the event's
     requested-bye match points for it."""
@@ -110,6 +122,15 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
         )
     if entry.withdrawn:
         raise ServiceError(_("This pair has withdrawn."), field="entry")
+    if _is_knockout_round(event, round_number):
+        raise ServiceError(
+            _(
+                "Round %(n)s is a knockout round: a pair that does not play it is out of the "
+                "event. If the pair cannot play it, withdraw it."
+            )
+            % {"n": round_number},
+            field="round",
+        )
     if entry.joins_round is not None and round_number < entry.joins_round:
         raise ServiceError(
             _("This pair joins at round %(n)s.") % {"n": entry.joins_round}, field="round"

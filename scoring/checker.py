@@ -34,7 +34,7 @@ class Difference:
     derived: str
 
     def __str__(self) -> str:
-        where = f"round {self.round}" + (f" table {self.table}" if self.table else "")
+        where = f"round {self.round}" + (f" table {self.table}" if self.table is not None else "")
         return f"{where}: {self.code}: file {self.in_file}, derived {self.derived}"
 
 
@@ -46,20 +46,27 @@ def _ids(ids: list[int]) -> str:
     return ",".join(map(str, sorted(ids))) or "-"
 
 
-def compare(number: int, in_file: Pairing, derived: Pairing) -> list[Difference]:
+def compare(
+    number: int,
+    in_file: dict[int, tuple[int, int]],
+    derived: Pairing,
+    *,
+    bye: int | None,
+    rests: list[int],
+) -> list[Difference]:
+    """The differences of round ``number``: ``in_file`` maps each table number of the file to
+    its (NS, EW); the derived tables are numbered 1, 2, … in order. A table number in one side
+    only is a difference too (``-`` on the other side)."""
     out = []
-    n = max(len(in_file.tables), len(derived.tables))
-    for i in range(n):
-        a = in_file.tables[i] if i < len(in_file.tables) else None
-        b = derived.tables[i] if i < len(derived.tables) else None
+    seats = dict(enumerate(derived.tables, start=1))
+    for table in sorted(set(in_file) | set(seats)):
+        a, b = in_file.get(table), seats.get(table)
         if a != b:
-            out.append(Difference(number, "table", i + 1, _seat(a), _seat(b)))
-    if in_file.bye != derived.bye:
-        out.append(
-            Difference(number, "bye", None, str(in_file.bye or "-"), str(derived.bye or "-"))
-        )
-    if sorted(in_file.rests) != sorted(derived.rests):
-        out.append(Difference(number, "rests", None, _ids(in_file.rests), _ids(derived.rests)))
+            out.append(Difference(number, "table", table, _seat(a), _seat(b)))
+    if bye != derived.bye:
+        out.append(Difference(number, "bye", None, str(bye or "-"), str(derived.bye or "-")))
+    if sorted(rests) != sorted(derived.rests):
+        out.append(Difference(number, "rests", None, _ids(rests), _ids(derived.rests)))
     return out
 
 
@@ -69,12 +76,12 @@ def check(t: TournamentFile) -> list[Difference]:
     out: list[Difference] = []
     for i, rnd in enumerate(ev.rounds):
         before = replace(ev, rounds=ev.rounds[:i])
-        tables = sorted(rnd.tables, key=lambda x: x.table)
-        in_file = Pairing(tables=[(x.ns, x.ew) for x in tables], bye=rnd.bye, rests=rnd.rests)
+        # By table number (the parser refuses a number given twice in a round).
+        in_file = {x.table: (x.ns, x.ew) for x in rnd.tables}
         try:
             derived = next_pairing(before, order=t.order)
         except ValueError as exc:
             out.append(Difference(rnd.number, "error", None, "a round", str(exc)))
             continue
-        out += compare(rnd.number, in_file, derived)
+        out += compare(rnd.number, in_file, derived, bye=rnd.bye, rests=rnd.rests)
     return out

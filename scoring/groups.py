@@ -20,7 +20,8 @@
    with the nearest lower seed of another table. Each knockout match is one game; it must have a
    winner: a level game is broken by tie-break deals (an event whose draw rule is "half a win"
    uses "tie-break deals" in the knockout), and if the table's boards run out still level, the
-   better seed goes through. The better seed sits North–South.
+   better seed goes through. The better seed sits North–South, in every round: after an upset
+   the better seed of a later match may come from the lower line of the bracket.
 
 >>> snake_groups([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], size=4)
 [[1, 6, 7], [2, 5, 8], [3, 4, 9, 10]]
@@ -118,6 +119,7 @@ class KnockoutMatch:
 class GroupsPlan:
     groups: list[list[int]]
     stage: list[Pairing]
+    order: tuple[int, ...] = ()  # the seeding order the groups were dealt from
 
     @property
     def group_rounds(self) -> int:
@@ -126,7 +128,7 @@ class GroupsPlan:
 
 def groups_plan(event: EventInput, order: Sequence[int]) -> GroupsPlan:
     groups = snake_groups(order, size=event.pairing.group_size)
-    return GroupsPlan(groups=groups, stage=group_stage(groups))
+    return GroupsPlan(groups=groups, stage=group_stage(groups), order=tuple(order))
 
 
 def group_tables(event: EventInput, plan: GroupsPlan) -> list[list[GroupRow]]:
@@ -253,9 +255,20 @@ def rules_of_round(
     """
     if method != "groups" or competitors < 2 or rules.draw != "half":
         return rules
-    groups = snake_groups(range(competitors), size=group_size)
-    group_rounds = GroupsPlan(groups=groups, stage=group_stage(groups)).group_rounds
-    return knockout_rules(rules) if number > group_rounds else rules
+    return knockout_rules(rules) if number > group_rounds_of(competitors, group_size) else rules
+
+
+def group_rounds_of(competitors: int, group_size: int) -> int:
+    """How many group rounds ``competitors`` dealt into groups of ``group_size`` play: the
+    longest group's round robin (k − 1 rounds for k even, k for k odd). Counted, not scheduled,
+    so that a field no schedule fits (a group of one pair, in an event stored with a late entry)
+    still reads its rounds' rules.
+
+    >>> group_rounds_of(8, 4), group_rounds_of(10, 4), group_rounds_of(5, 2)
+    (3, 3, 1)
+    """
+    sizes = [len(g) for g in snake_groups(range(competitors), size=group_size)]
+    return max((k - 1 + k % 2 for k in sizes if k >= 2), default=0)
 
 
 def round_rules(event: EventInput, number: int) -> MatchRules:
@@ -277,7 +290,12 @@ def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None
         return None
     table = next((t for t in rnd.tables if {t.ns, t.ew} == {top, bottom}), None)
     if table is None:
-        # Not seated: whoever of the two was still in the event goes through.
+        # Not seated: whoever of the two could play the round goes through; a pair that sat it
+        # out (withdrawn, or a requested bye) is out. Both absent: the one still in the event,
+        # else the better seed.
+        active = set(event.active(number))
+        if (top in active) != (bottom in active):
+            return top if top in active else bottom
         gone = {e for e in (top, bottom) if event.withdrawn.get(e, number) < number}
         return bottom if top in gone and bottom not in gone else top
     if table.forfeited_by is not None:  # the opponents go through, as they win it
@@ -298,10 +316,17 @@ def knockout_rounds(
     rounds: list[list[KnockoutMatch]] = []
     current: list[int | None] = list(places)
     number = first
+    rank: dict[int, int] = {}  # the knockout seeds (best first), read once a later round needs them
     while len(current) > 1:
+        if number > first and not rank:
+            rank = {e: i for i, e in enumerate(knockout_seeds(event, plan))}
         matches = []
         for i in range(0, len(current), 2):
             a, b = current[i], current[i + 1]
+            if a is not None and b is not None and rank.get(b, len(rank)) < rank.get(a, len(rank)):
+                # After the first round the better seed may come from the lower line (an
+                # upset above it): it sits NS and goes through on a level game all the same.
+                a, b = b, a
             winner: int | None
             if a is None or b is None:
                 # A bye in the first round; later, a place still waiting for its winner.
@@ -341,16 +366,24 @@ def groups_next_round(event: EventInput, order: Sequence[int]) -> Pairing:
     raise ValueError(f"the knockout is over: there is no round {number}")
 
 
-def knockout_places(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> list[int | None]:
-    """The first knockout round's places, from the group tables."""
-    seed_rank = {e: i for i, e in enumerate(order)}
+def _qualification(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> Qualification:
     opts = event.pairing
-    q = qualify(
+    return qualify(
         group_tables(event, plan),
         qualifiers=opts.qualifiers,
         repesca=opts.repesca,
         repesca_min_points=opts.repesca_min_points,
-        seed_rank=seed_rank,
+        seed_rank={e: i for i, e in enumerate(order)},
     )
+
+
+def knockout_seeds(event: EventInput, plan: GroupsPlan) -> list[int]:
+    """The knockout's seeds, best first (``Qualification.seeds``, seeded from ``plan.order``)."""
+    return _qualification(event, plan, plan.order).seeds
+
+
+def knockout_places(event: EventInput, plan: GroupsPlan, order: Sequence[int]) -> list[int | None]:
+    """The first knockout round's places, from the group tables."""
+    q = _qualification(event, plan, order)
     group_of = {e: gi for gi, g in enumerate(plan.groups) for e in g}
     return bracket_places(q.seeds, group_of)

@@ -57,6 +57,14 @@ def planned_rounds(event: EventInput, *, order: Sequence[int] | None = None) -> 
     plan = groups_plan(event, start)
     n_direct = sum(min(opts.qualifiers, len(g)) for g in plan.groups)
     # The repesca can only add places up to the next power of two; the knockout has
-    # log2(places) rounds whether or not the repesca fills them all.
-    places = n_direct + (opts.repesca or 0) if opts.repesca is not None else n_direct
+    # log2(places) rounds whether or not the repesca fills them all. It plans a place only for
+    # a non-qualifier that could reach repesca_min_points: in a group of k it plays k - 1
+    # games and, not first, wins at most all but one, which it draws: 2k - 3 match points.
+    possible = sum(
+        len(g) - min(opts.qualifiers, len(g))
+        for g in plan.groups
+        if 2 * len(g) - 3 >= opts.repesca_min_points
+    )
+    repesca = min(opts.repesca or 0, possible) if opts.repesca is not None else 0
+    places = n_direct + repesca
     return plan.group_rounds + max(places - 1, 0).bit_length()

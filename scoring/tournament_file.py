@@ -269,6 +269,8 @@ def loads(text: str) -> TournamentFile:
                 rnd_no, table, ns, ew = (_int(x, n, "TABLE") for x in tokens[:4])
                 if not rounds or rounds[-1].number != rnd_no:
                     raise TournamentFileError(n, f"table of round {rnd_no} outside its ROUND")
+                if any(t.table == table for t in rounds[-1].tables):
+                    raise TournamentFileError(n, f"round {rnd_no} has table {table} twice")
                 time_after = None
                 forfeited: str | None = None
                 results = []

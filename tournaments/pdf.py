@@ -382,7 +382,7 @@ def pdf_plan(
     if kind == "groups":
         stage = stage_pages.stage(ev)
         if stage is None:
-            raise PdfRefused(_("This event has no groups."))
+            raise PdfRefused(stage_pages.no_stage_message(ev.event))
         return PdfPlan(
             kind=kind,
             round=stage.after_round,

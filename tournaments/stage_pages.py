@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from tournaments import policy
 from tournaments.bracket import bracket_svg, round_name
@@ -56,6 +57,15 @@ class StageView:
 def group_letter(index: int) -> str:
     """Group 1 is A, 2 is B…"""
     return chr(ord("A") + index - 1)
+
+
+def no_stage_message(event: Event) -> str:
+    """What the groups page and PDF say when :func:`stage` has nothing to show."""
+    if event.format == Event.Format.GROUPS:
+        return _(
+            "The groups cannot be drawn from this event's pairs: a pair was added after the start."
+        )
+    return _("This event has no groups.")
 
 
 def stage(ev: EventView) -> StageView | None:

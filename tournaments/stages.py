@@ -44,13 +44,17 @@ def _totals(event: st.EventInput, number: int, top: int, bottom: int) -> list[in
 
 def stage_view(event: st.EventInput, after_round: int) -> dict[str, Any]:
     """The groups, repesca and bracket after ``after_round`` ({} unless the event plays groups
-    then knockout)."""
+    then knockout, or when its pairs fit no groups: an event stored with a late entry before
+    those were refused, docs/organisers.md)."""
     if event.pairing.method != "groups" or len(event.entries) < 2:
         return {}
     closed = [r for r in event.rounds if r.number <= after_round and r.closed]
     ev = replace(event, rounds=closed)
     order = initial_order(event)
-    plan = groups_plan(ev, order)
+    try:
+        plan = groups_plan(ev, order)
+    except ValueError:  # a group of one pair: no round robin
+        return {}
     played = {r.number for r in closed}
     groups_done = all(n in played for n in range(1, plan.group_rounds + 1))
     opts = event.pairing

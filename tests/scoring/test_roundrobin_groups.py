@@ -197,3 +197,20 @@ def test_girona_keeps_a_pair_with_fewer_points_than_a_win_out_of_the_repesca():
     assert q.repesca == [] and q.candidates == []
     # With a single point allowed, the drawing runner-up would have gone through.
     assert qualify(tables, qualifiers=1, repesca=None, repesca_min_points=1).repesca == [31]
+
+
+def test_planned_rounds_leave_out_repesca_places_nobody_can_earn():
+    """Groups of 2 with 1 qualifier: the loser of a group plays one game and is not first, so
+    it has at most 1 match point (a draw). A repesca of 2 at 2 match points at least can take
+    nobody: 2 places, one knockout round (the final), not two."""
+    ev = event_with(4, method="groups", group_size=2, qualifiers=1, repesca=2, repesca_min_points=2)
+    assert planned_rounds(ev) == 1 + 1
+    for _ in range(2):
+        ev = play_lower_id_wins(ev, next_pairing(ev))
+    with pytest.raises(ValueError, match="knockout is over"):
+        next_pairing(ev)
+    # At 1 match point a drawn loser could come through: the places stay planned.
+    reachable = event_with(
+        4, method="groups", group_size=2, qualifiers=1, repesca=2, repesca_min_points=1
+    )
+    assert planned_rounds(reachable) == 1 + 2

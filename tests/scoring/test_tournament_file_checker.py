@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -148,3 +149,42 @@ def test_the_example_of_docs_formats_checks_clean():
     example = text[text.index("```\nBTF 1") + 4 : text.index("```", text.index("```\nBTF 1") + 4)]
     t = loads(example)
     assert len(t.event.rounds) == 2 and check(t) == []
+
+
+# --- tables compared by their numbers (docs/formats.md, "The checker") ---------------------------
+
+
+def _clean_swiss() -> str:
+    text = dumps(generate(method="swiss", pairs=8, rounds=3, seed=1))
+    assert check(loads(text)) == []
+    return text
+
+
+def test_the_checker_compares_tables_by_number_not_by_position():
+    """Round 3's four tables numbered 5-8 instead of 1-4: each number is a difference, 1-4
+    missing from the file (``-``) and 5-8 not derived."""
+    text = re.sub(
+        r"^TABLE 3 (\d+) ",
+        lambda m: f"TABLE 3 {int(m.group(1)) + 4} ",
+        _clean_swiss(),
+        flags=re.M,
+    )
+    diffs = check(loads(text))
+    assert [(d.round, d.table) for d in diffs] == [(3, n) for n in range(1, 9)]
+    assert all(d.in_file == "-" for d in diffs[:4]) and all(d.derived == "-" for d in diffs[4:])
+    assert str(diffs[4]).startswith("round 3 table 5: table: file ")
+
+
+def test_tables_listed_out_of_order_with_their_numbers_check_clean():
+    lines = _clean_swiss().splitlines()
+    round3 = [i for i, line in enumerate(lines) if line.startswith("TABLE 3 ")]
+    block = [lines[i] for i in round3]
+    for i, line in zip(round3, reversed(block), strict=True):
+        lines[i] = line
+    assert check(loads("\n".join(lines) + "\n")) == []
+
+
+def test_a_table_number_given_twice_in_a_round_is_a_parse_error():
+    text = re.sub(r"^TABLE 3 (\d+) ", "TABLE 3 1 ", _clean_swiss(), flags=re.M)
+    with pytest.raises(TournamentFileError, match="round 3 has table 1 twice"):
+        loads(text)

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from scoring.groups import group_rounds_of
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
@@ -29,6 +30,24 @@ def next_unopened_round(event: Event) -> int:
     return (played or 0) + 1
 
 
+def late_entries_refused(event: Event) -> str:
+    """Why ``event`` takes no late entry ("" when it takes one): a round robin and groups then
+    knockout draw every round from the pairs entered at the start (the Berger table, the snake
+    groups, the number of rounds and the boards dealt), so a pair added while the event runs would
+    re-draw a schedule already under way."""
+    if event.format == Event.Format.ROUND_ROBIN:
+        return _(
+            "A round robin takes no late entry: its rounds and its boards were drawn from the "
+            "pairs entered before the start."
+        )
+    if event.format == Event.Format.GROUPS:
+        return _(
+            "An event of groups then knockout takes no late entry: its groups, its rounds and its "
+            "boards were drawn from the pairs entered before the start."
+        )
+    return ""
+
+
 def _drop_proposal(event: Event, number: int) -> bool:
     """Delete a proposed (not opened) pairing of round ``number``; whether there was one."""
     return event.rounds.filter(number=number, status=Round.Status.PENDING).delete()[0] > 0
@@ -45,10 +64,13 @@ def late_entry_register(
     batch: PairBatch | None = None,
 ) -> Entry:
     """Register a pair after the start: it plays from the next round not opened yet and starts
-    with the event's late-entry match points. Many pairs share one ``batch`` (``entry_create``)."""
+    with the event's late-entry match points. A Swiss only (:func:`late_entries_refused`). Many pairs share one ``batch`` (``entry_create``)."""
     require_organiser(event, actor)
     require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
+    refused = late_entries_refused(event)
+    if refused:
+        raise Conflict(refused, field="format")
     with transaction.atomic():
         Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         joins = next_unopened_round(event)
@@ -72,6 +94,17 @@ def late_entry_register(
     return entry
 
 
+def _is_knockout_round(event: Event, number: int) -> bool:
+    """Whether round ``number`` of a groups-then-knockout event comes after the group rounds
+    (counted from the pairs entered now: an event takes no late entry once it has started)."""
+    if event.format != Event.Format.GROUPS:
+        return False
+    try:
+        return number > group_rounds_of(event.entries.count(), event.group_size)
+    except ValueError:  # fewer than 2 pairs yet: no groups to count
+        return False
+
+
 def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequest:
     """``entry`` sits out ``round_number`` (a round not opened yet) and scores the event's
     requested-bye match points for it."""
@@ -89,6 +122,15 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
         )
     if entry.withdrawn:
         raise ServiceError(_("This pair has withdrawn."), field="entry")
+    if _is_knockout_round(event, round_number):
+        raise ServiceError(
+            _(
+                "Round %(n)s is a knockout round: a pair that does not play it is out of the "
+                "event. If the pair cannot play it, withdraw it."
+            )
+            % {"n": round_number},
+            field="round",
+        )
     if entry.joins_round is not None and round_number < entry.joins_round:
         raise ServiceError(
             _("This pair joins at round %(n)s.") % {"n": entry.joins_round}, field="round"

@@ -14,6 +14,7 @@ from tournaments.models import Event
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
 from tournaments.services.events import round_propose
+from tournaments.services.late_entries import late_entries_refused
 from tournaments.services.teams import team_round_store
 from tournaments.team_io import team_pairing_input
 
@@ -48,6 +49,21 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
     try:
         pairing = next_pairing(data)
     except ValueError as exc:
+        if (
+            not event.is_team_event
+            and late_entries_refused(event)
+            and event.entries.filter(joins_round__isnull=False).exists()
+        ):
+            # Stored before late entries were refused in these methods: the schedule of the
+            # pairs entered now may not exist (a group of one pair).
+            raise ServiceError(
+                _(
+                    "Round %(n)s cannot be paired: a pair was added after the start, and this "
+                    "event's round robin or groups cannot be drawn with it."
+                )
+                % {"n": round_number},
+                field="round",
+            ) from exc
         # The method has no such round (the round robin or the knockout is over).
         raise ServiceError(
             _("The pairing method has no round %(n)s for this event.") % {"n": round_number},

@@ -452,6 +452,7 @@ def _entries_page(
             "can_register": can_change and event.status in EDITABLE_STATUSES,
             "can_register_late": can_change and event.status == Event.Status.RUNNING,
             "late_round": late_entries.next_unopened_round(event),
+            "late_refused": late_entries.late_entries_refused(event),
             "bye_requests": selectors.event_bye_requests(event),
             "bye_form": ByeRequestForm(event=event, data=bye_data),
             "can_request_byes": can_change

@@ -156,7 +156,7 @@ def groups(request: HttpRequest, pk: int) -> HttpResponse:
     ev = public_event(request, pk)
     view = stage_pages.stage(ev)
     if view is None:
-        return refused(request, ev, _("This event has no groups."), 404)
+        return refused(request, ev, stage_pages.no_stage_message(ev.event), 404)
     return render(request, "public/groups.html", _base(ev, stage=view))
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
-from api.authentication import TableUser
+from api.principals import TableUser
 from tournaments import policy
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Dispute, Event

@@ -14,13 +14,12 @@ import hashlib
 import secrets
 
 from django.conf import settings
-from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from tournaments.actors import Actor
+from api.principals import TableUser
 from tournaments.models import Round, Table, TableToken
 from tournaments.prepared import Prepared
 from tournaments.rows import insert_all
@@ -61,41 +60,16 @@ def expires_at(row: TableToken) -> dt.datetime:
     return row.created_at + lifetime()
 
 
-class StoredAnswer(exceptions.APIException):
-    """Not an error: the request is answered by ``response``, the stored answer to the same
-    request, although its token no longer acts (its round closed, or it expired). Raised by the
-    authentication, before the view runs, so that nothing else of the request is done;
-    ``api.errors.exception_handler`` sends it."""
+class TokenStopped(exceptions.AuthenticationFailed):
+    """A token found but no longer acting: its round closed, or it expired. Refused as any
+    other, except that a ``POST`` it already made, sent again with the same ``Idempotency-Key``
+    and body, gets its stored answer, the one lost on the way (``api.errors.exception_handler``;
+    docs/api.md, Idempotency)."""
 
-    def __init__(self, response: HttpResponse) -> None:
-        super().__init__()
-        self.response = response
-
-
-class TableUser:
-    """Stands in for request.user when a table token authenticates the request."""
-
-    is_authenticated = True
-    is_anonymous = False
-    is_staff = False
-    is_superuser = False
-    is_active = True
-    pk = None
-    id = None
-
-    def __init__(self, table: Table, side: str) -> None:
-        self.table = table
+    def __init__(self, detail: str, *, table_pk: int, side: str) -> None:
+        super().__init__(detail)
+        self.table_pk = table_pk
         self.side = side
-
-    @property
-    def actor(self) -> Actor:
-        return Actor(table=self.table, side=self.side)
-
-    def get_username(self) -> str:
-        return f"table {self.table.number}"
-
-    def __str__(self) -> str:
-        return self.get_username()
 
 
 class TableTokenAuthentication(authentication.BaseAuthentication):
@@ -120,26 +94,15 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         table, side = found.table, found.side
         expired = expires_at(found) <= timezone.now()
         if expired or table.round.status != Round.Status.OPEN:
-            _replay_stored(request, table, side)
-            if expired:
-                raise exceptions.AuthenticationFailed(invalid)
-            raise exceptions.AuthenticationFailed(_("This table's round is not open any more."))
+            raise TokenStopped(
+                invalid if expired else _("This table's round is not open any more."),
+                table_pk=table.pk,
+                side=side,
+            )
         return (TableUser(table, side), None)
 
     def authenticate_header(self, request) -> str:
         return self.keyword
-
-
-def _replay_stored(request, table: Table, side: str) -> None:
-    """A token that no longer acts (its round closed, or it expired) still gets the stored answer
-    to a ``POST`` it already made, sent again with the same ``Idempotency-Key`` and body: the
-    answer that was lost on the way (docs/api.md, Idempotency). Raises :class:`StoredAnswer`
-    with it; returns when there is none, and the token is refused as before."""
-    from api import idempotency  # it imports TableUser from here
-
-    answer = idempotency.stored_answer(request, idempotency.table_principal(table.pk, side))
-    if answer is not None:
-        raise StoredAnswer(answer)
 
 
 class TableTokenScheme(OpenApiAuthenticationExtension):

@@ -17,7 +17,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from api.authentication import StoredAnswer
+from api import idempotency
+from api.authentication import TokenStopped
+from api.principals import table_principal
 from engine.errors import MAX_PROBLEMS, clip
 from tournaments.services import ServiceError
 from tournaments.services.results import InvalidSubmission
@@ -36,15 +38,6 @@ FIELD_OF = {
     exceptions.NotAuthenticated: "authorization",
     exceptions.AuthenticationFailed: "authorization",
 }
-
-
-class IdempotencyKeyReused(exceptions.APIException):
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_detail = _(
-        "This Idempotency-Key was already used for a different request: use a new key for a "
-        "new submission."
-    )
-    default_code = "idempotency_key_reused"
 
 
 def _bounded(errors: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -117,8 +110,13 @@ def _throttled_message(wait: float | None) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | HttpResponse | None:
-    if isinstance(exc, StoredAnswer):
-        return exc.response
+    if isinstance(exc, TokenStopped):
+        # The same POST sent again by a token that no longer acts: its stored answer, if any.
+        answer = idempotency.stored_answer(
+            context["request"], table_principal(exc.table_pk, exc.side)
+        )
+        if answer is not None:
+            return answer
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
     if isinstance(exc, IntegrityError):
@@ -164,8 +162,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Htt
     if isinstance(data, dict) and set(data) == {"detail"}:
         field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
         field = getattr(exc, "field", None) or field  # a refused body names the value
-        if isinstance(exc, IdempotencyKeyReused):
-            field = "Idempotency-Key"
         errors = [{"field": field, "message": str(data["detail"])}]
     else:
         errors = _flatten(data)

@@ -13,13 +13,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework import status
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.authentication import TableUser
-from api.errors import IdempotencyKeyReused
+from api.principals import principal
 from tournaments import idempotency as once
 from tournaments.idempotency import HEADER, MAX_KEY, REPLAYED_HEADER
 
@@ -36,21 +36,20 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
+class IdempotencyKeyReused(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = _lazy(
+        "This Idempotency-Key was already used for a different request: use a new key for a "
+        "new submission."
+    )
+    default_code = "idempotency_key_reused"
+    field = "Idempotency-Key"  # where api.errors files the message
+
+
 class KeyInUse(APIException):
     status_code = 409
     default_detail = _lazy("A request with this Idempotency-Key is still being processed.")
     default_code = "idempotency_key_in_use"
-
-
-def table_principal(table_pk: int, side: str | None) -> str:
-    return f"t{table_pk}{side or ''}"
-
-
-def principal(request: Request) -> str:
-    user = request.user
-    if isinstance(user, TableUser):
-        return table_principal(user.table.pk, user.side)
-    return f"u{user.pk}"
 
 
 def scope_for(request: Request) -> str:

@@ -23,10 +23,10 @@ from rest_framework.response import Response
 from api import access
 from api import lifecycle_serializers as ls
 from api import serializers as s
-from api.authentication import TableUser
 from api.errors import NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.organiser import organised_event, organiser_call, post_schema, visible_event
+from api.principals import TableUser
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
 from tournaments import policy, scoring_io, selectors

@@ -4,7 +4,7 @@ attempt is known (a right secret gives its unit back)."""
 
 from rest_framework.throttling import BaseThrottle
 
-from api.idempotency import principal
+from api.principals import principal
 from tournaments import ratelimit
 
 

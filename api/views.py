@@ -25,10 +25,11 @@ from rest_framework.views import APIView
 import engine
 from api import access
 from api import serializers as s
-from api.authentication import TableUser, expires_at, issue_table_token
+from api.authentication import expires_at, issue_table_token
 from api.errors import NON_FIELD, error_body
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.parsers import StorableJSONParser
+from api.principals import TableUser
 from api.schema import NOT_MODIFIED, errors
 from api.throttles import VerifyThrottle
 from scoring.standings import CRITERIA

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -313,6 +314,10 @@ def xlsx_book(sheets: list[tuple[Table, Any]]) -> bytes:
                     value = bool(value)
                 elif c.kind == "num" and value is not None:
                     value = round(value, c.digits)
+                elif isinstance(value, str):
+                    # Control characters XML cannot hold (a name stored before names were
+                    # cleaned, a note): dropped, or the whole workbook would fail.
+                    value = ILLEGAL_CHARACTERS_RE.sub("", value)
                 values.append(value)
             sheet.append(values)
             for cell, c in zip(sheet[sheet.max_row], table.columns, strict=True):

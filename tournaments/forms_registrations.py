@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Registration
+from tournaments.services.clubs import normal_name
 
 
 class SignupForm(forms.Form):
@@ -28,6 +29,15 @@ class SignupForm(forms.Form):
         required=False,
         help_text=_("Your partner gets the same messages, and their own results after the event."),
     )
+
+    def clean_player1(self) -> str:
+        name = normal_name(self.cleaned_data["player1"])
+        if not name:  # nothing printable: control characters only
+            raise forms.ValidationError(self.fields["player1"].error_messages["required"])
+        return name
+
+    def clean_player2(self) -> str:
+        return normal_name(self.cleaned_data.get("player2") or "")
 
     def clean(self) -> dict[str, object]:
         data = super().clean()

@@ -10,6 +10,7 @@ organisers see its players' pages.
 import logging
 import unicodedata
 
+from django.db.models.functions import Length
 from django.utils.translation import gettext as _
 
 from tournaments.actors import Actor
@@ -45,8 +46,12 @@ def normal_name(name: str) -> str:
     """A name with its spaces collapsed and its accents composed (NFC), as the pages show it:
     "Penya   Lloret" is Penya Lloret, and an "À" typed on a Mac (A + combining grave) is the "À"
     of other keyboards, not a look-alike club (one its typist would organise, or a pair's second
-    club) or a look-alike player."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    club) or a look-alike player. Control characters are dropped: they print as nothing and
+    some files cannot hold them (an Excel sheet)."""
+    name = unicodedata.normalize("NFC", name)
+    if not name.isprintable():
+        name = "".join(" " if c.isspace() else c for c in name if c.isspace() or c.isprintable())
+    return " ".join(name.split())
 
 
 def home_club(name: str) -> Club | None:
@@ -61,7 +66,14 @@ def home_club(name: str) -> Club | None:
 
 def _named(name: str) -> Club | None:
     """The club of this (normal) name, whatever its capitals."""
-    return Club.objects.filter(name__iexact=name).first()
+    club = Club.objects.filter(name__iexact=name).order_by("pk").first()
+    if club is not None or name.isascii():
+        return club
+    # SQLite's case-insensitive match folds ASCII letters only ("èlit" is not "Èlit" there):
+    # the names of that length are compared here, as PostgreSQL's UPPER() already does.
+    key = name.casefold()
+    same_length = Club.objects.annotate(chars=Length("name")).filter(chars=len(name))
+    return next((c for c in same_length.order_by("pk") if c.name.casefold() == key), None)
 
 
 def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | None:

@@ -311,6 +311,9 @@ def entry_create(
     registering many pairs passes one ``batch`` for them all (made in its transaction)."""
     player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
     name, club = clubs.normal_name(name), clubs.normal_name(club)
+    for field_name, value in (("player1", player1), ("player2", player2)):
+        if not value:  # nothing printable was typed (the forms require a name)
+            raise ServiceError(_("Type the player's name."), field=field_name)
     too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
-from tournaments.services import ServiceError, audit
+from tournaments.services import ServiceError, audit, clubs
 from tournaments.services.events import entry_register, require_organiser
 from tournaments.services.waiting_list import is_full, promote_within_cap
 
@@ -78,7 +78,10 @@ def registration_signup(
         # be confirmed.
         event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
         _open_for_signup(event)
-        if not player2.strip():
+        player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
+        if not player1:  # nothing printable was typed (the form requires a name)
+            raise ServiceError(_("Type the player's name."), field="player1")
+        if not player2:
             status, kind = Registration.Status.SOLO, SOLO
         elif is_full(event):
             status, kind = Registration.Status.WAITING, WAITING
@@ -86,10 +89,10 @@ def registration_signup(
             status, kind = Registration.Status.CONFIRMED, CONFIRMED
         registration = Registration.objects.create(
             event=event,
-            player1=player1.strip(),
-            player2=player2.strip(),
+            player1=player1,
+            player2=player2,
             email=email,
-            email2=email2 if player2.strip() else "",
+            email2=email2 if player2 else "",
             language=language,
             status=status,
         )

@@ -70,15 +70,25 @@ def has_role(event: Event, user: Any, role: str) -> bool:
 
 
 def find_account(identifier: str) -> Any:
-    """The account whose username or e-mail is ``identifier`` (case ignored); ServiceError on
-    the field ``who`` when there is none, or when an e-mail is shared by several accounts."""
+    """The account whose username or e-mail is ``identifier`` (case ignored, an exact username
+    first); ServiceError on the field ``who`` when there is none, or when several accounts
+    match."""
     text = identifier.strip()
     if not text:
         raise ServiceError(_("Type a username or an e-mail address."), field="who")
     users = get_user_model().objects
-    found = users.filter(username__iexact=text).first()
-    if found is not None:
-        return found
+    exact = users.filter(username=text).first()
+    if exact is not None:
+        return exact
+    # Case ignored: "jordi" is Jordi, unless Jordi and JORDI both exist (accounts made by hand).
+    alike = list(users.filter(username__iexact=text)[:2])
+    if len(alike) == 1:
+        return alike[0]
+    if len(alike) > 1:
+        raise ServiceError(
+            _("Several accounts have this username in other capitals: type it exactly."),
+            field="who",
+        )
     by_email = list(users.filter(email__iexact=text)[:2]) if "@" in text else []
     if len(by_email) == 1:
         return by_email[0]

@@ -20,12 +20,15 @@ def actor(organiser):
     return Actor(user=organiser)
 
 
-def team_event(actor, n=4, **options):
-    """A running team event of ``n`` teams of four (boards dealt)."""
+def team_event(actor, n=4, seed=None, **options):
+    """A running team event of ``n`` teams of four (boards dealt; from ``seed`` when given, for a
+    test whose outcome depends on the cards)."""
     options = {"boards_per_round": 3, "rounds_count": 3} | options
     event = events.event_create(
         actor=actor, name="Equips", competitor=Event.Competitor.TEAMS, **options
     )
+    if seed is not None:
+        Event.objects.filter(pk=event.pk).update(seed=seed)
     events.registration_open(event=event, actor=actor)
     for i in range(1, n + 1):
         teams.team_register(

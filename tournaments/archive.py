@@ -49,9 +49,9 @@ FORMAT = "botifarra-event-archive"
 VERSION = 1
 SCHEMA_PATH = Path(settings.BASE_DIR) / "docs" / "schemas" / "archive.schema.json"
 
-RESULT_FIELDS = (
-    "status",
-    "source",
+# What a result's contract, hand and score are: what the engine, a play record or a ruling give
+# (the import checks them against each other); the other fields of a result say who and when.
+SCORED_FIELDS = (
     "delegated",
     "trump",
     "doubles",
@@ -64,6 +64,11 @@ RESULT_FIELDS = (
     "capot",
     "adjusted_ns",
     "adjusted_ew",
+)
+RESULT_FIELDS = (
+    "status",
+    "source",
+    *SCORED_FIELDS,
     "entered_by",
     "entered_side",
     "confirmed_by",

@@ -533,29 +533,15 @@ def _play_record(
     return play.stored_values(verdict, record)
 
 
-# The fields of a result the engine, a play record or a ruling give (``short_values``,
-# ``play.stored_values``, ``disputes.ruling_values``); the rest say who and when.
-_SCORED = (
-    "delegated",
-    "trump",
-    "doubles",
-    "totals_ns",
-    "totals_ew",
-    "offending_pair",
-    "multiplier",
-    "score_ns",
-    "score_ew",
-    "capot",
-    "adjusted_ns",
-    "adjusted_ew",
-)
 # What a bad value of an archive makes the scoring code raise (a refusal, not a 500).
 _UNSCORABLE = (ServiceError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def _holds(row: Mapping[str, Any], values: Mapping[str, Any] | None) -> bool:
     """Whether the archive's result holds ``values`` (of those fields they name)."""
-    return values is not None and all(row[k] == v for k, v in values.items() if k in _SCORED)
+    return values is not None and all(
+        row[k] == v for k, v in values.items() if k in archive.SCORED_FIELDS
+    )
 
 
 def _scored(row: Mapping[str, Any], board: Board) -> dict[str, Any] | None:

@@ -15,31 +15,17 @@ from scoring.types import (
     BoardResult,
     ByeRequest,
     EventInput,
-    PairingOptions,
     RoundInput,
     TableRound,
 )
+from tests.scoring.test_roundrobin_groups import event_with
 from tournaments.stages import stage_view
 
 
 def _event() -> EventInput:
     """8 pairs in two groups of 4 (3 group rounds), the best 2 of each group: semi-finals and a
     final, each game of 2 boards (a level game: 2 tie-break deals, boards 3 and 4)."""
-    entries = list(range(1, 9))
-    return EventInput(
-        entries,
-        {e: e for e in entries},
-        {},
-        [],
-        seed="ko",
-        match_mode="game",
-        game_target=None,
-        game_cap=None,
-        deal_limit=2,
-        draw="tiebreak",
-        tiebreak_deals=2,
-        pairing=PairingOptions(method="groups", group_size=4, qualifiers=2, repesca=0),
-    )
+    return event_with(8, seed="ko", method="groups", group_size=4, qualifiers=2, repesca=0)
 
 
 def _play(ev, pairing, winner_of):

@@ -118,14 +118,14 @@ def test_bracket_splits_a_same_group_first_round_meeting():
     assert places == [1, 3, 2, 4]
 
 
-def event_with(n, **options) -> EventInput:
+def event_with(n, seed="groups", **options) -> EventInput:
     entries = list(range(1, n + 1))
     return EventInput(
         entries,
         {e: e for e in entries},
         {},
         [],
-        seed="groups",
+        seed=seed,
         match_mode="game",
         game_target=None,
         game_cap=None,

@@ -71,7 +71,11 @@ def _create(model: type[_M], **values: Any) -> _M:
 
 
 def _time(value: str | None) -> dt.datetime | None:
-    return dt.datetime.fromisoformat(value) if value else None
+    """An archive's time; one without an offset is in the site's time zone, as Django reads it."""
+    if not value:
+        return None
+    moment = dt.datetime.fromisoformat(value)
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
 
 
 def _stamp(obj: Any, **times: str | None) -> None:
@@ -558,31 +562,23 @@ def _scored(row: Mapping[str, Any], board: Board) -> dict[str, Any] | None:
         "totals": totals,
         "offending_pair": row["offending_pair"] or None,
     }
-    try:
-        return short_values(board=board, data=contract)
-    except _UNSCORABLE:
-        return None
+    return _short_scored(contract, board)
 
 
-def _scored_submission(data: Any, board: Board) -> dict[str, Any] | None:
-    """The values of a short result as it was sent (``short_values``); None when they score
-    nothing."""
+def _short_scored(data: Any, board: Board) -> dict[str, Any] | None:
+    """The values of a short result (``short_values``, as when it was entered); None when they
+    score nothing."""
     try:
         return short_values(board=board, data=data) if isinstance(data, Mapping) else None
     except _UNSCORABLE:
         return None
 
 
-def _moment(value: str) -> dt.datetime:
-    moment = dt.datetime.fromisoformat(value)
-    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
-
-
 def _ruling_in_force(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The ruling the result follows: the latest of any of its disputes (each ruling supersedes
     the one in force when it is made, ``disputes.current_ruling``)."""
     rulings = [r for d in row["disputes"] for r in d["rulings"]]
-    return sorted(rulings, key=lambda r: _moment(r["created_at"]))[-1] if rulings else None
+    return sorted(rulings, key=lambda r: _time(r["created_at"]))[-1] if rulings else None
 
 
 def _submitted(row: Mapping[str, Any], submitted: list[tuple[str, dict[str, Any] | None]]) -> bool:
@@ -684,7 +680,7 @@ def _results(
                 values = _play_record(s["play_record"], result, board, submission)
                 records.append(values)
             else:
-                values = _scored_submission(s["data"], board)
+                values = _short_scored(s["data"], board)
             submitted.append((s["source"], values))
         for pr in row["play_records"]:
             records.append(_play_record(pr, result, board))

@@ -64,7 +64,8 @@ def late_entry_register(
     batch: PairBatch | None = None,
 ) -> Entry:
     """Register a pair after the start: it plays from the next round not opened yet and starts
-    with the event's late-entry match points. A Swiss only (:func:`late_entries_refused`). Many pairs share one ``batch`` (``entry_create``)."""
+    with the event's late-entry match points. A Swiss only (:func:`late_entries_refused`). Many
+    pairs share one ``batch`` (``entry_create``)."""
     require_organiser(event, actor)
     require_pairs_event(event)
     require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))

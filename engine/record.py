@@ -52,12 +52,13 @@ def canonical(record: Mapping[str, Any], *, hands: bool = True) -> dict[str, Any
     True
     """
     deal: dict[str, Any] = {"dealer": record["deal"]["dealer"]}
-    if hands and "hands" in record["deal"]:
-        deal["hands"] = {s: list(record["deal"]["hands"][s]) for s in ("N", "E", "S", "W")}
+    given = record["deal"].get("hands")  # null, as absent, is the board's own deal
+    if hands and given is not None:
+        deal["hands"] = {s: list(given[s]) for s in ("N", "E", "S", "W")}
     choice = record["choice"]
     return {
         "format": FORMAT,
-        "ruleset": record.get("ruleset", "lliure"),
+        "ruleset": record.get("ruleset") or "lliure",
         "deal": deal,
         "choice": {"delegated": choice["delegated"], "trump": choice["trump"]},
         "doubles": [{"seat": d["seat"], "call": d["call"]} for d in record.get("doubles") or []],

@@ -115,6 +115,65 @@ def test_a_play_record_result_that_disagrees_with_its_own_verdict_is_refused(db,
     _refused(run, bad, "results")
 
 
+def test_an_imported_play_record_is_stored_canonical_and_exports_again(db, commits):
+    """A record may give its board's hands as null (the board's seeded deal, as when they are
+    left out): it replays, and is stored as a submitted record is, so that the imported event's
+    archive and its public records file give it out (they were a 500)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    sent = copy.deepcopy(doc)
+    submitted = next(
+        s["play_record"]
+        for r in sent["results"]
+        for s in r["submissions"]
+        if s["play_record"] and s["play_record"]["outcome"] == "complete"
+    )
+    submitted["record"]["deal"]["hands"] = None
+    submitted["record"]["ruleset"] = None
+    answer = run.organiser.post(f"{API}/events/import", sent, format="json")
+    assert answer.status_code == 201, answer.content[:300]
+    new = answer.json()["id"]
+    Event.objects.filter(pk=new).update(published=True)
+    again = run.organiser.get(f"{API}/events/{new}/archive")
+    assert again.status_code == 200
+    assert run.organiser.get(f"/e/{new}/export/records.json").status_code == 200
+    records = [
+        s["play_record"]["record"]
+        for r in again.json()["results"]
+        for s in r["submissions"]
+        if s["play_record"]
+    ]
+    assert records == [
+        s["play_record"]["record"]
+        for r in doc["results"]
+        for s in r["submissions"]
+        if s["play_record"]
+    ]
+
+
+def test_an_invalid_play_record_is_refused(db, commits):
+    """The product never stores an invalid record (a submission's is refused): an archive that
+    holds one, even with its true verdict, is refused rather than stored for every later export
+    of the event to fail on."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    result = bad["results"][0]
+    board = Event.objects.get(pk=run.pk).boards.get(number=result["board"])
+    record = {"format": "botifarra-play/1", "deal": {"dealer": board.dealer}, "play": []}
+    verdict = play.replay(board, dict(record, ruleset=board.event.ruleset)).to_json()
+    assert verdict["outcome"] == "invalid"
+    result["play_records"].append(
+        {
+            "record": record,
+            "verdict": verdict,
+            "outcome": "invalid",
+            "created_at": "2026-01-01T10:00:00Z",
+        }
+    )
+    assert "not a valid record" in _refused(run, bad, "results")
+
+
 def test_a_ruled_result_must_hold_what_its_ruling_gives(db, commits):
     """Table 2 board 2 of round 1 was ruled with a corrected result (copes, NS 44): a result
     that the engine would score, but not the ruling's, is refused; and a referee's values with

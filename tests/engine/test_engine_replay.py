@@ -29,7 +29,7 @@ from engine import (
     replay_steps,
 )
 from engine.problems import MAX_PROBLEMS
-from engine.record import dumps, loads, make_record
+from engine.record import canonical, dumps, loads, make_record
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 
@@ -408,6 +408,23 @@ def test_record_dumps_is_canonical_and_round_trips() -> None:
     assert dumps(shuffled) == dumps(record)
     assert loads(dumps(record)) == record
     assert dumps(record).startswith('{"format": "botifarra-play/1", "ruleset": "obligada", "deal"')
+
+
+def test_canonical_reads_a_null_ruleset_and_null_hands_as_absent() -> None:
+    """play-record.md: ``ruleset`` is optional (default lliure) and an event's record may leave
+    the hands out; replay reads null as absent, and the canonical form does the same (it wrote
+    ``"ruleset": null`` and failed on null hands)."""
+    deal, record = played_record("event", 6, "espases")
+    left_out = copy.deepcopy(record)
+    del left_out["deal"]["hands"]
+    left_out.pop("ruleset", None)
+    assert replay(left_out, deal=deal).outcome == "complete"
+    nulls = copy.deepcopy(left_out) | {"ruleset": None}
+    nulls["deal"]["hands"] = None
+    assert replay(nulls, deal=deal).to_json() == replay(left_out, deal=deal).to_json()
+    assert canonical(nulls) == canonical(left_out)
+    assert canonical(nulls)["ruleset"] == "lliure"
+    assert "hands" not in canonical(nulls)["deal"]
 
 
 def test_a_card_dealt_twice_is_reported_at_the_same_place_whatever_the_key_order_r10() -> None:

@@ -507,33 +507,44 @@ def _play_record(
     board: Board,
     submission: Submission | None = None,
 ) -> dict[str, Any] | None:
-    """Store a play record of the archive, refused unless it replays to its verdict; the values
-    a result takes from it (``play.stored_values``), None for an invalid record."""
+    """Store a play record of the archive, in its canonical form as a submitted one is, refused
+    unless it replays to its verdict and that verdict is complete or illegal (the product never
+    stores an invalid record: its exports could not give one out); the values a result takes
+    from it (``play.stored_values``)."""
     if data is None:
         return None
     record = _with_ruleset(data["record"], board)
     verdict = play.replay(board, record)
+    where = {"b": board.number, "t": result.table.number, "r": result.table.round.number}
     if verdict.to_json() != data["verdict"]:
         raise ServiceError(
             _(
                 "A play record of board %(b)s at table %(t)s of round %(r)s does not replay to "
                 "the verdict the archive holds."
             )
-            % {"b": board.number, "t": result.table.number, "r": result.table.round.number},
+            % where,
             field="results",
         )
+    if verdict.outcome == engine.Outcome.INVALID:
+        raise ServiceError(
+            _(
+                "A play record of board %(b)s at table %(t)s of round %(r)s is not a valid "
+                "record: an archive holds only the records the event accepted."
+            )
+            % where,
+            field="results",
+        )
+    canonical = play.canonical(board, record)
     pr = _create(
         PlayRecord,
         result=result,
         submission=submission,
-        record=record,
-        received=play.as_sent(record),  # an archive holds the canonical form only
+        record=canonical,
+        received=play.as_sent(canonical),  # an archive holds the canonical form only
         verdict=data["verdict"],
-        outcome=data["outcome"],
+        outcome=verdict.outcome.value,
     )
     _stamp(pr, created_at=data["created_at"])
-    if verdict.outcome == engine.Outcome.INVALID:
-        return None
     return play.stored_values(verdict, record)
 
 

@@ -181,7 +181,10 @@ def standings_state(ev: EventView) -> str:
     A reader who sees closed rounds only is not told of a recomputation the open round asked
     for: it comes with every result a table stores, and "being updated" (or the ETag that
     carries it) would tell the room when one did. Pending work is theirs when a result of a
-    round they see changed after the standings they are shown (a ruling, a correction).
+    round they see changed after the last recomputation started (a ruling, a correction): not
+    after their snapshot's time, which a recomputation keeps when the values stay the same (a
+    hand entered card by card after its short result), so that such a change would make every
+    later result of the open round show.
     """
     state = queue.standings_state(ev.event)
     if state == queue.FRESH or ev.staff:
@@ -191,11 +194,11 @@ def standings_state(ev: EventView) -> str:
     limit = policy.last_scored_round(staff=False, rounds=ev.rounds.values())
     if limit == 0:  # no round closed: they are shown no standings, so nothing is pending
         return queue.FRESH
-    shown = standings_time(ev)
-    if shown is None:
+    computed = ev.event.standings_updated_at
+    if computed is None or standings_time(ev) is None:
         return state
     changed = BoardResult.objects.filter(
-        table__round__event=ev.event, table__round__number__lte=limit, updated_at__gt=shown
+        table__round__event=ev.event, table__round__number__lte=limit, updated_at__gt=computed
     ).exists()
     return state if changed else queue.FRESH
 

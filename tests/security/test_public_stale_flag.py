@@ -18,10 +18,11 @@ from tournaments.models import BoardResult, Event, Table
 pytestmark = pytest.mark.django_db
 
 
-def _recomputation_pending(event):
-    """As between a result's commit and the worker's run: stale, a recomputation running."""
+def _recomputation_pending(event, last_started=None):
+    """As between a result's commit and the worker's run: stale, a recomputation running; the
+    last one started at ``last_started`` (by default a minute ago)."""
     Event.objects.filter(pk=event.pk).update(
-        standings_updated_at=timezone.now() - timezone.timedelta(minutes=1),
+        standings_updated_at=last_started or timezone.now() - timezone.timedelta(minutes=1),
         standings_requested_at=timezone.now(),
     )
     cache.set(queue.STANDINGS_LOCK.format(event.pk), "1", timeout=60)
@@ -43,8 +44,9 @@ def test_the_open_rounds_pending_recomputation_is_the_staffs_alone(
     page = reverse("public:standings", args=[event.pk])
     before = client.get(page)
     assert before.status_code == 200
+    recomputed = timezone.now()  # the last recomputation read round 1's results
     _enter(Table.objects.get(round=rnd2, number=1), rnd2.board_numbers[0])
-    _recomputation_pending(event)
+    _recomputation_pending(event, recomputed)
     try:
         assert queue.standings_state(Event.objects.get(pk=event.pk)) == queue.UPDATING
         staff = APIClient()

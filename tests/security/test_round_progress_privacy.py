@@ -7,13 +7,18 @@ which depends on the scores: the table next door learnt that board 1 went big at
 playing it. A proposed round's tables were public through the API while the pairings page kept
 them for the organisers and referees."""
 
+import random
+
 import pytest
 from rest_framework.test import APIClient
 
+import engine
 from api.authentication import table_token
+from tournaments import play, queue
 from tournaments.actors import Actor
 from tournaments.models import Event, StandingsSnapshot, Table
 from tournaments.services import events, results
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +89,6 @@ def test_a_closed_rounds_standings_do_not_move_with_the_open_rounds_results(
 ):
     """Every recomputation rewrote every round's snapshot, so the public standings after round
     1 (their updated_at and ETag) changed whenever a result of the open round 2 came in."""
-    from tournaments.services.standings import standings_recompute
 
     event = running_event
     rnd2 = _round_2_proposed(event, organiser)
@@ -108,3 +112,76 @@ def test_a_closed_rounds_standings_do_not_move_with_the_open_rounds_results(
     assert before.json()["updated_at"] == after.json()["updated_at"]
     assert before["ETag"] == after["ETag"]
     assert page_before["ETag"] == page_after["ETag"]
+
+
+class _QueuedForAWorker:
+    """A task sent to the broker: a worker runs it a moment later (not during the test)."""
+
+    def apply_async(self, *args, **kwargs):
+        return None
+
+    def delay(self, *args, **kwargs):
+        return None
+
+
+def test_a_hand_entered_after_its_short_result_does_not_open_the_channel_again(
+    running_event, organiser, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Fair-play audit, 2026-12-06. A closed round's snapshot keeps its time when a
+    recomputation leaves its values alone, and the public's "stale" compared the closed rounds'
+    results with that time: once table 1 entered round 1's board 1 card by card after its short
+    result (only the result's source changes), every result of the open round showed to
+    everyone as "stale" (and a new ETag) on the standings after round 1, until the event ended."""
+    event, actor = running_event, Actor(user=organiser)
+    event.published = True
+    event.save(update_fields=["published"])
+    table1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    board1 = event.boards.get(number=1)
+    record = {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": board1.dealer},
+        "choice": {"delegated": False, "trump": "copes"},
+        "play": engine.random_play(play.deal(board1), "copes", play.rules(event), random.Random(3)),
+    }
+    totals = play.replay(board1, record).totals
+    for table in Table.objects.filter(round__event=event, round__number=1):
+        for board in table.round.board_numbers:
+            mine = table == table1 and board == 1
+            data = {
+                "trump": "copes" if mine else "oros",
+                "totals": dict(totals) if mine else {"NS": 40, "EW": 32},
+            }
+            for side in ("NS", "EW"):
+                results.result_submit_short(
+                    table=table,
+                    board_number=board,
+                    actor=Actor(table=table, side=side),
+                    data=data,
+                )
+    standings_recompute(event.pk)
+    results.result_submit_play_record(
+        table=table1, board_number=1, actor=Actor(table=table1, side="NS"), record=record
+    )
+    standings_recompute(event.pk)
+    rnd2 = _round_2_proposed(event, organiser)
+    events.round_open(rnd=rnd2, actor=actor)
+    standings_recompute(event.pk)
+    viewer = APIClient()
+    url, page = f"/api/v1/events/{event.pk}/standings", f"/e/{event.pk}/standings/"
+    before, page_before = viewer.get(url), viewer.get(page)
+    assert before.json()["after_round"] == 1 and before.json()["stale"] is False
+
+    monkeypatch.setattr(queue, "_task", lambda *a, **k: _QueuedForAWorker())
+    table = Table.objects.get(round=rnd2, number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        results.result_submit_short(
+            table=table,
+            board_number=3,
+            actor=Actor(table=table, side="NS"),
+            data={"trump": "oros", "totals": {"NS": 44, "EW": 28}},
+        )
+    after, page_after = viewer.get(url), viewer.get(page)
+    assert after.json()["after_round"] == 1
+    assert after.json()["stale"] is False
+    assert after["ETag"] == before["ETag"]
+    assert page_after["ETag"] == page_before["ETag"]

@@ -244,6 +244,8 @@ def build_demo() -> DemoReport:
     if event is not None:
         report.event = event
         report.evening = Event.objects.filter(name=DEMO_EVENING).first()
+        report.season = Season.objects.filter(club=club, name=DEMO_SEASON).first()
+        report.open_event = Event.objects.filter(name=DEMO_OPEN).first()
         report.notes.append("The demo events already exist; nothing was changed.")
         _format_events(report, Actor(user=organiser), referee, club, random.Random(2027))
         _preset_events(report, Actor(user=organiser), referee)

@@ -46,6 +46,11 @@ def test_demo_command_is_idempotent_and_prints_logins(capsys):
     assert open_signups.filter(status="solo").count() == 2  # for the organiser to match
     assert f"/clubs/{season.club_id}/seasons/{season.pk}/" in first
     assert "already exist" in second
+    # A second run still prints every address of the first (the season's and the sign-ups'),
+    # but the invitation's link, which is shown once.
+    assert [line for line in second.splitlines() if "http" in line] == [
+        line for line in first.splitlines() if "http" in line and "shown once" not in line
+    ]
 
 
 @pytest.mark.django_db

@@ -373,6 +373,28 @@ def test_a_csv_line_with_a_long_club_is_that_lines_error(client, organiser, open
 
 
 @pytest.mark.django_db
+def test_a_csv_cell_past_the_csv_modules_limit_is_that_lines_error(client, organiser, open_event):
+    """An unclosed quotation mark makes the rest of a file (within the form's 512 KB) one cell,
+    past the 131,072 characters Python's csv module reads: each of the preview, the upload and
+    the confirmation was a 500 (inputs audit, 2026-12-06)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(organiser)
+    text = 'Anna Puig,Jordi Vila\n"' + "x" * 140_000 + "\n"
+    url = f"/manage/{open_event.pk}/pairs/import/"
+    sentence = "This line cannot be read: a cell is too long, or a quotation mark is not closed."
+    preview = client.post(url, {"text": text})
+    assert preview.status_code == 200 and sentence in preview.content.decode()
+    upload = SimpleUploadedFile("pairs.csv", text.encode(), content_type="text/csv")
+    uploaded = client.post(url, {"file": upload})
+    assert uploaded.status_code == 200 and sentence in uploaded.content.decode()
+    confirm = client.post(url + "confirm/", {"csv_text": text})
+    assert confirm.status_code == 400
+    assert f"Line 2: {sentence}" in confirm.content.decode()
+    assert not open_event.entries.exists()
+
+
+@pytest.mark.django_db
 def test_a_csv_line_with_two_long_names_imports_with_a_fitting_pair_name(
     client, organiser, open_event
 ):

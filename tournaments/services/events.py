@@ -2,8 +2,10 @@
 
 import csv
 import io
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -185,6 +187,21 @@ def _separator(text: str) -> str:
     return max(candidates, key=lambda sep: sum(sep in line for line in lines))
 
 
+def _records(reader: Any) -> Iterator[tuple[int, list[str] | None]]:
+    """The CSV reader's lines numbered from 1; None for one the csv module cannot read (a cell
+    past its size limit, as an unclosed quotation mark makes of the rest of the file), which
+    ends the file."""
+    for number in itertools.count(1):
+        try:
+            raw = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            yield number, None
+            return
+        yield number, raw
+
+
 def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     """Read ``player1,player2[,name][,club]`` lines; a header row naming the columns is optional.
 
@@ -196,7 +213,18 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     players_seen: dict[frozenset[str], int] = {}
     reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
     seen: dict[str, int] = {}
-    for line_no, raw in enumerate(reader, start=1):
+    for line_no, raw in _records(reader):
+        if raw is None:
+            preview.errors.append(
+                (
+                    line_no,
+                    _(
+                        "This line cannot be read: a cell is too long, or a quotation mark "
+                        "is not closed."
+                    ),
+                )
+            )
+            continue
         cells = [c.strip() for c in raw]
         if not any(cells):
             continue

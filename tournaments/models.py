@@ -328,9 +328,13 @@ class Event(models.Model):
 
     def clean(self) -> None:
         super().clean()
-        if self.group_size is not None and self.group_size < 2:
+        # full_clean calls this after a field's own check failed too: a value that is not a
+        # number (an archive's option) is that field's error, not a comparison to make here.
+        group_size = self.group_size if isinstance(self.group_size, int) else None
+        qualifiers = self.qualifiers if isinstance(self.qualifiers, int) else None
+        if group_size is not None and group_size < 2:
             raise ValidationError({"group_size": _("A group needs at least 2 pairs.")})
-        if self.qualifiers is not None and not 1 <= self.qualifiers <= (self.group_size or 0):
+        if qualifiers is not None and not 1 <= qualifiers <= (group_size or 0):
             raise ValidationError(
                 {"qualifiers": _("Between 1 and the group size (%(n)s).") % {"n": self.group_size}}
             )

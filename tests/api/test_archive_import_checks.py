@@ -115,6 +115,17 @@ def test_a_play_record_result_that_disagrees_with_its_own_verdict_is_refused(db,
     _refused(run, bad, "results")
 
 
+@pytest.mark.parametrize("option", ["group_size", "qualifiers"])
+def test_a_group_option_that_is_not_a_number_is_a_400_at_that_option(db, commits, option):
+    """The archive's schema lets an option be text; the event's own check compared the group
+    options as numbers even after their field refused them: a 500 (inputs audit, 2026-12-06)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    bad["event"]["options"][option] = "four"
+    _refused(run, bad, f"event.options.{option}")
+
+
 def test_an_imported_play_record_is_stored_canonical_and_exports_again(db, commits):
     """A record may give its board's hands as null (the board's seeded deal, as when they are
     left out): it replays, and is stored as a submitted record is, so that the imported event's

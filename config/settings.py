@@ -322,4 +322,7 @@ EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+# Seconds an SMTP server may keep a connection waiting: without a bound, one that accepts and
+# never answers would hold a worker process (and the standings queued behind its e-mails).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "botifarra@localhost")

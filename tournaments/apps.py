@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import converters
+from tournaments import checks, converters  # noqa: F401 - checks: registers the deploy checks
 
 
 class TournamentsConfig(AppConfig):

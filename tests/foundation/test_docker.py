@@ -1,8 +1,12 @@
 """docker/: a multi-stage, non-root image and a compose file with web, worker, postgres, redis."""
 
 import os
+import shlex
 import shutil
 import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -39,7 +43,7 @@ def test_compose_file_parses_with_docker_compose():
         [*command, "-f", str(DOCKER / "compose.yaml"), "config"],
         capture_output=True,
         text=True,
-        env=os.environ | {"SECRET_KEY": "x"},
+        env=os.environ | {"SECRET_KEY": "x", "ALLOWED_HOSTS": "botifarra.example"},
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -108,3 +112,68 @@ def test_the_deployers_env_file_stays_out_of_the_image():
     }
     assert "COPY --chown=botifarra:botifarra . ." in (DOCKER / "Dockerfile").read_text()
     assert {".env", ".env.*"} <= ignored
+
+
+def _health_check_command() -> list[str]:
+    line = next(
+        line
+        for line in (DOCKER / "Dockerfile").read_text().splitlines()
+        if line.startswith("HEALTHCHECK")
+    )
+    return shlex.split(line.split(" CMD ", 1)[1])
+
+
+@pytest.mark.parametrize(
+    ("allowed", "host"),
+    [
+        (".botifarra.example,other.example", "botifarra.example"),
+        ("*", "localhost"),
+        ("", "localhost"),
+    ],
+)
+@pytest.mark.parametrize("status", [200, 301, 500, 503])
+def test_the_image_health_check_asks_as_the_sites_host(allowed, host, status):
+    """Deploy audit, 2026-12-06: the check asked with Host 127.0.0.1, which ALLOWED_HOSTS
+    refuses with a 400 before the application runs: healthy whatever the site answered, and a
+    DisallowedHost logged at every check. It asks as the first allowed host; a server error is
+    unhealthy."""
+    seen: list[str] = []
+
+    class Answer(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server's name
+            seen.append(self.headers["Host"])
+            self.send_response(status)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        command = _health_check_command()
+        assert command[0] == "python"
+        proc = subprocess.run(
+            [sys.executable, *command[1:]],
+            env={
+                "PATH": os.environ["PATH"],
+                "ALLOWED_HOSTS": allowed,
+                "PORT": str(server.server_address[1]),
+            },
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        server.shutdown()
+    assert seen == [host]
+    assert proc.returncode == (1 if status >= 500 else 0), proc.stderr
+
+
+def test_compose_refuses_to_start_without_the_sites_host():
+    """Without ALLOWED_HOSTS the settings refuse to start; the Compose file's fallback to
+    localhost made a stack that answered every real request with a 400 while healthy."""
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    assert compose["services"]["web"]["environment"]["ALLOWED_HOSTS"].startswith(
+        "${ALLOWED_HOSTS:?"
+    )

@@ -116,9 +116,43 @@ def test_check_deploy_reports_nothing_with_production_settings():
         SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
         ALLOWED_HOSTS="botifarra.example",
         CSRF_TRUSTED_ORIGINS="https://botifarra.example",
+        SITE_URL="https://botifarra.example",
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
+
+
+def test_check_deploy_warns_when_the_e_mails_would_link_to_localhost():
+    """Deploy audit, 2026-12-06: without SITE_URL every background e-mail links to
+    http://127.0.0.1:8000; the settings start (the site works), ``check --deploy`` says so."""
+    proc = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
+        ALLOWED_HOSTS="botifarra.example",
+        CSRF_TRUSTED_ORIGINS="https://botifarra.example",
+    )
+    assert proc.returncode != 0
+    assert "botifarra.W001" in proc.stderr + proc.stdout
+    assert "SITE_URL is not set" in proc.stderr + proc.stdout
+
+
+def test_an_smtp_server_that_never_answers_has_a_bound():
+    proc = _manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; print(s.EMAIL_TIMEOUT)",
+        DEBUG="1",
+        EMAIL_TIMEOUT="7",
+    )
+    assert proc.stdout.split()[-1] == "7", proc.stderr
+    default = _manage(
+        "shell", "-c", "from django.conf import settings as s; print(s.EMAIL_TIMEOUT)", DEBUG="1"
+    )
+    assert default.stdout.split()[-1] == "10", default.stderr
 
 
 def test_defaults_are_catalan_sqlite_in_process_tasks_and_madrid_time():

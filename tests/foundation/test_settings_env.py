@@ -106,18 +106,20 @@ def test_refuses_to_start_without_allowed_hosts_when_debug_is_off():
     assert "ALLOWED_HOSTS is not set" in proc.stderr
 
 
+def _check_deploy(**env: str) -> subprocess.CompletedProcess[str]:
+    """``check --deploy`` failing on warnings, with the production settings of docs/deploy.md
+    (and ``env``)."""
+    production = {
+        "DEBUG": "0",
+        "SECRET_KEY": "a-long-random-production-secret-" + "x" * 40,
+        "ALLOWED_HOSTS": "botifarra.example",
+        "CSRF_TRUSTED_ORIGINS": "https://botifarra.example",
+    }
+    return _manage("check", "--deploy", "--fail-level", "WARNING", **(production | env))
+
+
 def test_check_deploy_reports_nothing_with_production_settings():
-    proc = _manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DEBUG="0",
-        SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
-        ALLOWED_HOSTS="botifarra.example",
-        CSRF_TRUSTED_ORIGINS="https://botifarra.example",
-        SITE_URL="https://botifarra.example",
-    )
+    proc = _check_deploy(SITE_URL="https://botifarra.example")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
 
@@ -125,16 +127,7 @@ def test_check_deploy_reports_nothing_with_production_settings():
 def test_check_deploy_warns_when_the_e_mails_would_link_to_localhost():
     """Deploy audit, 2026-12-06: without SITE_URL every background e-mail links to
     http://127.0.0.1:8000; the settings start (the site works), ``check --deploy`` says so."""
-    proc = _manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DEBUG="0",
-        SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
-        ALLOWED_HOSTS="botifarra.example",
-        CSRF_TRUSTED_ORIGINS="https://botifarra.example",
-    )
+    proc = _check_deploy()
     assert proc.returncode != 0
     assert "botifarra.W001" in proc.stderr + proc.stdout
     assert "SITE_URL is not set" in proc.stderr + proc.stdout

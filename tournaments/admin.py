@@ -219,6 +219,9 @@ class BoardResultAdmin(PolicyAdmin):
     search_fields = ["table__ns__pair__name", "table__ew__pair__name"]
     inlines = [SubmissionInline, AuditInline]
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 

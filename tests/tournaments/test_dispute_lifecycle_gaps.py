@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from engine import random_play
@@ -20,7 +21,7 @@ from tests.api.conftest import _fast_passwords, world  # noqa: F401 - the API te
 from tournaments import play as adapter
 from tournaments import referee_desk as desk
 from tournaments.actors import Actor
-from tournaments.models import BoardResult, Dispute, Ruling
+from tournaments.models import AuditEntry, BoardResult, Dispute, Event, Round, Ruling
 from tournaments.services import Conflict, disputes, events, results
 
 pytestmark = pytest.mark.django_db
@@ -212,3 +213,114 @@ def test_the_admin_cannot_delete_a_dispute(client, running_event, table1, django
     client.force_login(django_user_model.objects.create_superuser("boss", "b@x.org", "pw"))
     client.post(reverse("admin:tournaments_dispute_delete", args=[dispute.pk]), {"post": "yes"})
     assert Dispute.objects.filter(pk=dispute.pk).exists()
+
+
+def test_the_admin_cannot_add_a_result(client, running_event, table1, django_user_model):
+    """Audit-trail audit, 2026-12-06: the admin's add form stored a counted result with no
+    audit entry (nor submission), whatever its values."""
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@x.org", "pw"))
+    form = reverse("admin:tournaments_boardresult_add")
+    assert client.get(form).status_code == 403
+    answer = client.post(
+        form,
+        {
+            "table": table1.pk,
+            "board": running_event.boards.get(number=1).pk,
+            "status": "confirmed",
+            "trump": "oros",
+            "totals_ns": 72,
+            "totals_ew": 0,
+            "score_ns": 36,
+            "score_ew": 0,
+            "multiplier": 1,
+            "version": 1,
+        },
+    )
+    assert answer.status_code == 403
+    assert not BoardResult.objects.exists()
+
+
+def _organiser_acts_first(monkeypatch, act):
+    """``act`` commits just before the service's transaction starts: the moment a second
+    request (the organiser's) can fall between a service's first reads and its writes."""
+    real = transaction.atomic
+
+    def atomic(*args, **kwargs):
+        monkeypatch.setattr(transaction, "atomic", real)
+        act()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(transaction, "atomic", atomic)
+
+
+def test_a_ruling_under_way_when_the_event_finishes_is_refused(
+    running_event, table1, referee, organiser, monkeypatch
+):
+    """Audit-trail audit, 2026-12-06: the rulings' window was read before the transaction,
+    so a ruling the referee sent as the organiser finished the event changed a finished
+    event's result as a 'ruling', not a correction. Now it reads the round under its lock."""
+    dispute = _illegal_dispute(running_event, table1)
+    boss = Actor(user=organiser)
+    rnd = running_event.rounds.get(number=1)
+    events.round_close(rnd=rnd, actor=boss, accept_missing=True)
+    events.round_rulings(rnd=Round.objects.get(pk=rnd.pk), actor=boss, reopen=True, reason="late")
+    before = fresh(dispute.result).status
+    _organiser_acts_first(
+        monkeypatch,
+        lambda: events.event_finish(event=Event.objects.get(pk=running_event.pk), actor=boss),
+    )
+    with pytest.raises(Conflict) as refused:
+        disputes.dispute_rule(
+            dispute=fresh_d(dispute),
+            actor=Actor(user=referee),
+            kind="adjusted",
+            explanation="No time.",
+            data=ADJUSTED,
+        )
+    assert "only a correction changes a result" in refused.value.message
+    assert Event.objects.get(pk=running_event.pk).status == Event.Status.FINISHED
+    assert fresh(dispute.result).status == before
+    assert not Ruling.objects.exists()
+
+
+def test_a_players_request_under_way_when_the_round_closes_is_refused(
+    running_event, table1, organiser, monkeypatch
+):
+    """Audit-trail audit, 2026-12-06: a request sent as the organiser closed the round
+    disputed a confirmed result of the closed round (it stopped counting), unlisted by the
+    close."""
+    result = short(table1)
+    short(table1, actor=ew(table1))
+    assert fresh(result).status == BoardResult.Status.CONFIRMED
+    _organiser_acts_first(
+        monkeypatch,
+        lambda: events.round_close(
+            rnd=Round.objects.get(pk=table1.round_id),
+            actor=Actor(user=organiser),
+            accept_missing=True,
+        ),
+    )
+    with pytest.raises(Conflict) as refused:
+        disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="They revoked.")
+    assert refused.value.field == "round"
+    assert fresh(result).status == BoardResult.Status.CONFIRMED
+    assert not AuditEntry.objects.filter(result=result, action="result_disputed").exists()
+
+
+def test_a_withdrawal_under_way_when_the_round_closes_is_refused(
+    running_event, table1, organiser, monkeypatch
+):
+    result = short(table1)
+    request = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="Revoke?")
+    _organiser_acts_first(
+        monkeypatch,
+        lambda: events.round_close(
+            rnd=Round.objects.get(pk=table1.round_id),
+            actor=Actor(user=organiser),
+            accept_missing=True,
+        ),
+    )
+    with pytest.raises(Conflict) as refused:
+        disputes.dispute_withdraw(dispute=fresh_d(request), actor=ew(table1))
+    assert refused.value.field == "round"
+    assert fresh(result).status == BoardResult.Status.DISPUTED

@@ -41,6 +41,18 @@ def round_rulings_open(rnd: Round) -> bool:
     )
 
 
+def _locked_round(result: BoardResult) -> Round:
+    """The result's round, locked until the transaction ends, and its event, read afresh. The
+    round's close, its reopening or closing for rulings and the event's finish (which updates
+    the rounds open for rulings) take this lock too: whichever comes second sees what the
+    first did, so a ruling or a request never lands after the step that ends it."""
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("event")
+        .get(pk=result.table.round_id)
+    )
+
+
 def _is_correction(dispute: Dispute, actor: Actor, *, finished: bool) -> bool:
     """A ruling that is the organiser's correction: on a correction, or, once the event is
     finished, on any dispute still open (nobody else rules any more)."""
@@ -83,17 +95,18 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
     sits = actor.sits_at(table)
     if not (sits or actor.is_referee(event)):
         raise NotAllowed(_("You can only ask for a referee on your own table's boards."))
-    # A step the round's state does not allow: 409 (docs/api.md), as every such refusal.
-    if sits and table.round.status != Round.Status.OPEN:
-        raise Conflict(_("The round is closed: ask the organiser."), field="round")
-    if not sits and not rulings_open(result):
-        raise Conflict(
-            _("Rulings are closed for this round: the organiser can reopen it for rulings."),
-            field="round",
-        )
-    reason = stated_reason(reason, missing=_("Say briefly what went wrong."))
     kind = Dispute.Reason.PLAYER_REQUEST if sits else Dispute.Reason.REFEREE_REVIEW
     with transaction.atomic():
+        rnd = _locked_round(result)
+        # A step the round's state does not allow: 409 (docs/api.md), as every such refusal.
+        if sits and rnd.status != Round.Status.OPEN:
+            raise Conflict(_("The round is closed: ask the organiser."), field="round")
+        if not sits and not round_rulings_open(rnd):
+            raise Conflict(
+                _("Rulings are closed for this round: the organiser can reopen it for rulings."),
+                field="round",
+            )
+        reason = stated_reason(reason, missing=_("Say briefly what went wrong."))
         locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
         if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
             raise Conflict(_("A referee has already been called for this board."))
@@ -118,18 +131,19 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
         raise NotAllowed(_("Only a referee or the players who asked can withdraw this."))
     if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
         raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))
-    # Withdrawing changes the result back: as any change, only while results may change.
-    if not rulings_open(result) or (
-        not actor.is_referee(event) and result.table.round.status != Round.Status.OPEN
-    ):
-        raise Conflict(
-            _(
-                "The round is closed: the request stays with the referee (or, after the event, "
-                "the organiser's correction)."
-            ),
-            field="round",
-        )
     with transaction.atomic():
+        rnd = _locked_round(result)
+        # Withdrawing changes the result back: as any change, only while results may change.
+        if not round_rulings_open(rnd) or (
+            not actor.is_referee(event) and rnd.status != Round.Status.OPEN
+        ):
+            raise Conflict(
+                _(
+                    "The round is closed: the request stays with the referee (or, after the "
+                    "event, the organiser's correction)."
+                ),
+                field="round",
+            )
         dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status != Dispute.Status.OPEN:
             raise Conflict(_("This dispute is already closed."))
@@ -264,17 +278,19 @@ def dispute_rule(
             raise ServiceError(_("Corrections are for finished events; a referee rules now."))
     elif not actor.is_referee(event):
         raise NotAllowed(_("Only the referees and organisers of this event can rule."))
-    elif not rulings_open(result):
-        raise Conflict(
-            _(
-                "Rulings are closed for round %(n)s. The organiser can reopen it for rulings "
-                "while the event runs; after the event, only a correction changes a result."
-            )
-            % {"n": result.table.round.number}
-        )
     if not explanation.strip():
         raise ServiceError(_("Write a short explanation for the players."), field="explanation")
     with transaction.atomic():
+        rnd = _locked_round(result)
+        if not correction and not round_rulings_open(rnd):
+            raise Conflict(
+                _(
+                    "Rulings are closed for round %(n)s. The organiser can reopen it for "
+                    "rulings while the event runs; after the event, only a correction changes "
+                    "a result."
+                )
+                % {"n": rnd.number}
+            )
         dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
         if dispute.status == Dispute.Status.WITHDRAWN:
             raise Conflict(_("This dispute was withdrawn."))

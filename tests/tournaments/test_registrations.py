@@ -259,3 +259,26 @@ def test_a_withdrawal_confirms_a_waiting_pair_only_within_a_lowered_cap(organise
     statuses = dict(event.registrations.values_list("pk", "status"))
     assert list(statuses.values()).count(Registration.Status.CONFIRMED) == 2
     assert statuses[made[3].pk] == Registration.Status.WAITING
+
+
+def test_the_same_pair_signs_up_once_and_one_player_is_not_a_pair(client, open_event):
+    """Flows audit, 2026-12-06: the sign-up took the same two players twice (a second click,
+    other capitals) and one player twice, each holding a place of the cap (and pushing a real
+    pair onto the waiting list) for a pair the check-in then refused. Refused as the list of
+    pairs refuses them, at player 2, storing nothing."""
+    url = reverse("public:register", args=[open_event.pk])
+    form = {"player1": "Laia Costa", "player2": "Joan Serra", "email": "laia@example.org"}
+    assert client.post(url, form).status_code == 302
+    again = client.post(
+        url, form | {"player1": "joan  SERRA", "player2": "Laia Costa", "email": "j@example.org"}
+    )
+    assert again.status_code == 400
+    assert "These two players have already signed up" in again.content.decode()
+    same = client.post(url, form | {"player1": "Anna Puig", "player2": "anna  puig"})
+    assert same.status_code == 400
+    assert "The two players are the same person" in same.content.decode()
+    assert Registration.objects.filter(event=open_event).count() == 1
+    # Withdrawn, the two players may sign up again.
+    first = Registration.objects.get(event=open_event)
+    svc.registration_withdraw(registration=first)
+    assert client.post(url, form).status_code == 302

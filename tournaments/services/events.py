@@ -144,7 +144,7 @@ def players_key(player1: str, player2: str) -> frozenset[str]:
     return frozenset(clubs.normal_name(name).casefold() for name in (player1, player2))
 
 
-def _same_person() -> str:
+def same_person_problem() -> str:
     return _("The two players are the same person: a pair is two different players.")
 
 
@@ -167,7 +167,7 @@ def registered_pairs(event: Event) -> dict[frozenset[str], Entry]:
     return {players_key(e.pair.player1.name, e.pair.player2.name): e for e in entries}
 
 
-def _already_registered(entry: Entry) -> str:
+def already_registered_problem(entry: Entry) -> str:
     return _("These two players are already registered as pair %(n)s (%(name)s).") % {
         "n": entry.number,
         "name": entry.pair.name,
@@ -247,10 +247,10 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
             continue
         players = players_key(player1, player2)
         if len(players) == 1:
-            preview.errors.append((line_no, _same_person()))
+            preview.errors.append((line_no, same_person_problem()))
             continue
         if players in registered:
-            preview.errors.append((line_no, _already_registered(registered[players])))
+            preview.errors.append((line_no, already_registered_problem(registered[players])))
             continue
         if players in players_seen:
             preview.errors.append(
@@ -350,10 +350,10 @@ def entry_create(
         batch = batch or PairBatch(event)
         players = players_key(player1, player2)
         if len(players) == 1:
-            raise ServiceError(_same_person(), field="player2")
+            raise ServiceError(same_person_problem(), field="player2")
         same = batch.registered.get(players)
         if same is not None:
-            raise ServiceError(_already_registered(same), field="player2")
+            raise ServiceError(already_registered_problem(same), field="player2")
         club_obj = clubs.home_club(club) or event.club
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)

@@ -18,7 +18,14 @@ from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
 from tournaments.services import ServiceError, audit, clubs
-from tournaments.services.events import entry_register, require_organiser
+from tournaments.services.events import (
+    already_registered_problem,
+    entry_register,
+    players_key,
+    registered_pairs,
+    require_organiser,
+    same_person_problem,
+)
 from tournaments.services.waiting_list import is_full, promote_within_cap
 
 CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
@@ -61,6 +68,29 @@ def readers(registration: Registration) -> list[tuple[Registration, list[str]]]:
     return [(reg, emails) for reg, emails in out if emails]
 
 
+def _check_new_pair(event: Event, player1: str, player2: str) -> None:
+    """Refused as the pairs' list refuses them: one player twice, or two players who already
+    hold a sign-up (confirmed or waiting) or a place of this event; a second click would hold a
+    second place, and push a pair onto the waiting list, for a pair the check-in then refuses."""
+    key = players_key(player1, player2)
+    if len(key) == 1:
+        raise ServiceError(same_person_problem(), field="player2")
+    signed_up = event.registrations.filter(
+        status__in=(Registration.Status.CONFIRMED, Registration.Status.WAITING)
+    ).values_list("player1", "player2")
+    if any(players_key(a, b) == key for a, b in signed_up):
+        raise ServiceError(
+            _(
+                "These two players have already signed up: the e-mail sent then has the link "
+                "to see or withdraw the sign-up."
+            ),
+            field="player2",
+        )
+    entry = registered_pairs(event).get(key)
+    if entry is not None:
+        raise ServiceError(already_registered_problem(entry), field="player2")
+
+
 def registration_signup(
     *,
     event: Event,
@@ -81,6 +111,8 @@ def registration_signup(
         player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
             raise ServiceError(_("Type the player's name."), field="player1")
+        if player2:
+            _check_new_pair(event, player1, player2)
         if not player2:
             status, kind = Registration.Status.SOLO, SOLO
         elif is_full(event):

@@ -50,8 +50,10 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
                     event=event, language=get_language() or "", **form.service_fields()
                 )
             except ServiceError as exc:
-                form.add_error(None, exc.message)
-                status = 409
+                # A name the service refuses is that field's error; a closed sign-up the page's.
+                field = exc.field if exc.field in form.fields else None
+                form.add_error(field, exc.message)
+                status = 400 if field else 409
             else:
                 return redirect("public:registration", event.pk, registration.token)
         else:

@@ -10,8 +10,8 @@ from django.test import Client
 from tests.factories import UserFactory
 from tests.teams.conftest import play_team_round, team_event
 from tournaments.actors import Actor
-from tournaments.models import AuditEntry, Event, TeamMatch
-from tournaments.services import events, results
+from tournaments.models import AuditEntry, ByeRequest, Event, ForbiddenPair, TeamMatch
+from tournaments.services import Conflict, events, late_entries, pairing_rules, results
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -181,3 +181,27 @@ def test_a_line_up_change_in_the_open_round_asks_for_new_cards_then_is_refused(l
     refused = client.post(url, form)
     assert refused.status_code == 400
     assert "already played a board" in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_team_event_takes_no_requested_bye_nor_prohibited_pairing(organiser, actor, client):
+    """Flows audit, 2026-12-06: the pairs and pairing pages of a team event offered a pair's
+    requested bye and a prohibited pairing, and stored them, while the team pairing reads
+    neither (docs/teams.md: pair-by-pair tools do not apply): the organiser was told a pair
+    would sit out a round it was then seated in."""
+    event = team_event(actor, n=4)
+    pairings_propose(event.pk, 1, actor=actor)
+    first, _second, third, *_ = event.entries.order_by("pk")
+    with pytest.raises(Conflict):
+        late_entries.bye_request_add(entry=first, actor=actor, round_number=2)
+    with pytest.raises(Conflict):
+        pairing_rules.forbidden_add(event=event, actor=actor, a=first.pk, b=third.pk)
+    client.force_login(organiser)
+    client.post(f"/manage/{event.pk}/pairs/byes/", {"entry": first.pk, "round_number": 2})
+    client.post(
+        f"/manage/{event.pk}/pairing/prohibited/", {"entry_a": first.pk, "entry_b": third.pk}
+    )
+    assert not ByeRequest.objects.exists() and not ForbiddenPair.objects.exists()
+    assert "/pairs/byes/" not in client.get(f"/manage/{event.pk}/pairs/").content.decode()
+    pairing = client.get(f"/manage/{event.pk}/pairing/").content.decode()
+    assert "/pairing/prohibited/" not in pairing

@@ -111,6 +111,7 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
     requested-bye match points for it."""
     event = entry.event
     require_organiser(event, actor)
+    require_pairs_event(event)  # a team's pairs sit out by its line-up
     require_status(
         event, Event.Status.REGISTRATION, Event.Status.RUNNING, doing=_("record a requested bye")
     )

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tournaments.actors import Actor
 from tournaments.models import Entry, Event, ForbiddenPair
 from tournaments.services import ServiceError, audit
-from tournaments.services.events import require_organiser, require_status
+from tournaments.services.events import require_organiser, require_pairs_event, require_status
 
 MAX_RATING = 99999
 
@@ -21,8 +21,10 @@ def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPai
     """Two pairs of the event (entry ids) that the pairing never seats at one table.
 
     Allowed while the event has not finished; it applies to the rounds proposed after it.
+    Not in a team event: its matches pair teams, not pairs.
     """
     require_organiser(event, actor)
+    require_pairs_event(event)
     require_status(
         event,
         Event.Status.DRAFT,

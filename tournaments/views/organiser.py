@@ -456,6 +456,7 @@ def _entries_page(
             "bye_requests": selectors.event_bye_requests(event),
             "bye_form": ByeRequestForm(event=event, data=bye_data),
             "can_request_byes": can_change
+            and not event.is_team_event  # a team's pairs sit out by its line-up
             and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
             "form": form or EntryForm(),
             "csv_form": csv_form or CsvUploadForm(),

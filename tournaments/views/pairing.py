@@ -45,7 +45,10 @@ def _page(
             ),
             "forbidden_form": forbidden_form or ForbiddenPairForm(entries=active),
             "rounds": selectors.event_rounds(event),
-            "can_forbid": can_change and event.status != Event.Status.FINISHED and len(active) > 1,
+            "can_forbid": can_change
+            and not event.is_team_event  # its matches pair teams, not pairs
+            and event.status != Event.Status.FINISHED
+            and len(active) > 1,
         },
         status=status,
     )

@@ -43,6 +43,28 @@ def test_a_team_has_four_to_six_different_players(actor):
     assert event.teams.count() == 1  # nothing stored by the refusals
 
 
+def test_a_teams_names_are_stored_as_every_name_of_the_site(actor):
+    """Flows audit, 2026-12-06: a team's player names were only stripped, so "anna  puig" was
+    a second player beside "Anna Puig" and a control character was stored."""
+    event = events.event_create(actor=actor, name="E", competitor=Event.Competitor.TEAMS)
+    with pytest.raises(ServiceError) as exc:
+        teams.team_register(
+            event=event,
+            actor=actor,
+            name="A",
+            players=["Anna Puig", "anna  puig", "Biel", "Carles"],
+        )
+    assert "twice" in exc.value.message
+    team = teams.team_register(
+        event=event,
+        actor=actor,
+        name="  Casal\x07  de Reus ",
+        players=["Anna\u200f Puig", "Jose\u0301", "Biel", "Carles"],
+    )
+    assert team.name == "Casal de Reus"
+    assert [m.player.name for m in team.members.order_by("order")][:2] == ["Anna Puig", "José"]
+
+
 def test_a_pairs_event_takes_no_teams(actor):
     event = events.event_create(actor=actor, name="Parelles")
     with pytest.raises(Conflict):

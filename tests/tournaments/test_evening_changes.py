@@ -364,6 +364,24 @@ def test_a_substitution_needs_a_new_name(running_event, actor):
         changes.player_substitute(entry=entry, actor=actor, seat=1, name="   ")
 
 
+def test_a_substitute_named_as_the_partner_in_look_alike_characters_is_refused(
+    running_event, actor
+):
+    """Flows audit, 2026-12-06: the substitution compared names by their capitals only, so the
+    partner's name typed with a combining accent, a direction mark or a control character came
+    in as a second player of the same visible name (and the control character was stored).
+    Names go through clubs.normal_name, as every other name of the site."""
+    entry = running_event.entries.get(number=1)
+    partner = entry.pair.player2
+    partner.name = "José Puig"
+    partner.save(update_fields=["name"])
+    for look_alike in ("Jose\u0301 Puig", "José Puig\u200f", "José\x07 Puig", "JOSÉ  puig"):
+        with pytest.raises(ServiceError, match="already in the pair"):
+            changes.player_substitute(entry=entry, actor=actor, seat=1, name=look_alike)
+    sub = changes.player_substitute(entry=entry, actor=actor, seat=1, name="Pere\x07 Soler\u200f")
+    assert sub.player_in.name == "Pere Soler"
+
+
 def test_only_the_organisers_make_these_changes(running_event, referee):
     referee_actor = Actor(user=referee)
     entry = running_event.entries.get(number=1)

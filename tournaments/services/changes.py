@@ -30,10 +30,11 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit, clubs
 from tournaments.services.events import (
     max_length,
     pair_display_name,
+    players_key,
     renew_codes,
     require_organiser,
     require_pairs_event,
@@ -485,7 +486,7 @@ def player_substitute(
         Event.Status.RUNNING,
         doing=_("substitute a player"),
     )
-    name = " ".join(name.split())
+    name = clubs.normal_name(name)
     if seat not in (1, 2):
         raise ServiceError(_("Choose which player is replaced."), field="seat")
     if not name:
@@ -503,7 +504,7 @@ def player_substitute(
         old = entry.pair
         out = old.player1 if seat == 1 else old.player2
         stays = old.player2 if seat == 1 else old.player1
-        if name.casefold() == stays.name.casefold() or name.casefold() == out.name.casefold():
+        if len(players_key(name, stays.name)) == 1 or len(players_key(name, out.name)) == 1:
             raise ServiceError(_("That player is already in the pair."), field="name")
         new_player = Player.objects.create(name=name, club=out.club)
         p1, p2 = (new_player, stays) if seat == 1 else (stays, new_player)

@@ -68,7 +68,7 @@ def league_create(
 
 def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") -> LeagueTeam:
     require_league_organiser(league, actor)
-    name = name.strip()
+    name = clubs.normal_name(name)
     if not name or len(name) > max_length(LeagueTeam):
         raise ServiceError(
             _("A team's name has 1 to %(n)s characters.") % {"n": max_length(LeagueTeam)},

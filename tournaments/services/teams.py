@@ -54,8 +54,8 @@ def team_register(
     require_organiser(event, actor)
     require_team_event(event)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register teams"))
-    name = name.strip()
-    names = [p.strip() for p in players if p.strip()]
+    name = clubs.normal_name(name)
+    names = [n for n in (clubs.normal_name(p) for p in players) if n]
     if not name:
         raise ServiceError(_("A team needs a name."), field="name")
     if len(name) > max_length(Team):

@@ -253,6 +253,12 @@ def _organiser_acts_first(monkeypatch, act):
     monkeypatch.setattr(transaction, "atomic", atomic)
 
 
+def _close(round_id, organiser):
+    events.round_close(
+        rnd=Round.objects.get(pk=round_id), actor=Actor(user=organiser), accept_missing=True
+    )
+
+
 def test_a_ruling_under_way_when_the_event_finishes_is_refused(
     running_event, table1, referee, organiser, monkeypatch
 ):
@@ -292,14 +298,7 @@ def test_a_players_request_under_way_when_the_round_closes_is_refused(
     result = short(table1)
     short(table1, actor=ew(table1))
     assert fresh(result).status == BoardResult.Status.CONFIRMED
-    _organiser_acts_first(
-        monkeypatch,
-        lambda: events.round_close(
-            rnd=Round.objects.get(pk=table1.round_id),
-            actor=Actor(user=organiser),
-            accept_missing=True,
-        ),
-    )
+    _organiser_acts_first(monkeypatch, lambda: _close(table1.round_id, organiser))
     with pytest.raises(Conflict) as refused:
         disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="They revoked.")
     assert refused.value.field == "round"
@@ -312,14 +311,7 @@ def test_a_withdrawal_under_way_when_the_round_closes_is_refused(
 ):
     result = short(table1)
     request = disputes.dispute_request(result=fresh(result), actor=ew(table1), reason="Revoke?")
-    _organiser_acts_first(
-        monkeypatch,
-        lambda: events.round_close(
-            rnd=Round.objects.get(pk=table1.round_id),
-            actor=Actor(user=organiser),
-            accept_missing=True,
-        ),
-    )
+    _organiser_acts_first(monkeypatch, lambda: _close(table1.round_id, organiser))
     with pytest.raises(Conflict) as refused:
         disputes.dispute_withdraw(dispute=fresh_d(request), actor=ew(table1))
     assert refused.value.field == "round"

@@ -32,6 +32,7 @@ from tournaments.models import (
 from tournaments.services import disputes, events
 from tournaments.services.archive import event_import
 from tournaments.services.pairings import pairings_propose
+from tournaments.services.results import short_values
 from tournaments.services.standings import standings_recompute
 
 
@@ -104,10 +105,18 @@ def test_a_play_record_result_that_disagrees_with_its_own_verdict_is_refused(db,
     target["totals_ns"], target["totals_ew"] = target["totals_ns"] + 1, target["totals_ew"] - 1
     _refused(run, bad, "results")
     # Consistent in itself (the engine scores the new totals) but not the record's verdict.
+    # The board is dealt from the event's random seed: a hand shared 36–36 is its own swap.
     bad = copy.deepcopy(doc)
     target = recorded(bad)
-    target["totals_ns"], target["totals_ew"] = target["totals_ew"], target["totals_ns"]
-    target["score_ns"], target["score_ew"] = target["score_ew"], target["score_ns"]
+    ns, ew = target["totals_ew"], target["totals_ns"]
+    if ns == ew:
+        ns, ew = ns + 1, ew - 1
+    board = Event.objects.get(pk=run.pk).boards.get(number=target["board"])
+    short = {k: target[k] for k in ("trump", "delegated", "doubles")}
+    scored = short_values(board=board, data=short | {"totals": {"NS": ns, "EW": ew}})
+    target["totals_ns"], target["totals_ew"] = ns, ew
+    for key in ("score_ns", "score_ew", "multiplier", "capot"):
+        target[key] = scored[key]
     _refused(run, bad, "results")
     # The record's trump and calls are the result's too.
     bad = copy.deepcopy(doc)

@@ -82,6 +82,27 @@ def test_the_organiser_matches_two_solos_into_a_pair_and_both_are_told(open_even
     assert sent(lambda: _pair(open_event, 2)).status == "waiting"
 
 
+def test_two_solos_of_a_pair_already_signed_up_or_of_one_player_are_not_matched(
+    open_event, organiser, sent
+):
+    """The sign-up refuses the same pair twice and one player named twice; matching two solo
+    sign-ups made the same pairs (review, 2026-12-06): refused at ``second``, nothing changed."""
+    boss = Actor(user=organiser)
+    sent(lambda: _pair(open_event, 1))  # A1 and B1
+    a1 = sent(lambda: _solo(open_event, "a1", "a@example.org"))
+    b1 = sent(lambda: _solo(open_event, "B1 ", "b@example.org"))
+    anna = sent(lambda: _solo(open_event, "Anna Puig", "anna@example.org"))
+    again = sent(lambda: _solo(open_event, "anna  puig", "anna2@example.org"))
+    for first, second, sentence in (
+        (a1, b1, "already signed up"),
+        (anna, again, "the same person"),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            svc.registration_match(first=first, second=second, actor=boss)
+        assert refused.value.field == "second" and sentence in refused.value.message
+    assert set(open_event.registrations.values_list("status", flat=True)) == {"confirmed", "solo"}
+
+
 def test_two_solos_matched_when_the_event_is_full_go_on_the_waiting_list(
     open_event, organiser, sent
 ):

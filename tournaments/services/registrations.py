@@ -68,27 +68,25 @@ def readers(registration: Registration) -> list[tuple[Registration, list[str]]]:
     return [(reg, emails) for reg, emails in out if emails]
 
 
-def _check_new_pair(event: Event, player1: str, player2: str) -> None:
-    """Refused as the pairs' list refuses them: one player twice, or two players who already
-    hold a sign-up (confirmed or waiting) or a place of this event; a second click would hold a
-    second place, and push a pair onto the waiting list, for a pair the check-in then refuses."""
+def _new_pair_problem(event: Event, player1: str, player2: str) -> str | None:
+    """Why these two players cannot be a new pair of the event, as the pairs' list refuses them
+    (one player twice, or two players who already hold a sign-up, confirmed or waiting, or a
+    place), or None: a second click, or a match of two solo sign-ups of the same players, would
+    hold a second place, and push a pair onto the waiting list, for a pair the check-in then
+    refuses."""
     key = players_key(player1, player2)
     if len(key) == 1:
-        raise ServiceError(same_person_problem(), field="player2")
+        return same_person_problem()
     signed_up = event.registrations.filter(
         status__in=(Registration.Status.CONFIRMED, Registration.Status.WAITING)
     ).values_list("player1", "player2")
     if any(players_key(a, b) == key for a, b in signed_up):
-        raise ServiceError(
-            _(
-                "These two players have already signed up: the e-mail sent then has the link "
-                "to see or withdraw the sign-up."
-            ),
-            field="player2",
+        return _(
+            "These two players have already signed up: the e-mail sent then has the link to see "
+            "or withdraw the sign-up."
         )
     entry = registered_pairs(event).get(key)
-    if entry is not None:
-        raise ServiceError(already_registered_problem(entry), field="player2")
+    return already_registered_problem(entry) if entry is not None else None
 
 
 def registration_signup(
@@ -111,8 +109,9 @@ def registration_signup(
         player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
             raise ServiceError(_("Type the player's name."), field="player1")
-        if player2:
-            _check_new_pair(event, player1, player2)
+        problem = _new_pair_problem(event, player1, player2) if player2 else None
+        if problem:
+            raise ServiceError(problem, field="player2")
         if not player2:
             status, kind = Registration.Status.SOLO, SOLO
         elif is_full(event):
@@ -156,6 +155,9 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
                 _("Only two players still looking for a partner can be matched."), field="second"
             )
         first, second = by_pk[first.pk], by_pk[second.pk]
+        problem = _new_pair_problem(event, first.player1, second.player1)
+        if problem:
+            raise ServiceError(problem, field="second")
         full = is_full(event)
         first.player2 = second.player1
         first.status = Registration.Status.WAITING if full else Registration.Status.CONFIRMED

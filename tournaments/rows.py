@@ -44,6 +44,9 @@ class _Table:
     fields: tuple[Any, ...]
     columns: str  # the fields' columns, quoted, joined by commas
     quoted: dict[str, str]  # every field's column, quoted
+    # Per field of ``fields``: its attribute and, when its value is written as it is read
+    # (see _plain), the type that value must have; else None.
+    reads: tuple[tuple[str, type | None], ...]
 
 
 @functools.cache
@@ -57,6 +60,7 @@ def _table(model: type[Model], alias: str) -> _Table:
         fields=fields,
         columns=", ".join(quote(f.column) for f in fields),
         quoted={f.name: quote(f.column) for f in meta.concrete_fields},
+        reads=tuple((f.attname, _plain(f)) for f in fields),
     )
 
 
@@ -93,9 +97,27 @@ def _prepared(field: Any, value: Any, connection: Any) -> Any:
     return field.get_db_prep_save(value, connection=connection)
 
 
-def _value(obj: Model, field: Any, connection: Any) -> Any:
-    """``field``'s value of new ``obj`` as ``save`` prepares it (``pre_save``, then the DB's)."""
-    return _prepared(field, field.pre_save(obj, True), connection)
+def _plain(field: Any) -> type | None:
+    """The type of the values ``field`` writes as its attribute holds them, when ``pre_save``
+    only reads the attribute; else None."""
+    if type(field).pre_save is not models.Field.pre_save:
+        return None
+    return _as_is(field)
+
+
+def _values(obj: Model, table: _Table, connection: Any) -> list[Any]:
+    """The values of new ``obj``'s ``table.fields`` as ``save`` prepares them (``pre_save``, then
+    the database's ``get_db_prep_save``), the plain ones read as they are: the bulk of a row,
+    whose preparation field by field would cost as much as its statement."""
+    values = []
+    for field, (attname, kind) in zip(table.fields, table.reads, strict=True):
+        if kind is not None:
+            value = getattr(obj, attname)
+            if value is None or type(value) is kind:
+                values.append(value)
+                continue
+        values.append(_prepared(field, field.pre_save(obj, True), connection))
+    return values
 
 
 def _insert_sql(table: _Table, rows: int, suffix: str) -> str:
@@ -109,7 +131,7 @@ def _insert_sql(table: _Table, rows: int, suffix: str) -> str:
 def _insert(objs: Sequence[Model], suffix: str) -> list[tuple]:
     connection = connections[router.db_for_write(type(objs[0]))]
     table = _table(type(objs[0]), connection.alias)
-    values = [_value(obj, f, connection) for obj in objs for f in table.fields]
+    values = [v for obj in objs for v in _values(obj, table, connection)]
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(table, len(objs), suffix), values)
         return [(connection.alias, pk) for (pk,) in cursor.fetchall()]
@@ -214,13 +236,13 @@ def _write_linked(update: tuple[Model, Sequence[str] | None] | None, objs: Seque
     for i, (obj, linked, table) in enumerate(zip(objs, links, tables, strict=True)):
         points_at = {field.attname: k for field, k in linked}
         values = []
-        for f in table.fields:
+        for f, value in zip(table.fields, _values(obj, table, connection), strict=True):
             if f.attname in points_at:
                 k = points_at[f.attname]
                 values.append(f"(SELECT {tables[k].pk} FROM c{k})")
             else:
                 values.append("%s")
-                params.append(_value(obj, f, connection))
+                params.append(value)
         parts.append(
             f"c{i} AS (INSERT INTO {table.name} ({table.columns}) "
             f"VALUES ({', '.join(values)}) RETURNING {table.pk})"

@@ -32,7 +32,7 @@ from django.utils import timezone
 from tournaments import kept
 from tournaments.models import IdempotentResponse
 from tournaments.prepared import send_ahead
-from tournaments.rows import insert_new_statement, update_pk
+from tournaments.rows import insert_new_statement, update_pk_then_commit
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -145,7 +145,7 @@ def run_once(
             else:
                 assert claim.rows
                 content = stored(response) if stored else response.content.decode("utf-8")
-                update_pk(
+                update_pk_then_commit(  # the block's last statement
                     IdempotentResponse,
                     claim.rows[0][0],
                     status_code=response.status_code,

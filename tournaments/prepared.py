@@ -294,14 +294,19 @@ def read_together(*reads: tuple[Prepared, dict[str, Any]]) -> list[list[Any]]:
     return out
 
 
-def execute(cursor: Any, sql: str, params: list[Any]) -> None:
+def execute(cursor: Any, sql: str, params: list[Any], *, then_commit: bool = False) -> None:
     """``cursor.execute(sql, params)`` for a statement of a hot path whose text comes back
     again and again (a submission's rows): by name where the connection prepares reads, named
-    after its text. The cursor is left on the statement's own result."""
+    after its text. The cursor is left on the statement's own result. ``then_commit``: a
+    ``COMMIT`` follows in the same call (only where statements run together: the caller
+    checks, see ``rows.update_pk_then_commit``)."""
     if not prepares_on_server(cursor.db):
-        cursor.execute(sql, params)
+        cursor.execute(f"{sql}; COMMIT" if then_commit else sql, params)
         return
-    own = _run(cursor, [(sql, params, _statement_name(sql))])
+    statements = [(sql, params, _statement_name(sql))]
+    if then_commit:
+        statements.append(("COMMIT", [], None))
+    own = _run(cursor, statements)
     for _ in range(own.index(True)):
         cursor.nextset()
 

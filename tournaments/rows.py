@@ -15,7 +15,8 @@
 - :func:`update_row`: ``UPDATE … SET … WHERE id = …``, what ``save`` does to a stored row
   (``update_fields``: only those), likewise; :func:`update_then_insert` with new rows, as
   :func:`insert_linked` writes them, in the same statement; :func:`update_pk` sets plain
-  values by pk, as ``filter(pk=…).update(…)`` does.
+  values by pk, as ``filter(pk=…).update(…)`` does, and :func:`update_pk_then_commit` with the
+  transaction's ``COMMIT`` in the same round trip.
 
 PostgreSQL and SQLite (3.35 and later) both support these statements. Field values are prepared
 as ``save`` prepares them (``pre_save``, e.g. ``auto_now``, then ``get_db_prep_save``).
@@ -31,7 +32,7 @@ from typing import Any
 from django.db import connections, models, router, transaction
 from django.db.models import Model
 
-from tournaments.prepared import execute
+from tournaments.prepared import execute, runs_together
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,29 @@ def update_pk(model: type[Model], pk: Any, **values: Any) -> int:
     """``model.objects.filter(pk=pk).update(**values)`` for plain values: the rows changed."""
     meta = model._meta
     return _update(model, pk, [(meta.get_field(name), v) for name, v in values.items()])
+
+
+def update_pk_then_commit(model: type[Model], pk: Any, **values: Any) -> int:
+    """:func:`update_pk` as the last statement of an outermost ``atomic`` block, with the
+    block's ``COMMIT`` in the same round trip on PostgreSQL: the block's own commit, at its
+    end, then finds nothing left to commit (psycopg's ``commit()`` does nothing outside a
+    transaction), and runs the ``on_commit`` work as usual. A failing ``COMMIT`` (a deferred
+    constraint) raises here, inside the block, which then rolls back nothing more. Elsewhere
+    (SQLite, a nested block) it is :func:`update_pk`."""
+    meta = model._meta
+    changes = [(meta.get_field(name), v) for name, v in values.items()]
+    connection = connections[router.db_for_write(model)]
+    if not (
+        runs_together(connection)
+        and connection.in_atomic_block
+        and len(connection.atomic_blocks) == 1
+        and connection.commit_on_exit
+    ):
+        return _update(model, pk, changes)
+    sql, params = _update_sql(model, pk, changes, connection)
+    with connection.cursor() as cursor:
+        execute(cursor, sql, params, then_commit=True)
+        return cursor.rowcount
 
 
 def _update_sql(

@@ -1,7 +1,10 @@
 """Rows written by hand-written statements are what the ORM would write."""
 
 import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
 
 from tests.factories import BoardResultFactory, EventFactory
 from tournaments.models import AuditEntry, BoardResult, Event, IdempotentResponse, Submission
@@ -10,6 +13,7 @@ from tournaments.rows import (
     insert_linked,
     insert_new,
     update_pk,
+    update_pk_then_commit,
     update_row,
     update_then_insert,
 )
@@ -213,7 +217,8 @@ def test_values_written_as_they_are_equal_what_save_prepares(monkeypatch):
         ]
         # (PostgreSQL's backend wraps integers in psycopg's Int2/Int4/Int8, equal to them;
         # the column's type decides what is stored either way.)
-        assert rows._values(obj, table, connection) == saved, type(obj)
+        unwrapped = lambda values: [getattr(v, "obj", v) for v in values]  # noqa: E731 (Jsonb)
+        assert unwrapped(rows._values(obj, table, connection)) == unwrapped(saved), type(obj)
         skipped += sum(kind is not None for _attname, kind in table.reads)
     assert skipped > 10
 
@@ -226,3 +231,63 @@ def test_values_written_as_they_are_equal_what_save_prepares(monkeypatch):
     # A value not of the field's own type is still prepared as save prepares it.
     assert rows._prepared(BoardResult._meta.get_field("status"), 7, connection) == "7"
     assert rows._prepared(BoardResult._meta.get_field("score_ns"), "12", connection) == 12
+
+
+def _audit_count(event):
+    return AuditEntry.objects.filter(event=event).count()
+
+
+@pytest.mark.django_db(transaction=True)  # the block under test is the outermost one
+def test_update_then_commit_ends_the_block_with_its_writes_and_on_commit_work():
+    event = EventFactory()
+    when = timezone.now()
+    done = []
+    with transaction.atomic():
+        insert_all([AuditEntry(event=event, actor="a", action="result_entered")])
+        transaction.on_commit(lambda: done.append("after commit"))
+        assert update_pk_then_commit(Event, event.pk, standings_requested_at=when) == 1
+    event.refresh_from_db()
+    assert event.standings_requested_at == when
+    assert _audit_count(event) == 1 and done == ["after commit"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_update_then_commit_sends_the_commit_with_the_update_on_postgresql():
+    event = EventFactory()
+    status = lambda: connection.connection.pgconn.transaction_status  # noqa: E731
+    with transaction.atomic():
+        insert_all([AuditEntry(event=event, actor="a", action="result_entered")])
+        with CaptureQueriesContext(connection) as calls:
+            update_pk_then_commit(Event, event.pk, standings_requested_at=timezone.now())
+        assert len(calls) == 1 and calls[0]["sql"].rstrip().endswith("COMMIT")
+        assert status() == TransactionStatus.IDLE  # committed: nothing left for the block's end
+    assert _audit_count(event) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_update_then_commit_in_a_nested_block_leaves_the_outer_one_to_decide():
+    event = EventFactory()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        insert_all([AuditEntry(event=event, actor="a", action="result_entered")])
+        with transaction.atomic():
+            update_pk_then_commit(Event, event.pk, standings_requested_at=timezone.now())
+        raise RuntimeError("the outer block fails")
+    event.refresh_from_db()
+    assert event.standings_requested_at is None and _audit_count(event) == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_commit_that_fails_raises_in_the_block_and_keeps_nothing():
+    event = EventFactory()
+    # A foreign key is checked at commit (deferred): the COMMIT sent with the update fails.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_all([AuditEntry(event=event, result_id=10**9, actor="a", action="x")])
+        update_pk_then_commit(Event, event.pk, standings_requested_at=timezone.now())
+    event.refresh_from_db()
+    assert event.standings_requested_at is None and _audit_count(event) == 0
+    with transaction.atomic():  # the connection goes on as usual
+        assert update_pk_then_commit(Event, event.pk, standings_requested_at=timezone.now()) == 1
+    event.refresh_from_db()
+    assert event.standings_requested_at is not None

@@ -26,6 +26,7 @@ from api import serializers as s
 from api.errors import NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.organiser import organised_event, organiser_call, post_schema, visible_event
+from api.parsers import PairsCsvJSONParser
 from api.principals import TableUser
 from api.schema import errors
 from api.views import ApiView, EventDetailView, EventListView
@@ -386,6 +387,8 @@ class PairsView(ApiView):
 
 
 class PairsImportView(ApiView):
+    parser_classes = [PairsCsvJSONParser]
+
     @_post(
         "Import pairs from CSV",
         "The organiser's CSV import: every line registered, or none (400 on `csv` naming "

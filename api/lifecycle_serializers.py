@@ -11,7 +11,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from api.serializers import ChoiceField, RequestSerializer
-from tournaments.forms import PRESETS
+from tournaments.forms import MAX_CSV_BYTES, PRESETS
 from tournaments.models import Club, Entry, Event, Pair, Player, RoleInvitation, Round, Table
 from tournaments.services.events import OUTSTANDING_KINDS, max_length
 
@@ -161,7 +161,7 @@ PAIRS_REGISTER_REQUEST = PolymorphicProxySerializer(
 
 class PairsImportSerializer(RequestSerializer):
     csv = serializers.CharField(
-        max_length=512 * 1024,
+        max_length=MAX_CSV_BYTES,
         help_text=_(
             "The text of a CSV file: player1, player2[, name][, club] per line, an optional "
             "header; comma, semicolon or tab. Every line is registered, or none."

@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from tournaments.body_limits import API_JSON_MAX_BYTES, ARCHIVE
+from tournaments.body_limits import API_JSON_MAX_BYTES, ARCHIVE, CSV_UPLOAD
 from tournaments.jsonio import MAX_DEPTH, JSONRejected, read_json
 
 # Refusals of one value, which then names the field; the others concern the text as a whole.
@@ -47,3 +47,10 @@ class ArchiveJSONParser(StorableJSONParser):
 
     max_bytes = ARCHIVE
     max_depth = 32
+
+
+class PairsCsvJSONParser(StorableJSONParser):
+    """The pairs' CSV import: the organiser's page takes a file of 512 KB; the API takes the
+    same file as a JSON string (its escapes make it longer)."""
+
+    max_bytes = CSV_UPLOAD

@@ -51,6 +51,7 @@ BY_VIEW: dict[str, int] = {
     "table:enter": CODES_AND_LOGINS,
     "tournaments:entries_import": CSV_UPLOAD,
     "tournaments:entries_import_confirm": CSV_CONFIRM,
+    "api:pairs_import": CSV_UPLOAD,  # the same file as JSON text
     "api:event_import": ARCHIVE,
 }
 BY_NAMESPACE: dict[str, int] = {"admin": ADMIN}

@@ -213,6 +213,7 @@ def test_every_route_limit_is_in_the_operations_guide():
         ("/referee/dispute/1/", 64 * KB),
         ("/manage/1/pairs/import/", 1536 * KB),
         ("/manage/1/pairs/import/confirm/", 2048 * KB),
+        ("/api/v1/events/1/pairs/import", 1536 * KB),
         ("/admin/tournaments/event/", 256 * KB),
     ],
 )

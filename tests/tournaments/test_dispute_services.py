@@ -478,6 +478,30 @@ def test_revision_supersedes_and_keeps_the_old_ruling(running_event, table1, boa
     assert actions.count("ruling") == 1 and actions.count("ruling_revised") == 2
 
 
+def test_ruling_again_on_an_earlier_dispute_is_a_revision(running_event, table1, board1, referee):
+    """Dispute A ruled, then dispute B on the same board ruled (superseding A's ruling): a new
+    ruling on A revises A's ruling, and the trail and the webhook say so."""
+    result = submit_illegal(table1, board1, running_event)
+    first = result.disputes.get()
+    rule = lambda dispute, pair: disputes.dispute_rule(  # noqa: E731
+        dispute=dispute,
+        actor=Actor(user=referee),
+        kind="penalty",
+        explanation=f"Revoke by {pair}.",
+        data={"offending_pair": pair},
+    )
+    rule(first, "NS")
+    second = disputes.dispute_request(result=result, actor=ew(table1), reason="Look again.")
+    rule(second, "EW")
+    rule(first, "NS")
+    actions = list(
+        AuditEntry.objects.filter(result=result, action__startswith="ruling")
+        .order_by("pk")
+        .values_list("action", flat=True)
+    )
+    assert actions == ["ruling", "ruling", "ruling_revised"]
+
+
 def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
     before = (result.score_ns, result.score_ew)

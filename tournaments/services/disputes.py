@@ -313,9 +313,10 @@ def dispute_rule(
         for key, value in values.items():
             setattr(locked, key, value)
         locked.status = BoardResult.Status.RULED
-        # A revision of this dispute's ruling; whatever ruling the result followed (of this
-        # dispute or an earlier one) is superseded and stays visible.
-        previous = dispute.rulings.filter(superseded_by__isnull=True).order_by("-pk").first()
+        # A revision when this dispute was ruled before (even if a later dispute's ruling
+        # replaced that one since); whatever ruling the result followed (of this dispute or
+        # another) is superseded and stays visible.
+        revising = dispute.rulings.exists()
         ruling = Ruling.objects.create(
             dispute=dispute,
             kind=kind,
@@ -333,7 +334,7 @@ def dispute_rule(
             actor=actor,
             action="result_corrected"
             if correction
-            else ("ruling_revised" if previous else "ruling"),
+            else ("ruling_revised" if revising else "ruling"),
             before=before,
             note=ruling.explanation,
         )
@@ -343,7 +344,7 @@ def dispute_rule(
             dispute=dispute.pk,
             ruling=ruling.pk,
             ruling_kind=ruling.kind,
-            revised=previous is not None,
+            revised=revising,
         )
         if correction:
             Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())

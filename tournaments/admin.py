@@ -124,10 +124,17 @@ class RegistrationAdmin(ProjectAdmin):
 
 @admin.register(Pair)
 class PairAdmin(ProjectAdmin):
+    """A stored pair's players are read-only: they change through the organiser's
+    substitution, which the audit trail keeps (here, every event it played would silently
+    name other players)."""
+
     list_display = ["name", "player1", "player2", "club"]
     list_filter = ["club"]
     search_fields = ["name", "player1__name", "player2__name"]
     autocomplete_fields = ["player1", "player2", "club"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["player1", "player2"] if obj is not None else []
 
 
 class EntryInline(admin.TabularInline):

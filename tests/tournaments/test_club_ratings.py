@@ -144,6 +144,25 @@ def test_a_rated_event_moved_to_another_club_or_date_is_rated_again_from_scratch
 
 
 @pytest.mark.django_db
+def test_a_finished_event_without_a_club_is_rated_once_it_is_given_one(
+    club, organiser, members, django_capture_on_commit_callbacks
+):
+    """Audit of 2026-12-06: a club-less evening, never rated, then given its club after the
+    finish, stayed out of the club's ratings (only a rated event's move asked for them)."""
+    evening = _evening(club, organiser, members, 0)  # finished; its rating not run
+    Event.objects.filter(pk=evening.pk).update(club=None)  # as if played without a club
+    with django_capture_on_commit_callbacks(execute=True):
+        events.event_update(
+            event=Event.objects.get(pk=evening.pk), actor=Actor(user=organiser), club=club
+        )
+    assert Event.objects.get(pk=evening.pk).rated_at is not None
+    assert RatingHistory.objects.filter(event=evening).count() == 8
+    rated = _stored(club)
+    ratings_recompute(club.pk)
+    assert _stored(club) == rated
+
+
+@pytest.mark.django_db
 def test_events_without_a_club_or_not_finished_are_not_rated(club, organiser, members):
     running = _evening(club, organiser, members, 0, finish=False)
     assert ratings_update(running.pk) == SKIPPED

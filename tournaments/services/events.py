@@ -949,9 +949,10 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
             # A place more: the waiting list moves up before any newcomer (docs/clubs.md).
             promote_within_cap(event)
         moved = [k for k in ("club", "date") if k in fields and before[k] != getattr(event, k)]
-        if moved and event.rated_at is not None:
-            # A rated event changes club or place in time: both clubs' histories are rated
-            # again from scratch, as if it had always been so (docs/clubs.md).
+        if moved and (event.rated_at is not None or event.status == Event.Status.FINISHED):
+            # A finished event changes club or place in time (or, never rated for want of a
+            # club, gets one): both clubs' histories are rated again from scratch, as if it had
+            # always been so (docs/clubs.md).
             old = before["club"].pk if "club" in fields and before["club"] else event.club_id
             for club_id in {old, event.club_id} - {None}:
                 queue.recompute_ratings(club_id)

@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import random
+import unicodedata
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -133,6 +134,37 @@ def test_a_group_option_that_is_not_a_number_is_a_400_at_that_option(db, commits
     bad = copy.deepcopy(doc)
     bad["event"]["options"][option] = "four"
     _refused(run, bad, f"event.options.{option}")
+
+
+def test_imported_names_are_stored_as_every_other_way_in_stores_them(db, commits):
+    """Players, pairs and clubs came in as typed (spaces, decomposed accents), one player could
+    fill both seats of a pair, and a club named with other capitals became a look-alike club
+    the importer organised (players audit, 2026-12-06)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    Club.objects.create(name="Casal de Reus")
+    twice = copy.deepcopy(doc)
+    twice["pairs"][0]["players"][0]["name"] = "  Àngel   Puig "
+    twice["pairs"][0]["players"][1]["name"] = unicodedata.normalize("NFD", "àngel puig")
+    _refused(run, twice, "pairs[0].players")
+    nameless = copy.deepcopy(doc)
+    nameless["pairs"][1]["players"][0]["name"] = " \x01 "
+    _refused(run, nameless, "pairs[1].players[0].name")
+    typed = copy.deepcopy(doc)
+    typed["event"]["name"] = "Imported"
+    first = typed["pairs"][0]
+    first["players"][0]["name"] = unicodedata.normalize("NFD", "  Àngel   Puig ")
+    first["club"] = "casal  de REUS"
+    answer = run.organiser.post(f"{API}/events/import", typed, format="json")
+    assert answer.status_code == 201, answer.content[:300]
+    pair = Event.objects.get(name="Imported").entries.get(number=first["number"]).pair
+    assert pair.player1.name == "Àngel Puig" and pair.player1.name == unicodedata.normalize(
+        "NFC", pair.player1.name
+    )
+    assert (
+        pair.club.name == "Casal de Reus"
+        and Club.objects.filter(name__iexact="casal de reus").count() == 1
+    )
 
 
 def test_an_imported_play_record_is_stored_canonical_and_exports_again(db, commits):

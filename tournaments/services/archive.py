@@ -13,6 +13,7 @@ until it publishes it here.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -51,7 +52,7 @@ from tournaments.models import (
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 from tournaments.services.disputes import ruling_values
-from tournaments.services.events import EVENT_OPTIONS
+from tournaments.services.events import EVENT_OPTIONS, players_key, same_person_problem
 from tournaments.services.results import short_values
 from tournaments.services.standings import standings_recompute
 
@@ -261,7 +262,7 @@ def _club(name: str | None, actor: Actor) -> Club | None:
     importer organises."""
     if not name:
         return None
-    club = Club.objects.filter(name=name).first()
+    club = clubs.named(name)  # whatever its capitals: not a look-alike the importer organises
     if club is None:
         club = _create(Club, name=name)
         club.organisers.add(actor.user)
@@ -316,6 +317,34 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
     event.organisers.add(actor.user)
     _stamp(event, created_at=data["created_at"])
     return event
+
+
+def _normal_names(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The document with its players', pairs', teams' and clubs' names as every other way in
+    stores them (``clubs.normal_name``: spaces collapsed, accents composed), the names its parts
+    refer to each other by included. Refuses a pair that names one player twice."""
+    doc = copy.deepcopy(dict(document))
+    name = clubs.normal_name
+    for part in ("pairs", "teams"):
+        for i, row in enumerate(doc.get(part, [])):
+            row["name"] = name(row["name"])
+            row["club"] = name(row["club"]) if row["club"] else row["club"]
+            for k, player in enumerate(row["players"]):
+                player["name"] = name(player["name"])
+                if not player["name"]:
+                    raise ServiceError(
+                        _("Two player names are needed."), field=f"{part}[{i}].players[{k}].name"
+                    )
+    for i, row in enumerate(doc["pairs"]):
+        first, second = (p["name"] for p in row["players"])
+        if len(players_key(first, second)) == 1:
+            raise ServiceError(same_person_problem(), field=f"pairs[{i}].players")
+    for row in doc["substitutions"]:
+        row["player_out"], row["player_in"] = name(row["player_out"]), name(row["player_in"])
+        previous = row["previous_pair"]
+        previous["name"] = name(previous["name"])
+        previous["players"] = [name(n) for n in previous["players"]]
+    return doc
 
 
 class _Team:
@@ -793,6 +822,7 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
         raise NotAllowed(_("Log in to import an event."))
     _check(document)
     _references(document)
+    document = _normal_names(document)
     users = _Users(actor)
     try:
         with transaction.atomic():

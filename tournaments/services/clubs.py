@@ -61,10 +61,10 @@ def home_club(name: str) -> Club | None:
     name = normal_name(name)
     if not name:
         return None
-    return _named(name) or Club.objects.get_or_create(name=name)[0]
+    return named(name) or Club.objects.get_or_create(name=name)[0]
 
 
-def _named(name: str) -> Club | None:
+def named(name: str) -> Club | None:
     """The club of this (normal) name, whatever its capitals."""
     club = Club.objects.filter(name__iexact=name).order_by("pk").first()
     if club is not None or name.isascii():
@@ -85,7 +85,7 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     name = normal_name(name)
     if not name:
         return None
-    club = _named(name)
+    club = named(name)
     if club is None:
         if not actor.is_authenticated:
             raise NotAllowed(_("Log in to create a club."), field="club")

@@ -172,3 +172,40 @@ def test_a_pair_withdrawing_in_the_round_of_its_requested_bye_withdraws_after_th
     after_1, after_2 = _standing(event, first, 1), _standing(event, first, 2)
     assert not after_1.withdrawn
     assert after_2.withdrawn and after_2.requested_byes == 1
+
+
+def test_a_late_entry_or_a_bye_that_drops_a_proposal_asks_first(client, organiser, event, actor):
+    """Evening audit, 2026-12-06: a late entry or a requested bye dropped round 2's proposed
+    pairing (hand changes included) in one click, and the late entry's audit entry did not
+    say so. Both now ask first, naming the round, and the trail records the dropped proposal."""
+    _play_and_close(event, 1, actor)
+    pairings.pairings_propose(event.pk, 2)
+    client.force_login(organiser)
+    url = reverse("tournaments:entries", args=[event.pk])
+    late = {"player1": "Laia Puig", "player2": "Joan Vidal", "name": "", "club": ""}
+    asked = client.post(url, late)
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "Drop the proposed pairing of round 2?" in page
+    assert 'name="player1" value="Laia Puig"' in page and 'name="confirmed"' in page
+    assert event.entries.count() == 4 and event.rounds.filter(number=2).exists()
+    assert client.post(url, {**late, "confirmed": "1"}).status_code == 302
+    assert event.entries.filter(pair__player1__name="Laia Puig", joins_round=2).exists()
+    assert not event.rounds.filter(number=2).exists()
+    entry = AuditEntry.objects.get(event=event, action="late_entry_registered")
+    assert entry.changes["dropped_proposal"] == [2, None]
+
+    pairings.pairings_propose(event.pk, 2)
+    bye_url = reverse("tournaments:bye_request_add", args=[event.pk])
+    bye = {"entry": event.entries.get(number=1).pk, "round_number": "2"}
+    asked = client.post(bye_url, bye)
+    assert asked.status_code == 200 and "Drop the proposed pairing of round 2?" in (
+        asked.content.decode()
+    )
+    assert not ByeRequest.objects.exists() and event.rounds.filter(number=2).exists()
+    assert client.post(bye_url, {**bye, "confirmed": "1"}).status_code == 302
+    assert ByeRequest.objects.filter(round_number=2).exists()
+    assert not event.rounds.filter(number=2).exists()
+    # Without a proposal to drop, nothing is asked.
+    third = {"entry": event.entries.get(number=2).pk, "round_number": "3"}
+    assert client.post(bye_url, third).status_code == 302

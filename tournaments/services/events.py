@@ -334,9 +334,11 @@ def entry_create(
     club: str = "",
     joins_round: int | None = None,
     batch: PairBatch | None = None,
+    dropped_proposal: int | None = None,
 ) -> Entry:
     """Store a new pair of the event (the callers check who may and when), audited. A caller
-    registering many pairs passes one ``batch`` for them all (made in its transaction)."""
+    registering many pairs passes one ``batch`` for them all (made in its transaction); a late
+    entry's caller names the round whose proposed pairing it dropped, for the audit trail."""
     player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
     name, club = clubs.normal_name(name), clubs.normal_name(club)
     for field_name, value in (("player1", player1), ("player2", player2)):
@@ -369,7 +371,11 @@ def entry_create(
             event=event,
             actor=actor.label,
             action="entry_registered" if joins_round is None else "late_entry_registered",
-            changes={"entry": [None, str(entry)], "joins_round": [None, joins_round]},
+            changes={
+                "entry": [None, str(entry)],
+                "joins_round": [None, joins_round],
+                **({"dropped_proposal": [dropped_proposal, None]} if dropped_proposal else {}),
+            },
         )
     return entry
 

@@ -48,6 +48,12 @@ def late_entries_refused(event: Event) -> str:
     return ""
 
 
+def proposal_pending(event: Event, number: int) -> bool:
+    """Whether round ``number`` has a proposed pairing (not opened) that a change would drop:
+    the pages ask first."""
+    return event.rounds.filter(number=number, status=Round.Status.PENDING).exists()
+
+
 def _drop_proposal(event: Event, number: int) -> bool:
     """Delete a proposed (not opened) pairing of round ``number``; whether there was one."""
     return event.rounds.filter(number=number, status=Round.Status.PENDING).delete()[0] > 0
@@ -80,6 +86,7 @@ def late_entry_register(
                 _("Every round has started: a late entry has no round left to play."),
                 field="round",
             )
+        dropped = _drop_proposal(event, joins)
         entry = entry_create(
             event=event,
             actor=actor,
@@ -89,8 +96,8 @@ def late_entry_register(
             club=club,
             joins_round=joins,
             batch=batch,
+            dropped_proposal=joins if dropped else None,
         )
-        _drop_proposal(event, joins)
         queue.request_standings(event)
     return entry
 

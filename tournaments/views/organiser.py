@@ -475,6 +475,10 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     form = EntryForm(request.POST)
     if form.is_valid():
+        if event.status == Event.Status.RUNNING:
+            asked = _ask_before_dropping(request, event, late_entries.next_unopened_round(event))
+            if asked is not None:
+                return asked
         try:
             register = (
                 late_entries.late_entry_register
@@ -507,6 +511,9 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _entries_page(request, event, bye_data=request.POST, status=400)
     entry, number = form.cleaned_data["entry"], form.cleaned_data["round_number"]
+    asked = _ask_before_dropping(request, event, number)
+    if asked is not None:
+        return asked
     try:
         late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
     except ServiceError as exc:
@@ -518,6 +525,24 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
         % {"n": entry.number, "r": number, "mp": event.requested_bye_points},
     )
     return redirect("tournaments:entries", event.pk)
+
+
+def _ask_before_dropping(request: HttpRequest, event: Event, number: int) -> HttpResponse | None:
+    """A confirmation page when this change would drop round ``number``'s proposed pairing
+    (and any change made to it by hand); None when there is none, or the page was answered."""
+    if request.POST.get("confirmed") or not late_entries.proposal_pending(event, number):
+        return None
+    fields = [
+        (key, value)
+        for key, values in request.POST.lists()
+        if key not in ("csrfmiddlewaretoken", "confirmed")
+        for value in values
+    ]
+    return render(
+        request,
+        "tournaments/confirm_drop_proposal.html",
+        {"event": event, "round": number, "fields": fields},
+    )
 
 
 @login_required

@@ -9,6 +9,8 @@ from scoring.ratings import Rating, expected_pct
 from scoring.season import POINT_TABLES, Placement, SeasonEvent, season_ranking
 from tournaments import policy
 from tournaments.actors import Actor
+from tournaments.lineups import lineups as entry_lineups
+from tournaments.lineups import played_rounds
 from tournaments.models import (
     Club,
     Event,
@@ -79,14 +81,12 @@ def _final_placements(
     ``by_pair``, to the two players who played most of its rounds (the later line-up on a tie):
     a partnership is two players."""
     entries = event.entries.select_related("pair").prefetch_related("substitutions__previous_pair")
+    played = played_rounds(event.rounds.only("number", "status"))
     lineups: dict[int, tuple[int, ...]] = {}
     for entry in entries:
-        subs = sorted(entry.substitutions.all(), key=lambda s: s.from_round)
-        spans, start = [], 1  # (rounds played, pair), each line-up in the order it played
-        for sub in subs:
-            spans.append((sub.from_round - start, sub.previous_pair))
-            start = sub.from_round
-        spans.append((event.rounds_count - start + 1, entry.pair))
+        spans = [  # (rounds played, pair), each line-up in the order it played
+            (rounds, pair) for pair, rounds in entry_lineups(entry, played=played)
+        ]
         if by_pair:
             most = max(rounds for rounds, _pair in spans)
             pair = [p for rounds, p in spans if rounds == most][-1]
@@ -94,7 +94,7 @@ def _final_placements(
             continue
         ids: list[int] = []
         for rounds, pair in spans:
-            if rounds <= 0:  # replaced before its first round: that line-up never played
+            if rounds <= 0:  # replaced before it played a round: that line-up never played
                 continue
             ids += [p for p in (pair.player1_id, pair.player2_id) if p not in ids]
         lineups[entry.pk] = tuple(ids)

@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 
 from scoring.ratings import DEFAULT_PARAMS, Rating, expected_pct
 from tournaments import policy
+from tournaments.lineups import partners_of, played_rounds, players_who_played
 from tournaments.models import (
     Club,
     Entry,
@@ -82,15 +83,14 @@ def _entries(player: Player, events) -> list[Entry]:  # noqa: ANN001 - a queryse
     )
 
 
-def _players_of(entry: Entry) -> list[Player]:
-    """Everyone who played for the entry: its pair now and the pairs it had before (not one
-    replaced before round 1: it never played)."""
-    seen: dict[int, Player] = {}
-    earlier = [s.previous_pair for s in entry.substitutions.all() if s.from_round > 1]
-    for pair in [*earlier, entry.pair]:
-        for p in (pair.player1, pair.player2):
-            seen.setdefault(p.pk, p)
-    return list(seen.values())
+def _played_rounds(entries: list[Entry]) -> dict[int, int]:
+    """Per event of ``entries``, the number of its last round opened (``lineups.played_rounds``)."""
+    rounds: dict[int, list[Round]] = {}
+    for rnd in Round.objects.filter(event__in={e.event_id for e in entries}).only(
+        "event_id", "number", "status"
+    ):
+        rounds.setdefault(rnd.event_id, []).append(rnd)
+    return {e.event_id: played_rounds(rounds.get(e.event_id, [])) for e in entries}
 
 
 def _scored(entries: list[Entry], actor) -> dict[int, tuple[int, dict | None, int]]:  # noqa: ANN001
@@ -147,8 +147,13 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     scored = _scored(entries, access.actor)
     partners: Counter[int] = Counter()
     by_pk: dict[int, Player] = {}
+    played = _played_rounds(entries)
     for entry in entries:
-        others = [p for p in _players_of(entry) if p.pk != player.pk]
+        finished = entry.event.status == Event.Status.FINISHED
+        lineup = players_who_played(entry, played=played[entry.event_id], finished=finished)
+        if all(p.pk != player.pk for p in lineup):
+            continue  # replaced from a round the event never reached
+        others = partners_of(player, entry, played=played[entry.event_id], finished=finished)
         for p in others:
             partners[p.pk] += 1
             by_pk[p.pk] = p

@@ -1,0 +1,84 @@
+"""Who played for a pair after a substitution (tournaments.lineups): a replaced player is not the
+partner of the one who replaced them, and a substitute named for a round the event never
+reached (an evening finished early) did not play: not on their page, not in a season (players
+audit, 2026-12-06)."""
+
+import random
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import ClubFactory, SeasonFactory
+from tests.tournaments.club_history import club_evening, players
+from tournaments.actors import Actor
+from tournaments.club_selectors import season_view
+from tournaments.demo import play_round
+from tournaments.services import changes, events
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(organiser):
+    club = ClubFactory(name="Penya")
+    club.organisers.add(organiser)
+    return club
+
+
+def _evening(club, organiser, rounds, play):
+    anna, biel = players("Anna", "Biel", club=club)
+    others = [tuple(players(f"X{i}", f"Y{i}", club=club)) for i in range(3)]
+    event = club_evening(
+        club, organiser, [(anna, biel), *others], when=date(2026, 10, 1), rounds=rounds, play=play
+    )
+    return event, anna, biel
+
+
+def _names(players_):
+    return sorted(p.name for p in players_)
+
+
+def test_a_replaced_player_is_no_partner_of_the_one_who_replaced_them(client, club, organiser):
+    actor = Actor(user=organiser)
+    event, anna, biel = _evening(club, organiser, rounds=2, play=1)
+    # Biel leaves after round 1; Carles plays round 2 beside Anna.
+    carles = changes.player_substitute(
+        entry=event.entries.get(number=1), actor=actor, seat=2, name="Carles"
+    ).player_in
+    pairings_propose(event.pk, 2, actor=actor)
+    rnd = events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    play_round(rnd, random.Random(2))
+    events.round_close(rnd=rnd, actor=actor)
+    standings_recompute(event.pk)
+    events.event_finish(event=event, actor=actor)
+
+    def partners(player):
+        page = client.get(reverse("players:player", args=[player.pk])).context["page"]
+        return _names(p for p, _n in page.partners)
+
+    assert partners(carles) == ["Anna"]
+    assert partners(biel) == ["Anna"]
+    assert partners(anna) == ["Biel", "Carles"]
+    together = client.get(reverse("players:partnership", args=[biel.pk, carles.pk]))
+    assert together.status_code == 404 or not together.context["page"].events
+
+
+def test_a_substitute_for_a_round_never_played_did_not_play(client, club, organiser):
+    actor = Actor(user=organiser)
+    event, anna, biel = _evening(club, organiser, rounds=3, play=2)
+    carles = changes.player_substitute(
+        entry=event.entries.get(number=1), actor=actor, seat=2, name="Carles"
+    ).player_in
+    events.event_finish(event=event, actor=actor)  # the evening ran late: over after round 2
+    page = client.get(reverse("players:player", args=[carles.pk])).context["page"]
+    assert page.events == []
+    biel_page = client.get(reverse("players:player", args=[biel.pk])).context["page"]
+    assert [line.rank for line in biel_page.events] != [] and _names(
+        biel_page.events[0].partners
+    ) == ["Anna"]
+    season = SeasonFactory(club=club, starts=date(2026, 1, 1), ends=date(2026, 12, 31))
+    credited = {p.name for row in season_view(season, actor).rows for p in row.players}
+    assert "Carles" not in credited and {"Anna", "Biel"} <= credited

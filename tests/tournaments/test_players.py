@@ -94,6 +94,34 @@ def test_a_merge_keeps_the_more_private_of_the_two_choices(client, two_evenings,
     assert client.get(f"/players/{anna.pk}/").status_code == 404
 
 
+def test_a_merge_keeps_the_duplicates_e_mail_and_the_results_sent_to_it(
+    client, two_evenings, organiser
+):
+    """Players audit, 2026-12-06: a merge dropped the duplicate's e-mail and language without a
+    word, and deleted the record of the results already sent to it (sent again later)."""
+    from tournaments.models import ResultsMail
+
+    anna, anna2 = two_evenings["anna"], two_evenings["anna2"]
+    anna2.email, anna2.language = "anna@example.org", "ca"
+    anna2.save()
+    sent = ResultsMail.objects.create(
+        event=two_evenings["second"], player=anna2, email="anna@example.org"
+    )
+    client.force_login(organiser)
+    page = client.get(reverse("players:merge", args=[anna.pk]), {"other": anna2.pk})
+    assert "The e-mail address anna@example.org is kept." in page.content.decode()
+    svc.players_merge(keep=anna, other=anna2, actor=Actor(user=organiser))
+    anna.refresh_from_db()
+    assert (anna.email, anna.language) == ("anna@example.org", "ca")
+    sent.refresh_from_db()
+    assert sent.player == anna
+    # The player who stays keeps their own address.
+    other = Player.objects.create(name="Anna Puig", email="other@example.org", club=anna.club)
+    svc.players_merge(keep=other, other=anna, actor=Actor(user=organiser))
+    other.refresh_from_db()
+    assert other.email == "other@example.org"
+
+
 def test_a_merge_moves_substitutions_too(two_evenings, organiser, club):
     """A substitute is typed in by name (a new player); merged into the one who exists."""
     anna, biel, carles = two_evenings["anna"], two_evenings["biel"], two_evenings["carles"]

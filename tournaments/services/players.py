@@ -2,7 +2,8 @@
 
 Pairs are registered by name, so the same person often appears as several players (one per
 evening). A merge moves everything of the duplicate to the player who stays: their places in
-pairs, their substitutions, their account and licence; then the clubs' ratings are recomputed
+pairs, their substitutions, their account, licence and e-mail (where the person has none
+yet), the results already e-mailed to them; then the clubs' ratings are recomputed
 (the ratings of two players become one). Each event concerned gets an audit entry, and a
 ``PlayerMerge`` record keeps what moved.
 """
@@ -21,6 +22,7 @@ from tournaments.models import (
     Pair,
     Player,
     PlayerMerge,
+    ResultsMail,
     Substitution,
     TeamMember,
 )
@@ -40,6 +42,7 @@ class MergePlan:
     takes_account: bool = False
     takes_licence: bool = False
     takes_club: bool = False
+    takes_email: bool = False  # with its language: where the person's results go
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -112,6 +115,7 @@ def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
     plan.takes_account = bool(other.user_id and not keep.user_id)
     plan.takes_licence = bool(other.licence and not keep.licence)
     plan.takes_club = bool(other.club_id and not keep.club_id)
+    plan.takes_email = bool(other.email and not keep.email)
     return plan
 
 
@@ -166,16 +170,20 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
             "account": plan.takes_account,
             "licence": plan.takes_licence,
             "club": plan.takes_club,
+            "email": plan.takes_email,
         }
         Pair.objects.filter(player1=other).update(player1=keep)
         Pair.objects.filter(player2=other).update(player2=keep)
         Substitution.objects.filter(player_in=other).update(player_in=keep)
         Substitution.objects.filter(player_out=other).update(player_out=keep)
         TeamMember.objects.filter(player=other).update(player=keep)
+        # The results already e-mailed to the duplicate stay sent (never twice to a person).
+        ResultsMail.objects.filter(player=other).update(player=keep)
         for lineup in LineUp.objects.filter(substitutes=other):
             lineup.substitutes.remove(other)
             lineup.substitutes.add(keep)
         user_id, licence, club_id = other.user_id, other.licence, other.club_id
+        email, language = other.email, other.language
         # The person's privacy choice survives: the more restrictive of the two stands.
         order = list(Player.Visibility.values)  # hidden, results, rating
         visibility = min(keep.visibility, other.visibility, key=order.index)
@@ -187,8 +195,10 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
             keep.licence = licence
         if plan.takes_club:
             keep.club_id = club_id
+        if plan.takes_email:
+            keep.email, keep.language = email, language
         keep.visibility = visibility
-        keep.save(update_fields=["user", "licence", "club", "visibility"])
+        keep.save(update_fields=["user", "licence", "club", "visibility", "email", "language"])
         record = PlayerMerge.objects.create(
             kept=keep,
             kept_name=keep.name,

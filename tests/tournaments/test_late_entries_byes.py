@@ -126,6 +126,10 @@ def test_the_pairs_page_registers_a_late_entry_and_a_requested_bye(client, organ
     bye_url = reverse("tournaments:bye_request_add", args=[event.pk])
     bad = client.post(bye_url, {"entry": late.pk, "round_number": "1"})
     assert bad.status_code == 400 and not ByeRequest.objects.exists()
+    # The refusal is beside the round's field (evening audit, 2026-12-06: it was a page message).
+    form = bad.content.decode().split('id="bye-form"')[1].split("</form>")[0]
+    field = form.split('id="field-round_number"')[1].split("</div>")[0]
+    assert "the others have started or do not exist" in field
     client.post(bye_url, {"entry": late.pk, "round_number": "3"})
     assert ByeRequest.objects.filter(entry=late, round_number=3).exists()
     page = client.get(url).content.decode()

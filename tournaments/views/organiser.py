@@ -438,7 +438,7 @@ def _entries_page(
     *,
     form: EntryForm | None = None,
     csv_form: CsvUploadForm | None = None,
-    bye_data: Any = None,
+    bye_form: ByeRequestForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     can_change = event.is_organiser(request.user)
@@ -454,7 +454,7 @@ def _entries_page(
             "late_round": late_entries.next_unopened_round(event),
             "late_refused": late_entries.late_entries_refused(event),
             "bye_requests": selectors.event_bye_requests(event),
-            "bye_form": ByeRequestForm(event=event, data=bye_data),
+            "bye_form": bye_form or ByeRequestForm(event=event),
             "can_request_byes": can_change
             and not event.is_team_event  # a team's pairs sit out by its line-up
             and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING),
@@ -509,7 +509,7 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     form = ByeRequestForm(event=event, data=request.POST)
     if not form.is_valid():
-        return _entries_page(request, event, bye_data=request.POST, status=400)
+        return _entries_page(request, event, bye_form=form, status=400)
     entry, number = form.cleaned_data["entry"], form.cleaned_data["round_number"]
     asked = _ask_before_dropping(request, event, number)
     if asked is not None:
@@ -517,8 +517,10 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
     except ServiceError as exc:
-        messages.error(request, exc.message)
-        return _entries_page(request, event, bye_data=request.POST, status=400)
+        # The refusal beside its field: "round" is the form's round_number, "entry" its pair.
+        field = {"round": "round_number", "entry": "entry"}.get(exc.field or "")
+        form.add_error(field, exc.message)
+        return _entries_page(request, event, bye_form=form, status=400)
     messages.success(
         request,
         _("Pair %(n)s sits out round %(r)s and scores %(mp)s match points for it.")

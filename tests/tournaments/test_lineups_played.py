@@ -29,12 +29,17 @@ def club(organiser):
 
 
 def _evening(club, organiser, rounds, play):
+    """An evening of four pairs, Anna and Biel pair 1, ``play`` rounds played; then Carles
+    replaces Biel from the next round. (event, anna, biel, carles)"""
     anna, biel = players("Anna", "Biel", club=club)
     others = [tuple(players(f"X{i}", f"Y{i}", club=club)) for i in range(3)]
     event = club_evening(
         club, organiser, [(anna, biel), *others], when=date(2026, 10, 1), rounds=rounds, play=play
     )
-    return event, anna, biel
+    carles = changes.player_substitute(
+        entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Carles"
+    ).player_in
+    return event, anna, biel, carles
 
 
 def _names(players_):
@@ -43,11 +48,7 @@ def _names(players_):
 
 def test_a_replaced_player_is_no_partner_of_the_one_who_replaced_them(client, club, organiser):
     actor = Actor(user=organiser)
-    event, anna, biel = _evening(club, organiser, rounds=2, play=1)
-    # Biel leaves after round 1; Carles plays round 2 beside Anna.
-    carles = changes.player_substitute(
-        entry=event.entries.get(number=1), actor=actor, seat=2, name="Carles"
-    ).player_in
+    event, anna, biel, carles = _evening(club, organiser, rounds=2, play=1)  # Carles plays round 2
     pairings_propose(event.pk, 2, actor=actor)
     rnd = events.round_open(rnd=event.rounds.get(number=2), actor=actor)
     play_round(rnd, random.Random(2))
@@ -68,10 +69,7 @@ def test_a_replaced_player_is_no_partner_of_the_one_who_replaced_them(client, cl
 
 def test_a_substitute_for_a_round_never_played_did_not_play(client, club, organiser):
     actor = Actor(user=organiser)
-    event, anna, biel = _evening(club, organiser, rounds=3, play=2)
-    carles = changes.player_substitute(
-        entry=event.entries.get(number=1), actor=actor, seat=2, name="Carles"
-    ).player_in
+    event, _anna, biel, carles = _evening(club, organiser, rounds=3, play=2)
     events.event_finish(event=event, actor=actor)  # the evening ran late: over after round 2
     page = client.get(reverse("players:player", args=[carles.pk])).context["page"]
     assert page.events == []

@@ -84,16 +84,14 @@ def _final_placements(
     played = played_rounds(event.rounds.only("number", "status"))
     lineups: dict[int, tuple[int, ...]] = {}
     for entry in entries:
-        spans = [  # (rounds played, pair), each line-up in the order it played
-            (rounds, pair) for pair, rounds in entry_lineups(entry, played=played)
-        ]
+        spans = entry_lineups(entry, played=played)  # each line-up in order, its rounds played
         if by_pair:
-            most = max(rounds for rounds, _pair in spans)
-            pair = [p for rounds, p in spans if rounds == most][-1]
+            most = max(rounds for _pair, rounds in spans)
+            pair = [p for p, rounds in spans if rounds == most][-1]
             lineups[entry.pk] = (pair.player1_id, pair.player2_id)
             continue
         ids: list[int] = []
-        for rounds, pair in spans:
+        for pair, rounds in spans:
             if rounds <= 0:  # replaced before it played a round: that line-up never played
                 continue
             ids += [p for p in (pair.player1_id, pair.player2_id) if p not in ids]

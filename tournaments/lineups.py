@@ -33,33 +33,21 @@ def lineups(entry: Entry, *, played: int) -> list[tuple[Pair, int]]:
     return out
 
 
-def _playing(entry: Entry, *, played: int, finished: bool) -> list[Pair]:
-    """The line-ups that played a round; while the event runs, the pair now too (its rounds
-    are to come)."""
+def partners_of(
+    player: Player, entry: Entry, *, played: int, finished: bool
+) -> list[Player] | None:
+    """The players who sat beside ``player`` for the entry: the other player of each line-up of
+    theirs that played a round (while the event runs, the pair now too: its rounds are to
+    come). None when ``player`` played no round for the entry."""
     lines = lineups(entry, played=played)
     last = len(lines) - 1
-    return [
-        pair for i, (pair, rounds) in enumerate(lines) if rounds or (i == last and not finished)
-    ]
-
-
-def players_who_played(entry: Entry, *, played: int, finished: bool) -> list[Player]:
-    """Everyone who played for the entry, in the order they first played."""
-    seen: dict[int, Player] = {}
-    for pair in _playing(entry, played=played, finished=finished):
-        for p in (pair.player1, pair.player2):
-            seen.setdefault(p.pk, p)
-    return list(seen.values())
-
-
-def partners_of(player: Player, entry: Entry, *, played: int, finished: bool) -> list[Player]:
-    """The players who sat beside ``player`` for the entry: the other player of each line-up
-    of theirs that played (or, while the event runs, of the pair now)."""
-    seen: dict[int, Player] = {}
-    for pair in _playing(entry, played=played, finished=finished):
+    seen: dict[int, Player] | None = None
+    for i, (pair, rounds) in enumerate(lines):
         members = (pair.player1, pair.player2)
-        if player.pk in (p.pk for p in members):
-            for p in members:
-                if p.pk != player.pk:
-                    seen.setdefault(p.pk, p)
-    return list(seen.values())
+        if not (rounds or (i == last and not finished)) or player.pk not in (p.pk for p in members):
+            continue
+        seen = seen if seen is not None else {}
+        for p in members:
+            if p.pk != player.pk:
+                seen.setdefault(p.pk, p)
+    return None if seen is None else list(seen.values())

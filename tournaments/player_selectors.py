@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 
 from scoring.ratings import DEFAULT_PARAMS, Rating, expected_pct
 from tournaments import policy
-from tournaments.lineups import partners_of, played_rounds, players_who_played
+from tournaments.lineups import partners_of, played_rounds
 from tournaments.models import (
     Club,
     Entry,
@@ -83,22 +83,20 @@ def _entries(player: Player, events) -> list[Entry]:  # noqa: ANN001 - a queryse
     )
 
 
-def _played_rounds(entries: list[Entry]) -> dict[int, int]:
-    """Per event of ``entries``, the number of its last round opened (``lineups.played_rounds``)."""
+def _rounds_by_event(entries: list[Entry]) -> dict[int, list[Round]]:
     rounds: dict[int, list[Round]] = {}
-    for rnd in Round.objects.filter(event__in={e.event_id for e in entries}).only(
-        "event_id", "number", "status"
-    ):
+    for rnd in Round.objects.filter(event__in={e.event_id for e in entries}):
         rounds.setdefault(rnd.event_id, []).append(rnd)
-    return {e.event_id: played_rounds(rounds.get(e.event_id, [])) for e in entries}
+    return rounds
 
 
-def _scored(entries: list[Entry], actor) -> dict[int, tuple[int, dict | None, int]]:  # noqa: ANN001
+def _scored(
+    entries: list[Entry],
+    actor,
+    rounds: dict[int, list[Round]],  # noqa: ANN001
+) -> dict[int, tuple[int, dict | None, int]]:
     """entry id -> (the round scored for this reader, its standings row, field size)."""
     events = {e.event_id: e.event for e in entries}
-    rounds: dict[int, list[Round]] = {}
-    for rnd in Round.objects.filter(event__in=events):
-        rounds.setdefault(rnd.event_id, []).append(rnd)
     last = {
         pk: policy.last_scored_round(
             staff=policy.is_event_staff(actor, ev), rounds=rounds.get(pk, [])
@@ -144,16 +142,19 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     page = PlayerPage(player=player, access=access)
     events = access.events()
     entries = _entries(player, events)
-    scored = _scored(entries, access.actor)
+    rounds = _rounds_by_event(entries)
+    scored = _scored(entries, access.actor, rounds)
     partners: Counter[int] = Counter()
     by_pk: dict[int, Player] = {}
-    played = _played_rounds(entries)
     for entry in entries:
-        finished = entry.event.status == Event.Status.FINISHED
-        lineup = players_who_played(entry, played=played[entry.event_id], finished=finished)
-        if all(p.pk != player.pk for p in lineup):
+        others = partners_of(
+            player,
+            entry,
+            played=played_rounds(rounds.get(entry.event_id, [])),
+            finished=entry.event.status == Event.Status.FINISHED,
+        )
+        if others is None:
             continue  # replaced from a round the event never reached
-        others = partners_of(player, entry, played=played[entry.event_id], finished=finished)
         for p in others:
             partners[p.pk] += 1
             by_pk[p.pk] = p

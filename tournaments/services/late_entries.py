@@ -7,7 +7,7 @@ pairing of such a round, which is proposed again with or without the pair.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.groups import group_rounds_of
@@ -48,15 +48,20 @@ def late_entries_refused(event: Event) -> str:
     return ""
 
 
+def _proposal(event: Event, number: int) -> QuerySet[Round]:
+    """Round ``number`` while it is only proposed (paired, not opened)."""
+    return event.rounds.filter(number=number, status=Round.Status.PENDING)
+
+
 def proposal_pending(event: Event, number: int) -> bool:
-    """Whether round ``number`` has a proposed pairing (not opened) that a change would drop:
-    the pages ask first."""
-    return event.rounds.filter(number=number, status=Round.Status.PENDING).exists()
+    """Whether round ``number`` has a proposed pairing that a change would drop: the pages ask
+    first."""
+    return _proposal(event, number).exists()
 
 
 def _drop_proposal(event: Event, number: int) -> bool:
     """Delete a proposed (not opened) pairing of round ``number``; whether there was one."""
-    return event.rounds.filter(number=number, status=Round.Status.PENDING).delete()[0] > 0
+    return _proposal(event, number).delete()[0] > 0
 
 
 def late_entry_register(

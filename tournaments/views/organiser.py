@@ -562,7 +562,7 @@ def bye_request_remove(request: HttpRequest, pk: int, request_pk: int) -> HttpRe
             _("The requested bye is taken back."),
         )
         return redirect("tournaments:entries", event.pk)
-    proposed = event.rounds.filter(number=bye.round_number, status=Round.Status.PENDING).exists()
+    proposed = late_entries.proposal_pending(event, bye.round_number)
     return render(
         request,
         "tournaments/confirm_bye_request_remove.html",

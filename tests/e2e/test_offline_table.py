@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 import engine
+from tests.conftest import wait_for
 from tests.e2e.test_table_entry import enter_code, legal_game
 from tournaments import play as adapter
 from tournaments.actors import Actor
@@ -312,9 +313,13 @@ def test_what_waits_is_sent_with_the_new_code_the_organiser_gave(
         t1.refresh_from_db()
         page.context.set_offline(False)
         enter_code(page, t1.code_ns)  # the new code: what waits goes with it
+        # The page shows 0 waiting until its outbox has read the phone's store: wait for the
+        # result itself, then for the outbox to be empty.
+        stored = wait_for(
+            lambda: BoardResult.objects.filter(table=t1, board__number=2).first(), timeout=25
+        )
+        assert stored is not None and (stored.trump, stored.entered_side) == ("oros", "NS")
         expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0", timeout=25_000)
-        stored = BoardResult.objects.get(table=t1, board__number=2)
-        assert (stored.trump, stored.entered_side) == ("oros", "NS")
     finally:
         context.close()
 

@@ -270,16 +270,26 @@ class _Parsed:
     trump: str | None = None
     calls: list[str] = field(default_factory=list)
     cards: list[int] | None = None
+    # With an unknown token in ``play``: the cards before the first one (``cards`` is None).
+    prefix: list[int] | None = None
 
     @property
     def playable(self) -> bool:
+        return self._dealt and self.cards is not None
+
+    @property
+    def _dealt(self) -> bool:
         return (
             self.rules is not None
             and self.dealer is not None
             and self.hands is not None
             and self.trump is not None
-            and self.cards is not None
         )
+
+    @property
+    def prefix_playable(self) -> bool:
+        """The play holds an unknown token, and what comes before it can be replayed."""
+        return self._dealt and self.prefix is not None
 
 
 def _parse_hands(raw: Any, problems: list[Problem]) -> list[int] | None:
@@ -479,6 +489,8 @@ def _parse(
                 card = _TOKEN_TO_CARD.get(token) if isinstance(token, str) else None
                 if card is None:
                     problems.append(Problem(_C.NOT_A_CARD, {"value": quote(token)}, f"play[{i}]"))
+                    if cards is not None:
+                        out.prefix = cards
                     cards = None
                 elif cards is not None:
                     cards.append(card)
@@ -577,6 +589,22 @@ def replay(record: Any, *, deal: Deal | None = None, rules: Rules | None = None)
             problems.append(_not_held(cards, result[1], result[2]))
         elif result[0] == _OK and len(cards) < 48:
             problems.append(Problem(_C.PLAY_TOO_SHORT, {"count": len(cards)}, "play"))
+    elif parsed.prefix_playable:
+        # The cards before the first unknown token are known: a card in them that its player
+        # does not hold is a problem too (R10 lists every problem), found before the token's.
+        assert parsed.hands is not None and parsed.prefix is not None and parsed.rules is not None
+        assert parsed.dealer is not None and parsed.trump is not None
+        leader = (parsed.dealer.value + 3) & 3
+        before = _run(
+            list(parsed.hands),
+            leader,
+            TRUMP_INDEX[parsed.trump],
+            parsed.rules.obligada,
+            parsed.prefix,
+        )
+        if before[0] == _BAD:
+            first_token = next(i for i, p in enumerate(problems) if p.code is _C.NOT_A_CARD)
+            problems.insert(first_token, _not_held(parsed.prefix, before[1], before[2]))
 
     if problems or result is None:
         return Verdict(Outcome.INVALID, problems=tuple(limit_problems(problems)))

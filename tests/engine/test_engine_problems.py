@@ -79,6 +79,33 @@ def test_a_repeated_card_names_where_it_was_first_played_r10() -> None:
     assert problem not in check_form(record, deal=deal_board("any", 1))
 
 
+def test_a_card_not_held_before_an_unknown_token_is_listed_too_r10() -> None:
+    """R10 lists every problem: the cards before an unknown token are known, so a card there
+    that its player does not hold is reported, in the order found (before the token)."""
+    record = example("00000-complete.json")
+    record["play"][1], record["play"][2] = record["play"][2], record["play"][1]
+    record["play"][20] = "13o"
+    found = problems(record)
+    assert [(p.code, p.path) for p in found] == [
+        (C.CARD_NOT_HELD, "play[1]"),
+        (C.NOT_A_CARD, "play[20]"),
+    ]
+
+
+def test_what_follows_an_unknown_token_or_an_illegal_play_is_not_judged_r10() -> None:
+    """After an unknown token nothing can be replayed; before it, an illegal play stops the
+    replay as in any record: only the token is a problem then."""
+    record = example("00000-complete.json")
+    record["play"][20] = "xx"
+    record["play"][30] = record["play"][0]  # a repeat after the token: not reported
+    assert [(p.code, p.path) for p in problems(record)] == [(C.NOT_A_CARD, "play[20]")]
+    illegal = example("00011-illegal.json")  # its last card is the illegal one
+    assert replay(illegal).outcome == "illegal"
+    illegal["play"] += [illegal["play"][0], "xx"]  # a repeat after the illegal card, a token
+    end = len(illegal["play"]) - 1
+    assert [(p.code, p.path) for p in problems(illegal)] == [(C.NOT_A_CARD, f"play[{end}]")]
+
+
 def test_check_form_and_the_replay_agree_on_a_card_repeated_after_an_illegal_play_r10() -> None:
     """Cards after the first illegal play are not replayed (play-record.md): a repeat there
     leaves the verdict illegal, and check_form (which cannot know where that play is without

@@ -627,7 +627,17 @@ class RoundSwapView(ApiView):
     def post(self, request: Request, pk: int, number: int) -> Response:
         event, actor, body = organiser_call(request, pk, ls.SwapSerializer)
         rnd = _round(event, number)
-        a, b = (_entry(event, n).pk for n in body["pairs"])
+        ids = dict(event.entries.filter(number__in=body["pairs"]).values_list("number", "pk"))
+        unknown = sorted(set(body["pairs"]) - set(ids))
+        if unknown:  # numbers from the body: a 400 at the field, as the pairing's own
+            raise ValidationError(
+                {
+                    "pairs": [
+                        _("No pair has the number %(n)s.") % {"n": ", ".join(map(str, unknown))}
+                    ]
+                }
+            )
+        a, b = (ids[n] for n in body["pairs"])
         if rnd.status == Round.Status.PENDING:
             _warned(scoring_io.pairing_warnings(rnd, swap=(a, b)), body["confirm"])
         svc.round_swap(rnd=rnd, actor=actor, entry_a=a, entry_b=b)

@@ -13,6 +13,7 @@ from rest_framework.serializers import Serializer
 from api import access
 from api.idempotency import IDEMPOTENCY_PARAMETER
 from api.schema import errors
+from api.serializers import RequestSerializer
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.services import NotAllowed
@@ -67,8 +68,22 @@ def organiser_call(
     ``serializer`` (400 naming the field), in that order."""
     event = organised_event(request, pk)
     body: dict[str, Any] = {}
-    if serializer is not None:
+    if serializer is None:
+        no_body(request)
+    else:
         checked = serializer(data=request.data)
         checked.is_valid(raise_exception=True)
         body = dict(checked.validated_data)
     return OrganiserCall(event, access.actor_for(request), body)
+
+
+class _NoBody(RequestSerializer):
+    """A step that takes no body: any field sent is unknown."""
+
+
+def no_body(request: Request) -> None:
+    """A 400 at each field of the body of a step that takes none: a mistyped option must not
+    be ignored while the step (finishing an event, new codes) goes ahead. No body, ``{}`` and
+    ``null`` are all "nothing"."""
+    if request.data:
+        _NoBody(data=request.data).is_valid(raise_exception=True)

@@ -28,6 +28,7 @@ from api import serializers as s
 from api.authentication import expires_at, issue_table_token
 from api.errors import NON_FIELD, error_body
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from api.organiser import no_body
 from api.parsers import StorableJSONParser
 from api.principals import TableUser
 from api.schema import NOT_MODIFIED, errors
@@ -666,7 +667,10 @@ class TableNewCodesView(ApiView):
             ),
             pk=pk,
         )
-        table = events.table_new_codes(table=table, actor=access.actor_for(request))
+        actor = access.actor_for(request)
+        events.require_organiser(table.round.event, actor)  # refused before the body is read
+        no_body(request)
+        table = events.table_new_codes(table=table, actor=actor)
         return Response(s.TableSerializer(table, context={"show_codes": True}).data)
 
 

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from api.organiser import visible_event
+from api.organiser import no_body, visible_event
 from api.parsers import StorableJSONParser
 from api.schema import errors
 from api.serializers import RequestSerializer
@@ -161,6 +161,7 @@ class WebhookDeleteView(ApiView):
     @idempotent
     def post(self, request: Request, pk: int, webhook_pk: int) -> Response:
         webhook = _webhook(request, pk, webhook_pk)
+        no_body(request)
         svc.webhook_delete(webhook=webhook, actor=access.actor_for(request))
         return Response(_webhooks_body(webhook.event))
 
@@ -177,6 +178,7 @@ class WebhookPingView(ApiView):
     @idempotent
     def post(self, request: Request, pk: int, webhook_pk: int) -> Response:
         webhook = _webhook(request, pk, webhook_pk)
+        no_body(request)
         delivery = svc.webhook_ping(webhook=webhook, actor=access.actor_for(request))
         return Response(_delivery_body(delivery), status=status.HTTP_202_ACCEPTED)
 
@@ -229,5 +231,6 @@ class DeliveryResendView(ApiView):
             uuid=delivery_id,
             webhook__event=event,
         )
+        no_body(request)
         delivery = svc.delivery_resend(delivery=delivery, actor=access.actor_for(request))
         return Response(_delivery_body(delivery), status=status.HTTP_202_ACCEPTED)

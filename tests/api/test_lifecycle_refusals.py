@@ -76,6 +76,20 @@ def test_swap_a_pair_with_itself_is_refused_and_changes_nothing(
     assert AuditEntry.objects.filter(event_id=pk, action="round_swap").count() == swaps
 
 
+def test_swap_with_a_pair_number_no_pair_has_is_a_400_at_pairs(
+    db, django_capture_on_commit_callbacks
+):
+    """A number from the body is bad input, as in the pairing by hand: not a 404 (audit)."""
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        _post(org, f"{E}/rounds/1/propose")
+    before = AuditEntry.objects.filter(event_id=pk).count()
+    response = _post(org, f"{E}/rounds/1/swap", {"pairs": [1, 99]})
+    assert response.status_code == 400, response.status_code
+    assert _codes(response) == [("pairs", "No pair has the number 99.")]
+    assert AuditEntry.objects.filter(event_id=pk).count() == before
+
+
 def test_the_frameworks_own_messages_come_in_the_readers_language(
     db, django_capture_on_commit_callbacks
 ):

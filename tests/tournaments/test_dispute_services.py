@@ -239,6 +239,44 @@ def test_penalty_needs_an_offending_pair(running_event, table1, board1, referee)
     assert exc.value.field == "offending_pair"
 
 
+def test_a_stale_revises_says_what_is_in_force_without_a_question_mark(
+    running_event, table1, board1, referee
+):
+    """Audit: with no ruling in force, a ``revises`` naming one was refused as "ruled meanwhile
+    (by ?)"."""
+    play = legal_play(board1, running_event)
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
+    def rule(revises):
+        return disputes.dispute_rule(
+            dispute=dispute,
+            actor=Actor(user=referee),
+            kind="penalty",
+            explanation="x",
+            data={"offending_pair": "NS"},
+            revises=revises,
+        )
+
+    with pytest.raises(Conflict) as exc:
+        rule(99999)
+    assert exc.value.field == "revises"
+    assert str(exc.value.message) == (
+        "No ruling is in force on this board: reload it to see where it stands."
+    )
+    rule(None)
+    with pytest.raises(Conflict) as exc:
+        rule(None)
+    assert str(exc.value.message) == (
+        "This board was ruled meanwhile (by referee): reload it to see the ruling."
+    )
+
+
 def test_accept_ruling_takes_the_chosen_submission(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
     totals = totals_of(board1, running_event, play)

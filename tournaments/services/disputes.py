@@ -253,6 +253,15 @@ def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dic
 UNSET: Any = object()
 
 
+def _stale_ruling(current: Ruling | None) -> str:
+    """Why a ruling that ``revises`` another state than the board's is refused."""
+    if current is None:
+        return _("No ruling is in force on this board: reload it to see where it stands.")
+    return _("This board was ruled meanwhile (by %(who)s): reload it to see the ruling.") % {
+        "who": current.referee.get_username()
+    }
+
+
 def dispute_rule(
     *,
     dispute: Dispute,
@@ -301,11 +310,7 @@ def dispute_rule(
         current = current_ruling(locked)
         if revises is not UNSET and revises != (current.pk if current else None):
             # The page (or client) saw another state: a second tap, or another referee.
-            raise Conflict(
-                _("This board was ruled meanwhile (by %(who)s): reload it to see the ruling.")
-                % {"who": current.referee.get_username() if current and current.referee else "?"},
-                field="revises",
-            )
+            raise Conflict(_stale_ruling(current), field="revises")
         values = ruling_values(locked, kind, data)
         before = _snapshot(locked)
         # Where the values now come from: the accepted submission, or the referee.

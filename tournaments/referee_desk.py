@@ -39,6 +39,7 @@ from tournaments.models import (
     Ruling,
     Submission,
 )
+from tournaments.policy import runs_q
 from tournaments.services.results import InvalidSubmission, short_values
 
 ACTIONS = {
@@ -98,17 +99,21 @@ def disputes_for_event(event: Event) -> tuple[list[Dispute], list[Dispute]]:
     return open_, closed
 
 
-def dispute_for_page(pk: int) -> Dispute:
-    return get_object_or_404(
-        Dispute.objects.select_related(
-            "result__table__round__event",
-            "result__table__ns__pair",
-            "result__table__ew__pair",
-            "result__board",
-            "referee",
-        ),
-        pk=pk,
+def dispute_for_page(pk: int, user: Any) -> Dispute:
+    """Dispute ``pk`` of an event ``user`` referees or organises; 404 for any other, as for an
+    id that does not exist: ids are sequential, and a 403 would tell that a table somewhere
+    had a board disputed, and when (the API answers the same)."""
+    disputes = Dispute.objects.select_related(
+        "result__table__round__event",
+        "result__table__ns__pair",
+        "result__table__ew__pair",
+        "result__board",
+        "referee",
     )
+    if not user.is_superuser:
+        runs = Event.objects.filter(runs_q(user)).values("pk")
+        disputes = disputes.filter(result__table__round__event__in=runs)
+    return get_object_or_404(disputes, pk=pk)
 
 
 def _yes_no(value: bool) -> str:

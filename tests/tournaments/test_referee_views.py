@@ -109,21 +109,29 @@ def test_anonymous_is_sent_to_login(client, running_event, illegal_dispute):
         assert reverse("login") in response["Location"]
 
 
-def test_others_get_403(client, running_event, illegal_dispute, table1):
-    # A stranger, and a player sitting at the disputed table: neither is a referee.
+def test_others_get_403_and_a_dispute_as_if_it_did_not_exist(
+    client, running_event, illegal_dispute, table1
+):
+    # A stranger, and a player sitting at the disputed table: neither is a referee. The queue
+    # is a 403; a dispute's pages are a 404, as for an id no dispute has: dispute ids are
+    # sequential, and a 403 would tell that some table had a board disputed (audit).
     player_user = UserFactory(username="player")
     pair = table1.ns.pair
     pair.player1.user = player_user
     pair.player1.save()
+    missing = illegal_dispute.pk + 1000
     for user in (UserFactory(username="stranger"), player_user):
         client.force_login(user)
         assert client.get(reverse("referee:queue", args=[running_event.pk])).status_code == 403
-        assert client.get(reverse("referee:dispute", args=[illegal_dispute.pk])).status_code == 403
+        for name in ("referee:dispute", "referee:short_preview"):
+            seen = client.get(reverse(name, args=[illegal_dispute.pk]))
+            none = client.get(reverse(name, args=[missing]))
+            assert seen.status_code == none.status_code == 404, name
         response = client.post(
             reverse("referee:dispute", args=[illegal_dispute.pk]),
             {"form": "penalty", "penalty-offending_pair": "NS", "penalty-explanation": "mine"},
         )
-        assert response.status_code == 403
+        assert response.status_code == 404
     assert not Ruling.objects.exists()
 
 

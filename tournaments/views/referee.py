@@ -69,7 +69,7 @@ def queue_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 def short_preview(request: HttpRequest, pk: int) -> JsonResponse:
     """The live score of the corrected short result as the referee types it (the players' form
     has the same): computed by the engine, stores nothing."""
-    dispute_ = desk.dispute_for_page(pk)
+    dispute_ = desk.dispute_for_page(pk, request.user)
     _referee_event(request, dispute_.result.table.round.event)
     board = dispute_.result.board
     form = CorrectedShortForm(data=request.GET, prefix="corrected_short", board=board, preview=True)
@@ -140,7 +140,7 @@ def _revises(raw: str | None) -> Any:
 @login_required
 @require_http_methods(["GET", "POST"])
 def dispute(request: HttpRequest, pk: int) -> HttpResponse:
-    dispute_ = desk.dispute_for_page(pk)
+    dispute_ = desk.dispute_for_page(pk, request.user)
     result = dispute_.result
     table = result.table
     event = table.round.event

@@ -940,6 +940,8 @@ class Dispute(models.Model):
     reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
     details = models.TextField(_("details"), blank=True)
     opened_by = models.CharField(_("opened by"), max_length=120)
+    # The pair whose player asked (a player's request): only they may withdraw it.
+    opened_side = models.CharField(max_length=2, blank=True, default="")
     previous_status = models.CharField(max_length=10, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN

@@ -90,7 +90,8 @@ def test_a_request_is_not_withdrawn_once_the_round_is_closed_nor_after_the_event
 
 def test_the_api_refuses_a_withdrawal_after_the_event(world):  # noqa: F811
     created = world.client("table").post("/api/v1/results", world.short(board=1), format="json")
-    request = world.client("table_ew").post(
+    # The player's pair (NS) asks: only that pair, or a referee, may withdraw the request.
+    request = world.client("table").post(
         "/api/v1/disputes", {"result": created.json()["id"], "reason": "?"}, format="json"
     )
     finish(world.event, world.users["organiser"])

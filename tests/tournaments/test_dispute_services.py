@@ -566,6 +566,38 @@ def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1,
     assert ruling.changes["source"] == ["play_record", "ruling"]
 
 
+def test_only_the_pair_that_asked_withdraws_its_request(running_event, table1, board1):
+    """The pair the referee was called about could call it off, and the board counted again
+    as confirmed (audit). Now only the asking pair's token, or its players' accounts."""
+    play = legal_play(board1, running_event)
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board1, running_event, play),
+    }
+    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    results.result_confirm(result=out.result, actor=ew(table1))
+    dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="NS revoked")
+    assert dispute.opened_side == "EW"
+    accused = UserFactory(username="accused")
+    pair = table1.ns.pair
+    pair.player1.user = accused
+    pair.player1.save()
+    for actor in (ns(table1), Actor(user=accused)):
+        with pytest.raises(NotAllowed):
+            disputes.dispute_withdraw(dispute=dispute, actor=actor)
+    out.result.refresh_from_db()
+    assert out.result.status == BoardResult.Status.DISPUTED
+    asking = UserFactory(username="asking")
+    pair = table1.ew.pair
+    pair.player1.user = asking
+    pair.player1.save()
+    disputes.dispute_withdraw(dispute=dispute, actor=Actor(user=asking))
+    out.result.refresh_from_db()
+    assert out.result.status == BoardResult.Status.CONFIRMED
+
+
 def test_withdrawn_player_request_cannot_be_ruled(running_event, table1, board1, referee):
     play = legal_play(board1, running_event)
     data = {

@@ -114,20 +114,28 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         before = _snapshot(locked)
         locked.status = BoardResult.Status.DISPUTED
         save_audited(locked, actor=actor, action="result_disputed", before=before)
-        opened = open_dispute(locked, kind, actor, reason, previous_status=previous)
+        side = (actor.side_at(table) or "") if sits else ""
+        opened = open_dispute(locked, kind, actor, reason, previous_status=previous, side=side)
         if previous in BoardResult.COUNTED:
             # It stops counting until the ruling (referees.md): the standings without it.
             queue.request_standings(event)
         return opened
 
 
+def _asked(dispute: Dispute, actor: Actor) -> bool:
+    """Whether ``actor`` speaks for the pair that called the referee: the other pair may not
+    call it off. (A request whose side is unknown, made before sides were kept or from a
+    table session without one, is the table's.)"""
+    table = dispute.result.table
+    if dispute.reason != Dispute.Reason.PLAYER_REQUEST or not actor.sits_at(table):
+        return False
+    return not dispute.opened_side or actor.side_at(table) == dispute.opened_side
+
+
 def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
     result = dispute.result
     event = result.table.round.event
-    if not (
-        actor.is_referee(event)
-        or (dispute.reason == Dispute.Reason.PLAYER_REQUEST and actor.sits_at(result.table))
-    ):
+    if not (actor.is_referee(event) or _asked(dispute, actor)):
         raise NotAllowed(_("Only a referee or the players who asked can withdraw this."))
     if dispute.reason != Dispute.Reason.PLAYER_REQUEST:
         raise ServiceError(_("Only a player's request can be withdrawn; the others need a ruling."))

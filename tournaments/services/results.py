@@ -464,6 +464,7 @@ def open_dispute(
     details: str = "",
     previous_status: str = "",
     audits: list[AuditEntry] | None = None,
+    side: str = "",
 ) -> Dispute:
     existing = result.disputes.filter(status=Dispute.Status.OPEN).first()
     if existing is not None:
@@ -472,6 +473,7 @@ def open_dispute(
         result=result,
         reason=reason,
         opened_by=actor.label,
+        opened_side=side,
         details=details,
         previous_status=previous_status,
     )

@@ -253,6 +253,7 @@ def test_a_stale_revises_says_what_is_in_force_without_a_question_mark(
     }
     out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
+
     def rule(revises):
         return disputes.dispute_rule(
             dispute=dispute,

@@ -422,7 +422,12 @@ def test_adjusted_ruling_counts_average_plus_and_minus(running_event, table1, bo
     "data, field",
     [
         ({"adjusted_ns": "avg", "adjusted_ew": "great"}, "adjusted_ew"),
-        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "x"}}, "score"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "x"}}, "score.NS"),
+        # Not whole numbers as sent: stored as 1 before (audit).
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": 1.5, "EW": 0}}, "score.NS"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": 0, "EW": True}}, "score.EW"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": "3", "EW": 0}}, "score.NS"),
+        ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": [1, 0]}, "score"),
         ({"adjusted_ns": "avg", "adjusted_ew": "avg", "score": {"NS": -1, "EW": 0}}, "score"),
     ],
 )

@@ -245,12 +245,16 @@ def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dic
                 field="adjusted_ns" if ns not in ADJUSTED else "adjusted_ew",
             )
         score = data.get("score") or {"NS": 0, "EW": 0}
-        try:
-            score_ns, score_ew = int(score["NS"]), int(score["EW"])
-        except (KeyError, TypeError, ValueError):
-            raise ServiceError(
-                _("The match score needs NS and EW numbers."), field="score"
-            ) from None
+        if not isinstance(score, Mapping):
+            raise ServiceError(_("The match score needs NS and EW numbers."), field="score")
+        for side in ("NS", "EW"):
+            # A whole number as sent: 1.5 or true must not be stored as 1.
+            value = score.get(side)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ServiceError(
+                    _("The match score needs NS and EW numbers."), field=f"score.{side}"
+                )
+        score_ns, score_ew = score["NS"], score["EW"]
         problem = adjusted_score_problem(score_ns, score_ew)
         if problem:
             raise ServiceError(problem, field="score")

@@ -9,6 +9,7 @@ same seats offered for each call (``call_choices``), the same live score (``prev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,9 @@ FORM_FIELDS = (
 TOTAL_FIELDS = {"NS": "totals_ns", "EW": "totals_ew"}
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,6}")
+
+
 def read_totals(ns_raw: str, ew_raw: str) -> tuple[dict[str, int] | None, dict[str, list[str]]]:
     """The two hand totals as typed: ``({"NS": ns, "EW": ew}, {})`` or ``(None, errors)``.
 
@@ -68,10 +72,9 @@ def read_totals(ns_raw: str, ew_raw: str) -> tuple[dict[str, int] | None, dict[s
         if raw == "":
             values[side] = None
             continue
-        try:
-            number = int(raw.replace("−", "-"))
-        except ValueError:
-            number = None
+        # Digits as typed: Python's int() also reads "3_0" and other scripts' digits as 30.
+        plain = raw.replace("−", "-")
+        number = int(plain) if _WHOLE.fullmatch(plain) else None
         if number is None or not 0 <= number <= engine.HAND_TOTAL:
             errors[TOTAL_FIELDS[side]] = [
                 _("The %(side)s hand total is a whole number from 0 to 72, not %(value)s.")

@@ -138,7 +138,7 @@ def test_errors_come_back_per_field(table, overrides, field_id, text):
     assert result_of(table) is None
 
 
-@pytest.mark.parametrize("typed", ["-10", "−10", "73", "100", "4.5"])
+@pytest.mark.parametrize("typed", ["-10", "−10", "73", "100", "4.5", "3_0", "٤٠"])
 def test_a_total_out_of_range_is_refused_on_its_own_field_and_kept_as_typed(table, typed):
     """-10 for NS once became EW 82, then "not 82" on an empty EW field and the NS error twice:
     now one sentence on the NS field, the NS field keeps -10, EW stays as typed (empty)."""

@@ -337,6 +337,18 @@ def test_asking_for_a_referee_needs_a_reason(table):
     assert "Say briefly what went wrong" in response.content.decode()
 
 
+def test_asking_for_a_referee_before_any_result_is_a_refusal(table):
+    """The form's POST was answered 200 with the refusal on the page (audit); its JSON twin
+    already answered 409."""
+    ns = holder(table, "NS")
+    url = reverse("table:board_referee", args=[table.code_ns, 1])
+    assert ns.get(url).status_code == 200
+    response = ns.post(url, {"reason": "We miscounted"})
+    assert response.status_code == 409
+    assert "Enter the result first" in response.content.decode()
+    assert not Dispute.objects.exists()
+
+
 # --- the live preview ----------------------------------------------------------------------
 
 

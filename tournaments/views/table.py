@@ -356,11 +356,15 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
             return render(request, "table/referee.html", context, status=exc.status)
         text = _("A referee has been called for board %(n)s.") % {"n": number}
         return _answer(request, access, number, "success", text)
+    status = 200
     if result is None:
         context["error"] = _("Enter the result first; then you can ask for a referee about it.")
-        if request.method == "POST" and _wants_json(request):
-            return JsonResponse({"error": context["error"]}, status=409)
-    return render(request, "table/referee.html", context)
+        if request.method == "POST":
+            # A refusal, as every refused POST of the table pages (the page says why).
+            status = 409
+            if _wants_json(request):
+                return JsonResponse({"error": context["error"]}, status=status)
+    return render(request, "table/referee.html", context, status=status)
 
 
 def _int_or_none(raw: Any) -> int | None:

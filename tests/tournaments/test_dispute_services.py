@@ -63,6 +63,18 @@ def ew(table):
     return Actor(table=table, side="EW")
 
 
+def enter_legal(table, board, event):
+    """NS enters the short result of a legal play of board 1 (copes, no calls)."""
+    play = legal_play(board, event)
+    data = {
+        "delegated": False,
+        "trump": "copes",
+        "doubles": [],
+        "totals": totals_of(board, event, play),
+    }
+    return results.result_submit_short(table=table, board_number=1, actor=ns(table), data=data)
+
+
 def close_and_recompute(event):
     """Close round 1 (its other boards count as not played) so that its matches count: an open
     round's match counts only once it is over (nobody is credited with a match not played)."""
@@ -150,14 +162,7 @@ def test_short_result_contradicting_a_play_record_opens_a_record_mismatch(
 
 
 def test_player_request_opens_a_dispute_with_the_players_text(running_event, table1, board1):
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     dispute = disputes.dispute_request(
         result=out.result, actor=ew(table1), reason="  They revoked at trick 4.  "
     )
@@ -171,14 +176,7 @@ def test_player_request_opens_a_dispute_with_the_players_text(running_event, tab
 
 
 def test_player_request_needs_a_reason_and_a_seat_at_the_table(running_event, table1, board1):
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     with pytest.raises(ServiceError):
         disputes.dispute_request(result=out.result, actor=ew(table1), reason="   ")
     other = Table.objects.get(round__event=running_event, round__number=1, number=2)
@@ -223,14 +221,7 @@ def test_penalty_ruling_sets_r10_score_and_changes_the_standings(
 
 
 def test_penalty_needs_an_offending_pair(running_event, table1, board1, referee):
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
     with pytest.raises(ServiceError) as exc:
         disputes.dispute_rule(
@@ -244,14 +235,7 @@ def test_a_stale_revises_says_what_is_in_force_without_a_question_mark(
 ):
     """Audit: with no ruling in force, a ``revises`` naming one was refused as "ruled meanwhile
     (by ?)"."""
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="revoke")
 
     def rule(revises):
@@ -575,14 +559,7 @@ def test_audit_trail_says_who_when_and_old_to_new(running_event, table1, board1,
 def test_only_the_pair_that_asked_withdraws_its_request(running_event, table1, board1):
     """The pair the referee was called about could call it off, and the board counted again
     as confirmed (audit). Now only the asking pair's token, or its players' accounts."""
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     results.result_confirm(result=out.result, actor=ew(table1))
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="NS revoked")
     assert dispute.opened_side == "EW"
@@ -605,14 +582,7 @@ def test_only_the_pair_that_asked_withdraws_its_request(running_event, table1, b
 
 
 def test_withdrawn_player_request_cannot_be_ruled(running_event, table1, board1, referee):
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
     disputes.dispute_withdraw(dispute=dispute, actor=ew(table1))
     out.result.refresh_from_db()
@@ -670,14 +640,7 @@ def test_a_referee_of_another_event_cannot_rule(running_event, table1, board1):
 
 
 def test_only_players_of_the_table_or_referees_withdraw(running_event, table1, board1, referee):
-    play = legal_play(board1, running_event)
-    data = {
-        "delegated": False,
-        "trump": "copes",
-        "doubles": [],
-        "totals": totals_of(board1, running_event, play),
-    }
-    out = results.result_submit_short(table=table1, board_number=1, actor=ns(table1), data=data)
+    out = enter_legal(table1, board1, running_event)
     dispute = disputes.dispute_request(result=out.result, actor=ew(table1), reason="doubt")
     other = Table.objects.get(round__event=running_event, round__number=1, number=2)
     with pytest.raises(NotAllowed):

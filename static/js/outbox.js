@@ -162,7 +162,7 @@
       items.sort(function (a, b) { return a.seq - b.seq; });
       // In order within each table: nothing goes before an item of its table that waits.
       var stopped = {};
-      lastWait = null;
+      lastWaits = {};
       return items.reduce(function (chain, item) {
         return chain.then(function () {
           var table = tableOf(item.url);
@@ -170,7 +170,7 @@
           return send(item).then(function (outcome) {
             if (outcome.state === "wait") {
               stopped[table] = outcome;
-              lastWait = lastWait || outcome;
+              lastWaits[item.table || ""] = lastWaits[item.table || ""] || outcome;
               answerWaiting(item, outcome);
               return null;
             }
@@ -180,7 +180,7 @@
       }, Promise.resolve());
     });
   }
-  var lastWait = null;
+  var lastWaits = {};  // the first answer that kept an item waiting, by the item's table
 
   var again = false;
   function flush() {
@@ -229,9 +229,11 @@
     var panel = document.getElementById("outbox");
     if (!panel) { return Promise.resolve(); }
     return Promise.all([all(QUEUE), all(LOG)]).then(function (found) {
-      var items = found[0], log = found[1];
       var now = Date.now();
       var here = panel.dataset.table || "";
+      // What waits for another table stays on the phone without being shown on this one.
+      var items = found[0].filter(function (i) { return !here || i.table === here; });
+      var log = found[1];
       // Only this table's: the tables of a round play the same boards, and another table's
       // "Board 2 entered: NS 40" would tell this one a score before it played board 2.
       var shown = log.filter(function (e) {
@@ -252,7 +254,8 @@
         });
         box.appendChild(el("summary", "outbox-count", counts.join(" · ")));
         var why = navigator.onLine === false ? t("offline") : t("noAnswer");
-        if (lastWait && lastWait.data && lastWait.data.error) { why = lastWait.data.error; }
+        var wait = here ? lastWaits[here] : lastWaits[Object.keys(lastWaits)[0]];
+        if (wait && wait.data && wait.data.error) { why = wait.data.error; }
         box.appendChild(el("p", "muted", why + " " + t("kept")));
         var again = el("button", "small", t("sendNow"));
         again.type = "button";

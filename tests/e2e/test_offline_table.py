@@ -336,12 +336,24 @@ def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
         page.route(f"**{home1}board/**", lambda route: route.abort())  # table 1's sends fail
         page.context.set_offline(False)
         enter_code(page, t2.code_ns)
-        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "1")
+        # Kept on the phone for table 1, and not shown on table 2's page at all (players.md
+        # §11): neither counted nor with its reason (audit: "1 result waiting" was shown).
+        page.wait_for_function(f"() => ({OUTBOX_QUEUE})().then((q) => q.length === 1)")
+        page.evaluate("() => window.BotifarraOutbox.flush()")
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
         assert page.locator("#board-2 .outbox-note").count() == 0
+        assert "waiting" not in page.inner_text("#outbox")
         page.unroute(f"**{home1}board/**")
     finally:
         context.close()
 
+
+OUTBOX_QUEUE = """async () => {
+  const db = await new Promise((ok) => { const q = indexedDB.open("botifarra-outbox"); q.onsuccess = () => ok(q.result); });
+  return await new Promise((ok) => {
+    const q = db.transaction("queue").objectStore("queue").getAll(); q.onsuccess = () => ok(q.result);
+  });
+}"""
 
 OUTBOX_LOG = """async () => {
   const db = await new Promise((ok) => { const q = indexedDB.open("botifarra-outbox"); q.onsuccess = () => ok(q.result); });
@@ -431,6 +443,29 @@ def test_a_result_stored_before_the_round_closed_is_not_shown_refused(
         expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
         expect(page.locator("#outbox")).to_contain_text("stored by the server")
         assert "refused" not in page.inner_text("#outbox")
+    finally:
+        context.close()
+
+
+def test_a_result_kept_offline_and_refused_for_a_closed_round_is_shown_on_the_closed_page(
+    three_board_round, browser, live_server
+):
+    """players.md §11: a round closed meanwhile refuses what waits, and the refusal stays on the
+    page with its reason. The phone, back online, reloads its table's page, which is now the
+    closed page: the refusal is there (audit: that page showed nothing, then the next table's
+    page deleted it)."""
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        home = _board_2_entered_offline(page, t1)
+        t1.round.status = "closed"  # the organiser closes the round before the phone is back
+        t1.round.save(update_fields=["status"])
+        page.context.set_offline(False)
+        page.goto(home)
+        outbox = page.locator("#outbox")
+        expect(outbox).to_contain_text("refused", timeout=25_000)
+        expect(outbox).to_contain_text("round is closed")
+        assert not BoardResult.objects.filter(table=t1, board__number=2).exists()
     finally:
         context.close()
 

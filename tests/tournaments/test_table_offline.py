@@ -309,6 +309,51 @@ def test_after_the_round_closed_a_stored_answer_goes_only_to_the_side_that_sent_
     assert short(ns, table, totals_ns="50").json()["code"] == "closed"  # another body
 
 
+@pytest.mark.parametrize("sender", ["organiser", "player"])
+def test_a_stored_answer_after_the_round_closed_reaches_an_account_that_sent_it(
+    table, organiser, sender
+):
+    """The organiser's and a player's own account have no table code in their session: their
+    stored submission, sent again after the close, was answered "round closed" (audit)."""
+    from tests.factories import UserFactory
+
+    client = Client()
+    if sender == "organiser":
+        client.force_login(organiser)
+    else:
+        player = UserFactory(username="ns-player")
+        pair = table.ns.pair
+        pair.player1.user = player
+        pair.player1.save()
+        client.force_login(player)
+    first = short(client, table)
+    assert first.status_code == 200, first.content
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    again = short(client, table)
+    assert again.status_code == 200, again.content
+    assert again.content == first.content
+    assert short(client, table, key="k2", n=2).json()["code"] == "closed"
+    other = Client()
+    other.force_login(UserFactory(username="stranger"))
+    assert short(other, table).status_code == 403  # nobody else's scope holds the key
+
+
+def test_the_closed_page_shows_the_phones_refusals_for_the_table_it_held(table):
+    """A result kept offline and sent once the round had closed is refused; the closed page
+    the phone reloads shows that refusal (its outbox panel names the table), not a blank."""
+    ns = holder(table, "NS")
+    stranger = holder(Table.objects.get(round=table.round, number=2), "NS")
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    page = ns.get(reverse("table:table_home", args=[table.code_ns]))
+    assert page.status_code == 403
+    assert f'data-table="{table.pk}"' in page.content.decode()
+    # Whoever never held the table's code learns nothing of it from the page.
+    other = stranger.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
+    assert f'data-table="{table.pk}"' not in other
+
+
 def test_a_stored_result_sent_again_with_the_old_code_after_new_codes_answers_as_the_first_time(
     table, organiser
 ):

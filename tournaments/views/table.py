@@ -66,6 +66,9 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
             "next": pages.next_seat(exc.table, side) if side else None,
             # The pair's own evening pages still open with this code (evening_view).
             "code": table_access.normalise_code(code) if side else "",
+            # The phone's outbox shows here what the server refused it for this table (a
+            # result kept offline, sent once the round had closed).
+            "outbox_table": exc.table.pk if side else "",
         }
         return render(request, "table/closed.html", context, status=403)
     return render(request, "table/forbidden.html", {}, status=403)
@@ -125,18 +128,35 @@ def _scope(request: HttpRequest, table_pk: int, who: str) -> str:
     return once.scope_for(f"p{table_pk}{who}", page)
 
 
+def _sender(request: HttpRequest, exc: NoAccess) -> tuple[int, str] | None:
+    """The table and the sender (a side, or ``u<pk>`` for an organiser) whose scope a refused
+    submission's key was stored in, in the order ``table_access.resolve`` finds the access: the
+    event's organiser, the session's code, a player's own account. None for anyone else."""
+    user = request.user
+    table = exc.table
+    if table is not None and user.is_authenticated and table.round.event.is_organiser(user):
+        return table.pk, f"u{user.pk}"
+    held = table_access.granted(request)
+    if held is not None and held.get("side") in SIDES:
+        if table is None or table.pk == held["table"]:
+            return held["table"], held["side"]
+    if table is not None and user.is_authenticated:
+        side = Actor(user=user).side_at(table)
+        if side:
+            return table.pk, side
+    return None
+
+
 def _stored_answer(request: HttpRequest, exc: NoAccess) -> HttpResponse | None:
     """The answer already stored for this submission, replayed although the page now refuses
     its sender (the round closed, or new codes, after the first send was stored and its answer
-    lost), or None. Only for the table and side this session was granted: whoever never held
-    that table's code finds nothing here."""
+    lost), or None. Only in the sender's own scope: whoever never sent for that table finds
+    nothing here."""
     key = _key_of(request)
-    held = table_access.granted(request)
-    if not key or not once.key_ok(key) or held is None or held.get("side") not in SIDES:
+    sender = _sender(request, exc) if key and once.key_ok(key) else None
+    if sender is None:
         return None
-    if exc.table is not None and exc.table.pk != held["table"]:
-        return None
-    scope = _scope(request, held["table"], held["side"])
+    scope = _scope(request, *sender)
     return once.stored_answer(scope=scope, key=key, request_hash=_page_fingerprint(request))
 
 

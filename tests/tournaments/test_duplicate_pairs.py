@@ -73,6 +73,12 @@ def test_registration_form_refuses_the_same_two_players(logged_in, open_event):
     assert response.status_code == 400
     assert "These two players are already registered as pair 1" in response.content.decode()
     assert open_event.entries.count() == 1
+    # Beside the field it is about, not at the top of the form (audit).
+    errors = response.context["form"].errors
+    assert "already registered" in " ".join(errors.get("player2", [])), errors
+    same = logged_in.post(url, {"player1": "Marta Soler", "player2": "marta  soler"})
+    assert same.status_code == 400
+    assert "same person" in " ".join(same.context["form"].errors.get("player2", []))
 
 
 def test_register_service_refuses_the_same_two_players(open_event, organiser):

@@ -232,6 +232,33 @@ def test_csv_parse_accepts_semicolons_and_no_header():
     assert [(r.player1, r.club) for r in preview.rows] == [("Anna", "Reus"), ("Marta", "")]
 
 
+def test_csv_parse_reads_lines_ending_in_a_carriage_return_alone():
+    """Old Mac spreadsheets end lines with CR only: read as lines, not one unreadable line."""
+    preview = events.pairs_csv_parse("player1,player2\rAnna,Jordi\rMarta,Pere\r")
+    assert preview.ok, preview.errors
+    assert [(r.line, r.player1) for r in preview.rows] == [(2, "Anna"), (3, "Marta")]
+
+
+def test_csv_parse_takes_the_header_on_the_first_line_with_text():
+    """A header after an empty line (or an empty spreadsheet row) is not a pair "player1 –
+    player2"."""
+    for text in ("\nplayer1,player2\nAnna,Jordi\n", ",,,\nplayer1,player2\nAnna,Jordi\n"):
+        preview = events.pairs_csv_parse(text)
+        assert preview.ok, preview.errors
+        assert [r.player1 for r in preview.rows] == ["Anna"]
+
+
+def test_publishing_what_is_already_published_records_nothing(organiser, actor):
+    event = EventFactory(organisers=[organiser])
+    assert not event.published
+    events.event_publish(event=event, actor=actor, published=False)
+    assert not AuditEntry.objects.filter(event=event, action="event_published").exists()
+    events.event_publish(event=event, actor=actor, published=True)
+    events.event_publish(event=event, actor=actor, published=True)
+    [entry] = AuditEntry.objects.filter(event=event, action="event_published")
+    assert entry.changes == {"published": [False, True]}
+
+
 def test_csv_parse_of_an_empty_file():
     preview = events.pairs_csv_parse("\n\n")
     assert preview.errors == [(0, "The file holds no pairs.")]

@@ -211,8 +211,11 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     preview = CsvPreview()
     registered = registered_pairs(event) if event is not None else {}
     players_seen: dict[frozenset[str], int] = {}
+    # Lines end in \n, \r\n or, from old spreadsheets of the Mac, \r alone.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
     seen: dict[str, int] = {}
+    header_possible = True  # the first line with text may name the columns
     for line_no, raw in _records(reader):
         if raw is None:
             preview.errors.append(
@@ -228,7 +231,8 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
         cells = [c.strip() for c in raw]
         if not any(cells):
             continue
-        if line_no == 1 and tuple(_header_key(c) for c in cells[:2]) in _header_keys():
+        first, header_possible = header_possible, False
+        if first and tuple(_header_key(c) for c in cells[:2]) in _header_keys():
             continue
         if len(cells) < 2 or not cells[0] or not cells[1]:
             preview.errors.append((line_no, _("Two player names are needed.")))
@@ -830,6 +834,9 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
 
 def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Event:
     require_organiser(event, actor)
+    before = event.published
+    if before == published:
+        return event  # nothing changes: nothing to record (a second tap, a retry)
     event.published = published
     event.save(update_fields=["published"])
     if published and event.status == Event.Status.FINISHED:
@@ -838,7 +845,7 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
         event=event,
         actor=actor.label,
         action="event_published",
-        changes={"published": [not published, published]},
+        changes={"published": [before, published]},
     )
     return event
 

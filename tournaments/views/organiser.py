@@ -487,7 +487,8 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
             )
             entry = register(event=event, actor=_actor(request), **form.cleaned_data)
         except (ServiceError, ValidationError) as exc:
-            form.add_error(None, _error_text(exc))
+            field = getattr(exc, "field", None)  # beside the player it is about, if a field
+            form.add_error(field if field in form.fields else None, _error_text(exc))
         else:
             messages.success(
                 request,

@@ -136,10 +136,9 @@ def _sender(request: HttpRequest, exc: NoAccess) -> tuple[int, str] | None:
     table = exc.table
     if table is not None and user.is_authenticated and table.round.event.is_organiser(user):
         return table.pk, f"u{user.pk}"
-    held = table_access.granted(request)
-    if held is not None and held.get("side") in SIDES:
-        if table is None or table.pk == held["table"]:
-            return held["table"], held["side"]
+    held = table_access.granted(request) or {}
+    if held.get("side") in SIDES and (table is None or table.pk == held.get("table")):
+        return held["table"], held["side"]
     if table is not None and user.is_authenticated:
         side = Actor(user=user).side_at(table)
         if side:

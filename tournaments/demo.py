@@ -225,8 +225,27 @@ def play_round(
                 )
 
 
+class DemoRefused(Exception):
+    """The demo would take over accounts it did not make."""
+
+
+DEMO_USERS = ("organiser", "referee", "coorganiser", "admin")
+
+
 @transaction.atomic
 def build_demo() -> DemoReport:
+    if not Event.objects.filter(name=DEMO_EVENT).exists():
+        # Its accounts get the password printed in the README: never someone's own account.
+        taken = sorted(
+            get_user_model()
+            .objects.filter(username__in=DEMO_USERS)
+            .values_list("username", flat=True)
+        )
+        if taken:
+            raise DemoRefused(
+                f"This database already has accounts named {', '.join(taken)}: the demo would "
+                "give them its published password. Build the demo on a database of its own."
+            )
     report = DemoReport()
     organiser = _user("organiser")
     referee = _user("referee")

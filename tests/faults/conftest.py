@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 
 from benchmarks.stack import celery_worker_argv
-from tests.conftest import ROOT, wait_for
+from tests.conftest import REQUIRE_SERVICES, ROOT, wait_for
 
 # One folder per parallel test process: each empties its own at the start.
 LOGS = ROOT / "test-artifacts" / "faults" / os.environ.get("PYTEST_XDIST_WORKER", "")
@@ -222,6 +222,9 @@ class PrivateRedis:
 @pytest.fixture
 def private_redis(processes):
     if subprocess.run(["which", "redis-server"], capture_output=True).returncode != 0:
+        if REQUIRE_SERVICES:  # CI: a test that cannot run fails (the Redis it answers to is
+            # not enough: these tests stop a server of their own)
+            pytest.fail("REQUIRE_SERVICES=1 but the redis-server program is missing", pytrace=False)
         pytest.skip("needs the redis-server program")
     redis = PrivateRedis(processes)
     redis.start()

@@ -43,7 +43,8 @@ def test_compose_file_parses_with_docker_compose():
         [*command, "-f", str(DOCKER / "compose.yaml"), "config"],
         capture_output=True,
         text=True,
-        env=os.environ | {"SECRET_KEY": "x", "ALLOWED_HOSTS": "botifarra.example"},
+        env=os.environ
+        | {"SECRET_KEY": "x", "ALLOWED_HOSTS": "botifarra.example", "POSTGRES_PASSWORD": "x"},
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -177,3 +178,13 @@ def test_compose_refuses_to_start_without_the_sites_host():
     assert compose["services"]["web"]["environment"]["ALLOWED_HOSTS"].startswith(
         "${ALLOWED_HOSTS:?"
     )
+
+
+def test_compose_takes_the_databases_password_from_the_environment():
+    """Issue 9: secrets only from the environment. The database's password was written in the
+    file (audit)."""
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    required = "${POSTGRES_PASSWORD:?"
+    assert compose["services"]["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith(required)
+    assert f":{required}" in compose["services"]["web"]["environment"]["DATABASE_URL"]
+    assert "botifarra:botifarra@" not in (DOCKER / "compose.yaml").read_text()

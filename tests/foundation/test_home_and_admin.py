@@ -23,6 +23,21 @@ def test_admin_login_works_for_staff(client):
 
 
 @pytest.mark.django_db
+def test_the_demo_never_takes_over_an_account_it_did_not_make():
+    """Its accounts get the README's password: an existing "admin" keeps its own (audit)."""
+    from django.core.management import CommandError, call_command
+
+    from tournaments.models import Event
+
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    with pytest.raises(CommandError, match="accounts named admin"):
+        call_command("demo")
+    admin.refresh_from_db()
+    assert admin.check_password("pass-word-123") and not admin.check_password("botifarra-demo")
+    assert not Event.objects.exists()
+
+
+@pytest.mark.django_db
 def test_demo_command_is_idempotent_and_prints_logins(capsys):
     from django.core.management import call_command
 

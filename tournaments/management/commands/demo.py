@@ -1,11 +1,11 @@
 import os
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
 from tournaments import site
-from tournaments.demo import build_demo, table_codes
+from tournaments.demo import DemoRefused, build_demo, table_codes
 
 
 class Command(BaseCommand):
@@ -25,6 +25,8 @@ class Command(BaseCommand):
             settings.SITE_URL = site.site_url(host=options["host"], port=options["port"])
         try:
             report = build_demo()
+        except DemoRefused as exc:
+            raise CommandError(str(exc)) from None
         finally:
             settings.SITE_URL = configured
         out = self.stdout

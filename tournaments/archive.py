@@ -541,11 +541,23 @@ def public_archive(document: dict[str, Any]) -> dict[str, Any]:
     for competitor in [*doc["pairs"], *doc.get("teams", [])]:
         for player in competitor["players"]:
             player["licence"] = ""
-    for request in doc["bye_requests"]:
-        request["created_by"] = _public_label(request["created_by"])
+    for row in [*doc["bye_requests"], *doc.get("substitutions", [])]:
+        row["created_by"] = _public_label(row["created_by"])
     for row in [*doc["audit"], *doc["unlocks"]]:
         row["actor"] = _public_label(row["actor"])
+    for row in doc["audit"]:
+        # Roles given and invitations: the account's name, and the invited address.
+        if "user" in row["changes"]:
+            row["changes"]["user"] = [_public_label(v) for v in row["changes"]["user"]]
+        if row["action"].startswith("invitation_"):
+            row["note"] = ""
+    for rnd in doc["rounds"]:
+        for match in rnd.get("matches", []):
+            for lineup in match["lineups"]:
+                lineup["entered_by"] = _public_label(lineup["entered_by"])
     for result in doc["results"]:
+        result["entered_by"] = _public_label(result["entered_by"])
+        result["confirmed_by"] = _public_label(result["confirmed_by"])
         for submission in result["submissions"]:
             submission["submitted_by"] = _public_label(submission["submitted_by"])
         for dispute in result["disputes"]:

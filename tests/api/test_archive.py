@@ -240,6 +240,38 @@ def test_the_public_archive_names_no_account_and_no_licence(db, commits):
     assert len(public.json()["results"]) == len(mine.json()["results"])
 
 
+def test_the_public_archive_names_no_account_anywhere(db, commits):
+    """Audit: a substitution's author, a result entered or confirmed by the organiser, a
+    referee appointed by name and an invitation's address were all in the public archive."""
+    run = run_event(commits, finish=False)  # round 2 open
+    base = f"{API}/events/{run.pk}"
+    run.post(run.organiser, f"{base}/pairs/1/substitute", {"seat": 1, "name": "Zoe"}, expect=200)
+    UserFactory(username="appointed-referee")
+    run.post(run.organiser, f"{base}/roles", {"role": "referee", "user": "appointed-referee"})
+    run.post(
+        run.organiser,
+        f"{base}/invitations",
+        {"role": "referee", "email": "invited.referee@example.org"},
+        expect=201,
+    )
+    event = Event.objects.get(pk=run.pk)
+    result = BoardResult.objects.filter(table__round__event=event).order_by("pk").first()
+    BoardResult.objects.filter(pk=result.pk).update(
+        entered_by=run.username, confirmed_by=run.username
+    )
+    run.post(run.organiser, f"{base}/rounds/2/close", {"accept_missing": True})
+    run.post(run.organiser, f"{base}/finish")
+    run.post(run.organiser, f"{base}/publish", {"published": True})
+    mine = run.organiser.get(f"{base}/archive").content.decode()
+    public = client().get(f"{base}/archive")
+    assert public.status_code == 200
+    text = public.content.decode()
+    for secret in (run.username, "appointed-referee", "invited.referee@example.org"):
+        assert secret in mine, secret  # the organisers' archive keeps everything
+        assert secret not in text, secret
+    _valid(public.json())
+
+
 def test_an_import_adds_no_member_to_a_club_the_importer_does_not_run(transactional_db, commits):
     run = run_event(commits, name="Dilluns")
     document = run.organiser.get(f"{API}/events/{run.pk}/archive").json()

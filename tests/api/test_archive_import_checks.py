@@ -125,6 +125,23 @@ def test_a_play_record_result_that_disagrees_with_its_own_verdict_is_refused(db,
     _refused(run, bad, "results")
 
 
+def test_a_pair_at_two_places_of_one_round_is_refused_at_rounds(db, commits):
+    """Audit: a pair on both sides of a table reached the database's constraint and came back
+    as "a value this installation cannot store" at ``archive``; at two tables, or seated and
+    resting, only the standings' mismatch caught it."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    first = doc["rounds"][0]
+    both_sides = copy.deepcopy(doc)
+    both_sides["rounds"][0]["tables"][0]["ew"] = first["tables"][0]["ns"]
+    two_tables = copy.deepcopy(doc)
+    two_tables["rounds"][0]["tables"][1]["ns"] = first["tables"][0]["ns"]
+    seated_and_resting = copy.deepcopy(doc)
+    seated_and_resting["rounds"][0]["rests"] = [first["tables"][0]["ns"]]
+    for bad in (both_sides, two_tables, seated_and_resting):
+        _refused(run, bad, "rounds")
+
+
 @pytest.mark.parametrize("option", ["group_size", "qualifiers"])
 def test_a_group_option_that_is_not_a_number_is_a_400_at_that_option(db, commits, option):
     """The archive's schema lets an option be text; the event's own check compared the group

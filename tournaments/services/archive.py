@@ -143,8 +143,10 @@ def _references(document: Mapping[str, Any]) -> None:
     for rnd in document["rounds"]:
         seated = [t["ns"] for t in rnd["tables"]] + [t["ew"] for t in rnd["tables"]]
         numbers = {(rnd["number"], t["number"]) for t in rnd["tables"]}
+        placed = [*seated, *rnd["rests"], *([] if rnd["bye"] is None else [rnd["bye"]])]
         if (
-            rnd["number"] in rounds
+            len(set(placed)) != len(placed)  # a pair at two places of one round
+            or rnd["number"] in rounds
             or len(numbers) != len(rnd["tables"])
             or not set(seated) | set(rnd["rests"]) <= known
             or (rnd["bye"] is not None and rnd["bye"] not in known)

@@ -20,7 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from api import idempotency
 from api.authentication import TokenStopped
 from api.principals import table_principal
-from engine.errors import MAX_PROBLEMS, clip
+from engine import MAX_PROBLEMS, clip
 from tournaments.services import ServiceError
 from tournaments.services.results import InvalidSubmission
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine.errors import clip
+from engine import clip
 from tournaments import play
 from tournaments.clock import round_clock
 from tournaments.models import (

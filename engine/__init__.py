@@ -21,7 +21,7 @@ from engine.cards import (
     sort_cards,
 )
 from engine.deals import Deal, commitment, deal_board, dealer_of_board
-from engine.errors import IllegalPlay, InvalidRecord
+from engine.errors import MAX_PROBLEMS, IllegalPlay, InvalidRecord, clip
 from engine.hand import Hand, IllegalCard, random_play
 from engine.match import DRAW_RULES, OPEN_SWISS, R12, MatchRules
 from engine.problems import Problem, ProblemCode
@@ -55,6 +55,8 @@ from engine.scoring import (
 )
 
 __all__ = [
+    "MAX_PROBLEMS",
+    "clip",
     "DRAW_RULES",
     "OPEN_SWISS",
     "R12",

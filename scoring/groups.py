@@ -33,7 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.match import MatchRules
+from engine import MatchRules
 from scoring.matches import counted_match, match_under
 from scoring.roundrobin import playing_only, round_robin_schedule
 from scoring.types import EventInput, Pairing

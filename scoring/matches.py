@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.match import MatchRules, Partida
+from engine import MatchRules, Partida
 from scoring.types import MATCH_MODES, BoardResult, MatchResult, RoundInput, TableRound
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.match import MatchRules
+from engine import MatchRules
 from scoring.types import PairingOptions
 
 

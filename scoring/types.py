@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.match import MatchRules
+from engine import MatchRules
 
 RANKING_METHODS = ("wins", "matchpoints", "points")
 MATCH_MODES = ("boards", "game")

@@ -1,6 +1,6 @@
 """The layers hold: engine ← scoring ← tournaments ← api, and no circle between modules.
 
-Read from the source with ``ast`` (nothing is imported): every import of the project's own code,
+Read from the source with ``ast`` (only the engine's list of public names is imported): every import of the project's own code,
 the module it names, and where it stands. An import inside a function does not dodge the check:
 it is refused, because it is how a cycle hides.
 """
@@ -11,6 +11,8 @@ import ast
 from pathlib import Path
 
 import pytest
+
+import engine
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("engine", "scoring", "tournaments", "api", "config")
@@ -97,6 +99,24 @@ def test_each_app_imports_only_the_layers_below_it(module):
         if app in PURE and head in FRAMEWORKS:
             wrong.append((name, line))
     assert not wrong, f"{module} imports {wrong}"
+
+
+ADAPTER = "tournaments.play"  # the one module of the Django side that reads the engine's modules
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.split(".")[0] != "engine"))
+def test_only_the_adapter_imports_the_engines_modules(module):
+    """Issue 16: the Django side and scoring use the engine's public API (``engine`` and its
+    ``__all__``); only the adapter reads its modules (``engine.solver``, ``engine.analysis``…)."""
+    if module == ADAPTER:
+        return
+    wrong = [
+        (name, line)
+        for name, line, _top in _imports(module)
+        if name.startswith("engine.")
+        and (_target(name) != "engine" or name.split(".")[1] not in engine.__all__)
+    ]
+    assert not wrong, f"{module} reads the engine's modules: {wrong}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -19,7 +19,7 @@ from typing import TypeAlias
 
 from django.utils.translation import gettext as _
 
-from engine.errors import clip
+from engine import clip
 
 __all__ = [
     "MAX_BYTES",

@@ -22,9 +22,11 @@ from engine.record import FORMAT as RECORD_FORMAT
 from engine.record import canonical as canonical_record
 from engine.record import make_record
 from engine.replay import ordered_verdict
+from engine.solver import BACKEND
 from tournaments.models import Board, BoardResult, Event
 
 FORMAT = RECORD_FORMAT
+SOLVER = BACKEND  # the perfect-play search that runs: "c" (the extension) or "python"
 SEATS_ANTICLOCKWISE = ("N", "W", "S", "E")  # the order of play (R2)
 
 

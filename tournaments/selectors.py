@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
-from engine.match import MatchRules
+from engine import MatchRules
 from scoring.groups import rules_of_round
 from scoring.matches import boards_due
 from tournaments.models import (

@@ -16,7 +16,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 import engine
-from engine.solver import BACKEND
 from tournaments import play
 from tournaments.models import Board, BoardAnalysis, Event, PlayRecord, PlayRecordAnalysis
 
@@ -63,7 +62,7 @@ def board_analyse(*, board_id: int) -> bool:
             "sant_vicenc_in_botifarra": event.sant_vicenc_in_botifarra,
             "points": dict(analysis.points),
             "par": analysis.par.to_json(),
-            "backend": BACKEND,
+            "backend": play.SOLVER,
             "seconds": round(time.perf_counter() - started, 3),
         },
     )
@@ -98,7 +97,7 @@ def record_analyse(*, play_record_id: int) -> bool:
             "ruleset": event.ruleset,
             "sant_vicenc_in_botifarra": event.sant_vicenc_in_botifarra,
             "costs": [c.to_json() for c in costs],
-            "backend": BACKEND,
+            "backend": play.SOLVER,
             "seconds": round(time.perf_counter() - started, 3),
         },
     )

@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.errors import clip
+from engine import clip
 from scoring.presets import Preset
 from tournaments import play, queue, scoring_io, team_io, webhooks
 from tournaments.actors import Actor

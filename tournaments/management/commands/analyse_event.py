@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.solver import BACKEND
+from tournaments import play
 from tournaments.models import Event
 from tournaments.services.analysis import event_analyse
 
@@ -22,5 +22,5 @@ class Command(BaseCommand):
         pending = event_analyse(event=event)
         self.stdout.write(
             f"analysed {len(pending.boards)} boards and {len(pending.records)} play records "
-            f"of event {event.pk} (solver: {BACKEND})"
+            f"of event {event.pk} (solver: {play.SOLVER})"
         )

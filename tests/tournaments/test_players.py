@@ -122,6 +122,21 @@ def test_a_merge_keeps_the_duplicates_e_mail_and_the_results_sent_to_it(
     assert other.email == "other@example.org"
 
 
+def test_a_merge_of_two_players_sent_one_events_results_keeps_one_sending(
+    two_evenings, organiser
+):
+    """One row a person and event: moving the duplicate's onto the one who stays must not
+    break that (an IntegrityError, a 500) when both were sent that event's results."""
+    from tournaments.models import ResultsMail
+
+    anna, anna2 = two_evenings["anna"], two_evenings["anna2"]
+    second = two_evenings["second"]
+    ResultsMail.objects.create(event=second, player=anna, email="a@example.org")
+    ResultsMail.objects.create(event=second, player=anna2, email="b@example.org")
+    svc.players_merge(keep=anna, other=anna2, actor=Actor(user=organiser))
+    assert list(ResultsMail.objects.values_list("event", "player")) == [(second.pk, anna.pk)]
+
+
 def test_a_merge_moves_substitutions_too(two_evenings, organiser, club):
     """A substitute is typed in by name (a new player); merged into the one who exists."""
     anna, biel, carles = two_evenings["anna"], two_evenings["biel"], two_evenings["carles"]

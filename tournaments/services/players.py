@@ -177,8 +177,11 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         Substitution.objects.filter(player_in=other).update(player_in=keep)
         Substitution.objects.filter(player_out=other).update(player_out=keep)
         TeamMember.objects.filter(player=other).update(player=keep)
-        # The results already e-mailed to the duplicate stay sent (never twice to a person).
-        ResultsMail.objects.filter(player=other).update(player=keep)
+        # The results already e-mailed to the duplicate stay sent (never twice to a person);
+        # an event's results sent to both are one sending (one row a person and event).
+        ResultsMail.objects.filter(player=other).exclude(
+            event__in=ResultsMail.objects.filter(player=keep).values("event")
+        ).update(player=keep)
         for lineup in LineUp.objects.filter(substitutes=other):
             lineup.substitutes.remove(other)
             lineup.substitutes.add(keep)

@@ -122,9 +122,7 @@ def test_a_merge_keeps_the_duplicates_e_mail_and_the_results_sent_to_it(
     assert other.email == "other@example.org"
 
 
-def test_a_merge_of_two_players_sent_one_events_results_keeps_one_sending(
-    two_evenings, organiser
-):
+def test_a_merge_of_two_players_sent_one_events_results_keeps_one_sending(two_evenings, organiser):
     """One row a person and event: moving the duplicate's onto the one who stays must not
     break that (an IntegrityError, a 500) when both were sent that event's results."""
     from tournaments.models import ResultsMail

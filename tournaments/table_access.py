@@ -152,7 +152,7 @@ def resolve(request: HttpRequest, raw_code: str, *, closed_ok: bool = False) -> 
     code = normalise_code(raw_code)
     user = request.user
     held = granted(request)
-    tables = list(tables_with_code(code)) if code_well_formed(code) else []
+    tables = _WITH_CODE[True].all(code=code) if code_well_formed(code) else []
     access: Access | None = None
     for table in tables:
         if user.is_authenticated and table.round.event.is_organiser(user):

@@ -23,6 +23,7 @@ from tournaments.forms_results import call_choices
 from tournaments.jsonio import JSONRejected
 from tournaments.labels import CALLS, SEAT_ORDER, call_name, seat_names, trump_name, trump_symbol
 from tournaments.models import Board, BoardResult, Dispute, Event, Round, Ruling, Table
+from tournaments.prepared import Prepared
 from tournaments.referee_desk import replay_costs, replay_payload, replay_text
 from tournaments.selectors import round_rules, table_boards_due
 from tournaments.services import results
@@ -227,16 +228,13 @@ class NextSeat:
     opponents: str
 
 
-def next_seat(table: Table, side: str) -> NextSeat | None:
-    """The open round's seat of the pair that sat at ``side`` of ``table``, if another round
-    of the event is open."""
-    if side not in ("NS", "EW"):
-        return None
-    entry_id = table.ns_id if side == "NS" else table.ew_id
-    found = (
-        Table.objects.filter(round__event_id=table.round.event_id, round__status=Round.Status.OPEN)
-        .filter(Q(ns_id=entry_id) | Q(ew_id=entry_id))
-        .exclude(pk=table.pk)
+# Read by every page of a pair's evening: compiled once, planned once a session (a join of ten
+# tables costs PostgreSQL more to plan than to run).
+_NEXT_SEAT = Prepared(
+    lambda event, entry, table: (
+        Table.objects.filter(round__event_id=event, round__status=Round.Status.OPEN)
+        .filter(Q(ns_id=entry) | Q(ew_id=entry))
+        .exclude(pk=table)
         .select_related(
             "round",
             "ns__pair__player1",
@@ -244,9 +242,21 @@ def next_seat(table: Table, side: str) -> NextSeat | None:
             "ew__pair__player1",
             "ew__pair__player2",
         )
-        .order_by("-round__number")
-        .first()
-    )
+        .order_by("-round__number")[:1]
+    ),
+    event=int,
+    entry=int,
+    table=int,
+)
+
+
+def next_seat(table: Table, side: str) -> NextSeat | None:
+    """The open round's seat of the pair that sat at ``side`` of ``table``, if another round
+    of the event is open."""
+    if side not in ("NS", "EW"):
+        return None
+    entry_id = table.ns_id if side == "NS" else table.ew_id
+    found = _NEXT_SEAT.first(event=table.round.event_id, entry=entry_id, table=table.pk)
     if found is None:
         return None
     mine = "NS" if found.ns_id == entry_id else "EW"

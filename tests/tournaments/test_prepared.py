@@ -284,3 +284,24 @@ def test_a_named_update_counts_its_rows_whether_prepared_now_or_before():
         execute(cursor, sql, [9, -1])
         assert cursor.rowcount == 0
     assert [BoardResult.objects.get(pk=r.pk).score_ns for r in results] == [7, 8]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # a new session: no other test's statements in it
+def test_a_statement_prepared_by_name_is_planned_once_not_at_every_execute():
+    from django.db import connection
+
+    connection.close()
+    token = TableTokenFactory()
+    read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
+    for _ in range(8):
+        assert read.first(digest=token.digest).pk == token.pk
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE %s",
+            ["%tournaments_tabletoken%"],
+        )
+        (generic, custom), *others = cursor.fetchall()
+    assert not others
+    assert custom == 0 and generic >= 1

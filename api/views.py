@@ -169,20 +169,7 @@ class TableTokenView(ApiView):
                 }
             )
         token, row = issue_table_token(table, side)
-        return Response(
-            s.TableTokenSerializer(
-                {
-                    "token": token,
-                    "table": table.pk,
-                    "table_number": table.number,
-                    "event": table.round.event_id,
-                    "round": table.round.number,
-                    "round_id": table.round_id,
-                    "side": side,
-                    "expires": expires_at(row),
-                }
-            ).data
-        )
+        return Response(s.table_token_answer(token, side, table, expires_at(row)))
 
 
 # ---- events, rounds, tables, boards, standings ------------------------------------------------

@@ -5,7 +5,7 @@ import datetime as dt
 from django.conf import settings
 from django.utils import timezone
 
-from api.authentication import table_token
+from api.authentication import expires_at, table_token
 from tests.api.conftest import errors_of
 from tournaments.actors import Actor
 from tournaments.models import TableToken
@@ -166,3 +166,23 @@ def test_malformed_table_tokens_are_401(world):
         response = client.post("/api/v1/results", world.short(), format="json")
         assert response.status_code == 401, header
         assert errors_of(response)
+
+
+def test_the_table_token_answer_is_what_its_documented_serializer_gives(world):
+    from api.serializers import TableTokenSerializer
+
+    body = world.client().post("/api/v1/table-token", {"code": world.table.code_ns}, format="json")
+    answer = body.json()
+    token = TableToken.objects.get(table=world.table, side="NS")
+    assert answer == TableTokenSerializer(
+        {
+            "token": answer["token"],
+            "table": world.table.pk,
+            "table_number": world.table.number,
+            "event": world.event.pk,
+            "round": world.table.round.number,
+            "round_id": world.table.round_id,
+            "side": "NS",
+            "expires": expires_at(token),
+        }
+    ).data

@@ -84,7 +84,12 @@ def client_ip(request: HttpRequest) -> str:
     behind TRUSTED_PROXIES proxies: a header any client can send must not make a new client.
     A single IPv6 subscriber holds a whole /64 (2**64 addresses): counted address by address,
     one connection would guess table codes without end."""
-    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return client_key(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def client_key(address: str) -> str:
+    """What an address is counted as (``client_ip``): an IPv6 address's /64 network, an
+    IPv4-mapped address's IPv4 one; anything else (a network typed as such) as it is."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

@@ -340,6 +340,29 @@ def test_an_operator_can_clear_a_locked_account(staff, clock, _fast_passwords):
     assert site_login(Client(REMOTE_ADDR="10.9.9.9"), PASSWORD).status_code == 302
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("client", "typed"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        # The address a log shows clears its /64, as it is counted; the /64 typed as such too.
+        ("2001:db8::7", "2001:db8::7"),
+        ("2001:db8::7", "2001:db8::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("192.0.2.7", "::ffff:192.0.2.7"),
+    ],
+)
+def test_an_operator_can_clear_a_locked_address(client, typed, clock):
+    request = RequestFactory().post("/", REMOTE_ADDR=client)
+    for _ in range(ratelimit.TABLE_CODE.limit + 1):
+        tried = ratelimit.table_code_attempt(request=request)
+    assert tried.blocked
+    out = io.StringIO()
+    call_command("attempts_clear", "--address", typed, stdout=out)
+    assert f"address {typed}" in out.getvalue()
+    assert not ratelimit.table_code_attempt(request=request).blocked
+
+
 # --- races: many attempts at once -------------------------------------------------------------
 
 BACKENDS = [

@@ -20,6 +20,8 @@ class Command(BaseCommand):
             ratelimit.forget(limit=ratelimit.LOGIN_ACCOUNT, ident=username.strip().casefold())
             self.stdout.write(f"cleared the password attempts of account {username!r}")
         for address in options["address"]:
+            counted_as = ratelimit.client_key(address.strip())
             for limit in (ratelimit.LOGIN_CLIENT, ratelimit.TABLE_CODE, ratelimit.VERIFY):
-                ratelimit.forget(limit=limit, ident=address)
-            self.stdout.write(f"cleared the attempts of address {address}")
+                ratelimit.forget(limit=limit, ident=counted_as)
+            also = f" (counted as {counted_as})" if counted_as != address.strip() else ""
+            self.stdout.write(f"cleared the attempts of address {address.strip()}{also}")

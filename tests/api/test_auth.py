@@ -174,15 +174,18 @@ def test_the_table_token_answer_is_what_its_documented_serializer_gives(world):
     body = world.client().post("/api/v1/table-token", {"code": world.table.code_ns}, format="json")
     answer = body.json()
     token = TableToken.objects.get(table=world.table, side="NS")
-    assert answer == TableTokenSerializer(
-        {
-            "token": answer["token"],
-            "table": world.table.pk,
-            "table_number": world.table.number,
-            "event": world.event.pk,
-            "round": world.table.round.number,
-            "round_id": world.table.round_id,
-            "side": "NS",
-            "expires": expires_at(token),
-        }
-    ).data
+    assert (
+        answer
+        == TableTokenSerializer(
+            {
+                "token": answer["token"],
+                "table": world.table.pk,
+                "table_number": world.table.number,
+                "event": world.event.pk,
+                "round": world.table.round.number,
+                "round_id": world.table.round_id,
+                "side": "NS",
+                "expires": expires_at(token),
+            }
+        ).data
+    )

@@ -115,14 +115,6 @@ if env_bool("DATABASE_TRANSACTION_POOLER", default=False):
     # transaction may run on a server session that has not prepared the project's reads.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASE_SESSION_STATEMENTS = False
-if DATABASE_SESSION_STATEMENTS and DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Those statements read by a key: planned once a session, not at every EXECUTE (left to
-    # itself PostgreSQL may plan them anew every time, which cost more than running them).
-    # Only named statements are concerned; options given in DATABASE_URL come after, and win.
-    _db_options = DATABASES["default"]["OPTIONS"]
-    _db_options["options"] = " ".join(
-        ["-c plan_cache_mode=force_generic_plan", _db_options.get("options", "")]
-    ).strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")

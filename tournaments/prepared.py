@@ -15,8 +15,8 @@ with fields (a pk, a digest, a code). A queryset whose SQL depends on the values
 
 On PostgreSQL the statement is also prepared on the server, once per database session
 (``PREPARE``, then ``EXECUTE`` with the values): PostgreSQL then neither parses nor plans it
-again, and planning is most of what such a read costs the server (the token's read joins six
-tables and takes several times longer to plan than to run). :func:`execute` does the same for
+again (:func:`plan_once_a_session`), and planning is most of what such a read costs the server
+(the token's read joins six tables and takes several times longer to plan than to run). :func:`execute` does the same for
 the hot path's writes (``tournaments.rows``), named after their text. A named statement lives
 in the server's session, not in a transaction, so this is off behind a pooler that hands each
 transaction another server connection (``settings.DATABASE_SESSION_STATEMENTS``, off with
@@ -225,6 +225,17 @@ def prepares_on_server(connection: Any) -> bool:
     """Whether statements are prepared by name in the server's session (see the module's text).
     With server-side binding psycopg prepares what it runs often by itself."""
     return runs_together(connection) and settings.DATABASE_SESSION_STATEMENTS
+
+
+def plan_once_a_session(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created``: where statements are prepared by name, have PostgreSQL plan each
+    once a session. They read by a key, and left to itself PostgreSQL may keep planning them
+    anew at every ``EXECUTE`` (its "custom plans"), which cost more than running them. A
+    ``SET`` rather than a start-up option: poolers such as PgBouncer refuse start-up options
+    they do not know; behind a transaction pooler nothing is prepared by name, nor set here."""
+    if prepares_on_server(connection):
+        with connection.cursor() as cursor:
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
 
 
 def _numbered(sql: str) -> str:

@@ -174,29 +174,3 @@ def test_defaults_are_catalan_sqlite_in_process_tasks_and_madrid_time():
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
     ], proc.stderr
-
-
-def _database_options(**env: str) -> str:
-    code = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
-    proc = _manage("shell", "-c", code, DEBUG="1", **env)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip().splitlines()[-1]
-
-
-@pytest.mark.parametrize(
-    ("url_query", "pooler", "expected"),
-    [
-        ("", "0", "{'options': '-c plan_cache_mode=force_generic_plan'}"),
-        # The deployer's own options come after the project's: theirs win.
-        (
-            "?options=-c%20plan_cache_mode%3Dauto",
-            "0",
-            "{'options': '-c plan_cache_mode=force_generic_plan -c plan_cache_mode=auto'}",
-        ),
-        # Behind PgBouncer nothing is prepared by name, and it refuses unknown start-up options.
-        ("", "1", "{}"),
-    ],
-)
-def test_postgresql_plans_the_named_statements_once_a_session(url_query, pooler, expected):
-    url = f"postgres://u@db.invalid:5432/name{url_query}"
-    assert _database_options(DATABASE_URL=url, DATABASE_TRANSACTION_POOLER=pooler) == expected

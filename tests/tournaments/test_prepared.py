@@ -305,3 +305,18 @@ def test_a_statement_prepared_by_name_is_planned_once_not_at_every_execute():
         (generic, custom), *others = cursor.fetchall()
     assert not others
     assert custom == 0 and generic >= 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # closes the connection: no test transaction around it
+@pytest.mark.parametrize(("prepares", "mode"), [(True, "force_generic_plan"), (False, "auto")])
+def test_a_new_session_plans_once_only_where_statements_are_prepared_by_name(
+    settings, prepares, mode
+):
+    from django.db import connection
+
+    settings.DATABASE_SESSION_STATEMENTS = prepares
+    connection.close()
+    with connection.cursor() as cursor:  # a new session
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone() == (mode,)

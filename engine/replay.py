@@ -390,6 +390,9 @@ def _parse(
                     "ruleset",
                 )
             )
+            # The event's rules still apply: the play is replayed under them, so that a card
+            # not held (which no ruleset changes) is listed too.
+            out.rules = rules
         else:
             out.rules = rules if rules is not None else Rules(raw_ruleset)
     else:
@@ -421,17 +424,17 @@ def _parse(
         if raw_deal.get("hands") is not None:
             masks = _parse_hands(raw_deal["hands"], problems)
             if masks is not None and deal is not None and not cards_unknown:
-                for seat in _SEATS:
-                    if masks[seat.value] != deal.hands[seat]:
-                        problems.append(
-                            Problem(
-                                _C.HAND_MISMATCH,
-                                {"seat": seat.name, "board": deal.board},
-                                f"deal.hands.{seat.name}",
-                            )
-                        )
-                        masks = None
-                        break
+                differing = [s for s in _SEATS if masks[s.value] != deal.hands[s]]
+                problems.extend(
+                    Problem(
+                        _C.HAND_MISMATCH,
+                        {"seat": seat.name, "board": deal.board},
+                        f"deal.hands.{seat.name}",
+                    )
+                    for seat in differing
+                )
+                if differing:
+                    masks = None
             out.hands = masks
         elif deal is not None:
             if not cards_unknown:

@@ -170,7 +170,8 @@ def check_contract(
     ...  doubles=[{"seat": "S", "call": "contro"}, {"seat": "N", "call": "contro"}], rules=Rules())]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('doubles[0].seat', <ProblemCode.CALL_WRONG_PAIR: 'call_wrong_pair'>),
-     ('doubles[1].call', <ProblemCode.CALL_REPEATED: 'call_repeated'>)]
+     ('doubles[1].call', <ProblemCode.CALL_REPEATED: 'call_repeated'>),
+     ('doubles[1].seat', <ProblemCode.CALL_WRONG_PAIR: 'call_wrong_pair'>)]
     """
     problems = check_choice(delegated=delegated, trump=trump, path_prefix=path_prefix)
     problems += check_doubles(
@@ -240,20 +241,21 @@ def check_doubles(
         index = CALLS.index(call)
         if index < level:
             problems.append(Problem(_C.CALL_REPEATED, {"call": call}, f"{path}.call"))
-            continue
-        if index > level:
+        elif index > level:
             before = CALLS[index - 1]
             problems.append(
                 Problem(_C.CALL_OUT_OF_ORDER, {"call": call, "before": before}, f"{path}.call")
             )
-            continue
-        level += 1
-        if (
-            call == "sant_vicenc"
-            and trump == "botifarra"
-            and not rules.allows_sant_vicenc_in_botifarra
-        ):
-            problems.append(Problem(_C.SANT_VICENC_NOT_ALLOWED, {}, f"{path}.call"))
+        else:
+            level += 1
+            if (
+                call == "sant_vicenc"
+                and trump == "botifarra"
+                and not rules.allows_sant_vicenc_in_botifarra
+            ):
+                problems.append(Problem(_C.SANT_VICENC_NOT_ALLOWED, {}, f"{path}.call"))
+        # Which pair may make a call does not depend on when it is made: a repeated or early
+        # call by the wrong pair is two problems (R10 lists every one).
         if seat is not None:
             entitled = chooser if call == "recontro" else _OTHER[chooser]
             if seat.pair != entitled:

@@ -453,7 +453,8 @@ def test_a_hand_of_a_few_cards_too_many_has_each_card_read_r10() -> None:
 
 def test_the_calls_are_checked_under_the_events_rules_when_the_record_names_others_r5_r11() -> None:
     """A record that names lliure for an obligada event (where 16 is allowed in botifarra):
-    the ruleset is the one problem, not the Sant Vicenç the event allows."""
+    the ruleset is a problem, not the Sant Vicenç the event allows (the empty play is the
+    other one, under any ruleset)."""
     deal = deal_board("audit-seed", 5)
     assert deal.dealer is Seat.N
     record = {
@@ -469,7 +470,71 @@ def test_the_calls_are_checked_under_the_events_rules_when_the_record_names_othe
         "play": [],
     }
     verdict = replay(record, deal=deal, rules=Rules("obligada"))
-    assert [p.path for p in verdict.problems] == ["ruleset"]
+    assert [p.path for p in verdict.problems] == ["ruleset", "play"]
+
+
+def test_a_ruleset_mismatch_still_lists_a_card_not_held_r10() -> None:
+    """The event's rules still apply to a record that names others: its play is replayed
+    under them, and a card its player does not hold is listed with the ruleset."""
+    deal = deal_board("audit-spec", 3)
+    leader = Seat((deal.dealer.value + 3) % 4)
+    foreign = next(c for c in deal.hands_json()[Seat((leader.value + 1) % 4).name])
+    record = {
+        "format": "botifarra-play/1",
+        "ruleset": "obligada",
+        "deal": {"dealer": deal.dealer.name},
+        "choice": {"delegated": False, "trump": "oros"},
+        "doubles": [],
+        "play": [foreign],
+    }
+    verdict = replay(record, deal=deal, rules=Rules())
+    assert [p.path for p in verdict.problems] == ["ruleset", "play[0]"]
+    assert verdict.problems[1].code is ProblemCode.CARD_NOT_HELD
+
+
+def test_every_hand_that_differs_from_the_board_is_listed_r10() -> None:
+    deal = deal_board("audit-spec", 3)
+    hands = deal.hands_json()
+    hands["N"][0], hands["E"][0] = hands["E"][0], hands["N"][0]
+    hands["S"][0], hands["W"][0] = hands["W"][0], hands["S"][0]
+    record = {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": deal.dealer.name, "hands": hands},
+        "choice": {"delegated": False, "trump": "oros"},
+        "doubles": [],
+        "play": [],
+    }
+    verdict = replay(record, deal=deal, rules=Rules())
+    assert [p.path for p in verdict.problems] == [f"deal.hands.{s}" for s in "NESW"]
+
+
+@pytest.mark.parametrize(
+    ("doubles", "expected"),
+    [
+        # Dealer S: NS choose, contro is EW's. N's contro repeats W's, and N may not call it.
+        (
+            [{"seat": "W", "call": "contro"}, {"seat": "N", "call": "contro"}],
+            [("doubles[1].call", "call_repeated"), ("doubles[1].seat", "call_wrong_pair")],
+        ),
+        # A recontro with no contro before it, by E, whose pair may not recontro.
+        (
+            [{"seat": "E", "call": "recontro"}],
+            [("doubles[0].call", "call_out_of_order"), ("doubles[0].seat", "recontro_wrong_pair")],
+        ),
+    ],
+)
+def test_a_call_out_of_turn_by_the_wrong_pair_is_two_problems_r5_r10(doubles, expected) -> None:
+    deal = deal_board("audit-spec", 3)
+    assert deal.dealer is Seat.S
+    record = {
+        "format": "botifarra-play/1",
+        "deal": {"dealer": "S", "hands": deal.hands_json()},
+        "choice": {"delegated": False, "trump": "oros"},
+        "doubles": doubles,
+        "play": [],
+    }
+    found = [(p.path, p.code.value) for p in replay(record).problems if p.path != "play"]
+    assert found == expected
 
 
 def test_an_optional_key_given_as_null_is_as_good_as_absent() -> None:

@@ -217,6 +217,29 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
     assert client().post(url, document, format="json").status_code == 401
 
 
+@pytest.mark.parametrize(
+    "edit", ["teams", "team_standings", "round_matches", "round_team_bye", "pair_team"]
+)
+def test_a_pairs_events_archive_with_a_team_events_keys_is_refused_at_teams(db, commits, edit):
+    """docs/formats.md: a pairs event's archive holds no team keys; an import of one that does
+    is refused at ``teams``, whichever key it is, and stores nothing."""
+    run = run_event(commits)
+    document = copy.deepcopy(run.organiser.get(f"{API}/events/{run.pk}/archive").json())
+    if edit in ("teams", "team_standings"):
+        document[edit] = []
+    elif edit == "round_matches":
+        document["rounds"][0]["matches"] = []
+    elif edit == "round_team_bye":
+        document["rounds"][0]["team_bye"] = 1
+    else:
+        document["pairs"][0]["team"] = 1
+    before = _counts()
+    refused = run.organiser.post(f"{API}/events/import", document, format="json")
+    assert refused.status_code == 400
+    assert [e["field"] for e in refused.json()["errors"]] == ["teams"]
+    assert _counts() == before
+
+
 def test_the_public_archive_names_no_account_and_no_licence(db, commits):
     """Once finished and published anyone may read the archive, but not what identifies people
     beyond the public pages: licence numbers, the accounts of organisers and referees."""

@@ -194,11 +194,11 @@ def _team_references(document: Mapping[str, Any], refuse: Any) -> None:
     is_team = document["event"]["options"].get("competitor") == Event.Competitor.TEAMS
     if is_team != ("teams" in document) or is_team != ("team_standings" in document):
         refuse("teams")
-    if not is_team:
-        if any(p.get("team") is not None for p in document["pairs"]):
-            refuse("pairs")
-        if any("matches" in r or r.get("team_bye") is not None for r in document["rounds"]):
-            refuse("rounds")
+    if not is_team:  # a pair's team, a round's matches or team bye: a team event's keys
+        if any(p.get("team") is not None for p in document["pairs"]) or any(
+            "matches" in r or r.get("team_bye") is not None for r in document["rounds"]
+        ):
+            refuse("teams")
         return
     if document["standings"]:
         refuse("standings")  # a team event is ranked by its team_standings

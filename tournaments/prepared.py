@@ -18,10 +18,9 @@ On PostgreSQL the statement is also prepared on the server, once per database se
 again (:func:`plan_once_a_session`), and planning is most of what such a read costs the server
 (the token's read joins six tables and takes several times longer to plan than to run).
 :func:`execute` does the same for the hot path's writes (``tournaments.rows``), named after
-their text. A named statement lives
-in the server's session, not in a transaction, so this is off behind a pooler that hands each
-transaction another server connection (``settings.DATABASE_SESSION_STATEMENTS``, off with
-``DATABASE_TRANSACTION_POOLER``).
+their text. A named statement lives in the server's session, not in a transaction, so this is
+off behind a pooler that hands each transaction another server connection
+(``settings.DATABASE_SESSION_STATEMENTS``, off with ``DATABASE_TRANSACTION_POOLER``).
 """
 
 from __future__ import annotations

@@ -260,17 +260,12 @@ class DisputeAdmin(PolicyAdmin):
 
     list_display = ["pk", "result", "reason", "status", "referee", "created_at"]
     list_filter = ["status", "reason", "result__table__round__event"]
-    readonly_fields = [
-        "result",
-        "reason",
-        "details",
-        "opened_by",
-        "previous_status",
-        "status",
-        "referee",
-        "closed_at",
-    ]
     inlines = [RulingInline]
+
+    def get_readonly_fields(self, request, obj=None) -> list[str]:
+        # Every field, those added later too: a dispute changes only at the referee's desk,
+        # audited (who may withdraw it, its status, its referee).
+        return [f.name for f in Dispute._meta.concrete_fields]
 
     # Disputes open and close through the referee's desk (audited); a deletion would take its
     # rulings with it, without a trace.

@@ -300,3 +300,39 @@ def test_ruling_data_of_the_wrong_shape_is_a_400(world):
         assert response.status_code == 400, (data, response.content)
         assert field in errors_of(response)
     assert not Ruling.objects.exists()
+
+
+def test_a_penalty_ruled_without_naming_the_pair_records_the_pair_it_penalised(world):
+    """``data.offending_pair`` may be left out (the verdict's offender is taken): the ruling
+    still says whom it penalised, for the desk, the players' rulings page and the API."""
+    import random
+
+    from engine import random_play
+    from tournaments import play as adapter
+    from tournaments.referee_desk import ruling_summary
+
+    board = world.board(1)
+    rules = adapter.rules(world.event)
+    for seed in range(1, 200):
+        cards = random_play(adapter.deal(board), "copes", rules, random.Random(seed), illegal_at=9)
+        if len(cards) < 48:
+            break
+    record = adapter.record(board, trump="copes", cards=cards)
+    sent = world.client("table").post(
+        "/api/v1/play-records",
+        {"table": world.table.pk, "board": 1, "record": record},
+        format="json",
+    )
+    assert sent.status_code == 201, sent.content
+    result = BoardResult.objects.get(table=world.table, board__number=1)
+    offender = result.offending_pair
+    assert offender in ("NS", "EW")
+    ruled = world.client("referee").post(
+        f"/api/v1/disputes/{result.disputes.get().pk}/rule",
+        {"kind": "penalty", "explanation": "R10", "data": {}},
+        format="json",
+    )
+    assert ruled.status_code == 201, ruled.content
+    ruling = Ruling.objects.get()
+    assert ruling.data == {"offending_pair": offender}
+    assert ruling_summary(ruling).endswith(offender)

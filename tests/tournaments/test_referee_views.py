@@ -793,3 +793,78 @@ def test_a_review_needs_rulings_open_and_a_referee(client, running_event, refere
     assert url in page.content.decode()
     assert client.post(url, {"reason": "A late complaint."}).status_code == 302
     assert Dispute.objects.filter(result=confirmed).exists()
+
+
+def test_the_penalty_applied_after_a_short_result_is_the_one_the_replay_shows(
+    client, running_event, table1, referee
+):
+    """A short result first (oros, no call); the other pair's play record, in copes with a
+    contro, has an illegal card. The page shows that record's R10 penalty (x2), and applying
+    the penalty stores it: the hand played, not the short result's contract (rules.md R10)."""
+    board = running_event.boards.get(number=1)
+    contro = adapter.call_seats(board)["contro"][0]
+    doubles = [{"seat": contro, "call": "contro"}]
+    rules = adapter.rules(running_event)
+    for seed in range(1, 200):
+        cards = random_play(adapter.deal(board), "copes", rules, random.Random(seed), illegal_at=9)
+        if len(cards) < 48:
+            break
+    record = adapter.record(board, trump="copes", doubles=doubles, cards=cards)
+    verdict = adapter.replay(board, record)
+    assert verdict.outcome == engine.Outcome.ILLEGAL and verdict.multiplier == 2
+    short = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}}
+    results.result_submit_short(
+        table=table1, board_number=1, actor=Actor(table=table1, side="NS"), data=short
+    )
+    out = results.result_submit_play_record(
+        table=table1, board_number=1, actor=Actor(table=table1, side="EW"), record=record
+    )
+    dispute = out.result.disputes.get(status="open")
+    client.force_login(referee)
+    url = reverse("referee:dispute", args=[dispute.pk])
+    page = client.get(url).content.decode()
+    shown = json.loads(
+        re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S)[1]
+    )["illegal"]
+    assert shown["penalty"] == verdict.score
+    ruled = client.post(
+        url,
+        {
+            "form": "penalty",
+            "penalty-offending_pair": shown["offender"],
+            "penalty-explanation": "The record is what was played: R10.",
+        },
+    )
+    assert ruled.status_code == 302
+    result = BoardResult.objects.get(pk=out.result.pk)
+    assert {"NS": result.score_ns, "EW": result.score_ew} == verdict.score
+    assert (result.trump, result.doubles, result.multiplier) == ("copes", doubles, 2)
+
+
+def test_the_admin_changes_nothing_of_a_dispute(client, running_event, table1, django_user_model):
+    """Who asked for the referee decides who may withdraw the request: it changes at the
+    desk only, audited, never in the admin (docs/referees.md: nothing in the trail changes)."""
+    out = results.result_submit_short(
+        table=table1,
+        board_number=1,
+        actor=Actor(table=table1, side="NS"),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
+    )
+    dispute = disputes.dispute_request(
+        result=out.result, actor=Actor(table=table1, side="EW"), reason="They revoked"
+    )
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@x.org", "pw"))
+    client.post(
+        reverse("admin:tournaments_dispute_change", args=[dispute.pk]),
+        {
+            "opened_side": "NS",
+            "status": "withdrawn",
+            "rulings-TOTAL_FORMS": "0",
+            "rulings-INITIAL_FORMS": "0",
+            "rulings-MIN_NUM_FORMS": "0",
+            "rulings-MAX_NUM_FORMS": "1000",
+            "_save": "Save",
+        },
+    )
+    dispute.refresh_from_db()
+    assert (dispute.opened_side, dispute.status) == ("EW", Dispute.Status.OPEN)

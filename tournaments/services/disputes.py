@@ -206,6 +206,25 @@ def ruling_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> di
     return values
 
 
+def _played_contract(result: BoardResult) -> dict[str, Any]:
+    """The trump, delegation and calls an illegal-play penalty multiplies: those of the board's
+    latest illegal play record when one was sent (the hand played, whose penalty the referee's
+    replay shows), else the result's own (docs/referees.md, the rulings)."""
+    record = (
+        result.play_records.filter(outcome=engine.Outcome.ILLEGAL.value).order_by("-pk").first()
+        if result.pk is not None
+        else None
+    )
+    if record is None:
+        return {"delegated": result.delegated, "trump": result.trump, "doubles": result.doubles}
+    raw = record.record
+    return {
+        "delegated": bool(raw["choice"]["delegated"]),
+        "trump": raw["choice"]["trump"],
+        "doubles": [{"seat": d["seat"], "call": d["call"]} for d in raw.get("doubles") or []],
+    }
+
+
 def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
     board = result.board
     if kind == Ruling.Kind.ACCEPT:
@@ -221,16 +240,9 @@ def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dic
         offender = data.get("offending_pair") or result.offending_pair
         if offender not in ("NS", "EW"):
             raise ServiceError(_("Say which pair played the illegal card."), field="offending_pair")
-        values = short_values(
-            board=board,
-            data={
-                "delegated": result.delegated,
-                "trump": result.trump,
-                "doubles": result.doubles,
-                "offending_pair": offender,
-            },
+        return short_values(
+            board=board, data=_played_contract(result) | {"offending_pair": offender}
         )
-        return values
     if kind == Ruling.Kind.CORRECTED:
         if "play_record" in data:
             return _record_values(board, data["play_record"])
@@ -337,7 +349,10 @@ def dispute_rule(
         ruling = Ruling.objects.create(
             dispute=dispute,
             kind=kind,
-            data=dict(data),
+            # A penalty says whom it penalised, also when the pair was left to the verdict.
+            data=dict(data, offending_pair=values["offending_pair"])
+            if kind == Ruling.Kind.PENALTY
+            else dict(data),
             explanation=explanation.strip(),
             referee=actor.user,
             supersedes=current,

@@ -17,6 +17,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.services.events import EVENT_OPTIONS, max_length, preset_fields
+from tournaments.services.late_entries import last_round
 
 MAX_CSV_BYTES = 512 * 1024
 
@@ -540,5 +541,6 @@ class ByeRequestForm(forms.Form):
             withdrawn_after_round__isnull=True
         ).select_related("pair")
         self.fields["entry"].label_from_instance = lambda e: f"{e.number}. {e.pair.name}"
-        self.fields["round_number"].max_value = event.rounds_count
-        self.fields["round_number"].widget.attrs.update(min=1, max=event.rounds_count)
+        last = last_round(event)
+        self.fields["round_number"].max_value = last
+        self.fields["round_number"].widget.attrs.update(min=1, max=last)

@@ -17,7 +17,7 @@ from tests.tournaments.test_pairing_methods import play, running
 from tournaments import selectors
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, Entry, Event
-from tournaments.services import ServiceError
+from tournaments.services import ServiceError, events
 from tournaments.services.late_entries import late_entry_register
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
@@ -150,3 +150,31 @@ def test_a_requested_bye_in_a_knockout_round_is_refused_with_a_reason(client, ac
     assert not ByeRequest.objects.exists()
     bye_request_add(entry=first, actor=actor, round_number=3)
     assert ByeRequest.objects.filter(entry=first, round_number=3).exists()
+
+
+def test_before_a_round_robin_starts_a_pair_may_ask_to_sit_out_any_of_its_rounds(
+    client, organiser, actor
+):
+    """docs/organisers.md: a pair asks for a bye "before or during the event"; a round robin's
+    number of rounds is the one its pairs make (six pairs: five), not the form's field."""
+    from tournaments.models import ByeRequest
+
+    event = events.event_create(
+        actor=actor, name="Lliga", format=Event.Format.ROUND_ROBIN, rounds_count=3
+    )
+    events.registration_open(event=event, actor=actor)
+    for i in range(6):
+        events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
+    entry = event.entries.get(number=3)
+    client.force_login(organiser)
+    client.post(
+        reverse("tournaments:bye_request_add", args=[event.pk]),
+        {"entry": entry.pk, "round_number": 5},
+    )
+    assert ByeRequest.objects.filter(entry=entry, round_number=5).exists()
+    refused = client.post(
+        reverse("tournaments:bye_request_add", args=[event.pk]),
+        {"entry": entry.pk, "round_number": 6},
+    )
+    assert not ByeRequest.objects.filter(entry=entry, round_number=6).exists()
+    assert refused.status_code in (200, 400)

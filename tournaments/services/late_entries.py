@@ -11,7 +11,7 @@ from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.groups import group_rounds_of
-from tournaments import queue
+from tournaments import queue, scoring_io
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
 from tournaments.services import Conflict, ServiceError, audit
@@ -118,6 +118,17 @@ def _is_knockout_round(event: Event, number: int) -> bool:
         return False
 
 
+def last_round(event: Event) -> int:
+    """The event's last round: before a round robin or groups start, the one the pairs entered
+    now make (the start sets the number of rounds so, ``events.event_start``)."""
+    if event.status != Event.Status.RUNNING and event.format != Event.Format.SWISS:
+        try:
+            return scoring_io.rounds_planned(event)
+        except ValueError:  # these pairs cannot be paired yet: the start says why
+            pass
+    return event.rounds_count
+
+
 def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequest:
     """``entry`` sits out ``round_number`` (a round not opened yet) and scores the event's
     requested-bye match points for it."""
@@ -127,11 +138,11 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
     require_status(
         event, Event.Status.REGISTRATION, Event.Status.RUNNING, doing=_("record a requested bye")
     )
-    first = next_unopened_round(event)
-    if not first <= round_number <= event.rounds_count:
+    first, last = next_unopened_round(event), last_round(event)
+    if not first <= round_number <= last:
         raise ServiceError(
             _("Choose a round from %(a)s to %(b)s: the others have started or do not exist.")
-            % {"a": first, "b": event.rounds_count},
+            % {"a": first, "b": last},
             field="round",
         )
     if entry.withdrawn:

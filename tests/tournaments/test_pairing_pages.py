@@ -317,3 +317,20 @@ def test_forbidden_pairs_of_another_event_are_refused(organiser):
     b = Entry.objects.create(event=other, pair=PairFactory(), number=1)
     with pytest.raises(ServiceError, match="not a pair of this event"):
         pairing_rules.forbidden_add(event=event, actor=Actor(user=organiser), a=a.pk, b=b.pk)
+
+
+@pytest.mark.parametrize("options", [{"format": "round_robin"}, {"format": "groups"}])
+def test_a_round_robin_or_groups_keeps_no_pairs_apart_and_says_so(logged_in, organiser, options):
+    """Their every round is drawn from the lot at the start: a prohibition would be ignored, so
+    the page offers none and says why, and the service refuses one (docs/organisers.md)."""
+    event = EventFactory(organisers=[organiser], status="registration", **options)
+    a, b, _c = _entries(event, 3)
+    page = logged_in.get(reverse("tournaments:pairing_method", args=[event.pk])).content.decode()
+    assert "Only the Swiss keeps two pairs apart" in page
+    assert reverse("tournaments:forbidden_add", args=[event.pk]) not in page
+    refused = logged_in.post(
+        reverse("tournaments:forbidden_add", args=[event.pk]), {"entry_a": a.pk, "entry_b": b.pk}
+    )
+    assert refused.status_code == 400
+    assert "Only the Swiss keeps two pairs apart" in refused.content.decode()
+    assert not ForbiddenPair.objects.filter(event=event).exists()

@@ -21,7 +21,8 @@ def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPai
     """Two pairs of the event (entry ids) that the pairing never seats at one table.
 
     Allowed while the event has not finished; it applies to the rounds proposed after it.
-    Not in a team event: its matches pair teams, not pairs.
+    Not in a team event: its matches pair teams, not pairs; nor in a round robin or groups,
+    whose every round is drawn at the start.
     """
     require_organiser(event, actor)
     require_pairs_event(event)
@@ -32,6 +33,14 @@ def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPai
         Event.Status.RUNNING,
         doing=_("change the prohibited pairings"),
     )
+    if event.format != Event.Format.SWISS:
+        raise ServiceError(
+            _(
+                "Only the Swiss keeps two pairs apart: a round robin or groups draw every round "
+                "from the lot at the start."
+            ),
+            field="format",
+        )
     if a == b:
         raise ServiceError(_("Choose two different pairs."), field="pairs")
     entries = {e.pk: e for e in event.entries.filter(pk__in=(a, b)).select_related("pair")}

@@ -45,8 +45,10 @@ def _page(
             ),
             "forbidden_form": forbidden_form or ForbiddenPairForm(entries=active),
             "rounds": selectors.event_rounds(event),
+            "swiss": event.format == Event.Format.SWISS,
             "can_forbid": can_change
             and not event.is_team_event  # its matches pair teams, not pairs
+            and event.format == Event.Format.SWISS  # the others draw every round at the start
             and event.status != Event.Status.FINISHED
             and len(active) > 1,
         },

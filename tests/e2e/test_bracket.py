@@ -103,8 +103,9 @@ def test_the_bracket_page_in_the_browser(new_page, organiser):
 
 
 def test_the_pairing_page_on_a_phone(new_page, organiser):
-    """The organiser chooses groups then knockout, keeps two pairs apart and lets them meet
-    again after a confirmation, on a 390 px phone."""
+    """The organiser chooses groups then knockout (which keeps no pairs apart, and says so),
+    goes back to the Swiss, keeps two pairs apart and lets them meet again after a
+    confirmation, on a 390 px phone."""
     event = events.event_create(actor=Actor(user=organiser), name="Lliga del dijous")
     events.registration_open(event=event, actor=Actor(user=organiser))
     for i in range(4):
@@ -121,6 +122,11 @@ def test_the_pairing_page_on_a_phone(new_page, organiser):
     assert page.get_by_text("Pairing method saved.").is_visible()
     event.refresh_from_db()
     assert event.format == "groups" and event.repesca is None
+    assert page.get_by_text("Only the Swiss keeps two pairs apart").is_visible()
+    assert page.get_by_role("button", name="Keep apart").count() == 0
+    page.get_by_label("Swiss pairs").check()
+    page.get_by_role("button", name="Save", exact=True).click()
+    assert page.get_by_text("Pairing method saved.").is_visible()
     page.select_option("#id_entry_a", label="1. Anna 0 – Pere 0")
     page.select_option("#id_entry_b", label="3. Anna 2 – Pere 2")
     page.get_by_role("button", name="Keep apart").click()

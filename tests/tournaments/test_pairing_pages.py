@@ -319,7 +319,9 @@ def test_forbidden_pairs_of_another_event_are_refused(organiser):
         pairing_rules.forbidden_add(event=event, actor=Actor(user=organiser), a=a.pk, b=b.pk)
 
 
-@pytest.mark.parametrize("options", [{"format": "round_robin"}, {"format": "groups"}])
+@pytest.mark.parametrize(
+    "options", [{"format": Event.Format.ROUND_ROBIN}, {"format": Event.Format.GROUPS}]
+)
 def test_a_round_robin_or_groups_keeps_no_pairs_apart_and_says_so(logged_in, organiser, options):
     """Their every round is drawn from the lot at the start: a prohibition would be ignored, so
     the page offers none and says why, and the service refuses one (docs/organisers.md)."""

@@ -29,7 +29,7 @@ from tournaments.selectors import round_rules, table_boards_due
 from tournaments.services import results
 from tournaments.services.analysis import ANALYSED_OUTCOMES
 from tournaments.services.clock import deal_in_progress
-from tournaments.table_access import Access
+from tournaments.table_access import PAGE_RELATED, Access
 
 
 def table_result(table: Table, board: Board) -> BoardResult | None:
@@ -235,13 +235,7 @@ _NEXT_SEAT = Prepared(
         Table.objects.filter(round__event_id=event, round__status=Round.Status.OPEN)
         .filter(Q(ns_id=entry) | Q(ew_id=entry))
         .exclude(pk=table)
-        .select_related(
-            "round",
-            "ns__pair__player1",
-            "ns__pair__player2",
-            "ew__pair__player1",
-            "ew__pair__player2",
-        )
+        .select_related("round", *PAGE_RELATED)
         .order_by("-round__number")[:1]
     ),
     event=int,

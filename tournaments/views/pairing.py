@@ -30,6 +30,7 @@ def _page(
     entries = list(event.entries.select_related("pair__club").order_by("number"))
     active = [e for e in entries if not e.withdrawn]
     can_change = event.is_organiser(request.user)
+    swiss = event.format == Event.Format.SWISS
     return render(
         request,
         "tournaments/pairing_method.html",
@@ -45,10 +46,10 @@ def _page(
             ),
             "forbidden_form": forbidden_form or ForbiddenPairForm(entries=active),
             "rounds": selectors.event_rounds(event),
-            "swiss": event.format == Event.Format.SWISS,
+            "swiss": swiss,
             "can_forbid": can_change
             and not event.is_team_event  # its matches pair teams, not pairs
-            and event.format == Event.Format.SWISS  # the others draw every round at the start
+            and swiss  # a round robin or groups draw every round at the start
             and event.status != Event.Status.FINISHED
             and len(active) > 1,
         },

@@ -113,7 +113,12 @@ def board_analysis(board: Board) -> BoardAnalysisView | None:
 def traveller_against_par(trav: Any, *, may_see: bool) -> BoardAnalysisView | None:
     """The analysis of a traveller's board (``public_selectors.TravellerView``) where the reader may
     see it, else None; each of its lines then gets its ``vs_par``."""
-    analysis = board_analysis(trav.board) if may_see else None
+    return against_par(trav, board_analysis(trav.board) if may_see else None)
+
+
+def against_par(trav: Any, analysis: BoardAnalysisView | None) -> BoardAnalysisView | None:
+    """``analysis`` (of the traveller's board, or None), each line of ``trav`` given its
+    ``vs_par`` when there is one."""
     if analysis is not None:
         for line in trav.lines:
             line.vs_par = line.against_par(analysis.par_net_ns)

@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from tournaments import charts, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments import team_selectors as ts
+from tournaments.analysis_selectors import against_par, attach_analyses
 from tournaments.models import Round
 from tournaments.qr import qr_svg
 
@@ -160,12 +161,20 @@ def visible_round(ev: sel.EventView, number: int) -> Round:
     return rnd
 
 
-def traveller_context(ev: sel.EventView, trav: sel.TravellerView) -> dict[str, Any]:
+def traveller_context(
+    ev: sel.EventView, trav: sel.TravellerView, *, analysis: Any = None
+) -> dict[str, Any]:
+    """``analysis``: the board's perfect-play analysis where it is shown (its lines then get
+    their ``vs_par``)."""
     bars = [
         charts.Bar(table=line.table.number, net_ns=line.net_ns, trump=line.result.trump)
         for line in trav.lines
     ]
-    return {"trav": trav, "chart": mark_safe(charts.traveller_chart(trav.board.number, bars))}  # noqa: S308
+    return {
+        "trav": trav,
+        "chart": mark_safe(charts.traveller_chart(trav.board.number, bars)),  # noqa: S308
+        "analysis": against_par(trav, analysis),
+    }
 
 
 def scorecard_context(card: sel.Scorecard) -> dict[str, Any]:
@@ -314,8 +323,11 @@ def pdf_plan(
         travs = [t for rnd in rounds for t in sel.round_travellers(ev, rnd)]
         if not travs:
             raise PdfRefused(_("There are no travellers to print yet."))
+        # The PDF shows every board's hands (these rounds' boards may be seen: visible_round),
+        # and so their analysis, under the same rule (policy.can_see_analysis).
+        attach_analyses(ev.event, [t.board for t in travs])
         parts = [
-            {"travellers": [traveller_context(ev, t) for t in few]}
+            {"travellers": [traveller_context(ev, t, analysis=t.board.perfect_play) for t in few]}
             for few in _chunks(travs, CHUNK[kind])
         ]
         suffix = f"-round-{number}" if number else ""

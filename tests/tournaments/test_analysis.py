@@ -11,6 +11,7 @@ the C solver: those tests are skipped without it.
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,16 @@ def test_the_hand_records_pdf_carries_the_analysis(client, played_event):
     response = fetch(client, played_event, "hand-records", query="?round=1")
     assert pdf_text(response).count("Par:") == 2
     assert fetch(client, played_event, "hand-records", query="?round=2").status_code == 403
+
+
+def test_the_travellers_pdf_carries_the_analysis_beside_the_hands_it_shows(client, played_event):
+    text = pdf_text(fetch(client, played_event, "travellers", query="?round=1"))
+    boards = played_event.board_numbers(1)
+    assert text.count("Par:") == len(boards) and "NS vs par" in text
+    assert "not computed yet" not in text
+    BoardAnalysis.objects.filter(board__event=played_event, board__number=boards[0]).delete()
+    text = pdf_text(fetch(client, played_event, "travellers", query="?round=1"))
+    assert text.count("Par:") == len(boards) - 1 and text.count("not computed yet") == 1
 
 
 def test_the_traveller_shows_par_and_each_result_against_it(client, played_event):
@@ -571,6 +582,11 @@ def test_an_adjusted_score_is_not_compared_with_par_on_the_traveller(client, pla
     line = next(x for x in data["lines"] if x["table"] == adjusted.table.number)
     assert line["adjusted_ns"] == "avg_plus"
     assert line["vs_par"] is None, f"adjusted score compared with par: vs_par={line['vs_par']}"
+    page = client.get(reverse("public:traveller", args=[played_event.pk, 1])).content.decode()
+    row = re.search(
+        rf'<tr><th scope="row" class="num">{adjusted.table.number}</th>(.*?)</tr>', page, re.S
+    ).group(1)
+    assert re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[-1] == "—"
 
 
 def test_an_adjusted_score_is_left_out_of_the_scorecards_total_against_par(client, played_event):

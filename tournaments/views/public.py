@@ -224,18 +224,16 @@ def traveller(request: HttpRequest, pk: int, board: int) -> HttpResponse:
         return refused(request, ev, _("There is no board %(n)s.") % {"n": board}, 404)
     actor = Actor(user=request.user)
     show_hands = policy.can_see_cards(actor, trav.board)
-    analysis = analysis_selectors.traveller_against_par(
-        trav, may_see=policy.can_see_analysis(actor, trav.board)
-    )
+    may_see = policy.can_see_analysis(actor, trav.board)
+    analysis = analysis_selectors.board_analysis(trav.board) if may_see else None
     boards = list(trav.round.board_numbers)
     return render(
         request,
         "public/traveller.html",
         _base(
             ev,
-            **pdf.traveller_context(ev, trav),
+            **pdf.traveller_context(ev, trav, analysis=analysis),
             show_hands=show_hands,
-            analysis=analysis,
             previous=board - 1 if board - 1 in boards else None,
             next=board + 1 if board + 1 in boards else None,
         ),

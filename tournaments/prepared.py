@@ -39,12 +39,14 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
+from django.db.models.base import ModelState
 from django.db.models.query import (
     FlatValuesListIterable,
     ModelIterable,
     ValuesListIterable,
     get_related_populators,
 )
+from django.db.models.signals import post_init, pre_init
 from django.db.transaction import TransactionManagementError
 
 KINDS = (int, str)
@@ -190,28 +192,75 @@ class Prepared:
 
 
 def _instances(compiler: Any, db: str) -> Callable[[list[Any]], list[Model]]:
-    # As django.db.models.query.ModelIterable builds them, with what does not depend on the
+    # As django.db.models.query.ModelIterable builds them (the row's model, then each
+    # select_related object with its caches set both ways), with what does not depend on the
     # rows found once.
     select, klass_info = compiler.select, compiler.klass_info
-    model_cls = klass_info["model"]
     select_fields = klass_info["select_fields"]
     start, end = select_fields[0], select_fields[-1] + 1
-    init_list = [f[0].target.attname for f in select[start:end]]
-    populators = get_related_populators(klass_info, select, db)
+    make = _maker(klass_info["model"], [f[0].target.attname for f in select[start:end]], db)
+    related = [_related(p) for p in get_related_populators(klass_info, select, db)]
     annotations = list(compiler.annotation_col_map.items())
 
     def build(rows: list[Any]) -> list[Model]:
         out = []
         for row in rows:
-            obj = model_cls.from_db(db, init_list, row[start:end])
-            for populator in populators:
-                populator.populate(row, obj)
+            obj = make(row[start:end])
+            for populate in related:
+                populate(row, obj)
             for attr, col in annotations:
                 setattr(obj, attr, row[col])
             out.append(obj)
         return out
 
     return build
+
+
+def _maker(model: type[Model], attnames: list[str], db: str) -> Callable[[Any], Model]:
+    """A function of a row's values (for ``attnames``, in that order) giving the stored
+    instance ``model.from_db`` gives. When every concrete field is read and nothing listens
+    to the model's ``pre_init`` or ``post_init`` signal, the instance is built without
+    ``Model.__init__``: its attributes are set as ``__init__`` sets them from positional
+    values (the instance's dictionary), and its state as ``from_db`` sets it."""
+    if attnames != [f.attname for f in model._meta.concrete_fields] or any(
+        signal.has_listeners(model) for signal in (pre_init, post_init)
+    ):
+        return lambda values: model.from_db(db, attnames, values)
+    new = model.__new__
+
+    def make(values: Any) -> Model:
+        obj = new(model)
+        obj.__dict__.update(zip(attnames, values, strict=True))
+        state = obj._state = ModelState()
+        state.adding = False
+        state.db = db
+        return obj
+
+    return make
+
+
+def _related(populator: Any) -> Callable[[Any, Model], None]:
+    """``populator.populate`` (a ``RelatedPopulator``), building its instances with
+    :func:`_maker`."""
+    if populator.reorder_for_init is not None:  # a parent's columns, reused: left to Django
+        return populator.populate
+    start, end, pk_idx = populator.cols_start, populator.cols_end, populator.pk_idx
+    make = _maker(populator.model_cls, populator.init_list, populator.db)
+    inner = [_related(p) for p in populator.related_populators]
+    local_setter, remote_setter = populator.local_setter, populator.remote_setter
+
+    def populate(row: Any, from_obj: Model) -> None:
+        values = row[start:end]
+        if values[pk_idx] is None:
+            local_setter(from_obj, None)
+            return
+        obj = make(values)
+        for populate_inner in inner:
+            populate_inner(row, obj)
+        local_setter(from_obj, obj)
+        remote_setter(obj, from_obj)
+
+    return populate
 
 
 def runs_together(connection: Any) -> bool:

@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import transaction
+from django.db.models.signals import post_init, pre_init
 from django.db.transaction import TransactionManagementError
 
 from tests.factories import BoardResultFactory, TableTokenFactory
@@ -35,7 +36,52 @@ def test_model_rows_with_their_related_objects_equal_the_querysets():
         assert _fields(got.table.round.event) == _fields(expected.table.round.event)
         assert _fields(got.table.ns) == _fields(expected.table.ns)
         assert got._state.adding is False and got._state.db == "default"
+        assert got.table._state.adding is False and got.table._state.db == "default"
+        assert set(got.table._state.fields_cache) == set(expected.table._state.fields_cache)
     assert TOKEN.first(digest="no such digest") is None
+
+
+def test_a_missing_related_object_is_none_as_in_the_queryset():
+    table = TableTokenFactory().table
+    assert table.round.bye_id is None
+    read = Prepared(lambda pk: Table.objects.select_related("round__bye").filter(pk=pk), pk=int)
+    got = read.first(pk=table.pk)
+    assert got.round.bye is None and got.round.pk == table.round_id
+    assert "bye" in got.round._state.fields_cache  # known to be None: not read again
+
+
+def _listening(signal, model):
+    seen = []
+
+    def receiver(sender, **kwargs):
+        seen.append(sender)
+
+    signal.connect(receiver, sender=model, weak=False)
+    return seen, lambda: signal.disconnect(receiver, sender=model)
+
+
+@pytest.mark.parametrize("signal", [pre_init, post_init])
+def test_a_model_whose_init_signals_are_heard_is_built_by_init(signal):
+    token = TableTokenFactory()
+    seen, stop = _listening(signal, TableToken)
+    try:
+        read = Prepared(lambda digest: TableToken.objects.filter(digest=digest), digest=str)
+        got = read.first(digest=token.digest)
+    finally:
+        stop()
+    assert seen == [TableToken] and got.pk == token.pk
+
+
+def test_a_read_of_some_fields_leaves_the_others_deferred():
+    token = TableTokenFactory()
+    read = Prepared(
+        lambda digest: TableToken.objects.only("pk", "side").filter(digest=digest), digest=str
+    )
+    got = read.first(digest=token.digest)
+    assert got.get_deferred_fields() == {
+        f.attname for f in TableToken._meta.concrete_fields if f.name not in ("id", "side")
+    }
+    assert got.digest == token.digest  # read on demand, as Django does
 
 
 def test_values_list_rows_and_an_argument_used_twice():

@@ -4,6 +4,8 @@ with tasks in-process (tournaments/webhooks.py, services/webhooks.py). The real 
 retries are in test_webhook_worker.py."""
 
 import json
+import random
+import socket
 import time
 from datetime import timedelta
 
@@ -11,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import UserFactory, WebhookFactory
+from tests.teams.conftest import play_team_round, team_event
 from tests.webhook_receiver import Receiver, docs_verifier
 from tournaments import tasks, webhooks
 from tournaments.actors import Actor
@@ -189,6 +192,20 @@ def test_standings_changed_emit_once_and_unchanged_do_not(running_event, table1,
     assert_minimal(delivery, running_event)
     standings_recompute(running_event.pk)  # nothing changed since
     assert len(sent("standings.updated")) == 1
+
+
+def test_a_team_events_standings_changed_emit_too(organiser):
+    actor = Actor(user=organiser)
+    event = team_event(actor)
+    WebhookFactory(event=event)
+    play_team_round(event, actor, 1, random.Random(18))
+    deliveries = sent("standings.updated")
+    assert deliveries and deliveries[-1].payload["data"]["rounds"] == [1]
+    assert all(d.payload["data"]["results_counted"] > 0 for d in deliveries)
+    assert_minimal(deliveries[-1], event)
+    count = len(deliveries)
+    standings_recompute(event.pk)  # nothing changed since
+    assert len(sent("standings.updated")) == count
 
 
 def test_finishing_the_event_emits_without_the_seed(running_event, boss, hook):
@@ -431,6 +448,22 @@ def test_an_address_refused_since_is_not_contacted(
     (attempt,) = delivery.attempts.all()
     assert (attempt.status_code, attempt.error) == (None, "address")
     assert receiver.received == []
+
+
+def test_a_name_that_no_longer_resolves_is_gone(
+    running_event, boss, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(event=running_event, url="https://hooks.example.org/x")
+    settings.WEBHOOKS_ALLOW_PRIVATE = False  # production: the name is looked up and checked
+
+    def no_such_name(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.status_code, attempt.error) == (None, "gone")
 
 
 def test_retries_wait_longer_each_time(settings):

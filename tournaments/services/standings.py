@@ -48,25 +48,32 @@ def standings_recompute(event_id: int) -> int:
     if event.is_team_event:
         return _team_recompute(event, started)
     data = event_input(event)
-    counted = 0
+    snapshots = [
+        (rnd.number, {**snapshot_values(data, rnd), "stage": stage_view(data, rnd.number)})
+        for rnd in data.rounds
+    ]
+    return _store_all(event, snapshots, started)
+
+
+def _store_all(event: Event, snapshots: list[tuple[int, dict[str, Any]]], started: Any) -> int:
+    """Store an event's snapshots (after each round, in order), drop any other, stamp the
+    event and tell its webhooks which rounds' standings changed. Returns the number of
+    results counted."""
     with transaction.atomic():
         before = _stored_snapshots(event)
         changed = []
-        for rnd in data.rounds:
-            values = snapshot_values(data, rnd)
-            counted = values["results_counted"]
-            stored = before.get(rnd.number, {})
+        for number, values in snapshots:
+            stored = before.get(number, {})
             if stored.get("rows") != json.loads(json.dumps(values["rows"])):
-                changed.append(rnd.number)
-            _store_snapshot(
-                event, rnd.number, {**values, "stage": stage_view(data, rnd.number)}, stored
-            )
+                changed.append(number)
+            _store_snapshot(event, number, values, stored)
         StandingsSnapshot.objects.filter(event=event).exclude(
-            after_round__in=[r.number for r in data.rounds]
+            after_round__in=[number for number, _values in snapshots]
         ).delete()
         # Stamp with the start time: a result stored while we ran leaves the standings stale,
         # and its own request has queued the next run.
-        Event.objects.filter(pk=event_id).update(standings_updated_at=started)
+        Event.objects.filter(pk=event.pk).update(standings_updated_at=started)
+        counted = snapshots[-1][1]["results_counted"] if snapshots else 0
         if changed:
             # Which rounds' standings changed, never the standings themselves.
             webhooks.emit(
@@ -152,13 +159,4 @@ def team_snapshot_values(event: Event) -> list[tuple[int, dict[str, Any]]]:
 
 def _team_recompute(event: Event, started: Any) -> int:
     """A team event's snapshots (``team_snapshot_values``), stored."""
-    snapshots = team_snapshot_values(event)
-    with transaction.atomic():
-        before = _stored_snapshots(event)
-        for number, values in snapshots:
-            _store_snapshot(event, number, values, before.get(number, {}))
-        StandingsSnapshot.objects.filter(event=event).exclude(
-            after_round__in=[number for number, _values in snapshots]
-        ).delete()
-        Event.objects.filter(pk=event.pk).update(standings_updated_at=started)
-    return snapshots[-1][1]["results_counted"] if snapshots else 0
+    return _store_all(event, team_snapshot_values(event), started)

@@ -202,6 +202,10 @@ def _refused_address(address: str) -> bool:
     return not ip.is_global or ip.is_multicast
 
 
+class NameNotFound(ServiceError):
+    """The address's host name does not resolve (an attempt records it as ``gone``)."""
+
+
 def check_url(url: str) -> str:
     """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` (``checked``)."""
     return checked(url)[0]
@@ -239,7 +243,7 @@ def checked(url: str) -> tuple[str, str | None]:
     try:
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError):
-        raise ServiceError(
+        raise NameNotFound(
             _("The address %(host)s cannot be found: check its spelling.")
             % {"host": parts.hostname},
             field="url",

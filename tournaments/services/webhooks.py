@@ -203,6 +203,8 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
     clock = time.monotonic()
     try:
         url, address = webhooks.checked(delivery.webhook.url)
+    except webhooks.NameNotFound:
+        answer = Answer(None, "", "gone")
     except ServiceError:
         answer = Answer(None, "", "address")
     else:

@@ -14,9 +14,9 @@ The criteria, strongest first (after the Dutch system):
 
 Criteria become integer edge weights on tiers far apart, and a maximum-weight perfect matching
 (``max_cardinality=True``) picks the tables. Only a sparse set of candidate edges is
-built, each pair linked to its ``k`` nearest-ranked allowed opponents; when that graph has no
-perfect matching ``k`` is doubled up to the complete graph, then direction clashes and finally
-rematches are let in. A field of more than 400 pairs never builds a dense graph (the work stays
+built, each pair linked to its ``k`` nearest-ranked clean opponents; when that graph has no
+perfect matching ``k`` is doubled up to the complete clean graph, then the complete graph of
+every edge decides (direction clashes, club meetings and rematches let in, as few as can be). A field of more than 400 pairs never builds a dense graph (the work stays
 proportional to the field): when its clean graph has no perfect matching, one graph of each pair's
 16 nearest opponents at every level decides (see :func:`_match_large`). Everything is
 deterministic: same inputs, same pairing.
@@ -162,28 +162,49 @@ def _edge_cost(i: int, j: int, a: _Node, b: _Node) -> tuple[int, int, bool]:
     return cost, level, clash
 
 
-def _match(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
-    """Perfect matching of an even list of nodes: (pairs of indices, prohibited meetings made
-    (rematches, named pairs, same club), direction clashes)."""
+@dataclass(frozen=True, slots=True)
+class _Matched:
+    """A perfect matching (pairs of node indices) and the prohibited meetings and direction
+    clashes it makes."""
+
+    pairs: list[tuple[int, int]]
+    rematches: int  # rematches and named prohibited pairs
+    club_meetings: int
+    clashes: int
+
+
+def _match(nodes: list[_Node]) -> _Matched:
+    """Perfect matching of an even list of nodes.
+
+    The graph of each node's nearest clean opponents, widened up to the complete clean graph;
+    when even that has no perfect matching, the complete graph of every edge, whose tier
+    weights make the maximum-weight matching the one with the fewest rematches, then club
+    meetings, then direction clashes (a nearest-opponents graph could miss the pairing that
+    needs fewer of them)."""
     m = len(nodes)
     if m == 0:
-        return [], 0, 0
+        return _Matched([], 0, 0, 0)
     if m > _LARGE:
         return _match_large(nodes)
-    for level in range(4):
-        k = _K_START
-        while True:
-            edges = _nearest_edges(nodes, level, k, window=m)
-            pairs = _perfect(m, edges)
-            if pairs is not None:
-                return _counted(nodes, pairs)
-            if k >= m - 1:
-                break
-            k *= 2
-    raise AssertionError("the complete graph always has a perfect matching")  # pragma: no cover
+    k = _K_START
+    while True:
+        pairs = _perfect(m, _nearest_edges(nodes, 0, k, window=m))
+        if pairs is not None:
+            return _counted(nodes, pairs)
+        if k >= m - 1:
+            break
+        k *= 2
+    every = {
+        (i, j): _BASE - _edge_cost(i, j, nodes[i], nodes[j])[0]
+        for i in range(m)
+        for j in range(i + 1, m)
+    }
+    pairs = _perfect(m, every)
+    assert pairs is not None, "the complete graph always has a perfect matching"
+    return _counted(nodes, pairs)
 
 
-def _match_large(nodes: list[_Node]) -> tuple[list[tuple[int, int]], int, int]:
+def _match_large(nodes: list[_Node]) -> _Matched:
     """:func:`_match` for a large field, never building a dense graph.
 
     First the graph of every node's ``_K_START`` nearest clean opponents (looked for within
@@ -242,15 +263,14 @@ def _perfect(m: int, edges: dict[tuple[int, int], int]) -> list[tuple[int, int]]
     return sorted((min(p), max(p)) for p in mate)
 
 
-def _counted(
-    nodes: list[_Node], pairs: list[tuple[int, int]]
-) -> tuple[list[tuple[int, int]], int, int]:
-    prohibited = clashes = 0
+def _counted(nodes: list[_Node], pairs: list[tuple[int, int]]) -> _Matched:
+    rematches = club_meetings = clashes = 0
     for i, j in pairs:
         _, edge_level, clash = _edge_cost(i, j, nodes[i], nodes[j])
-        prohibited += edge_level >= 2
+        rematches += edge_level == 3
+        club_meetings += edge_level == 2
         clashes += clash
-    return pairs, prohibited, clashes
+    return _Matched(pairs, rematches, club_meetings, clashes)
 
 
 def _weight(w: int) -> int:
@@ -294,30 +314,36 @@ def pair_round(
 
     bye: int | None = None
     if len(nodes) % 2 == 0:
-        pairs, _, _ = _match(nodes)
+        pairs = _match(nodes).pairs
     else:
         # Fewest byes first, then lowest ranked. Moving the bye up is allowed to avoid a
-        # rematch, then (as in the Dutch system, where a second bye and the absolute colour
-        # rules come before the choice of the bye) a direction clash, never to give a pair a
-        # second bye while a rematch-free pairing without one exists.
+        # rematch, then a same-club meeting, then (as in the Dutch system, where a second bye
+        # and the absolute colour rules come before the choice of the bye) a direction clash;
+        # never to give a pair a second bye while a rematch-free pairing without one exists.
         def byes_of(i: int) -> int:
             return history.get(nodes[i].entry, _EMPTY).byes
 
         candidates = sorted(range(len(nodes)), key=lambda i: (byes_of(i), -i))
         fewest = byes_of(candidates[0])
         tries = 24 if len(nodes) <= 200 else 4  # each try is a whole matching
-        best: tuple[tuple[int, int, int, int], int, list[tuple[int, int]]] | None = None
+        best: tuple[tuple[int, int, int, int, int], int, list[tuple[int, int]]] | None = None
         for order, c in enumerate(candidates):
             if best is not None and best[0][0] == 0 and (byes_of(c) > best[0][1] or order >= tries):
                 break  # nothing further down the list can beat a rematch-free best
             rest = nodes[:c] + nodes[c + 1 :]
-            pairs_c, rematches, clashes = _match(rest)
+            matched = _match(rest)
             # Indices in ``rest`` shift by one past the bye: map them back to ``nodes``.
-            pairs_c = [(i + (i >= c), j + (j >= c)) for i, j in pairs_c]
-            score = (rematches, byes_of(c), clashes, order)
+            pairs_c = [(i + (i >= c), j + (j >= c)) for i, j in matched.pairs]
+            score = (
+                matched.rematches,
+                byes_of(c),
+                matched.club_meetings,
+                matched.clashes,
+                order,
+            )
             if best is None or score < best[0]:
                 best = (score, c, pairs_c)
-            if best[0][:3] == (0, fewest, 0):
+            if best[0][:4] == (0, fewest, 0, 0):
                 break
         assert best is not None
         _, c, pairs = best

@@ -371,3 +371,50 @@ def test_a_hidden_partner_is_not_listed_among_a_players_partners(client, club, o
     )
     assert "Hidden Partner" not in partners
     assert reverse("players:partnership", args=[ps[0].pk, ps[4].pk]) not in page
+
+
+def test_an_event_finished_before_its_planned_rounds_shows_a_final_place(client, club, organiser):
+    field = players(*[f"S{i}" for i in range(8)], club=club)
+    event = club_evening(
+        club,
+        organiser,
+        [(field[i], field[i + 4]) for i in range(4)],
+        when=date(2026, 9, 1),
+        rounds=3,
+        play=2,
+        finish=False,
+    )
+    url = reverse("players:player", args=[field[0].pk])
+    assert "after round 2" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    events.event_finish(event=event, actor=Actor(user=organiser))
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert " of 4" in page and "after round" not in page
+
+
+def test_a_merge_audits_an_event_where_the_duplicate_was_replaced_before_round_1(club, organiser):
+    field = players(*[f"Q{i}" for i in range(8)], club=club)
+    made = []
+
+    def replace_one(event):
+        made.append(
+            changes.player_substitute(
+                entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Zoe"
+            )
+        )
+
+    event = club_evening(
+        club,
+        organiser,
+        [(field[i], field[i + 4]) for i in range(4)],
+        when=date(2026, 10, 1),
+        before_play=replace_one,
+    )
+    (sub,) = made
+    duplicate = sub.player_out  # replaced before round 1: never played
+    (keep,) = players("Q4 again", club=club)
+    plan = svc.merge_plan(keep=keep, other=duplicate, actor=Actor(user=organiser))
+    assert plan.ok and plan.substitutions == [sub] and plan.events == [event]
+    svc.players_merge(keep=keep, other=duplicate, actor=Actor(user=organiser))
+    sub.refresh_from_db()
+    assert sub.player_out == keep
+    assert AuditEntry.objects.filter(event=event, action="player_merged").count() == 1

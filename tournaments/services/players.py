@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import policy, queue
 from tournaments.actors import Actor
 from tournaments.models import (
+    Entry,
     Event,
     LineUp,
     Pair,
@@ -79,19 +80,23 @@ def merge_plan(*, keep: Player, other: Player, actor: Actor) -> MergePlan:
         TeamMember.objects.filter(player=other).select_related("team__event").order_by("pk")
     )
     team_events = [m.team.event_id for m in plan.teams]
+    played = Q(pk__in=policy.player_entries(other).values("event_id")) | Q(pk__in=team_events)
+    # Every event whose rows change: those played in, and those of a pair or a substitution
+    # that moves (a line-up replaced before round 1 included), each audited.
     plan.events = list(
         Event.objects.filter(
-            Q(pk__in=policy.player_entries(other).values("event_id")) | Q(pk__in=team_events)
+            played
+            | Q(pk__in=Entry.objects.filter(pair__in=plan.pairs).values("event_id"))
+            | Q(pk__in=[s.entry.event_id for s in plan.substitutions])
         )
         .select_related("club")
         .order_by("date", "pk")
     )
-    # Both in one event (a pair's, or a team's list of players): two people.
+    # Both played in one event (a pair's, or a team's list of players): two people.
     both = Event.objects.filter(
         Q(pk__in=policy.player_entries(keep).values("event_id"))
         | Q(pk__in=TeamMember.objects.filter(player=keep).values("team__event_id")),
-        pk__in=[e.pk for e in plan.events],
-    )
+    ).filter(played)
     for event in both.order_by("date", "pk"):
         plan.problems.append(
             _("Both played in %(event)s: they are two people.") % {"event": event.name}

@@ -3,6 +3,7 @@ withdrawal from an open round (forfeit) and reinstatement, substitution; each au
 moving the standings as documented in docs/organisers.md."""
 
 import pytest
+from django.urls import reverse
 
 from tests.factories import EventFactory, PairFactory
 from tournaments import scoring_io, selectors, table_access
@@ -325,6 +326,29 @@ def test_reinstating_takes_the_forfeit_back(running_event, actor):
     assert AuditEntry.objects.filter(event=running_event, action="entry_reinstated").exists()
     with pytest.raises(ServiceError, match="has not withdrawn"):
         changes.entry_reinstate(entry=pair1, actor=actor)
+
+
+def test_reinstating_a_pair_whose_opponents_withdrew_since_moves_the_forfeit_to_them(
+    running_event, actor, client, organiser
+):
+    t1, _t2 = _tables(running_event, 1)  # pair 1 NS v pair 2 EW
+    pair1, pair2 = running_event.entries.get(number=1), running_event.entries.get(number=2)
+    changes.entry_withdraw(entry=pair1, actor=actor)
+    changes.entry_withdraw(entry=pair2, actor=actor)
+    plan = changes.reinstate_plan(Entry.objects.get(pk=pair1.pk))
+    assert (plan.unforfeit.pk, plan.forfeit_to) == (t1.pk, "EW")
+    client.force_login(organiser)
+    page = client.get(
+        reverse("tournaments:entry_reinstate", args=[running_event.pk, pair1.pk]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "they forfeit the match now" in page
+    changes.entry_reinstate(entry=Entry.objects.get(pk=pair1.pk), actor=actor)
+    t1.refresh_from_db()
+    assert t1.forfeited_by == "EW"
+    assert _last_audit(running_event).changes["forfeit_moved_to"] == [None, "EW"]
+    events.round_close(rnd=running_event.rounds.get(number=1), actor=actor, accept_missing=True)
+    assert _standing(running_event, 1).match_points == 2
 
 
 def test_a_pair_reinstated_later_is_paired_again(running_event, actor):

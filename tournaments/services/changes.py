@@ -397,11 +397,14 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
 @dataclass(frozen=True)
 class ReinstatePlan:
     """What reinstating ``entry`` does: ``unforfeit``, the open round's table whose forfeit is
-    taken back; ``dropped``: a proposal without the pair that is dropped (proposed again)."""
+    taken back; ``forfeit_to``: the side that forfeits that table instead, when its other pair
+    has withdrawn meanwhile (else ""); ``dropped``: a proposal without the pair that is dropped
+    (proposed again)."""
 
     entry: Entry
     unforfeit: Table | None
     dropped: int | None
+    forfeit_to: str = ""
 
 
 def reinstate_plan(entry: Entry) -> ReinstatePlan:
@@ -410,14 +413,24 @@ def reinstate_plan(entry: Entry) -> ReinstatePlan:
         raise Conflict(_("This pair has not withdrawn."), field="pair")
     require_status(event, Event.Status.RUNNING, doing=_("reinstate a pair"))
     current = _open_round(event)
-    unforfeit = None
+    unforfeit, forfeit_to = None, ""
     if current is not None:
         unforfeit = (
-            current.tables.filter(Q(ns=entry) | Q(ew=entry)).exclude(forfeited_by="").first()
+            current.tables.filter(Q(ns=entry) | Q(ew=entry))
+            .exclude(forfeited_by="")
+            .select_related("ns", "ew")
+            .first()
         )
+    if unforfeit is not None:
+        # Its opponents withdrew too, after this table's forfeit: now they forfeit it.
+        side = unforfeit.side_of(entry)
+        other = unforfeit.ew if side == "NS" else unforfeit.ns
+        if other is not None and other.withdrawn:
+            forfeit_to = "EW" if side == "NS" else "NS"
     return ReinstatePlan(
         entry=entry,
         unforfeit=unforfeit,
+        forfeit_to=forfeit_to,
         dropped=event.rounds.filter(status=Round.Status.PENDING)
         .values_list("number", flat=True)
         .first(),
@@ -439,7 +452,7 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
         entry.withdrawn_after_round = None
         entry.save(update_fields=["withdrawn_after_round"])
         if plan.unforfeit is not None:
-            Table.objects.filter(pk=plan.unforfeit.pk).update(forfeited_by="")
+            Table.objects.filter(pk=plan.unforfeit.pk).update(forfeited_by=plan.forfeit_to)
         if plan.dropped is not None:
             event.rounds.filter(number=plan.dropped, status=Round.Status.PENDING).delete()
         audit.record(
@@ -450,6 +463,7 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
                 "entry": [None, entry.number],
                 "withdrawn_after_round": [before, None],
                 "forfeited_table": [plan.unforfeit.number if plan.unforfeit else None, None],
+                "forfeit_moved_to": [None, plan.forfeit_to or None],
                 "dropped_proposal": [plan.dropped, None],
             },
             note=reason.strip(),

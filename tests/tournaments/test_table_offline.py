@@ -309,6 +309,22 @@ def test_after_the_round_closed_a_stored_answer_goes_only_to_the_side_that_sent_
     assert short(ns, table, totals_ns="50").json()["code"] == "closed"  # another body
 
 
+def test_a_shared_phone_gets_the_stored_answer_of_the_other_side_after_the_round_closed(table):
+    # NS's result was stored, its answer lost; EW typed its code on the same phone; the round
+    # closed. The outbox sends NS's item again: it was stored, and must not show as refused.
+    phone = holder(table, "NS")
+    first = short(phone, table, HTTP_X_TABLE_SIDE="NS")
+    assert first.status_code == 200
+    assert phone.post(reverse("table:enter"), {"code": table.code_ew}).status_code == 302
+    elsewhere = holder(Table.objects.get(round=table.round, number=2), "EW")
+    table.round.status = "closed"
+    table.round.save(update_fields=["status"])
+    again = short(phone, table, HTTP_X_TABLE_SIDE="NS")
+    assert (again.status_code, again.content) == (200, first.content)
+    # Another table's phone finds nothing under this table's NS scope.
+    assert short(elsewhere, table, HTTP_X_TABLE_SIDE="NS").status_code == 403
+
+
 @pytest.mark.parametrize("sender", ["organiser", "player"])
 def test_a_stored_answer_after_the_round_closed_reaches_an_account_that_sent_it(
     table, organiser, sender

@@ -150,12 +150,18 @@ def _stored_answer(request: HttpRequest, exc: NoAccess) -> HttpResponse | None:
     """The answer already stored for this submission, replayed although the page now refuses
     its sender (the round closed, or new codes, after the first send was stored and its answer
     lost), or None. Only in the sender's own scope: whoever never sent for that table finds
-    nothing here."""
+    nothing here. A phone that holds one side's code sends what it kept for the other side of
+    the same table (a shared phone, ``SIDE_HEADER``) in that side's scope: the other side's
+    code can no longer be typed once the round is closed."""
     key = _key_of(request)
     sender = _sender(request, exc) if key and once.key_ok(key) else None
     if sender is None:
         return None
-    scope = _scope(request, *sender)
+    table_pk, who = sender
+    meant = request.headers.get(SIDE_HEADER, "")
+    if who in SIDES and meant in SIDES:
+        who = meant
+    scope = _scope(request, table_pk, who)
     return once.stored_answer(scope=scope, key=key, request_hash=_page_fingerprint(request))
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from engine import MatchRules
 from scoring.matches import counted_match, match_under
 from scoring.roundrobin import playing_only, round_robin_schedule
-from scoring.types import EventInput, Pairing
+from scoring.types import CannotPair, EventInput, Pairing
 
 
 def snake_groups(order: Sequence[int], *, size: int) -> list[list[int]]:
@@ -127,7 +127,15 @@ class GroupsPlan:
 
 
 def groups_plan(event: EventInput, order: Sequence[int]) -> GroupsPlan:
-    groups = snake_groups(order, size=event.pairing.group_size)
+    size = event.pairing.group_size
+    groups = snake_groups(order, size=size)
+    if any(len(g) < 2 for g in groups):
+        raise CannotPair(
+            "group_of_one",
+            f"{len(order)} competitors in groups of {size} leave one alone in a group",
+            n=len(order),
+            size=size,
+        )
     return GroupsPlan(groups=groups, stage=group_stage(groups), order=tuple(order))
 
 
@@ -205,7 +213,7 @@ def _bracket_order(size: int) -> list[int]:
 def bracket_places(seeds: Sequence[int], group_of: dict[int, int]) -> list[int | None]:
     """The first knockout round's places (pairs of consecutive places meet); None = a bye."""
     if len(seeds) < 2:
-        raise ValueError("a knockout needs at least 2 qualifiers")
+        raise CannotPair("qualifiers", "a knockout needs at least 2 qualifiers")
     size = 1 << (len(seeds) - 1).bit_length()
     places: list[int | None] = [
         seeds[s - 1] if s <= len(seeds) else None for s in _bracket_order(size)

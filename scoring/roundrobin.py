@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from scoring.types import Pairing
+from scoring.types import CannotPair, Pairing
 
 
 def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
     """The Berger tables of ``n`` positions (``n`` odd: position n + 1 is the rest)."""
     if n < 2:
-        raise ValueError(f"a round robin needs at least 2 competitors, not {n}")
+        raise CannotPair("too_few", f"a round robin needs at least 2 competitors, not {n}", n=n)
     m = n + n % 2
     half = m // 2
 
@@ -66,7 +66,12 @@ def round_robin_schedule(
         table = first + [[(b, a) for a, b in r] for r in table]
     if rounds is not None:
         if rounds < 1 or rounds > len(table):
-            raise ValueError(f"this round robin has 1 to {len(table)} rounds, not {rounds}")
+            raise CannotPair(
+                "rounds",
+                f"this round robin has 1 to {len(table)} rounds, not {rounds}",
+                most=len(table),
+                rounds=rounds,
+            )
         table = table[:rounds]
     out = []
     for r in table:

@@ -19,6 +19,16 @@ SEEDINGS = ("lot", "rating")
 ADJUSTED_PCT: dict[str, float] = {"avg_plus": 60.0, "avg": 50.0, "avg_minus": 40.0}
 
 
+class CannotPair(ValueError):
+    """A method cannot pair these competitors. ``code`` says why, for a message in the reader's
+    language ("too_few", "rounds", "group_of_one", "qualifiers"), with its ``params``."""
+
+    def __init__(self, code: str, message: str, **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
 @dataclass(frozen=True, slots=True)
 class BoardResult:
     board: int

@@ -7,6 +7,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from django.utils import translation
 
 from scoring.methods import next_pairing
 from scoring.pairing import initial_order
@@ -124,8 +125,30 @@ def test_a_round_robin_with_more_rounds_than_the_field_is_refused_at_the_start(a
     events.registration_open(event=event, actor=actor)
     for i in range(4):
         events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
-    with pytest.raises(ServiceError, match="cannot be paired by this method"):
+    with pytest.raises(ServiceError, match="has 3 rounds at most, not 9"):
         events.event_start(event=event, actor=actor)
+    event.refresh_from_db()
+    assert event.status == Event.Status.REGISTRATION
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "5 competitors in groups of 2 would leave one alone in a group"),
+        ("ca", "5 competidors en grups de 2"),
+        ("es", "5 competidores en grupos de 2"),
+    ],
+)
+def test_groups_that_leave_a_pair_alone_are_refused_in_the_organisers_language(
+    actor, language, words
+):
+    event = events.event_create(actor=actor, name="X", format="groups", group_size=2)
+    events.registration_open(event=event, actor=actor)
+    for i in range(5):
+        events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
+    with translation.override(language), pytest.raises(ServiceError) as refused:
+        events.event_start(event=event, actor=actor)
+    assert words in refused.value.message and refused.value.field == "format"
     event.refresh_from_db()
     assert event.status == Event.Status.REGISTRATION
 

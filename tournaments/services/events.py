@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from engine import clip
 from scoring.presets import Preset
+from scoring.types import CannotPair
 from tournaments import play, queue, scoring_io, team_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -426,6 +427,27 @@ def _set_status(event: Event, actor: Actor, status: str) -> Event:
     return event
 
 
+def cannot_pair_message(exc: ValueError) -> str:
+    """Why the event's method cannot pair its competitors, in the reader's language."""
+    why = {
+        "too_few": lambda p: _("At least two competitors are needed."),
+        "rounds": lambda p: (
+            _("This round robin has %(most)s rounds at most, not %(rounds)s: set fewer rounds.") % p
+        ),
+        "group_of_one": lambda p: (
+            _(
+                "%(n)s competitors in groups of %(size)s would leave one alone in a group: "
+                "choose another group size, or enter one more or one fewer."
+            )
+            % p
+        ),
+        "qualifiers": lambda p: _("The knockout needs at least two qualifiers."),
+    }
+    if isinstance(exc, CannotPair) and exc.code in why:
+        return why[exc.code](exc.params)
+    return _("These pairs cannot be paired by this method: %(why)s") % {"why": exc}
+
+
 def event_start(*, event: Event, actor: Actor) -> Event:
     """Close registration, generate every board (in a task) and propose round 1."""
 
@@ -448,10 +470,7 @@ def event_start(*, event: Event, actor: Actor) -> Event:
                     else scoring_io.rounds_planned(event)
                 )
             except ValueError as exc:
-                raise ServiceError(
-                    _("These pairs cannot be paired by this method: %(why)s") % {"why": exc},
-                    field="format",
-                ) from exc
+                raise ServiceError(cannot_pair_message(exc), field="format") from exc
             event.save(update_fields=["rounds_count"])
         _set_status(event, actor, Event.Status.RUNNING)
         queue.generate_boards(event)

@@ -43,8 +43,9 @@ class CrossRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     rank = serializers.IntegerField(allow_null=True)
     match_points = serializers.FloatField(allow_null=True)
-    cells = CrossCellSerializer(
-        many=True, allow_null=True, help_text=_("One per round of `rounds`; null: not played.")
+    cells = serializers.ListField(
+        child=CrossCellSerializer(allow_null=True),
+        help_text=_("One per round of `rounds`; null: not played."),
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from api.serializers import ErrorSerializer
@@ -64,6 +65,22 @@ class ApiSchema(AutoSchema):
         if write:
             codes += [413, 415]
         return codes
+
+    def _map_serializer_field(
+        self, field: Any, direction: Any, bypass_extensions: bool = False
+    ) -> dict[str, Any]:
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        # A list of objects some of which are null (drf-spectacular drops the child's null).
+        child = getattr(field, "child", None)
+        items = schema.get("items", {})
+        if (
+            isinstance(field, serializers.ListField)
+            and isinstance(child, serializers.BaseSerializer)
+            and child.allow_null
+            and "$ref" in items
+        ):
+            schema["items"] = {"allOf": [items], "nullable": True}
+        return schema
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)

@@ -19,6 +19,30 @@ def _stranger(run) -> object:
     return client(run.post(client(), f"{API}/auth/token", body)["token"])
 
 
+def test_a_round_a_pair_did_not_play_is_a_null_cell(db, commits):
+    run = login(commits)
+    org = run.organiser
+    pk = run.pk = run.post(
+        org, f"{API}/events", {"name": "Late", "rounds_count": 3, "boards_per_round": 1}, expect=201
+    )["id"]
+    run.post(org, f"{API}/events/{pk}/registration")
+    pairs = [{"player1": f"A{i}", "player2": f"B{i}"} for i in range(4)]
+    run.post(org, f"{API}/events/{pk}/pairs", {"pairs": pairs}, expect=201)
+    run.post(org, f"{API}/events/{pk}/start")
+    run.post(org, f"{API}/events/{pk}/rounds/1/propose")
+    run.post(org, f"{API}/events/{pk}/rounds/1/open")
+    run.post(org, f"{API}/events/{pk}/publish", {"published": True})
+    late = run.post(org, f"{API}/events/{pk}/pairs", {"player1": "C", "player2": "D"}, expect=201)
+    assert late[0]["joins_round"] == 2
+    for reader in (org, client()):
+        rows = {
+            row["pair"]: row for row in reader.get(f"{API}/events/{pk}/crosstable").json()["rows"]
+        }
+        assert rows[5]["cells"] == [None] and rows[1]["cells"][0]["round"] == 1
+    assert client().get(f"/e/{pk}/crosstable/").status_code == 200
+    assert client().get(f"/e/{pk}/pdf/crosstable/").status_code == 200
+
+
 def test_the_public_sees_nothing_of_the_open_round(db, commits):
     run = run_event(commits, finish=False, publish=True)  # round 1 closed, round 2 open
     public, org, pk = client(), run.organiser, run.pk

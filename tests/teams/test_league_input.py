@@ -108,6 +108,8 @@ def test_the_results_page_refuses_an_impossible_hand_in_words(league, actor, org
     response = client.post(url, {"forfeit": "", "game1": "10-0", "game2": "0-37"})
     assert response.status_code == 400
     assert "37 is not a possible score" in response.content.decode()
+    form = response.context["form"]
+    assert list(form.errors) == ["game2"]  # beside the game to mend, not above the form
     assert not LeagueGame.objects.exists()
 
 

@@ -231,7 +231,15 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
                         fixture=fixture, actor=actor, side=form.cleaned_data["forfeit"]
                     )
                 for number, hands in sorted(form.games().items()):
-                    svc.league_game_enter(fixture=fixture, actor=actor, number=number, hands=hands)
+                    try:
+                        svc.league_game_enter(
+                            fixture=fixture, actor=actor, number=number, hands=hands
+                        )
+                    except ServiceError as exc:
+                        if exc.field != "hands":
+                            raise
+                        # Shown beside the game's own line, not above the whole form.
+                        raise ServiceError(exc.message, field=f"game{number}") from exc
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:

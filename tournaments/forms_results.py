@@ -112,6 +112,10 @@ def parse_short(params: QueryDict | Mapping[str, str]) -> ShortForm:
     values = {f: str(params.get(f, "") or "").strip() for f in FORM_FIELDS}
     errors: dict[str, list[str]] = {}
     data: dict[str, Any] = {"delegated": values["delegated"] == "1"}
+    if values["delegated"] not in ("0", "1"):
+        errors.setdefault("delegated", []).append(
+            _("Say who chose the trump: the dealer, or the partner it was delegated to.")
+        )
     if values["trump"]:
         data["trump"] = values["trump"]
     else:

@@ -124,6 +124,9 @@ def errors_in(response):
         ({"totals_ns": "40", "totals_ew": "40"}, "field-outcome", "add up to 72"),
         ({"outcome": ""}, "field-outcome", "how the hand ended"),
         ({"outcome": "illegal_XX"}, "field-outcome", "how the hand ended"),
+        ({"delegated": "maybe"}, "field-delegated", "who chose the trump"),
+        ({"delegated": "true"}, "field-delegated", "who chose the trump"),
+        ({"delegated": ""}, "field-delegated", "who chose the trump"),
     ],
 )
 def test_errors_come_back_per_field(table, overrides, field_id, text):

@@ -6,8 +6,8 @@ from datetime import date
 
 from tournaments.actors import Actor
 from tournaments.demo import play_round
-from tournaments.models import Club, Entry, Event, Pair, Player
-from tournaments.services import events
+from tournaments.models import Club, Entry, Event, Pair, Player, Substitution
+from tournaments.services import changes, events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -63,3 +63,27 @@ def club_evening(
         events.event_finish(event=event, actor=actor)
     event.refresh_from_db()
     return event
+
+
+def evening_with_a_replacement(
+    club: Club, organiser, field: list[Player], *, when: date
+) -> tuple[Event, Substitution]:
+    """An evening of ``field`` (eight players: 1 with 5, 2 with 6…) where pair 1's second
+    player is replaced by a new "Zoe" before round 1 (so never plays), then played."""
+    made = []
+
+    def replace_one(event: Event) -> None:
+        made.append(
+            changes.player_substitute(
+                entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Zoe"
+            )
+        )
+
+    event = club_evening(
+        club,
+        organiser,
+        [(field[i], field[i + 4]) for i in range(4)],
+        when=when,
+        before_play=replace_one,
+    )
+    return event, made[0]

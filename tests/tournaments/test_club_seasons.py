@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.club_history import club_evening, players
+from tests.tournaments.club_history import club_evening, evening_with_a_replacement, players
 from tournaments.actors import Actor
 from tournaments.club_selectors import season_view
 from tournaments.models import Event, Season
@@ -201,26 +201,8 @@ def test_a_season_of_partnerships_credits_two_players_even_with_a_substitute(clu
 def test_a_player_replaced_before_round_1_did_not_play_and_scores_nothing(client, club, organiser):
     """clubs.md §2: every player who played for the pair gets its points; one replaced before
     the first round opened played none of it (nor is the event on their page)."""
-    from tournaments.services import changes
-
     ps = players(*[f"Q{i}" for i in range(8)], club=club)
-    made = []
-
-    def replace_one(event):
-        made.append(
-            changes.player_substitute(
-                entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Zoe"
-            )
-        )
-
-    event = club_evening(
-        club,
-        organiser,
-        [(ps[i], ps[i + 4]) for i in range(4)],
-        when=date(2026, 10, 1),
-        before_play=replace_one,
-    )
-    (sub,) = made
+    event, sub = evening_with_a_replacement(club, organiser, ps, when=date(2026, 10, 1))
     assert sub.from_round == 1
     season = Season.objects.create(
         club=club, name="S", starts=date(2026, 1, 1), ends=date(2026, 12, 31)

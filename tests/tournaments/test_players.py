@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.tournaments.club_history import club_evening, players
+from tests.tournaments.club_history import club_evening, evening_with_a_replacement, players
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import AuditEntry, Pair, Player, PlayerMerge, PlayerRating
@@ -393,23 +393,7 @@ def test_an_event_finished_before_its_planned_rounds_shows_a_final_place(client,
 
 def test_a_merge_audits_an_event_where_the_duplicate_was_replaced_before_round_1(club, organiser):
     field = players(*[f"Q{i}" for i in range(8)], club=club)
-    made = []
-
-    def replace_one(event):
-        made.append(
-            changes.player_substitute(
-                entry=event.entries.get(number=1), actor=Actor(user=organiser), seat=2, name="Zoe"
-            )
-        )
-
-    event = club_evening(
-        club,
-        organiser,
-        [(field[i], field[i + 4]) for i in range(4)],
-        when=date(2026, 10, 1),
-        before_play=replace_one,
-    )
-    (sub,) = made
+    event, sub = evening_with_a_replacement(club, organiser, field, when=date(2026, 10, 1))
     duplicate = sub.player_out  # replaced before round 1: never played
     (keep,) = players("Q4 again", club=club)
     plan = svc.merge_plan(keep=keep, other=duplicate, actor=Actor(user=organiser))

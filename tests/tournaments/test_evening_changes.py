@@ -351,6 +351,18 @@ def test_reinstating_a_pair_whose_opponents_withdrew_since_moves_the_forfeit_to_
     assert _standing(running_event, 1).match_points == 2
 
 
+def test_reinstating_the_opponents_of_a_pair_that_forfeited_keeps_that_forfeit(
+    running_event, actor
+):
+    t1, _t2 = _tables(running_event, 1)  # pair 1 NS v pair 2 EW
+    pair1, pair2 = running_event.entries.get(number=1), running_event.entries.get(number=2)
+    changes.entry_withdraw(entry=pair1, actor=actor)  # table 1 forfeited by NS
+    changes.entry_withdraw(entry=pair2, actor=actor)
+    plan = changes.entry_reinstate(entry=Entry.objects.get(pk=pair2.pk), actor=actor)
+    t1.refresh_from_db()
+    assert (plan.unforfeit, t1.forfeited_by) == (None, "NS")
+
+
 def test_a_pair_reinstated_later_is_paired_again(running_event, actor):
     _play_round(running_event, 1)
     _close(running_event, 1, actor)

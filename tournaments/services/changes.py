@@ -413,20 +413,20 @@ def reinstate_plan(entry: Entry) -> ReinstatePlan:
         raise Conflict(_("This pair has not withdrawn."), field="pair")
     require_status(event, Event.Status.RUNNING, doing=_("reinstate a pair"))
     current = _open_round(event)
+    table = (
+        current.tables.filter(Q(ns=entry) | Q(ew=entry)).select_related("ns", "ew").first()
+        if current is not None
+        else None
+    )
     unforfeit, forfeit_to = None, ""
-    if current is not None:
-        unforfeit = (
-            current.tables.filter(Q(ns=entry) | Q(ew=entry))
-            .exclude(forfeited_by="")
-            .select_related("ns", "ew")
-            .first()
-        )
-    if unforfeit is not None:
-        # Its opponents withdrew too, after this table's forfeit: now they forfeit it.
-        side = unforfeit.side_of(entry)
-        other = unforfeit.ew if side == "NS" else unforfeit.ns
+    # Only the pair's own forfeit is taken back (its opponents may have forfeited it instead).
+    if table is not None and table.forfeited_by and table.forfeited_by == table.side_of(entry):
+        unforfeit = table
+        # Its opponents withdrew too, after this forfeit: now they forfeit the match.
+        other_side = "EW" if table.forfeited_by == "NS" else "NS"
+        other = table.ew if other_side == "EW" else table.ns
         if other is not None and other.withdrawn:
-            forfeit_to = "EW" if side == "NS" else "NS"
+            forfeit_to = other_side
     return ReinstatePlan(
         entry=entry,
         unforfeit=unforfeit,

@@ -16,8 +16,9 @@ Criteria become integer edge weights on tiers far apart, and a maximum-weight pe
 (``max_cardinality=True``) picks the tables. Only a sparse set of candidate edges is
 built, each pair linked to its ``k`` nearest-ranked clean opponents; when that graph has no
 perfect matching ``k`` is doubled up to the complete clean graph, then the complete graph of
-every edge decides (direction clashes, club meetings and rematches let in, as few as can be). A field of more than 400 pairs never builds a dense graph (the work stays
-proportional to the field): when its clean graph has no perfect matching, one graph of each pair's
+every edge decides (direction clashes, club meetings and rematches let in, as few as can be).
+A field of more than 400 pairs never builds a dense graph (the work stays proportional to the
+field): when its clean graph has no perfect matching, one graph of each pair's
 16 nearest opponents at every level decides (see :func:`_match_large`). Everything is
 deterministic: same inputs, same pairing.
 
@@ -136,8 +137,9 @@ class _Node:
 def _edge_cost(i: int, j: int, a: _Node, b: _Node) -> tuple[int, int, bool]:
     """(cost, level, clash) of seating nodes i and j at one table.
 
-    ``level`` is the first level of :func:`_match` at which the edge is allowed: 0 clean, 1 a
-    direction clash, 2 a same-club meeting, 3 a rematch or a named prohibited pair.
+    ``level`` is the edge's kind, the strongest rule it breaks (the levels of
+    :func:`_nearest_edges`): 0 clean, 1 a direction clash, 2 a same-club meeting, 3 a rematch
+    or a named prohibited pair.
     """
     rematch = b.entry in a.met
     same_club = a.club is not None and a.club == b.club

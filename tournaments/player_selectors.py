@@ -168,7 +168,7 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
                 rank=row["rank"] if row else None,
                 field=size,
                 after_round=n,
-                # Finished, every round is closed: early, the place is final all the same.
+                # A finished event's place is final, even when it ended before its planned rounds.
                 final=event.status == Event.Status.FINISHED,
                 match_points=row["match_points"] if row else None,
                 duplicate_pct=row["duplicate_pct"] if row else None,

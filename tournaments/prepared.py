@@ -219,9 +219,10 @@ def _instances(compiler: Any, db: str) -> Callable[[list[Any]], list[Model]]:
 def _maker(model: type[Model], attnames: list[str], db: str) -> Callable[[Any], Model]:
     """A function of a row's values (for ``attnames``, in that order) giving the stored
     instance ``model.from_db`` gives. When every concrete field is read and nothing listens
-    to the model's ``pre_init`` or ``post_init`` signal, the instance is built without
-    ``Model.__init__``: its attributes are set as ``__init__`` sets them from positional
-    values (the instance's dictionary), and its state as ``from_db`` sets it."""
+    to the model's ``pre_init`` or ``post_init`` signal (when the read is compiled: receivers
+    connect at start-up), the instance is built without ``Model.__init__``: its attributes
+    are set as ``__init__`` sets them from positional values (the instance's dictionary), and
+    its state as ``from_db`` sets it."""
     if attnames != [f.attname for f in model._meta.concrete_fields] or any(
         signal.has_listeners(model) for signal in (pre_init, post_init)
     ):

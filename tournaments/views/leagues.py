@@ -215,6 +215,7 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
     form = FixtureGamesForm(request.POST or None, league=league, initial=initial)
     if request.method == "POST" and form.is_valid():
         actor = Actor(user=request.user)
+        game = None  # the game being entered: a refused hand is shown beside its line
         try:
             # All the games or none: a refused game leaves everything stored as it was.
             with transaction.atomic():
@@ -230,18 +231,11 @@ def fixture_results(request: HttpRequest, pk: int, fixture_pk: int) -> HttpRespo
                     svc.league_forfeit(
                         fixture=fixture, actor=actor, side=form.cleaned_data["forfeit"]
                     )
-                for number, hands in sorted(form.games().items()):
-                    try:
-                        svc.league_game_enter(
-                            fixture=fixture, actor=actor, number=number, hands=hands
-                        )
-                    except ServiceError as exc:
-                        if exc.field != "hands":
-                            raise
-                        # Shown beside the game's own line, not above the whole form.
-                        raise ServiceError(exc.message, field=f"game{number}") from exc
+                for game, hands in sorted(form.games().items()):
+                    svc.league_game_enter(fixture=fixture, actor=actor, number=game, hands=hands)
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            field = f"game{game}" if exc.field == "hands" and game else exc.field
+            form.add_error(field if field in form.fields else None, exc.message)
         else:
             messages.success(request, _("Results saved."))
             return redirect("leagues:manage", league.pk)

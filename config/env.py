@@ -97,3 +97,14 @@ def database_from_url(url: str) -> dict[str, object]:
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {scheme!r} is not supported: use postgres://… or sqlite:///…"
     )
+
+
+def redis_cache(url: str, timeout: float) -> dict[str, object]:
+    """The CACHES entry of the Redis at ``url``: a call that waits more than ``timeout`` seconds
+    to connect, or for an answer, fails (a Redis that hangs must not hold a request)."""
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "botifarra",
+        "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
+    }

@@ -12,7 +12,15 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_str,
+    redis_cache,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -118,14 +126,13 @@ if env_bool("DATABASE_TRANSACTION_POOLER", default=False):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# Seconds a call to Redis may wait (to connect, then for each answer) before it counts as
+# failed: a Redis that hangs instead of refusing must not hold a request for redis-py's own
+# default (or forever, before redis-py 8). After a failure the process leaves Redis alone for a
+# while (tournaments.redis_outage).
+REDIS_SOCKET_TIMEOUT = env_float("REDIS_SOCKET_TIMEOUT", 0.5, positive=True)
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "botifarra",
-        }
-    }
+    CACHES = {"default": redis_cache(REDIS_URL, REDIS_SOCKET_TIMEOUT)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -174,7 +181,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600),
+    # Queuing a task from a request gives up on a broker that does not answer, instead of
+    # waiting for redis-py's default. The worker's BRPOP is answered within kombu's brpop_timeout
+    # (1 s), so its connection needs more than that.
+    "socket_connect_timeout": max(REDIS_SOCKET_TIMEOUT, 1.0),
+    "socket_timeout": max(4 * REDIS_SOCKET_TIMEOUT, 2.0),
+}
+# One retry (a connection the broker dropped, e.g. after its restart), not Celery's three.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TIMEZONE = TIME_ZONE
 # The perfect-play analysis (minutes of CPU per event) has its own queue and its own worker
 # (`celery -A config worker -Q analysis`), so it never delays standings or PDFs.

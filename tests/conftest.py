@@ -116,11 +116,13 @@ def _tasks_in_process(request):
     from django.core.cache import cache
 
     from config.celery import app
-    from tournaments import queue
+    from tournaments import queue, redis_outage
 
-    # What this process remembers of the requests it queued, like the cache, starts empty.
+    # What this process remembers of the requests it queued, like the cache, starts empty, and
+    # an outage of Redis that an earlier test made does not last into this one.
     queue._QUEUED_UNTIL.clear()
     queue._MARKED_AT.clear()
+    redis_outage.reset()
     eager = request.node.get_closest_marker("redis") is None
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = eager

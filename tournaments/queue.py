@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from tournaments import redis_outage
 from tournaments.models import Event
 from tournaments.prepared import Prepared
 from tournaments.rows import update_pk
@@ -39,10 +40,13 @@ def _after_commit(name: str, *args: object, module: str = "tasks") -> None:
     Redis dies mid-event", says how each lost task is made up for)."""
 
     def enqueue() -> None:
+        if not redis_outage.available():
+            log.warning("could not queue %s%r: Redis does not answer", name, args)
+            return
         try:
             _task(name, module).delay(*args)
         except Exception:  # noqa: BLE001 - the broker is down: what was stored stands
-            log.warning("could not queue %s%r", name, args, exc_info=True)
+            redis_outage.failed(f"queuing {name}{args!r}")
 
     transaction.on_commit(enqueue)
 
@@ -140,32 +144,40 @@ def _queue_recompute(event_id: int, *, countdown: float) -> bool:
     now = time.monotonic()
     if _QUEUED_UNTIL.get(event_id, 0.0) > now:
         return True
+    if not redis_outage.available():
+        return False
     key = STANDINGS_QUEUED.format(event_id)
     try:
-        if cache.add(key, timezone.now().isoformat(), timeout=60):
-            _task("recompute_standings").apply_async((event_id,), countdown=countdown)
-            if not _tasks_run_in_process():
-                if len(_QUEUED_UNTIL) > 1000:
-                    _QUEUED_UNTIL.clear()
-                _QUEUED_UNTIL[event_id] = now + countdown
+        if not cache.add(key, timezone.now().isoformat(), timeout=60):
+            return True  # queued by another request, not started yet
+    except Exception:  # noqa: BLE001 - a cache outage must never lose a stored result
+        redis_outage.failed(f"standings of event {event_id} (they stay stale)")
+        return False
+    try:
+        _task("recompute_standings").apply_async((event_id,), countdown=countdown)
     except Exception:  # noqa: BLE001 - a broker outage must never lose a stored result
-        log.warning(
-            "could not queue standings for event %s; they stay stale", event_id, exc_info=True
-        )
+        redis_outage.failed(f"standings of event {event_id} (they stay stale)")
         try:
-            cache.delete(key)
+            cache.delete(key)  # nothing is queued: the next request must try again
         except Exception:  # noqa: BLE001
             pass
         return False
+    if not _tasks_run_in_process():
+        if len(_QUEUED_UNTIL) > 1000:
+            _QUEUED_UNTIL.clear()
+        _QUEUED_UNTIL[event_id] = now + countdown
     return True
 
 
 def _in_flight(event_id: int) -> bool:
+    if not redis_outage.available():
+        return False  # nothing can be known to be queued
     try:
         return bool(
             cache.get_many([STANDINGS_QUEUED.format(event_id), STANDINGS_LOCK.format(event_id)])
         )
     except Exception:  # noqa: BLE001 - the cache is down: nothing can be known to be queued
+        redis_outage.failed(f"standings of event {event_id}")
         return False
 
 

@@ -41,7 +41,7 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
-from tournaments import kept
+from tournaments import kept, redis_outage
 from tournaments.models import AttemptCounter
 
 log = logging.getLogger(__name__)
@@ -63,10 +63,6 @@ VERIFY = Limit("verify", 120)
 SIGNUP = Limit("signup", 10, 60 * 60)  # sign-ups of pairs from one address per hour
 
 REDIS_PREFIX = "botifarra:attempts:"
-REDIS_TIMEOUT_S = 0.5
-# After Redis fails once, the database counts for this long before Redis is tried again: an
-# attempt must not wait for a connection timeout each time while Redis is down.
-REDIS_PAUSE_S = 10.0
 
 
 def _now() -> float:
@@ -196,7 +192,7 @@ def forget(*, limit: Limit, ident: str) -> None:
         try:
             client.delete(*(REDIS_PREFIX + k for k in keys))
         except redis.RedisError:
-            _pause_redis()
+            redis_outage.failed("attempt counters")
 
 
 def purge_expired() -> int:
@@ -208,7 +204,6 @@ def purge_expired() -> int:
 # --- storage ---------------------------------------------------------------------------------
 
 _clients: dict[str, redis.Redis] = {}
-_paused_until = 0.0
 
 
 def _utcnow() -> datetime:
@@ -216,22 +211,17 @@ def _utcnow() -> datetime:
 
 
 def _redis_client() -> redis.Redis | None:
+    """The counters' Redis client; None without Redis, or while it does not answer
+    (``redis_outage``): the database counts meanwhile."""
     url = settings.REDIS_URL
-    if not url or time.monotonic() < _paused_until:
+    if not url or not redis_outage.available():
         return None
     client = _clients.get(url)
     if client is None:
-        client = redis.Redis.from_url(
-            url, socket_connect_timeout=REDIS_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
-        )
+        timeout = settings.REDIS_SOCKET_TIMEOUT
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         _clients[url] = client
     return client
-
-
-def _pause_redis() -> None:
-    global _paused_until
-    _paused_until = time.monotonic() + REDIS_PAUSE_S
-    log.warning("attempt counters: Redis unavailable, counting in the database", exc_info=True)
 
 
 def _add(key: str, delta: int, limit: Limit, *, backend: str | None = None) -> tuple[int, str]:
@@ -248,7 +238,7 @@ def _add(key: str, delta: int, limit: Limit, *, backend: str | None = None) -> t
                     value, _ok = pipe.execute()
                 return int(value), "redis"
             except redis.RedisError:
-                _pause_redis()
+                redis_outage.failed("attempt counters (the database counts meanwhile)")
     if delta < 0:
         _db_decrease(key, delta)
         kept.redo_if_rolled_back(lambda: _db_decrease(key, delta))

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
 
-from tournaments import pdf, site
+from tournaments import pdf, redis_outage, site
 from tournaments import public_selectors as sel
 from tournaments.models import Event
 from tournaments.tasks import BaseTask
@@ -40,9 +40,12 @@ def job_get(job_id: str) -> dict[str, Any] | None:
         uuid.UUID(job_id)
     except ValueError:
         return None
+    if not redis_outage.available():
+        raise JobsUnavailable
     try:
         value = cache.get(JOB_KEY.format(job_id))
     except Exception as exc:  # the cache's own connection error, whatever its backend
+        redis_outage.failed("PDF jobs")
         raise JobsUnavailable from exc
     return value if isinstance(value, dict) else None
 
@@ -53,6 +56,7 @@ def _job_set(job_id: str, **changes: Any) -> dict[str, Any]:
     try:
         cache.set(JOB_KEY.format(job_id), job, timeout=JOB_TIMEOUT)
     except Exception as exc:
+        redis_outage.failed("PDF jobs")
         raise JobsUnavailable from exc
     return job
 
@@ -90,6 +94,7 @@ def job_create(
     try:
         build_pdf.delay_on_commit(job_id)
     except Exception as exc:  # the broker's connection error
+        redis_outage.failed("PDF jobs")
         raise JobsUnavailable from exc
     return job_id
 

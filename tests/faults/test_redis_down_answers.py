@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.env import redis_cache
 from tests.factories import EventFactory, PairFactory
-from tournaments import ratelimit
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Entry, Event, Registration, Table
 from tournaments.services import events
@@ -30,15 +30,8 @@ def _forget_connections(app) -> None:
 def redis_dead(settings, monkeypatch):
     from config.celery import app
 
-    monkeypatch.setattr(ratelimit, "_paused_until", 0.0)
     settings.REDIS_URL = DEAD
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": DEAD,
-            "KEY_PREFIX": "botifarra",
-        }
-    }
+    settings.CACHES = {"default": redis_cache(DEAD, 0.5)}
     previous = app.conf.broker_url, app.conf.task_always_eager
     app.conf.broker_url = DEAD
     app.conf.task_always_eager = False
@@ -122,12 +115,7 @@ def test_an_organiser_can_finish_an_event_while_redis_is_down(running_event, org
     try:
         with override_settings(
             REDIS_URL=DEAD,
-            CACHES={
-                "default": {
-                    "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                    "LOCATION": DEAD,
-                }
-            },
+            CACHES={"default": redis_cache(DEAD, 0.5)},
         ):
             response = client.post(reverse("tournaments:event_finish", args=[running_event.pk]))
     finally:

@@ -47,11 +47,6 @@ def no_redis(settings):
     settings.REDIS_URL = ""
 
 
-@pytest.fixture(autouse=True)
-def _redis_not_paused(monkeypatch):
-    monkeypatch.setattr(ratelimit, "_paused_until", 0.0)
-
-
 @pytest.fixture
 def staff(db):
     return UserFactory(username="alice", is_staff=True, is_superuser=True)

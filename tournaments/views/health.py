@@ -4,6 +4,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
+from tournaments import redis_outage
+
 # A file every page links to: if its address cannot be made, no page can be rendered.
 STATIC_PROBE = "css/site.css"
 
@@ -18,15 +20,20 @@ def _database_ok() -> bool:
 
 
 def _redis_ok() -> bool:
+    """Does Redis answer? Asked whatever ``redis_outage`` says; an answer ends this process's
+    pause (a monitor polling /healthz brings a process back to Redis as soon as it is)."""
     import redis
 
     try:
         client = redis.Redis.from_url(
             settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
         )
-        return bool(client.ping())
+        answered = bool(client.ping())
     except Exception:  # noqa: BLE001
         return False
+    if answered:
+        redis_outage.reset()
+    return answered
 
 
 def _static_problem() -> str | None:

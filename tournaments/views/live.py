@@ -6,7 +6,6 @@ renders only when something did. A console open on 200 tables costs one small qu
 """
 
 import hashlib
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
-log = logging.getLogger(__name__)
+from tournaments import redis_outage
 
 SHARED_SECONDS = 60
 # Where a shared rendering holds the viewer's CSRF token (``{% csrf_token %}`` in the page
@@ -79,10 +78,12 @@ def _cached(key: str) -> bytes | None:
         held = _LOCAL.get(key)
     if held is not None and held[0] > now:
         return held[1]
+    if not redis_outage.available():
+        return None
     try:
         content = cache.get(key)
     except Exception:  # noqa: BLE001 - the cache is down
-        log.warning("cache down: a shared page is rendered for each request", exc_info=True)
+        redis_outage.failed("shared pages (rendered for each request meanwhile)")
         return None
     if content is not None:
         _hold(key, content, now)
@@ -91,10 +92,12 @@ def _cached(key: str) -> bytes | None:
 
 def _keep(key: str, content: bytes) -> None:
     _hold(key, content, time.monotonic())
+    if not redis_outage.available():
+        return
     try:
         cache.set(key, content, SHARED_SECONDS)
     except Exception:  # noqa: BLE001 - the cache is down
-        pass
+        redis_outage.failed("shared pages (rendered for each request meanwhile)")
 
 
 def _hold(key: str, content: bytes, now: float) -> None:

@@ -1,13 +1,16 @@
 """Organiser pages: pairs (one by one, CSV with a preview, withdrawal) and rounds."""
 
+import datetime
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from tests.factories import EventFactory, PairFactory
 from tournaments.actors import Actor
-from tournaments.models import BoardResult, Entry, Event, Round
+from tournaments.models import BoardResult, BoardUnlock, Entry, Event, Round
 from tournaments.services import events
 from tournaments.services.results import result_confirm, result_submit_short
 
@@ -222,6 +225,20 @@ def test_round_page_shows_tables_codes_and_result_status(logged_in, running_even
     assert all(c.unlocked_at is None for c in rows[1].cells)
     assert "cards seen" in html
     assert 'id="close-round"' in html
+
+
+@override_settings(TIME_ZONE="Europe/Madrid")
+def test_round_page_shows_when_cards_were_seen_in_the_sites_time(logged_in, running_event):
+    t1 = running_event.rounds.get(number=1).tables.get(number=1)
+    result = _enter(t1, 1)
+    unlocked = BoardUnlock.objects.get(table=t1, board=result.board).created_at
+    response = logged_in.get(reverse("tournaments:round_detail", args=[running_event.pk, 1]))
+    html = response.content.decode()
+    local = formats.time_format(timezone.localtime(unlocked), "TIME_FORMAT")
+    utc = formats.time_format(unlocked.astimezone(datetime.UTC), "TIME_FORMAT")
+    assert local != utc  # Madrid is one or two hours ahead of UTC
+    assert f"cards seen {local}" in html
+    assert f"cards seen {utc}" not in html
 
 
 def test_round_page_in_few_queries(logged_in, running_event, django_assert_max_num_queries):

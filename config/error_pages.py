@@ -1,4 +1,5 @@
-"""The project's own 404 and 403 pages, also with DEBUG on (the demo runs with DEBUG=1).
+"""The project's own 404 and 403 pages, also with DEBUG on (the demo runs with DEBUG=1), and
+its page for a form refused by the CSRF check (``CSRF_FAILURE_VIEW``).
 
 Django answers a missing page with its technical 404 page when DEBUG is on, and logs every
 PermissionDenied with its traceback; a refusal is a normal answer, not a failure. This
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views import defaults
 
@@ -38,3 +40,9 @@ class ProjectErrorPagesMiddleware:
         if settings.DEBUG and isinstance(exception, Http404):
             return defaults.page_not_found(request, exception)
         return None
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused by the CSRF check, in the site's layout and the reader's language
+    (Django's own page is English-titled and bare). ``reason`` goes to the log only."""
+    return render(request, "403_csrf.html", status=403)

@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "config.error_pages.ProjectErrorPagesMiddleware",
 ]
 
+CSRF_FAILURE_VIEW = "config.error_pages.csrf_failure"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 

@@ -8,6 +8,8 @@ for session-authenticated callers (DRF's SessionAuthentication) and not for toke
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.db import transaction
 from rest_framework.test import APIClient
@@ -94,3 +96,27 @@ def test_token_callers_need_no_csrf_token(scene, who):
     body = scene.world.short(board=2, table=scene.world.other.pk)
     response = client.post("/api/v1/results", body, format="json")
     assert response.status_code == 201, response.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("ca", "No s'ha pogut enviar aquest formulari"),
+        ("es", "No se ha podido enviar este formulario"),
+        ("en", "This form could not be sent"),
+    ],
+)
+def test_a_refused_form_says_so_in_the_readers_language(language, title):
+    """The refusal is the site's own page (its layout, the reader's language), not Django's
+    English-titled bare page: a phone whose page was open too long meets it."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE=language)
+    response = client.post("/table/", {"code": "ABCDEF"})
+    html = response.content.decode()
+    assert response.status_code == 403
+    shown = html.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert unescape(shown) == title
+    assert f'<html lang="{language}">' in html
+    assert "CSRF" in html

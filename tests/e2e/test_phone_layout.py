@@ -19,7 +19,7 @@ from tests.e2e.conftest import SCREENSHOTS
 from tests.tournaments.test_print_fit import played_field
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
-from tournaments.models import BoardResult, PlayerRating
+from tournaments.models import BoardResult, Pair, Player, PlayerRating, Team, TeamMatch
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,6 +51,8 @@ SIDEWAYS = """() => {
   for (const el of document.querySelectorAll("body *")) {
     const style = getComputedStyle(el);
     if (!["auto", "scroll"].includes(style.overflowX)) continue;
+    // By design in a frame of their own: a round robin's grid, a knockout's bracket.
+    if (el.classList.contains("grid-frame") || el.classList.contains("bracket-figure")) continue;
     if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
       out.push((el.className || el.tagName) + ":" + ((el.querySelector("table")||{}).className||"") + " " + el.scrollWidth + " > " + el.clientWidth);
     }
@@ -132,6 +134,23 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
         ("evening-round-1", f"/e/{evening.pk}/rounds/1/", None),
         ("login", "/accounts/login/", None),
     ]
+    if report.teams is not None:
+        match = TeamMatch.objects.filter(round__event=report.teams).order_by("round", "number")[0]
+        public += [
+            ("team-standings", f"/e/{report.teams.pk}/teams/", None),
+            ("team-matches", f"/e/{report.teams.pk}/teams/matches/", None),
+            (
+                "team-match",
+                f"/e/{report.teams.pk}/teams/matches/{match.round.number}/{match.number}/",
+                None,
+            ),
+        ]
+    if report.groups is not None:
+        public.append(("groups", f"/e/{report.groups.pk}/groups/", None))
+    if report.round_robin is not None:
+        public.append(("round-robin-grid", f"/e/{report.round_robin.pk}/crosstable/", None))
+    if report.league is not None:
+        public.append(("league", f"/leagues/{report.league.pk}/", None))
     if report.season is not None:  # the club's pages: its ratings, its season, a member
         club = report.season.club_id
         member = PlayerRating.objects.filter(club_id=club).order_by("-mu").first().player_id
@@ -217,6 +236,44 @@ def test_results_pages_with_long_names_fit_a_360_px_phone(browser, live_server, 
     wide = {}
     for path in ("boards/1/", "pairs/1/", "rounds/1/", "crosstable/"):
         page.goto(f"/e/{event.pk}/{path}")
+        found = page.evaluate(SIDEWAYS)
+        if found:
+            wide[path] = found
+    context.close()
+    assert wide == {}, wide
+
+
+WORDS = ("Xavierfrancescjosepmariaboixaderasvilalta", "Montserratàngelsdomènechifàbregas")
+
+
+def test_names_without_spaces_fit_a_360_px_phone(browser, live_server):
+    """A pair (and a team) whose names are single long words, well under the length limits:
+    they wrap on the table pages, the entry form, the event's pages and the team's matches."""
+    report = build_demo()
+    event, teams = report.event, report.teams
+    one = open_tables(event)[0]
+    pair = one.ns.pair
+    Player.objects.filter(pk=pair.player1_id).update(name=WORDS[0])
+    Player.objects.filter(pk=pair.player2_id).update(name=WORDS[1])
+    Pair.objects.filter(pk=pair.pk).update(name=f"{WORDS[0]} – {WORDS[1]}")
+    team = Team.objects.filter(event=teams).order_by("pk").first()
+    Team.objects.filter(pk=team.pk).update(name="CasalCatalàdeSantaColomadeGramenetBotifarraClub")
+    last = max(event.rounds.get(number=2).board_numbers)
+    context = phone_context(browser, live_server, "ca")
+    page = context.new_page()
+    page.goto("/table/")
+    page.fill("input[name=code]", one.code_ew)
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_load_state()
+    wide = {}
+    for path in (
+        f"/table/{one.code_ew}/",
+        f"/table/{one.code_ew}/board/{last}/?mode=differ",
+        f"/e/{event.pk}/",
+        f"/e/{event.pk}/pairs/{one.ns.number}/",
+        f"/e/{teams.pk}/teams/matches/",
+    ):
+        page.goto(path)
         found = page.evaluate(SIDEWAYS)
         if found:
             wide[path] = found

@@ -22,6 +22,15 @@ from django.conf import settings
 from benchmarks.stack import celery_worker_argv
 from tests.conftest import REQUIRE_SERVICES, ROOT, wait_for
 
+# A board's short result as the table page's form posts it (40–32, copes).
+TABLE_FORM = {
+    "delegated": "0",
+    "trump": "copes",
+    "outcome": "played",
+    "totals_ns": "40",
+    "totals_ew": "32",
+}
+
 # One folder per parallel test process: each empties its own at the start.
 LOGS = ROOT / "test-artifacts" / "faults" / os.environ.get("PYTEST_XDIST_WORKER", "")
 

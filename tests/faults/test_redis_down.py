@@ -16,19 +16,12 @@ import requests
 
 from scoring.standings import compute_standings
 from tests.conftest import wait_for
-from tests.faults.conftest import manage
+from tests.faults.conftest import TABLE_FORM, manage
 from tournaments import scoring_io
 from tournaments.models import BoardResult, Event, StandingsSnapshot, Submission
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-FORM = {
-    "delegated": "0",
-    "trump": "copes",
-    "outcome": "played",
-    "totals_ns": "40",
-    "totals_ew": "32",
-}
 API_RESULT = {"trump": "copes", "delegated": False, "doubles": [], "totals": {"NS": 44, "EW": 28}}
 SLOW = 10.0  # seconds: a submission slower than this while Redis is down is a failure too
 
@@ -55,7 +48,7 @@ class WebSide:
         )
 
     def submit(self, board: int) -> requests.Response:
-        return self.post(f"/table/{self.code}/board/{board}/", FORM, follow=True)
+        return self.post(f"/table/{self.code}/board/{board}/", TABLE_FORM, follow=True)
 
 
 class ApiSide:

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.env import redis_cache
+from tests.faults.conftest import TABLE_FORM
 from tournaments import redis_outage
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Event, Table
@@ -31,14 +32,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # A request stuck behind a hung Redis would have waited for redis-py's own default of 5 s per
 # call, several times over (two tries a call, several calls a request): far above this.
 BOUND_S = 4.0
-
-FORM = {
-    "delegated": "0",
-    "trump": "copes",
-    "outcome": "played",
-    "totals_ns": "40",
-    "totals_ew": "32",
-}
 
 
 class HungRedis:
@@ -111,13 +104,13 @@ def test_a_table_stores_its_results_and_the_next_request_does_not_wait(running_e
     response, took = _timed(lambda: client.post(reverse("table:enter"), {"code": table.code_ns}))
     assert response.status_code == 302
     assert took < BOUND_S
-    response, took = _timed(lambda: client.post(f"/table/{table.code_ns}/board/1/", FORM))
+    response, took = _timed(lambda: client.post(f"/table/{table.code_ns}/board/1/", TABLE_FORM))
     assert response.status_code == 302
     assert took < BOUND_S
     tried = hung.connections
     assert tried >= 1  # Redis was asked, and did not answer
 
-    response = client.post(f"/table/{table.code_ns}/board/2/", FORM)
+    response = client.post(f"/table/{table.code_ns}/board/2/", TABLE_FORM)
     assert response.status_code == 302
     assert hung.connections == tried  # Redis is left alone while the pause lasts
     stored = BoardResult.objects.filter(table=table).values_list("board__number", flat=True)
@@ -187,8 +180,8 @@ def test_redis_is_tried_again_after_the_pause(running_event, hung, monkeypatch):
     table = _table(running_event)
     client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
     assert client.post(reverse("table:enter"), {"code": table.code_ns}).status_code == 302
-    assert client.post(f"/table/{table.code_ns}/board/1/", FORM).status_code == 302
+    assert client.post(f"/table/{table.code_ns}/board/1/", TABLE_FORM).status_code == 302
     tried = hung.connections
     time.sleep(1.1)
-    assert client.post(f"/table/{table.code_ns}/board/2/", FORM).status_code == 302
+    assert client.post(f"/table/{table.code_ns}/board/2/", TABLE_FORM).status_code == 302
     assert hung.connections > tried

@@ -19,10 +19,9 @@
           document.querySelectorAll("[data-boards-wait]").forEach(function (p) { p.hidden = true; });
         }
         var state = document.getElementById("standings-state");
-        if (data.standings_state !== "updating" && data.standings_updated_at && state.querySelector(".badge")) {
-          var when = new Date(data.standings_updated_at);
-          state.textContent = state.dataset.updatedLabel + " " +
-            when.toLocaleTimeString(document.documentElement.lang, {hour: "2-digit", minute: "2-digit"});
+        if (data.standings_state !== "updating" && data.standings_updated_label && state.querySelector(".badge")) {
+          // The server's wording: the site's time zone, not the browser's.
+          state.textContent = state.dataset.updatedLabel + " " + data.standings_updated_label;
         }
         if (data.boards_done && data.standings_state !== "updating") clearInterval(timer);
       })

@@ -202,6 +202,7 @@ def test_progress_json(logged_in, organiser):
     assert data["boards_ready"] == 1 and data["total_boards"] == 4
     assert data["boards_done"] is False
     assert "seed" not in data
+    assert data["standings_updated_label"] is None
     page = logged_in.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
     assert 'data-running="1"' in page
 

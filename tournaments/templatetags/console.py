@@ -13,11 +13,11 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils import formats, timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from tournaments.dates import local_time
 from tournaments.models import BoardUnlock
 
 register = template.Library()
@@ -75,11 +75,11 @@ def console_cell(context: template.Context, row: Any, cell: Any) -> SafeString:
         badge = f'<a href="{words["traveller_url"].format(int(cell.board))}">{badge}</a>'
     parts = [badge]
     if cell.unlocked_at:
-        seen = words["seen"] % {"t": escape(_local_time(cell.unlocked_at))}
+        seen = words["seen"] % {"t": escape(local_time(cell.unlocked_at))}
         if cell.unlock_reason == BoardUnlock.Reason.DECLARED:
             seen += f" ({words['declared']})"
         if cell.result_at:
-            seen += ", " + words["result"] % {"t": escape(_local_time(cell.result_at))}
+            seen += ", " + words["result"] % {"t": escape(local_time(cell.result_at))}
         parts.append(f'\n<small class="unlock muted">{seen}</small>')
     if context.get("can_change") and event.status == "finished" and cell.result_id:
         url = words["correct_url"].format(int(cell.result_id))
@@ -90,9 +90,3 @@ def console_cell(context: template.Context, row: Any, cell: Any) -> SafeString:
         parts.append(f'\n<a class="small" href="{url}">{words["review"]}</a>')
     board = words["board"] % {"n": int(cell.board)}
     return mark_safe(f'<td class="board-col" data-label="{board}">{"".join(parts)}</td>')  # noqa: S308
-
-
-def _local_time(moment: Any) -> str:
-    """``{{ moment|time:"TIME_FORMAT" }}``: in the site's time zone, as the template filter
-    shows it (called from Python, the filter formats the stored UTC time as it is)."""
-    return formats.time_format(timezone.localtime(moment), "TIME_FORMAT")

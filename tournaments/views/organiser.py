@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments import queue, scoring_io, selectors
 from tournaments.actors import Actor
 from tournaments.clock import round_clock
+from tournaments.dates import local_time
 from tournaments.forms import (
     PRESET_LABELS,
     PRESETS,
@@ -365,6 +366,10 @@ def event_progress(request: HttpRequest, pk: int) -> JsonResponse:
             "standings_state": queue.standings_state(event),
             "standings_updated_at": (
                 event.standings_updated_at.isoformat() if event.standings_updated_at else None
+            ),
+            # As the page shows it: the site's time zone, the language's format.
+            "standings_updated_label": (
+                local_time(event.standings_updated_at) if event.standings_updated_at else None
             ),
         }
     )

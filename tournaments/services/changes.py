@@ -101,15 +101,15 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
     if not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         plan = reopen_plan(rnd)
         if plan.dropped is not None:
             event.rounds.filter(number__gt=rnd.number, status=Round.Status.PENDING).delete()
         if plan.new_codes:
             renew_codes(
                 list(
-                    rnd.tables.select_for_update(of=("self",))
+                    rnd.tables.select_for_update(of=("self",), no_key=True)
                     .filter(number__in=plan.new_codes)
                     .order_by("number")
                 )
@@ -175,10 +175,12 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
     if not reason.strip():
         raise ServiceError(_("Say why the round is un-opened."), field="reason")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         # Tables' locks: a store in flight finishes first, and is then seen by the check.
         tables = list(
-            Table.objects.select_for_update(of=("self",)).filter(round=rnd).order_by("number")
+            Table.objects.select_for_update(of=("self",), no_key=True)
+            .filter(round=rnd)
+            .order_by("number")
         )
         unopen_check(rnd)
         revoked = renew_codes(tables)
@@ -348,15 +350,19 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     require_organiser(event, actor)
     require_pairs_event(event)
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         entry = (
-            Entry.objects.select_for_update(of=("self",))
+            Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("pair", "event")
             .get(pk=entry.pk)
         )
         if (current := _open_round(event)) is not None:
             # The table's lock: a result in flight is stored before the plan is read.
-            list(current.tables.select_for_update(of=("self",)).values_list("pk", flat=True))
+            list(
+                current.tables.select_for_update(of=("self",), no_key=True)
+                .order_by("number")
+                .values_list("pk", flat=True)
+            )
         plan = withdrawal_plan(entry)
         if plan.deletes:
             audit.record(
@@ -443,9 +449,11 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
     event = entry.event
     require_organiser(event, actor)
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         entry = (
-            Entry.objects.select_for_update(of=("self",)).select_related("event").get(pk=entry.pk)
+            Entry.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("event")
+            .get(pk=entry.pk)
         )
         plan = reinstate_plan(entry)
         before = entry.withdrawn_after_round
@@ -511,7 +519,7 @@ def player_substitute(
         raise Conflict(_("This pair has withdrawn."), field="seat")
     with transaction.atomic():
         entry = (
-            Entry.objects.select_for_update(of=("self",))
+            Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("pair__player1", "pair__player2", "pair__club")
             .get(pk=entry.pk)
         )

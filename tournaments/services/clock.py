@@ -32,7 +32,11 @@ def _minutes(value: int | None, *, field: str) -> int:
 
 def _locked_open_round(rnd: Round) -> Round:
     # Row lock: two organisers pressing Pause and Extend at once must not lose either.
-    rnd = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=rnd.pk)
+    rnd = (
+        Round.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=rnd.pk)
+    )
     if rnd.status != Round.Status.OPEN:
         raise ServiceError(_("The clock runs only while its round is open."), field="round")
     return rnd
@@ -144,7 +148,7 @@ def table_time_called(
         )
     with transaction.atomic():
         table = (
-            Table.objects.select_for_update(of=("self",))
+            Table.objects.select_for_update(of=("self",), no_key=True)
             .select_related("round__event")
             .get(pk=table.pk)
         )

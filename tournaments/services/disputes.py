@@ -47,7 +47,7 @@ def _locked_round(result: BoardResult) -> Round:
     the rounds open for rulings) take this lock too: whichever comes second sees what the
     first did, so a ruling or a request never lands after the step that ends it."""
     return (
-        Round.objects.select_for_update(of=("self",))
+        Round.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event")
         .get(pk=result.table.round_id)
     )
@@ -107,7 +107,7 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
                 field="round",
             )
         reason = stated_reason(reason, missing=_("Say briefly what went wrong."))
-        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
             raise Conflict(_("A referee has already been called for this board."))
         previous = locked.status
@@ -152,12 +152,12 @@ def dispute_withdraw(*, dispute: Dispute, actor: Actor) -> Dispute:
                 ),
                 field="round",
             )
-        dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
+        dispute = Dispute.objects.select_for_update(of=("self",), no_key=True).get(pk=dispute.pk)
         if dispute.status != Dispute.Status.OPEN:
             raise Conflict(_("This dispute is already closed."))
         # The result's lock first (a submission holds it until it commits), then the check:
         # a submission still under way when the request is withdrawn is seen, not lost.
-        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         if Submission.objects.filter(result=result, created_at__gt=dispute.created_at).exists():
             # What was sent since (the other pair's entry, a play record) would be lost by
             # putting the result back: the referee decides.
@@ -324,10 +324,10 @@ def dispute_rule(
                 )
                 % {"n": rnd.number}
             )
-        dispute = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
+        dispute = Dispute.objects.select_for_update(of=("self",), no_key=True).get(pk=dispute.pk)
         if dispute.status == Dispute.Status.WITHDRAWN:
             raise Conflict(_("This dispute was withdrawn."))
-        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         others = locked.disputes.filter(status=Dispute.Status.OPEN).exclude(pk=dispute.pk)
         if others.exists():
             raise Conflict(_("Another dispute on this board is open: rule on that one."))
@@ -397,7 +397,7 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
         )
     reason = stated_reason(reason, missing=_("Say why the result is corrected."))
     with transaction.atomic():
-        locked = BoardResult.objects.select_for_update(of=("self",)).get(pk=result.pk)
+        locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         existing = locked.disputes.filter(status=Dispute.Status.OPEN).first()
         if existing is not None:
             return existing

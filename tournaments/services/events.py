@@ -300,7 +300,7 @@ class PairBatch:
     """
 
     def __init__(self, event: Event) -> None:
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         self.registered = registered_pairs(event)
         self.next_number = _next_number(event)
 
@@ -459,7 +459,7 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         if event.format != Event.Format.SWISS:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.
@@ -539,7 +539,10 @@ def round_propose(
     if not set(seen) <= set(entries):
         raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
     with transaction.atomic():
-        rnd, _created = Round.objects.select_for_update(of=("self",)).get_or_create(
+        # The event's lock first, as reopening a round takes it: a reopened previous round
+        # then drops this proposal, or this proposal sees it open and is refused.
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )
         if rnd.status != Round.Status.PENDING:
@@ -625,7 +628,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     if table.round.status == Round.Status.CLOSED:
         raise Conflict(_("This round is closed: its codes no longer work anyway."), field="round")
     with transaction.atomic():
-        table = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        table = Table.objects.select_for_update(of=("self",), no_key=True).get(pk=table.pk)
         revoked = renew_codes([table])
         audit.record(
             event=event,
@@ -646,7 +649,7 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     if reopen:
         reason = stated_reason(reason, missing=_("Say why the round is reopened."))
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
+        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         if reopen and rnd.status != Round.Status.CLOSED:
             raise Conflict(_("Only a closed round is reopened for rulings."), field="round")
         if rnd.ruling_open == reopen:
@@ -715,7 +718,20 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     require_organiser(event, actor)
     require_status(event, Event.Status.RUNNING, doing=_("open a round"))
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
+        # The event's lock first: a withdrawal or a late entry (which take it) either comes
+        # before the round opens, and the round sees it, or after, and sees the round open.
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        found = Round.objects.select_for_update(of=("self",), no_key=True).filter(pk=rnd.pk)
+        if (locked := found.first()) is None:
+            raise Conflict(
+                _(
+                    "The pairings of round %(n)s were dropped meanwhile (a pair withdrew or "
+                    "joined): propose the round again."
+                )
+                % {"n": rnd.number},
+                field="round",
+            )
+        rnd = locked
         if rnd.status != Round.Status.PENDING:
             raise Conflict(
                 _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()},
@@ -723,6 +739,8 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
             )
         if not rnd.tables.exists():
             raise Conflict(_("This round has no pairings yet."), field="round")
+        if event.rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.CLOSED).exists():
+            raise Conflict(_("Close round %(n)s first.") % {"n": rnd.number - 1}, field="round")
         gone = (
             Entry.objects.filter(event=event, withdrawn_after_round__lt=rnd.number)
             .filter(Q(ns_tables__round=rnd) | Q(ew_tables__round=rnd))
@@ -784,15 +802,18 @@ def round_close(
     require_organiser(event, actor)
     accepted = set(OUTSTANDING_KINDS) if accept_missing else set(accept)
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=rnd.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
             raise Conflict(_("Only an open round can be closed."), field="round")
         # The race: a table storing a result while the round closes. Its store holds the
         # table's lock and re-reads the round's status under it; taking every table's lock
         # here makes the close wait for stores in flight, and later stores see it closed.
+        # (Several tables' locks are always taken in the order of their numbers.)
         list(
-            Table.objects.select_for_update(of=("self",))
+            Table.objects.select_for_update(of=("self",), no_key=True)
             .filter(round=rnd)
+            .order_by("number")
             .values_list("pk", flat=True)
         )
         outstanding = round_outstanding(rnd)
@@ -956,7 +977,7 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
         raise ServiceError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
     with transaction.atomic():
         # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
-        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         club = fields.get("club")
         if isinstance(club, Club) and club.pk != event.club_id:
             clubs.require_club_organiser(club=club, actor=actor)

@@ -75,7 +75,7 @@ def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") 
             field="name",
         )
     with transaction.atomic():
-        League.objects.select_for_update(of=("self",)).get(pk=league.pk)
+        League.objects.select_for_update(of=("self",), no_key=True).get(pk=league.pk)
         if league.fixtures.exists():
             raise Conflict(_("The fixture list is made: no team can join now."), field="name")
         if league.teams.filter(name__iexact=name).exists():
@@ -98,7 +98,7 @@ def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> i
     with no result yet."""
     require_league_organiser(league, actor)
     with transaction.atomic():
-        League.objects.select_for_update(of=("self",)).get(pk=league.pk)
+        League.objects.select_for_update(of=("self",), no_key=True).get(pk=league.pk)
         if (
             LeagueGame.objects.filter(fixture__league=league).exists()
             or league.fixtures.exclude(forfeit="").exists()
@@ -177,7 +177,7 @@ def league_publish(*, league: League, actor: Actor, published: bool) -> League:
     """Show the league to the public, or hide it again: audited as the event's publishing is."""
     require_league_organiser(league, actor)
     with transaction.atomic():
-        league = League.objects.select_for_update(of=("self",)).get(pk=league.pk)
+        league = League.objects.select_for_update(of=("self",), no_key=True).get(pk=league.pk)
         if league.published != published:
             before = league.published
             league.published = published
@@ -198,7 +198,9 @@ def league_game_enter(
         )
     clean = _check_hands(hands, league)
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=fixture.pk
+        )
         if fixture.forfeit:
             raise Conflict(_("This match was forfeited."), field="game")
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
@@ -229,7 +231,9 @@ def league_game_remove(*, fixture: LeagueFixture, actor: Actor, number: int) -> 
     with the hands it had."""
     require_league_organiser(fixture.league, actor)
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=fixture.pk
+        )
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
         if game is None:
             return
@@ -259,7 +263,9 @@ def league_fixture_date(
         when = match_day_date(league, fixture.day)
     check_league_date(when, field="date")
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=fixture.pk
+        )
         before = fixture.date
         if before == when:
             return fixture
@@ -285,7 +291,9 @@ def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> League
     if side not in ("", *LeagueFixture.Forfeit.values):
         raise ServiceError(_("Choose the home or the away team."), field="forfeit")
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",)).get(pk=fixture.pk)
+        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=fixture.pk
+        )
         if side and fixture.games.exists():
             raise Conflict(_("Games are entered for this match: remove them first."))
         before = fixture.forfeit

@@ -109,7 +109,7 @@ def reminders_send(event_id: int) -> int:
     for pk in list(pending):
         with transaction.atomic():
             # Row lock: two reminder runs at once must not both send to this pair.
-            reg = Registration.objects.select_for_update(of=("self",)).get(pk=pk)
+            reg = Registration.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
             if reg.reminded_at is not None:
                 continue
             registration_email_send(reg.pk, REMINDER)

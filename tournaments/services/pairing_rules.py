@@ -95,7 +95,7 @@ def ratings_set(*, event: Event, actor: Actor, ratings: Mapping[int, int | None]
             )
     changed = 0
     with transaction.atomic():
-        for entry in Entry.objects.select_for_update(of=("self",)).filter(
+        for entry in Entry.objects.select_for_update(of=("self",), no_key=True).filter(
             event=event, pk__in=list(ratings)
         ):
             new = ratings[entry.pk]

@@ -157,7 +157,7 @@ def players_merge(*, keep: Player, other: Player, actor: Actor) -> PlayerMerge:
         # we move its rows would keep pointing at a player about to be deleted.
         locked = {
             p.pk: p
-            for p in Player.objects.select_for_update(of=("self",)).filter(
+            for p in Player.objects.select_for_update(of=("self",), no_key=True).filter(
                 pk__in=[keep.pk, other.pk]
             )
         }

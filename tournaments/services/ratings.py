@@ -146,7 +146,7 @@ def ratings_recompute(club_id: int) -> int:
     with transaction.atomic():
         # Row lock on the club: a recomputation and an event's update running at once would
         # each write ratings from a different history.
-        club = Club.objects.select_for_update(of=("self",)).get(pk=club_id)
+        club = Club.objects.select_for_update(of=("self",), no_key=True).get(pk=club_id)
         PlayerRating.objects.filter(club=club).delete()
         RatingHistory.objects.filter(event__club=club).delete()
         Event.objects.filter(club=club).update(rated_at=None)
@@ -197,7 +197,7 @@ def ratings_update(event_id: int) -> str:
         event = Event.objects.select_related("club").get(pk=event_id)
         if event.club_id is None or event.is_team_event:
             return SKIPPED
-        club = Club.objects.select_for_update(of=("self",)).get(
+        club = Club.objects.select_for_update(of=("self",), no_key=True).get(
             pk=event.club_id
         )  # see ratings_recompute
         event.refresh_from_db()

@@ -104,7 +104,7 @@ def registration_signup(
     with transaction.atomic():
         # Row lock on the event: two pairs signing up for the last place at once must not both
         # be confirmed.
-        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         _open_for_signup(event)
         player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
@@ -141,12 +141,12 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
         raise ServiceError(_("Choose two different players."), field="second")
     _pairs_only(event)
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",)).get(
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
             pk=event.pk
         )  # see signup: the cap
         if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(_("The event has started: register the pair on the list of pairs."))
-        locked = Registration.objects.select_for_update(of=("self",)).filter(
+        locked = Registration.objects.select_for_update(of=("self",), no_key=True).filter(
             pk__in=[first.pk, second.pk], event=event
         )
         by_pk = {r.pk: r for r in locked}
@@ -180,7 +180,9 @@ def registration_mark_paid(*, registration: Registration, actor: Actor, paid: bo
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
-        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
+        registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=registration.pk
+        )
         was_paid = registration.paid_at is not None
         if was_paid == paid:
             return registration
@@ -200,10 +202,12 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     waiting takes a freed place."""
     registration = _current_pair(registration)
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",)).get(
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.event_id
         )  # see signup
-        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
+        registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=registration.pk
+        )
         if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(
                 _("The event has started: ask the organiser to withdraw the pair."),
@@ -239,7 +243,9 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
-        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
+        registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=registration.pk
+        )
         if registration.entry_id is not None:
             return registration
         if registration.status != Registration.Status.CONFIRMED:

@@ -381,7 +381,7 @@ def save_audited(
 # The reads of every submission, compiled once (tournaments.prepared).
 _LOCK_TABLE = Prepared(
     lambda pk: (
-        Table.objects.select_for_update(of=("self",))
+        Table.objects.select_for_update(of=("self",), no_key=True)
         .filter(pk=pk)
         .order_by()
         .values_list("forfeited_by", flat=True)
@@ -393,7 +393,7 @@ _ROUND_STATUS = Prepared(
 )
 _LOCK_RESULT = Prepared(
     lambda table, board: (
-        BoardResult.objects.select_for_update(of=("self",))
+        BoardResult.objects.select_for_update(of=("self",), no_key=True)
         .filter(table_id=table, board_id=board)
         .order_by()
     ),
@@ -786,7 +786,7 @@ def result_confirm(
 
 _LOCK_RESULT_AT = Prepared(
     lambda pk, table: (
-        BoardResult.objects.select_for_update(of=("self",))
+        BoardResult.objects.select_for_update(of=("self",), no_key=True)
         .select_related("board")
         .filter(pk=pk, table_id=table)
         .order_by()

@@ -133,7 +133,7 @@ def role_grant(*, event: Event, actor: Actor, identifier: str, role: str) -> Any
     user = find_account(identifier)
     with transaction.atomic():
         # Two organisers appointing or removing at once: the event's row orders them.
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         dropped = _grant(event, user, role)
         audit.record(
             event=event,
@@ -179,7 +179,7 @@ def role_remove(*, event: Event, actor: Actor, user: Any, role: str) -> RemovalP
     with transaction.atomic():
         # The last two organisers removing each other at once: the lock makes one wait, and
         # then it counts one organiser and is refused.
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         plan = removal_plan(event, actor, user, role)
         _members(event, role).remove(user)
         audit.record(
@@ -231,7 +231,9 @@ def invitation_revoke(*, invitation: RoleInvitation, actor: Actor) -> None:
     require_organiser(event, actor)
     with transaction.atomic():
         # Revoked while someone accepts it: the row lock lets exactly one of them win.
-        invitation = RoleInvitation.objects.select_for_update(of=("self",)).get(pk=invitation.pk)
+        invitation = RoleInvitation.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=invitation.pk
+        )
         if not invitation.pending:
             raise Conflict(
                 _("This invitation is no longer pending (accepted, revoked or expired)."),
@@ -284,10 +286,14 @@ def invitation_accept(
         found = invitation_for_token(token)
         if found is None:
             raise _gone()
-        invitation = RoleInvitation.objects.select_for_update(of=("self",)).get(pk=found.pk)
+        invitation = RoleInvitation.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=found.pk
+        )
         if not invitation.pending:  # accepted or revoked while we were looking
             raise _gone()
-        event = Event.objects.select_for_update(of=("self",)).get(pk=invitation.event_id)
+        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=invitation.event_id
+        )
         users = get_user_model().objects
         if user is None:
             if users.filter(username__iexact=username).exists():

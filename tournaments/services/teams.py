@@ -75,7 +75,7 @@ def team_register(
         )
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get one number.
-        Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         if event.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this event already has this name."), field="name")
         club_obj = clubs.home_club(club) or event.club
@@ -148,7 +148,7 @@ def team_round_store(
     if len(seen) != len(set(seen)) or not set(seen) <= set(teams):
         raise ServiceError(_("A team appears twice in these pairings."), field="matches")
     with transaction.atomic():
-        rnd, _created = Round.objects.select_for_update(of=("self",)).get_or_create(
+        rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )
         if rnd.status != Round.Status.PENDING:
@@ -219,14 +219,14 @@ def lineup_set(
     if not set(players) <= set(members):
         raise ServiceError(_("Every player must be a member of the team."), field="players")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",)).get(pk=match.round_id)
+        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=match.round_id)
         # The tables' locks: a result stored meanwhile waits, then finds the new pairs (or we
         # find its result and refuse).
         tables = {
             t.pk: t
-            for t in Table.objects.select_for_update(of=("self",)).filter(
-                pk__in=[match.open_table_id, match.closed_table_id]
-            )
+            for t in Table.objects.select_for_update(of=("self",), no_key=True)
+            .filter(pk__in=[match.open_table_id, match.closed_table_id])
+            .order_by("number")
         }
         # A board a table has seen (declared played, or its result stored): the match started.
         played = (

@@ -46,7 +46,7 @@ def webhook_create(*, event: Event, actor: Actor, url: str) -> Webhook:
     with transaction.atomic():
         # The race: two organisers registering at once could pass the cap together; the
         # event's row serialises them (the unique constraint stops the same address twice).
-        Event.objects.select_for_update(of=("self",)).only("pk").get(pk=event.pk)
+        Event.objects.select_for_update(of=("self",), no_key=True).only("pk").get(pk=event.pk)
         existing = Webhook.objects.filter(event=event)
         if existing.filter(url=url).exists():
             raise Conflict(_("This address is already registered for this event."), field="url")
@@ -95,7 +95,9 @@ def delivery_resend(*, delivery: WebhookDelivery, actor: Actor) -> WebhookDelive
     event = delivery.webhook.event
     require_organiser(event, actor)
     with transaction.atomic():
-        delivery = WebhookDelivery.objects.select_for_update(of=("self",)).get(pk=delivery.pk)
+        delivery = WebhookDelivery.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=delivery.pk
+        )
         delivery.status = WebhookDelivery.Status.PENDING
         delivery.next_attempt_at = timezone.now()
         delivery.save(update_fields=["status", "next_attempt_at"])
@@ -223,7 +225,9 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
         # The race: a re-send while a retry is in flight; the row lock numbers their
         # attempts one after the other.
         locked = (
-            WebhookDelivery.objects.select_for_update(of=("self",)).filter(pk=delivery_id).first()
+            WebhookDelivery.objects.select_for_update(of=("self",), no_key=True)
+            .filter(pk=delivery_id)
+            .first()
         )
         if locked is None:
             return None

@@ -188,3 +188,24 @@ def test_compose_takes_the_databases_password_from_the_environment():
     assert compose["services"]["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith(required)
     assert f":{required}" in compose["services"]["web"]["environment"]["DATABASE_URL"]
     assert "botifarra:botifarra@" not in (DOCKER / "compose.yaml").read_text()
+
+
+def test_the_web_command_hands_pid_1_to_gunicorn(tmp_path):
+    """``docker stop`` sends SIGTERM to the container's PID 1. A shell that runs gunicorn as its
+    child stays PID 1 and ignores it (dash neither forwards it nor replaces itself), so gunicorn
+    was killed 10 s later without its graceful shutdown: the command must ``exec`` gunicorn.
+    Checked by running the image's command line with a stand-in ``gunicorn`` that prints its
+    process id: it must be the shell's own."""
+    import json
+
+    line = next(
+        line for line in (DOCKER / "Dockerfile").read_text().splitlines() if line.startswith("CMD ")
+    )
+    argv = json.loads(line.removeprefix("CMD "))
+    stand_in = tmp_path / "gunicorn"
+    stand_in.write_text("#!/bin/sh\necho $$\n")
+    stand_in.chmod(0o755)
+    env = dict(os.environ, PATH=f"{tmp_path}:{os.environ['PATH']}", PORT="8000")
+    shell = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env)
+    out, _ = shell.communicate(timeout=10)
+    assert int(out.strip()) == shell.pid

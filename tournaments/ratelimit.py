@@ -182,17 +182,27 @@ def login_attempt(*, request: HttpRequest, username: str) -> Attempt:
     )
 
 
+class CountersUnavailable(Exception):
+    """Redis did not answer: the windows it holds were not cleared (the database's were)."""
+
+
 def forget(*, limit: Limit, ident: str) -> None:
-    """Clear ``ident``'s current and previous windows (an operator's unlock)."""
+    """Clear ``ident``'s current and previous windows (an operator's unlock), in the database
+    and in Redis; Redis is asked even while this process leaves it alone (an operator wants to
+    know), and :class:`CountersUnavailable` says it did not answer."""
     slot = _slot(limit.period)
     keys = [_key(limit, ident).rsplit(":", 1)[0] + f":{s}" for s in (slot, slot - 1)]
     AttemptCounter.objects.filter(key__in=keys).delete()
+    if not settings.REDIS_URL:
+        return
+    redis_outage.reset()
     client = _redis_client()
-    if client is not None:
-        try:
-            client.delete(*(REDIS_PREFIX + k for k in keys))
-        except redis.RedisError:
-            redis_outage.failed("attempt counters")
+    assert client is not None
+    try:
+        client.delete(*(REDIS_PREFIX + k for k in keys))
+    except redis.RedisError as exc:
+        redis_outage.failed("attempt counters")
+        raise CountersUnavailable from exc
 
 
 def purge_expired() -> int:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
@@ -356,6 +356,34 @@ def test_an_operator_can_clear_a_locked_address(client, typed, clock):
     call_command("attempts_clear", "--address", typed, stdout=out)
     assert f"address {typed}" in out.getvalue()
     assert not ratelimit.table_code_attempt(request=request).blocked
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--address", "not-an-ip"], "not an IP address"),
+        (["--address", ""], "not an IP address"),
+        (["--username", ""], "--username is empty"),
+        ([], "at least one"),
+    ],
+)
+def test_clearing_refuses_what_can_match_nothing(options, said):
+    out = io.StringIO()
+    with pytest.raises(CommandError, match=said):
+        call_command("attempts_clear", *options, stdout=out)
+    assert "cleared" not in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_clearing_says_so_when_redis_does_not_answer(settings):
+    """Redis holds the counters: if it does not answer, the operator is told nothing was
+    cleared there (the command used to say "cleared" and the account stayed locked)."""
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="Redis does not answer"):
+        call_command("attempts_clear", "--username", "Alice", stdout=out)
+    assert "cleared the password" not in out.getvalue()
 
 
 # --- races: many attempts at once -------------------------------------------------------------

@@ -15,6 +15,7 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from tests.api.event_run import API, login, run_event
 from tests.factories import UserFactory
@@ -135,9 +136,13 @@ def test_import_event_command_refuses_an_inconsistent_archive_cleanly(db, commit
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     before = _counts()
-    with pytest.raises(CommandError, match="results"):
+    with pytest.raises(CommandError, match="results") as english:
         call_command("import_event", str(path), user=run.username, stdout=io.StringIO())
     assert _counts() == before
+    # The operator reads one language, the docs' (the site's default is Catalan).
+    with translation.override("ca"), pytest.raises(CommandError) as in_catalan:
+        call_command("import_event", str(path), user=run.username, stdout=io.StringIO())
+    assert str(in_catalan.value) == str(english.value)
     # not JSON, a list, and a file that does not exist: refused with a sentence
     for text in ("{not json", "[1, 2]", '{"format": 3}'):
         path.write_text(text, encoding="utf-8")

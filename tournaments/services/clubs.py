@@ -10,6 +10,7 @@ organisers see its players' pages.
 import logging
 import unicodedata
 
+from django.db import transaction
 from django.db.models.functions import Length
 from django.utils.translation import gettext as _
 
@@ -91,7 +92,10 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
             raise NotAllowed(_("Log in to create a club."), field="club")
         club = Club.objects.create(name=name)
         club.organisers.add(actor.user)
-        log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
+        # Once stored: a club made inside a refused import (rolled back) was never created.
+        transaction.on_commit(
+            lambda: log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
+        )
         return club
     if current is None or club.pk != current.pk:
         require_club_organiser(club=club, actor=actor)

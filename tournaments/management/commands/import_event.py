@@ -2,7 +2,7 @@ import sys
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from tournaments.actors import Actor
 from tournaments.jsonio import JSONRejected, read_json
@@ -26,6 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the archive, a JSON file ('-' for standard input)")
         parser.add_argument("--user", required=True, help="the username of the new organiser")
 
+    @no_translations  # the operator's messages in one language, the docs' (English)
     def handle(self, *args, **options) -> None:
         user = get_user_model().objects.filter(username=options["user"]).first()
         if user is None:

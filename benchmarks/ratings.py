@@ -82,14 +82,14 @@ def _calibration(club: SyntheticClub, state: RatingState) -> list[tuple[str, str
         (s - mean_s) ** 2 for s in skill
     )
     errors = [abs(m - mean_mu - slope * (s - mean_s)) for s, m in zip(skill, mu, strict=True)]
-    out = [("rating_mu_spread", f"{statistics.pstdev(mu):.2f}")]
+    out = [("rating_mu_spread", f"{statistics.pstdev(mu):.2f} points")]
     for k in (1, 2):
         share = sum(e < k * sg for e, sg in zip(errors, sigma, strict=True)) / len(players)
-        out.append((f"rating_within_{k}_sigma", f"{share:.3f}"))
+        out.append((f"rating_within_{k}_sigma", f"{share:.3f} of players"))
     for lo, hi in _BANDS:
         band = [state.ratings[p].sigma for p in players if lo <= state.ratings[p].events <= hi]
         label = f"{lo}_{hi}" if hi < 10**9 else f"{lo}_plus"
-        out.append((f"rating_sigma_{label}_evenings", f"{statistics.fmean(band):.2f}"))
+        out.append((f"rating_sigma_{label}_evenings", f"{statistics.fmean(band):.2f} points"))
     return out
 
 

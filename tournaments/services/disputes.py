@@ -10,7 +10,16 @@ from django.utils.translation import gettext as _
 import engine
 from tournaments import play, queue, webhooks
 from tournaments.actors import Actor
-from tournaments.models import BoardResult, Dispute, Event, PlayRecord, Round, Ruling, Submission
+from tournaments.models import (
+    BoardResult,
+    Club,
+    Dispute,
+    Event,
+    PlayRecord,
+    Round,
+    Ruling,
+    Submission,
+)
 from tournaments.services import Conflict, NotAllowed, ServiceError, stated_reason
 from tournaments.services.results import (
     InvalidSubmission,
@@ -379,6 +388,16 @@ def dispute_rule(
             revised=revising,
         )
         if correction:
+            if event.club_id is not None:
+                # The club's lock, which the ratings task holds while it reads and rates: a run
+                # under way ends first, and the stamp below comes after its rated_at, so that
+                # this correction's own run recomputes (a run that starts later waits for this
+                # commit and reads the corrected result).
+                list(
+                    Club.objects.select_for_update(of=("self",), no_key=True)
+                    .filter(pk=event.club_id)
+                    .values_list("pk", flat=True)
+                )
             Event.objects.filter(pk=event.pk).update(corrected_at=timezone.now())
             queue.update_ratings(event)  # the event was rated: its club's history is recomputed
         queue.request_standings(event)

@@ -1371,13 +1371,15 @@ class TeamMatch(models.Model):
     team_b = models.ForeignKey(
         Team, verbose_name=_("team B"), on_delete=models.PROTECT, related_name="+"
     )
+    # RESTRICT, not PROTECT: a table is never deleted on its own while its match stands, but a
+    # round's proposal that is dropped (its match and tables together) is.
     open_table = models.OneToOneField(
-        Table, verbose_name=_("open room"), on_delete=models.PROTECT, related_name="open_match"
+        Table, verbose_name=_("open room"), on_delete=models.RESTRICT, related_name="open_match"
     )
     closed_table = models.OneToOneField(
         Table,
         verbose_name=_("closed room"),
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="closed_match",
     )
 

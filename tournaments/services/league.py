@@ -92,6 +92,20 @@ def match_day_date(league: League, day: int, days_apart: int = 7) -> date:
     return league.starts + timedelta(days=days_apart * (day - 1))
 
 
+def _locked_fixture(fixture: LeagueFixture) -> LeagueFixture:
+    """``fixture`` locked, after its league's lock (which making the fixture list again takes):
+    an entry waits for a new list and is then refused, or the new list waits for the entry and
+    is then refused (results are in)."""
+    League.objects.select_for_update(of=("self",), no_key=True).get(pk=fixture.league_id)
+    found = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).filter(pk=fixture.pk)
+    if (locked := found.first()) is None:
+        raise Conflict(
+            _("The fixture list was made again meanwhile: open the match from the new list."),
+            field="fixture",
+        )
+    return locked
+
+
 def fixtures_generate(*, league: League, actor: Actor, days_apart: int = 7) -> int:
     """The fixture list by round robin (Berger; home and away when the league says so), in the
     order drawn from the league's seed; one match day a week from the first. Replaces a list
@@ -198,9 +212,7 @@ def league_game_enter(
         )
     clean = _check_hands(hands, league)
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=fixture.pk
-        )
+        fixture = _locked_fixture(fixture)
         if fixture.forfeit:
             raise Conflict(_("This match was forfeited."), field="game")
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
@@ -231,9 +243,7 @@ def league_game_remove(*, fixture: LeagueFixture, actor: Actor, number: int) -> 
     with the hands it had."""
     require_league_organiser(fixture.league, actor)
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=fixture.pk
-        )
+        fixture = _locked_fixture(fixture)
         game = LeagueGame.objects.filter(fixture=fixture, number=number).first()
         if game is None:
             return
@@ -263,9 +273,7 @@ def league_fixture_date(
         when = match_day_date(league, fixture.day)
     check_league_date(when, field="date")
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=fixture.pk
-        )
+        fixture = _locked_fixture(fixture)
         before = fixture.date
         if before == when:
             return fixture
@@ -291,9 +299,7 @@ def league_forfeit(*, fixture: LeagueFixture, actor: Actor, side: str) -> League
     if side not in ("", *LeagueFixture.Forfeit.values):
         raise ServiceError(_("Choose the home or the away team."), field="forfeit")
     with transaction.atomic():
-        fixture = LeagueFixture.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=fixture.pk
-        )
+        fixture = _locked_fixture(fixture)
         if side and fixture.games.exists():
             raise Conflict(_("Games are entered for this match: remove them first."))
         before = fixture.forfeit

@@ -212,17 +212,17 @@ def _new_unlock(
 
 def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> BoardUnlock:
     """The table says it has played the board: it may see the cards now, and owes a result."""
-    _check_can_enter(table, actor)
+    side = _check_can_enter(table, actor)
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
     _check_not_shown(table, board_number, actor)
     with transaction.atomic():
         # A forfeited match plays no more boards: its pairs must not see one either (a pair
         # reinstated later would then play a board it had seen).
-        (forfeited_by,), status = read_together(
+        (locked,), status = read_together(
             (_LOCK_TABLE, {"pk": table.pk}), (_ROUND_STATUS, {"pk": table.round_id})
         )
-        _refuse_unless_playing(table, status, forfeited_by)
+        _refuse_unless_playing(table, status, locked, side)
         new = unlock_board(
             table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
         )
@@ -384,7 +384,7 @@ _LOCK_TABLE = Prepared(
         Table.objects.select_for_update(of=("self",), no_key=True)
         .filter(pk=pk)
         .order_by()
-        .values_list("forfeited_by", flat=True)
+        .values_list("forfeited_by", "codes_version")
     ),
     pk=int,
 )
@@ -417,7 +417,7 @@ _UNLOCKED = Prepared(
 
 
 def _locked_result(
-    table: Table, board: Board, *also: tuple[Prepared, dict[str, Any]]
+    table: Table, board: Board, side: str, *also: tuple[Prepared, dict[str, Any]]
 ) -> tuple[BoardResult | None, bool, list[list[Any]]]:
     """The table's result of the board (locked, with the table), whether the table has
     unlocked the board, and the rows of the reads ``also``: what a submission reads, in one
@@ -429,23 +429,34 @@ def _locked_result(
     # round may have closed since the table was read, and closing locks every table of the
     # round first, so what they read, holding this table's lock, is final. Every writer of
     # an unlock holds the table's lock too.
-    (forfeited_by,), status, found, unlocked, *extra = read_together(
+    (locked,), status, found, unlocked, *extra = read_together(
         (_LOCK_TABLE, {"pk": table.pk}),
         (_ROUND_STATUS, {"pk": table.round_id}),
         (_LOCK_RESULT, {"table": table.pk, "board": board.pk}),
         (_UNLOCKED, {"table": table.pk, "board": board.pk}),
         *also,
     )
-    _refuse_unless_playing(table, status, forfeited_by)
+    _refuse_unless_playing(table, status, locked, side)
     result = found[0] if found else None
     if result is not None:
         result.table, result.board = table, board  # already read: no query when audited
     return result, bool(unlocked), extra
 
 
-def _refuse_unless_playing(table: Table, status: list[str], forfeited_by: str | None) -> None:
+def _refuse_unless_playing(
+    table: Table, status: list[str], locked: tuple[str | None, int], side: str
+) -> None:
     """Refuses a result for ``table`` unless its round (its status read under the table's lock)
-    is open and its match is not forfeited."""
+    is open, its match is not forfeited and, for a pair (``side``), the table's codes were not
+    renewed since the request was let in (``locked``: the table's forfeit and codes version
+    read under its lock). A team's line-up change re-seats a table and renews its codes: a
+    request holding an old code that waited for the lock must not store for the new pairs."""
+    forfeited_by, codes_version = locked
+    if side and codes_version != table.codes_version:
+        raise NotAllowed(
+            _("This table's codes were renewed meanwhile: enter the table's new code."),
+            field="code",
+        )
     if status != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
@@ -570,7 +581,7 @@ def _store(
 ) -> Outcome:
     """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
-    result, unlocked, _ = _locked_result(table, board)
+    result, unlocked, _ = _locked_result(table, board, side)
     incoming = Incoming(
         side=side,
         source=source,
@@ -776,7 +787,7 @@ def result_confirm(
     def confirm() -> BoardResult:
         # The webhooks a confirmation notifies, read in the same round trip.
         locked, _unlocked, (hooks,) = _locked_result(
-            table, result.board, webhooks.hooks_read(event)
+            table, result.board, side, webhooks.hooks_read(event)
         )
         assert locked is not None
         return _confirm_locked(locked, side, actor, expected_version, hooks)
@@ -815,7 +826,7 @@ def result_confirm_at_table(
     event = table.round.event
 
     def confirm() -> tuple[BoardResult, list[list[Any]]] | None:
-        (forfeited_by,), status, found, hooks, *extra = read_together(
+        (row,), status, found, hooks, *extra = read_together(
             (_LOCK_TABLE, {"pk": table.pk}),
             (_ROUND_STATUS, {"pk": table.round_id}),
             (_LOCK_RESULT_AT, {"pk": result_pk, "table": table.pk}),
@@ -824,7 +835,7 @@ def result_confirm_at_table(
         )
         if not found:
             return None
-        _refuse_unless_playing(table, status, forfeited_by)
+        _refuse_unless_playing(table, status, row, side)
         locked = found[0]
         locked.table = table
         return _confirm_locked(locked, side, actor, expected_version, hooks), extra

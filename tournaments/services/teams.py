@@ -148,6 +148,8 @@ def team_round_store(
     if len(seen) != len(set(seen)) or not set(seen) <= set(teams):
         raise ServiceError(_("A team appears twice in these pairings."), field="matches")
     with transaction.atomic():
+        # The event's lock first, as reopening a round takes it (events.round_propose).
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )
@@ -220,6 +222,14 @@ def lineup_set(
         raise ServiceError(_("Every player must be a member of the team."), field="players")
     with transaction.atomic():
         rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=match.round_id)
+        # Under the round's lock: the round may have been proposed again since the match was
+        # read (its matches and tables made anew).
+        if (match := TeamMatch.objects.filter(pk=match.pk).first()) is None:
+            raise Conflict(
+                _("Round %(n)s was proposed again meanwhile: enter the line-up on its new matches.")
+                % {"n": rnd.number},
+                field="match",
+            )
         # The tables' locks: a result stored meanwhile waits, then finds the new pairs (or we
         # find its result and refuse).
         tables = {

@@ -32,9 +32,11 @@ def available() -> bool:
 def failed(what: str) -> None:
     """A call to Redis (``what`` did it) failed: skip Redis for ``PAUSE_S``. Call it from the
     ``except`` block that caught the failure (its traceback is logged). Without ``REDIS_URL``
-    nothing is paused: what failed was not Redis (a task run in-process raised)."""
+    nothing is paused: what failed was not Redis (a task run in-process raised), and the log
+    says so with the task's traceback."""
     global _paused_until
     if not settings.REDIS_URL:
+        log.warning("%s failed", what, exc_info=True)
         return
     _paused_until = time.monotonic() + PAUSE_S
     log.warning(

@@ -345,6 +345,11 @@ def test_an_operator_can_clear_a_locked_account(staff, clock, _fast_passwords):
         ("2001:db8::7", "2001:db8::/64"),
         ("::ffff:192.0.2.7", "192.0.2.7"),
         ("192.0.2.7", "::ffff:192.0.2.7"),
+        # A network as typed by hand: its /64, whatever its capitals or prefix within it.
+        ("2001:db8::7", "2001:DB8::/64"),
+        ("2001:db8::7", "2001:db8::7/64"),
+        ("2001:db8::7", "2001:db8::/80"),
+        ("203.0.113.7", "203.0.113.7/32"),
     ],
 )
 def test_an_operator_can_clear_a_locked_address(client, typed, clock):
@@ -364,6 +369,8 @@ def test_an_operator_can_clear_a_locked_address(client, typed, clock):
     [
         (["--address", "not-an-ip"], "not an IP address"),
         (["--address", ""], "not an IP address"),
+        (["--address", "203.0.113.0/24"], "counted per IPv4 address"),
+        (["--address", "2001:db8::/48"], "counted per IPv4 address"),
         (["--username", ""], "--username is empty"),
         ([], "at least one"),
     ],

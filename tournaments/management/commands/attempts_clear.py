@@ -6,12 +6,25 @@ from tournaments import ratelimit
 
 
 def _address(typed: str) -> str:
-    """A client address (IPv4 or IPv6) or network as typed, checked; else a CommandError."""
+    """What the counters count for ``typed`` (``ratelimit.client_key``): an address as a log
+    shows it, or a network within what is counted (an IPv6 /64 or longer, an IPv4 /32);
+    else a CommandError (a wider network would clear nothing)."""
     try:
-        ipaddress.ip_network(typed, strict=False)
+        return ratelimit.client_key(str(ipaddress.ip_address(typed)))
     except ValueError:
-        raise CommandError(f"--address {typed!r} is not an IP address or network.") from None
-    return typed
+        pass
+    try:
+        network = ipaddress.ip_network(typed, strict=False)
+    except ValueError:
+        raise CommandError(f"--address {typed!r} is not an IP address.") from None
+    if network.version == 6 and network.prefixlen >= 64:
+        return ratelimit.client_key(str(network.network_address))
+    if network.version == 4 and network.prefixlen == 32:
+        return str(network.network_address)
+    raise CommandError(
+        f"--address {typed!r}: attempts are counted per IPv4 address and per IPv6 /64 "
+        "network; name one of those."
+    )
 
 
 class Command(BaseCommand):
@@ -28,7 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         usernames = [u.strip() for u in options["username"]]
-        addresses = [_address(a.strip()) for a in options["address"]]
+        addresses = [(a.strip(), _address(a.strip())) for a in options["address"]]
         if not usernames and not addresses:
             raise CommandError("Name at least one --username or --address.")
         if "" in usernames:
@@ -37,8 +50,7 @@ class Command(BaseCommand):
             for username in usernames:
                 ratelimit.forget(limit=ratelimit.LOGIN_ACCOUNT, ident=username.casefold())
                 self.stdout.write(f"cleared the password attempts of account {username!r}")
-            for address in addresses:
-                counted_as = ratelimit.client_key(address)
+            for address, counted_as in addresses:
                 for limit in (ratelimit.LOGIN_CLIENT, ratelimit.TABLE_CODE, ratelimit.VERIFY):
                     ratelimit.forget(limit=limit, ident=counted_as)
                 also = f" (counted as {counted_as})" if counted_as != address else ""

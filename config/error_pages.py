@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import defaults
 
 
@@ -44,5 +45,12 @@ class ProjectErrorPagesMiddleware:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form refused by the CSRF check, in the site's layout and the reader's language
-    (Django's own page is English-titled and bare). ``reason`` goes to the log only."""
-    return render(request, "403_csrf.html", status=403)
+    (Django's own page is English-titled and bare). ``reason`` goes to the log only.
+
+    Its language switch goes back to the page the form came from (this site's, by its
+    Referer), else home: the refused address may take only a POST."""
+    referer = request.META.get("HTTP_REFERER", "")
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return render(request, "403_csrf.html", {"language_next": referer if safe else "/"}, status=403)

@@ -120,3 +120,23 @@ def test_a_refused_form_says_so_in_the_readers_language(language, title):
     assert unescape(shown) == title
     assert f'<html lang="{language}">' in html
     assert "CSRF" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("referer", "back_to"),
+    [
+        ("http://testserver/table/", "http://testserver/table/"),
+        ("https://evil.example/", "/"),
+        ("", "/"),
+    ],
+)
+def test_the_refusal_pages_language_switch_goes_back_to_a_page(referer, back_to):
+    """The refused form's address may take only a POST: the switch goes back to the page the
+    form came from (this site's), else home, never to a 405 or another site."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="ca")
+    extra = {"HTTP_REFERER": referer} if referer else {}
+    html = client.post("/table/", {"code": "ABCDEF"}, **extra).content.decode()
+    assert f'name="next" type="hidden" value="{back_to}"' in html

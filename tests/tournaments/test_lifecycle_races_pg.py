@@ -23,6 +23,7 @@ from tests.factories import EventFactory, PairFactory
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Entry, Event, Round, Table
 from tournaments.services import Conflict, ServiceError, changes, events, late_entries, results
+from tournaments.services.pairings import pairings_propose
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -188,3 +189,31 @@ def test_a_round_does_not_open_while_an_earlier_one_is_open(organiser):
     Round.objects.filter(event=event, number=1).update(status=Round.Status.OPEN)
     with pytest.raises(Conflict, match="Close round 1 first"):
         events.round_open(rnd=Round.objects.select_related("event").get(pk=rnd.pk), actor=actor)
+
+
+def test_proposing_a_round_and_a_late_entry(organiser):
+    """A Swiss round seats every active pair or gives it the bye: a late entry joining it
+    either drops the proposal or is seen by it (it was read before the event's lock, and the
+    round opened without the new pair)."""
+    for n in range(REPEATS):
+        event, entries, actor = _event(organiser)
+        events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
+
+        def propose(event=event, actor=actor) -> None:
+            pairings_propose(event.pk, 2, actor=actor)
+
+        def late(event=event, n=n, actor=actor) -> None:
+            late_entries.late_entry_register(
+                event=Event.objects.get(pk=event.pk),
+                actor=actor,
+                player1=f"Late {n}",
+                player2=f"Later {n}",
+            )
+
+        _refusals_only(_race(propose, late))
+        proposal = Round.objects.filter(event=event, number=2).first()
+        if proposal is not None:
+            seated = {x for t in proposal.tables.all() for x in (t.ns_id, t.ew_id)}
+            seated |= {proposal.bye_id} if proposal.bye_id else set()
+            active = {e.pk for e in events.round_active_entries(event, 2)}
+            assert seated == active

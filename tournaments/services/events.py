@@ -530,18 +530,21 @@ def round_propose(
             % {"n": event.rounds_count},
             field="round",
         )
-    entries = {e.pk: e for e in round_active_entries(event, number)}
     seen: list[int] = [x for t in tables for x in t] + ([bye] if bye else []) + list(rests)
     if len(seen) != len(set(seen)):
         raise ServiceError(_("A pair appears twice in these pairings."), field="tables")
-    if event.format == Event.Format.SWISS and set(seen) != set(entries):
-        raise ServiceError(_("Every active pair must play or have the bye, once."), field="tables")
-    if not set(seen) <= set(entries):
-        raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
     with transaction.atomic():
-        # The event's lock first, as reopening a round takes it: a reopened previous round
-        # then drops this proposal, or this proposal sees it open and is refused.
+        # The event's lock first, as reopening a round, a late entry, a withdrawal and a bye
+        # request take it: a reopened previous round then drops this proposal, or this
+        # proposal sees it open and is refused; the pairs it seats are read under it.
         Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        entries = {e.pk: e for e in round_active_entries(event, number)}
+        if event.format == Event.Format.SWISS and set(seen) != set(entries):
+            raise ServiceError(
+                _("Every active pair must play or have the bye, once."), field="tables"
+            )
+        if not set(seen) <= set(entries):
+            raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
         rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )

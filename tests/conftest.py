@@ -273,12 +273,18 @@ def organiser(db):
 @pytest.fixture
 def running_event(db, organiser):
     """A running event of 4 pairs, boards generated, round 1 open (tables 1–2)."""
+    return start_four_pairs(organiser)
+
+
+def start_four_pairs(organiser, **options):
+    """A running event of 4 pairs (numbers 1–4; ``options`` for its EventFactory), boards
+    generated, round 1 open: table 1 seats pairs 1 v 2, table 2 pairs 3 v 4."""
     from tests.factories import EventFactory, PairFactory
     from tournaments.actors import Actor
     from tournaments.models import Entry
     from tournaments.services import events
 
-    event = EventFactory(organisers=[organiser], status="registration")
+    event = EventFactory(organisers=[organiser], **({"status": "registration"} | options))
     actor = Actor(user=organiser)
     entries = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, 5)]
     events.event_start(event=event, actor=actor)

@@ -12,13 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 import engine
-from tests.conftest import wait_for
+from tests.conftest import start_four_pairs, wait_for
 from tests.e2e.test_table_entry import enter_code, legal_game
 from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
     BoardResult,
-    Entry,
     IdempotentResponse,
     PlayRecord,
     Submission,
@@ -32,22 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def three_board_round(db, organiser):
     """4 pairs, 3 boards a round, round 1 open."""
-    from tests.factories import EventFactory, PairFactory
-
-    event = EventFactory(organisers=[organiser], status="registration", boards_per_round=3)
-    actor = Actor(user=organiser)
-    entries = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, 5)]
-    events.event_start(event=event, actor=actor)
-    events.boards_generate(event=event)
-    event.refresh_from_db()
-    rnd = events.round_propose(
-        event=event,
-        actor=actor,
-        number=1,
-        tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
-    )
-    events.round_open(rnd=rnd, actor=actor)
-    return event
+    return start_four_pairs(organiser, boards_per_round=3)
 
 
 def _short(table, number, side, trump, ns_total, version=None):

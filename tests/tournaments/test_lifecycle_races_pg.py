@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.factories import EventFactory, PairFactory
+from tests.conftest import start_four_pairs
 from tournaments.actors import Actor
 from tournaments.models import BoardResult, Entry, Event, Round, Table
 from tournaments.services import Conflict, ServiceError, changes, events, late_entries, results
@@ -64,22 +64,8 @@ def _refusals_only(raised: list[BaseException | None]) -> None:
 
 def _event(organiser) -> tuple[Event, list[Entry], Actor]:
     """A running event of four pairs, round 1 open (tables 1 and 2)."""
-    event = EventFactory(organisers=[organiser], status="registration", boards_per_round=2)
-    actor = Actor(user=organiser)
-    entries = [
-        Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in (1, 2, 3, 4)
-    ]
-    events.event_start(event=event, actor=actor)
-    events.boards_generate(event=event)
-    event.refresh_from_db()
-    rnd = events.round_propose(
-        event=event,
-        actor=actor,
-        number=1,
-        tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
-    )
-    events.round_open(rnd=rnd, actor=actor)
-    return event, entries, actor
+    event = start_four_pairs(organiser, boards_per_round=2)
+    return event, list(event.entries.order_by("number")), Actor(user=organiser)
 
 
 def _round_2_proposed(event: Event, entries: list[Entry], actor: Actor) -> Round:
@@ -89,6 +75,24 @@ def _round_2_proposed(event: Event, entries: list[Entry], actor: Actor) -> Round
         actor=actor,
         number=2,
         tables=[(entries[0].pk, entries[2].pk), (entries[1].pk, entries[3].pk)],
+    )
+
+
+def _opener(rnd: Round, actor: Actor) -> Callable[[], Any]:
+    """Open ``rnd`` as the organiser's page does: a round already dropped is not found (the
+    page's 404), else the service decides."""
+
+    def open_round() -> None:
+        found = Round.objects.select_related("event").filter(pk=rnd.pk).first()
+        if found is not None:
+            events.round_open(rnd=found, actor=actor)
+
+    return open_round
+
+
+def _late_entry(event: Event, actor: Actor, n: int) -> Callable[[], Any]:
+    return lambda: late_entries.late_entry_register(
+        event=Event.objects.get(pk=event.pk), actor=actor, player1=f"Late {n}", player2=f"Later {n}"
     )
 
 
@@ -123,10 +127,7 @@ def test_opening_a_round_and_withdrawing_a_pair_it_seats(organiser):
         event, entries, actor = _event(organiser)
         rnd = _round_2_proposed(event, entries, actor)
 
-        def open_round(rnd=rnd, actor=actor) -> None:
-            events.round_open(rnd=Round.objects.select_related("event").get(pk=rnd.pk), actor=actor)
-
-        _refusals_only(_race(open_round, _withdraw(entries[0], actor)))
+        _refusals_only(_race(_opener(rnd, actor), _withdraw(entries[0], actor)))
         withdrawn = Entry.objects.get(pk=entries[0].pk)
         assert withdrawn.withdrawn_after_round is not None
         found = Round.objects.filter(pk=rnd.pk).first()
@@ -140,18 +141,7 @@ def test_opening_a_round_and_a_late_entry(organiser):
         event, entries, actor = _event(organiser)
         rnd = _round_2_proposed(event, entries, actor)
 
-        def open_round(rnd=rnd, actor=actor) -> None:
-            events.round_open(rnd=Round.objects.select_related("event").get(pk=rnd.pk), actor=actor)
-
-        def late(event=event, n=n, actor=actor) -> None:
-            late_entries.late_entry_register(
-                event=Event.objects.get(pk=event.pk),
-                actor=actor,
-                player1=f"Late {n}",
-                player2=f"Later {n}",
-            )
-
-        _refusals_only(_race(open_round, late))
+        _refusals_only(_race(_opener(rnd, actor), _late_entry(event, actor, n)))
 
 
 def test_reopening_a_round_and_proposing_the_next(organiser):
@@ -202,15 +192,7 @@ def test_proposing_a_round_and_a_late_entry(organiser):
         def propose(event=event, actor=actor) -> None:
             pairings_propose(event.pk, 2, actor=actor)
 
-        def late(event=event, n=n, actor=actor) -> None:
-            late_entries.late_entry_register(
-                event=Event.objects.get(pk=event.pk),
-                actor=actor,
-                player1=f"Late {n}",
-                player2=f"Later {n}",
-            )
-
-        _refusals_only(_race(propose, late))
+        _refusals_only(_race(propose, _late_entry(event, actor, n)))
         proposal = Round.objects.filter(event=event, number=2).first()
         if proposal is not None:
             seated = {x for t in proposal.tables.all() for x in (t.ns_id, t.ew_id)}

@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.standings import compute_standings
-from tests.factories import EventFactory, PairFactory
+from tests.conftest import start_four_pairs
 from tournaments import scoring_io, selectors
 from tournaments.actors import Actor
 from tournaments.clock import OVER, PAUSED, RUNNING, round_clock
-from tournaments.models import AuditEntry, Entry, Event, Round
-from tournaments.services import ServiceError, clock, events
+from tournaments.models import AuditEntry, Event, Round
+from tournaments.services import ServiceError, clock
 from tournaments.services.results import (
     board_declare_played,
     result_confirm,
@@ -38,20 +38,7 @@ def _game_event(organiser, **options):
         "round_minutes": 50,
         "status": "registration",
     }
-    event = EventFactory(organisers=[organiser], **(values | options))
-    actor = Actor(user=organiser)
-    entries = [Entry.objects.create(event=event, pair=PairFactory(), number=i) for i in range(1, 5)]
-    events.event_start(event=event, actor=actor)
-    events.boards_generate(event=event)
-    event.refresh_from_db()
-    rnd = events.round_propose(
-        event=event,
-        actor=actor,
-        number=1,
-        tables=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
-    )
-    events.round_open(rnd=rnd, actor=actor)
-    return event
+    return start_four_pairs(organiser, **(values | options))
 
 
 def _enter(table, board, ns_total, trump="oros"):

@@ -742,8 +742,14 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
             )
         if not rnd.tables.exists():
             raise Conflict(_("This round has no pairings yet."), field="round")
-        if event.rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.CLOSED).exists():
-            raise Conflict(_("Close round %(n)s first.") % {"n": rnd.number - 1}, field="round")
+        earlier = (
+            event.rounds.filter(number__lt=rnd.number)
+            .exclude(status=Round.Status.CLOSED)
+            .values_list("number", flat=True)
+            .first()
+        )
+        if earlier is not None:
+            raise Conflict(_("Close round %(n)s first.") % {"n": earlier}, field="round")
         gone = (
             Entry.objects.filter(event=event, withdrawn_after_round__lt=rnd.number)
             .filter(Q(ns_tables__round=rnd) | Q(ew_tables__round=rnd))

@@ -208,6 +208,21 @@ def test_removing_a_role_asks_first(logged_in, event):
     assert not event.referees.filter(pk=anna.pk).exists()
 
 
+def test_the_removal_page_names_no_account_outside_the_role(logged_in, event):
+    """An organiser cannot walk the site's account ids through the removal address: an account
+    without the role answers as an id that does not exist, and its name is never shown."""
+    stranger = UserFactory(username="stranger-account")
+    unused_pk = stranger.pk + 1000
+    for role in ("referee", "organiser"):
+        for pk in (stranger.pk, unused_pk):
+            url = reverse("tournaments:role_remove", args=[event.pk, role, pk])
+            for answer in (logged_in.get(url), logged_in.post(url, follow=True)):
+                assert answer.status_code == 404
+                assert "stranger-account" not in answer.content.decode()
+    bad_role = reverse("tournaments:role_remove", args=[event.pk, "king", stranger.pk])
+    assert logged_in.get(bad_role).status_code == 404
+
+
 def test_the_last_organiser_is_told_why_not(logged_in, event, organiser):
     url = reverse("tournaments:role_remove", args=[event.pk, "organiser", organiser.pk])
     response = logged_in.post(url, follow=True)

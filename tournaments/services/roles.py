@@ -37,7 +37,8 @@ def _username(user: Any) -> str:
     return str(user.get_username())
 
 
-def _members(event: Event, role: str) -> Any:
+def holders(event: Event, role: str) -> Any:
+    """The accounts holding ``role`` in ``event`` (a related manager)."""
     return event.organisers if role == Role.ORGANISER else event.referees
 
 
@@ -66,7 +67,7 @@ def sentence(role: str, key: str) -> str:
 
 
 def has_role(event: Event, user: Any, role: str) -> bool:
-    return _members(event, role).filter(pk=user.pk).exists()
+    return holders(event, role).filter(pk=user.pk).exists()
 
 
 def find_account(identifier: str) -> Any:
@@ -121,7 +122,7 @@ def _grant(event: Event, user: Any, role: str) -> list[str]:
     if role == Role.ORGANISER and has_role(event, user, Role.REFEREE):
         event.referees.remove(user)
         dropped.append(Role.REFEREE.value)
-    _members(event, role).add(user)
+    holders(event, role).add(user)
     return dropped
 
 
@@ -181,7 +182,7 @@ def role_remove(*, event: Event, actor: Actor, user: Any, role: str) -> RemovalP
         # then it counts one organiser and is refused.
         Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
         plan = removal_plan(event, actor, user, role)
-        _members(event, role).remove(user)
+        holders(event, role).remove(user)
         audit.record(
             event=event,
             actor=actor.label,

@@ -4,9 +4,9 @@ or by invitation link; whoever holds a link accepts it here (tournaments.service
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -119,7 +119,11 @@ def _posted(request: HttpRequest) -> bool:
 @require_http_methods(["GET", "POST"])
 def role_remove(request: HttpRequest, pk: int, role: str, user_pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
-    user = get_object_or_404(get_user_model(), pk=user_pk)
+    # Looked up among the role's holders: any other account id is a 404, whether or not such
+    # an account exists (an organiser must not be able to list the site's accounts by id).
+    if role not in svc.Role.values:
+        raise Http404
+    user = get_object_or_404(svc.holders(event, role), pk=user_pk)
     actor = _actor(request)
     try:
         plan = svc.removal_plan(event, actor, user, role)

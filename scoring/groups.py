@@ -304,7 +304,7 @@ def _winner(event: EventInput, number: int, top: int, bottom: int) -> int | None
         active = set(event.active(number))
         if (top in active) != (bottom in active):
             return top if top in active else bottom
-        gone = {e for e in (top, bottom) if event.withdrawn.get(e, number) < number}
+        gone = {e for e in (top, bottom) if event.out_of(e, number)}
         return bottom if top in gone and bottom not in gone else top
     if table.forfeited_by is not None:  # the opponents go through, as they win it
         return table.ew if table.forfeited_by == "NS" else table.ns

@@ -92,6 +92,8 @@ def dumps(t: TournamentFile) -> str:
             parts.append(f"joins={late[e].round}:{late[e].match_points}")
         if e in ev.withdrawn:
             parts.append(f"withdrawn={ev.withdrawn[e]}")
+        if ev.missed.get(e):
+            parts.append(f"missed={_ints(list(ev.missed[e]))}")
         if e in t.names:
             parts.append(f"name={t.names[e]}")
         out.append(" ".join(parts))
@@ -171,6 +173,7 @@ def loads(text: str) -> TournamentFile:
     entries: list[int] = []
     numbers: dict[int, int] = {}
     withdrawn: dict[int, int] = {}
+    missed: dict[int, tuple[int, ...]] = {}
     clubs: dict[int, int] = {}
     ratings: dict[int, int] = {}
     names: dict[int, str] = {}
@@ -239,6 +242,8 @@ def loads(text: str) -> TournamentFile:
                         ratings[e] = _int(value, n, key)
                     elif key == "withdrawn":
                         withdrawn[e] = _int(value, n, key)
+                    elif key == "missed":
+                        missed[e] = tuple(sorted(set(_int_list(value, n, key))))
                     elif key == "joins":
                         j_round, _, j_mp = value.partition(":")
                         late.append(
@@ -329,6 +334,7 @@ def loads(text: str) -> TournamentFile:
             entries=entries,
             numbers=numbers,
             withdrawn=withdrawn,
+            missed=missed,
             rounds=rounds,
             ranking_method=ranking,
             bye_points=bye_points,

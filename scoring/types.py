@@ -144,9 +144,10 @@ class PairingOptions:
 class EventInput:
     """An event as the algorithms see it. Competitors are integer ids (pairs or teams).
 
-    ``withdrawn``: id -> the round after which it withdrew. ``clubs``: id -> club id (for the
-    prohibited same-club pairings); ``forbidden``: pairs of ids that never meet; ``ratings``:
-    id -> rating, for seeding by rating.
+    ``withdrawn``: id -> the round after which it withdrew. ``missed``: id -> the rounds it
+    was not paired in because it had withdrawn, a withdrawal later taken back. ``clubs``: id ->
+    club id (for the prohibited same-club pairings); ``forbidden``: pairs of ids that never
+    meet; ``ratings``: id -> rating, for seeding by rating.
     """
 
     entries: list[int]
@@ -168,6 +169,7 @@ class EventInput:
     ratings: dict[int, int] = field(default_factory=dict)
     late_entries: list[LateEntry] = field(default_factory=list)
     bye_requests: list[ByeRequest] = field(default_factory=list)
+    missed: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # Competitors ranked elsewhere (teams, by victory points: ``scoring.team_pairing``): the
     # order the Swiss pairs them in and their pairing scores. None: the pairs' own standings.
     ranking: list[int] | None = None
@@ -193,16 +195,22 @@ class EventInput:
 
     def active(self, round_number: int) -> list[int]:
         """The competitors that can be paired in ``round_number``: entered, not withdrawn
-        before it, not sitting it out at their request (in ``entries`` order)."""
+        before it (nor out of it then, a withdrawal taken back later), not sitting it out at
+        their request (in ``entries`` order)."""
         late = {x.entry: x.round for x in self.late_entries}
         away = {x.entry for x in self.bye_requests if x.round == round_number}
         return [
             e
             for e in self.entries
-            if late.get(e, 1) <= round_number
-            and self.withdrawn.get(e, round_number) >= round_number
-            and e not in away
+            if late.get(e, 1) <= round_number and not self.out_of(e, round_number) and e not in away
         ]
+
+    def out_of(self, entry: int, round_number: int) -> bool:
+        """Whether ``entry`` had withdrawn when ``round_number`` was paired (also a withdrawal
+        taken back since: ``missed``)."""
+        return self.withdrawn.get(entry, round_number) < round_number or (
+            round_number in self.missed.get(entry, ())
+        )
 
 
 @dataclass(frozen=True, slots=True)

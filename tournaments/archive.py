@@ -235,6 +235,7 @@ def _pairs(entries: list[Entry], teams: Numbers | None) -> list[dict[str, Any]]:
             "club": e.pair.club.name if e.pair.club else None,
             "players": _players(e),
             "withdrawn_after_round": e.withdrawn_after_round,
+            **({"missed_rounds": list(e.missed_rounds)} if e.missed_rounds else {}),
             "joins_round": e.joins_round,
             "rating": e.rating,
             **({"team": teams(e.team_id)} if teams is not None else {}),

@@ -454,6 +454,9 @@ class Entry(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True
     )
+    # The rounds paired without the pair while it had withdrawn, once the withdrawal is taken
+    # back: what the pairing knew then (scoring.types.EventInput.missed; the tournament file).
+    missed_rounds = models.JSONField(_("rounds missed while withdrawn"), default=list, blank=True)
     # For an event seeded by rating: higher first; empty ones after, in lot order.
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
 

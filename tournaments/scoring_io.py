@@ -27,6 +27,7 @@ from tournaments.services import Conflict
 
 RESULT_FIELDS = ("board__number", "score_ns", "score_ew", "adjusted_ns", "adjusted_ew")
 TABLE_FIELDS = ("pk", "round_id", "number", "ns_id", "ew_id", "forfeited_by", "time_after")
+ENTRY_FIELDS = ("pk", "number", "withdrawn_after_round", "joins_round", "missed_rounds")
 
 
 def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventInput:
@@ -37,7 +38,7 @@ def event_input(event: Event, *, rounds: list[Round] | None = None) -> st.EventI
     results = BoardResult.objects.filter(
         table__round__in=rounds, status__in=BoardResult.COUNTED
     ).values_list("table_id", *RESULT_FIELDS)
-    entries = event.entries.values_list("pk", "number", "withdrawn_after_round", "joins_round")
+    entries = event.entries.values_list(*ENTRY_FIELDS)
     rests = Round.rests.through.objects.filter(round__in=rounds).values_list("round_id", "entry_id")
     bye_requests = [
         st.ByeRequest(entry, number, event.requested_bye_points)
@@ -96,9 +97,7 @@ def club_results_input(club_id: int) -> list[tuple[Event, st.EventInput]]:
     )
     entries = dict_of_lists(
         (row[0], row[1:])
-        for row in Entry.objects.filter(**finished).values_list(
-            "event_id", "pk", "number", "withdrawn_after_round", "joins_round"
-        )
+        for row in Entry.objects.filter(**finished).values_list("event_id", *ENTRY_FIELDS)
     )
     rests = dict_of_lists(
         Round.rests.through.objects.filter(**round_filter).values_list("round_id", "entry_id")
@@ -138,8 +137,8 @@ def _event_input(
     pairing: dict[str, object],
 ) -> st.EventInput:
     """An ``EventInput`` from the rows read: ``tables`` as ``TABLE_FIELDS`` in order of round
-    and number, ``results`` by table id as ``RESULT_FIELDS``, ``entries`` as (pk, number,
-    withdrawn after round, joins round), ``rests`` by round id."""
+    and number, ``results`` by table id as ``RESULT_FIELDS``, ``entries`` as
+    ``ENTRY_FIELDS``, ``rests`` by round id."""
     by_round: dict[int, list[st.TableRound]] = {}
     numbers = {r.pk: r.number for r in rounds}
     for table_id, round_id, table_no, ns, ew, forfeited_by, time_after in tables:
@@ -171,9 +170,10 @@ def _event_input(
             )
         )
     return st.EventInput(
-        entries=[pk for pk, _n, _w, _j in entries],
-        numbers={pk: number for pk, number, _w, _j in entries},
-        withdrawn={pk: w for pk, _n, w, _j in entries if w is not None},
+        entries=[pk for pk, *_ in entries],
+        numbers={pk: number for pk, number, *_ in entries},
+        withdrawn={pk: w for pk, _n, w, *_ in entries if w is not None},
+        missed={pk: tuple(sorted(m)) for pk, *_, m in entries if m},
         rounds=[
             st.RoundInput(
                 number=r.number,
@@ -197,7 +197,7 @@ def _event_input(
         **pairing,  # type: ignore[arg-type]
         late_entries=[
             st.LateEntry(pk, joins, event.late_entry_points)
-            for pk, _n, _w, joins in entries
+            for pk, _n, _w, joins, _m in entries
             if joins is not None and joins > 1
         ],
         bye_requests=bye_requests,

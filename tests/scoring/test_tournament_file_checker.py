@@ -188,3 +188,20 @@ def test_a_table_number_given_twice_in_a_round_is_a_parse_error():
     text = re.sub(r"^TABLE 3 (\d+) ", "TABLE 3 1 ", _clean_swiss(), flags=re.M)
     with pytest.raises(TournamentFileError, match="round 3 has table 1 twice"):
         loads(text)
+
+
+def test_rounds_missed_while_withdrawn_round_trip_and_keep_the_pair_out():
+    """``missed=``: a withdrawal taken back. The checker leaves the pair out of those rounds
+    (as the program did when it paired them) and only of those."""
+    t = generate(method="swiss", pairs=8, rounds=3, seed=4)
+    away = t.event.entries[0]
+    rounds = list(t.event.rounds)
+    ev = replace(t.event, missed={away: (2,)}, rounds=rounds[:1])
+    assert away not in ev.active(2) and away in ev.active(1) and away in ev.active(3)
+    text = dumps(replace(t, event=ev))
+    assert " missed=2" in text
+    assert loads(text).event.missed == {away: (2,)}
+    assert loads(text) == replace(t, event=ev)
+    with pytest.raises(TournamentFileError) as info:
+        loads(text.replace(" missed=2", " missed=two"))
+    assert "missed" in str(info.value)

@@ -158,3 +158,82 @@ def test_nobody_has_the_file_before_the_event_is_finished(client, organiser, pla
     events.event_finish(event=played_event, actor=Actor(user=organiser))
     response = client.get(url)
     assert response.status_code == 200 and f"SEED {played_event.seed}" in response.content.decode()
+
+
+@pytest.fixture
+def reinstated_event(organiser):
+    """Eight pairs, three rounds; pair 3 withdraws before round 2 and is reinstated before 3."""
+    actor = Actor(user=organiser)
+    event = EventFactory(
+        organisers=[organiser], status="registration", rounds_count=3, boards_per_round=2
+    )
+    for i in range(1, 9):
+        Entry.objects.create(event=event, pair=PairFactory(), number=i)
+    events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event.refresh_from_db()
+    for number in (1, 2, 3):
+        if number == 2:
+            changes.entry_withdraw(entry=event.entries.get(number=3), actor=actor)
+        if number == 3:
+            changes.entry_reinstate(entry=event.entries.get(number=3), actor=actor)
+        pairings.pairings_propose(event.pk, number)
+        rnd = event.rounds.get(number=number)
+        events.round_open(rnd=rnd, actor=actor)
+        _play(rnd)
+        events.round_close(rnd=rnd, actor=actor, accept_missing=True)
+    events.event_finish(event=event, actor=actor)
+    return event
+
+
+def _check(text, tmp_path):
+    path = tmp_path / "event.btf"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", "check", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=settings.BASE_DIR,
+        timeout=120,
+    )
+
+
+def test_a_pair_withdrawn_then_reinstated_checks_clean(reinstated_event, tmp_path):
+    """Round 2 was paired without pair 3 (it had withdrawn): the file says so (``missed=2``),
+    and the checker re-derives round 2 without it."""
+    from tournaments.models import AuditEntry
+    from tournaments.tournament_export import tournament_file_text
+
+    back = reinstated_event.entries.get(number=3)
+    assert back.withdrawn_after_round is None and back.missed_rounds == [2]
+    reinstated = AuditEntry.objects.get(event=reinstated_event, action="entry_reinstated")
+    assert reinstated.changes["missed_rounds"] == [[], [2]]
+    text = tournament_file_text(reinstated_event)
+    assert f"PAIR {back.pk} 3 missed=2" in text
+    run = _check(text, tmp_path)
+    assert (run.returncode, run.stdout) == (0, ""), run.stdout + run.stderr
+    # Without the line's "missed", the checker seats the pair in round 2: differences.
+    run = _check(text.replace(" missed=2", ""), tmp_path)
+    assert run.returncode == 1 and "round 2" in run.stdout
+
+
+def test_the_archive_keeps_the_rounds_a_reinstated_pair_missed(reinstated_event, organiser):
+    from tournaments import archive
+    from tournaments.services import ServiceError
+    from tournaments.services.archive import event_import
+
+    document = archive.event_archive(reinstated_event, exported_at=timezone.now())
+    rows = {p["number"]: p for p in document["pairs"]}
+    assert rows[3]["missed_rounds"] == [2] and "missed_rounds" not in rows[1]
+    assert archive.schema_problems(document) == []
+    for row in document["pairs"]:
+        row["club"] = None  # the factory's clubs have no organiser here: not this test's matter
+    document["event"]["club"] = None
+    imported = event_import(document=document, actor=Actor(user=organiser))
+    assert imported.entries.get(number=3).missed_rounds == [2]
+    # A missed round where the archive seats the pair, or that it does not hold: refused.
+    for wrong in ([1], [7]):
+        rows[3]["missed_rounds"] = wrong
+        with pytest.raises(ServiceError) as refused:
+            event_import(document=document, actor=Actor(user=organiser))
+        assert refused.value.field == "pairs"

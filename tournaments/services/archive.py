@@ -140,6 +140,7 @@ def _references(document: Mapping[str, Any]) -> None:
         refuse("boards")
     tables: set[tuple[int, int]] = set()
     rounds: set[int] = set()
+    placed_in: dict[int, set[int]] = {}  # round -> the pairs it seats, rests or gives the bye
     for rnd in document["rounds"]:
         seated = [t["ns"] for t in rnd["tables"]] + [t["ew"] for t in rnd["tables"]]
         numbers = {(rnd["number"], t["number"]) for t in rnd["tables"]}
@@ -153,7 +154,15 @@ def _references(document: Mapping[str, Any]) -> None:
         ):
             refuse("rounds")
         rounds.add(rnd["number"])
+        placed_in[rnd["number"]] = set(placed)
         tables |= numbers
+    # A round missed while withdrawn: a round of the archive that does not place the pair.
+    if not all(
+        r in placed_in and p["number"] not in placed_in[r]
+        for p in document["pairs"]
+        for r in p.get("missed_rounds", [])
+    ):
+        refuse("pairs")
     places = [(r["round"], r["table"], r["board"]) for r in document["results"]]
     if len(set(places)) != len(places) or not all(
         (rn, tn) in tables and b in boards for rn, tn, b in places
@@ -404,6 +413,7 @@ def _entries(
             pair=pair,
             number=row["number"],
             withdrawn_after_round=row["withdrawn_after_round"],
+            missed_rounds=sorted(row.get("missed_rounds", [])),
             joins_round=row["joins_round"],
             rating=row["rating"],
             team=team.team if team is not None else None,

@@ -405,12 +405,14 @@ class ReinstatePlan:
     """What reinstating ``entry`` does: ``unforfeit``, the open round's table whose forfeit is
     taken back; ``forfeit_to``: the side that forfeits that table instead, when its other pair
     has withdrawn meanwhile (else ""); ``dropped``: a proposal without the pair that is dropped
-    (proposed again)."""
+    (proposed again); ``missed``: the rounds paired without it while it was out (the pairing
+    of those rounds knew it had withdrawn: ``Entry.missed_rounds``)."""
 
     entry: Entry
     unforfeit: Table | None
     dropped: int | None
     forfeit_to: str = ""
+    missed: tuple[int, ...] = ()
 
 
 def reinstate_plan(entry: Entry) -> ReinstatePlan:
@@ -433,10 +435,18 @@ def reinstate_plan(entry: Entry) -> ReinstatePlan:
         other = table.ew if other_side == "EW" else table.ns
         if other is not None and other.withdrawn:
             forfeit_to = other_side
+    missed = (
+        event.rounds.exclude(status=Round.Status.PENDING)
+        .filter(number__gt=entry.withdrawn_after_round)
+        .exclude(Q(tables__ns=entry) | Q(tables__ew=entry) | Q(bye=entry))
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
     return ReinstatePlan(
         entry=entry,
         unforfeit=unforfeit,
         forfeit_to=forfeit_to,
+        missed=tuple(missed),
         dropped=event.rounds.filter(status=Round.Status.PENDING)
         .values_list("number", flat=True)
         .first(),
@@ -456,9 +466,10 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
             .get(pk=entry.pk)
         )
         plan = reinstate_plan(entry)
-        before = entry.withdrawn_after_round
+        before, missed_before = entry.withdrawn_after_round, list(entry.missed_rounds)
         entry.withdrawn_after_round = None
-        entry.save(update_fields=["withdrawn_after_round"])
+        entry.missed_rounds = sorted(set(missed_before) | set(plan.missed))
+        entry.save(update_fields=["withdrawn_after_round", "missed_rounds"])
         if plan.unforfeit is not None:
             Table.objects.filter(pk=plan.unforfeit.pk).update(forfeited_by=plan.forfeit_to)
         if plan.dropped is not None:
@@ -470,6 +481,7 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
             changes={
                 "entry": [None, entry.number],
                 "withdrawn_after_round": [before, None],
+                "missed_rounds": [missed_before, entry.missed_rounds],
                 "forfeited_table": [plan.unforfeit.number if plan.unforfeit else None, None],
                 "forfeit_moved_to": [None, plan.forfeit_to or None],
                 "dropped_proposal": [plan.dropped, None],

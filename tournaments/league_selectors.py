@@ -10,6 +10,7 @@ from typing import Any
 from scoring.league import league_table
 from scoring.team_types import LeagueGame, LeagueHand, LeagueInput, LeagueMatch, LeagueMatchResult
 from tournaments.models import League, LeagueFixture, LeagueTeam
+from tournaments.snapshot import one_moment
 
 
 def league_input(league: League, fixtures: list[LeagueFixture]) -> LeagueInput:
@@ -61,17 +62,21 @@ class LeagueView:
 
 
 def league_view(league: League, *, after_day: int | None = None) -> LeagueView:
-    fixtures = list(
-        league.fixtures.select_related("home", "away")
-        .prefetch_related("games")
-        .order_by("day", "pk")
-    )
-    data = league_input(league, fixtures)
+    # Fixtures and their games in one snapshot: a correction committed between the two
+    # queries (a forfeit taken back, its games entered) would pair the one's state with the
+    # other's, which no moment of the league ever held.
+    with one_moment():
+        fixtures = list(
+            league.fixtures.select_related("home", "away")
+            .prefetch_related("games")
+            .order_by("day", "pk")
+        )
+        teams = {t.pk: t for t in league.teams.select_related("club")}
+        data = league_input(league, fixtures)
     days = sorted({m.day for m in data.matches if m.games or m.forfeit})
     if after_day is None:  # the latest table
         after_day = days[-1] if days else 0
     table = league_table(data, after_day=after_day)
-    teams = {t.pk: t for t in league.teams.select_related("club")}
     counts = Counter(s.rank for s in table.standings)
     results = {(r.day, r.home, r.away): r for r in league_table(data).matches}
     by_day: dict[int, list[FixtureLine]] = {}

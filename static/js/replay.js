@@ -127,6 +127,7 @@
         var sym = el("span", "", text.suits[suit].symbol);
         sym.setAttribute("aria-hidden", "true");
         line.appendChild(sym);
+        line.appendChild(el("span", "visually-hidden", text.suits[suit].name + ": "));
         line.appendChild(document.createTextNode(" "));
         var tokens = hands[seat].filter(function (t) { return suitOf(t) === suit; }).sort(byStrength);
         if (!tokens.length) line.appendChild(document.createTextNode(text.void));

@@ -57,7 +57,15 @@
           var fresh = holder.querySelector("#boards");
           if (!current || !fresh || fresh.dataset.stamp === current.dataset.stamp) { return; }
           if (busy(current)) { return; }
-          current.replaceWith(fresh);
+          // The same node, new content: a screen reader announces changes inside the live
+          // region it found on the page, not a new region inserted already filled.
+          Array.prototype.slice.call(current.attributes).forEach(function (a) {
+            if (!fresh.hasAttribute(a.name)) { current.removeAttribute(a.name); }
+          });
+          Array.prototype.slice.call(fresh.attributes).forEach(function (a) {
+            current.setAttribute(a.name, a.value);
+          });
+          current.replaceChildren.apply(current, Array.prototype.slice.call(fresh.childNodes));
           if (window.BotifarraOutbox) { window.BotifarraOutbox.render(); }
         })
         .catch(function () { /* offline for a moment: try again next time */ });
@@ -116,6 +124,8 @@
       ["o", "c", "e", "b"].forEach(function (letter) {
         var line = el("div", {"class": "suit-line suit-" + letter});
         line.appendChild(el("span", {"aria-hidden": "true", text: cfg.symbols[letter] + " "}));
+        // The symbol is hidden from screen readers: they hear the suit's name instead.
+        line.appendChild(el("span", {"class": "visually-hidden", text: (cfg.suits[letter] || letter) + ": "}));
         var ranks = tokens.filter(function (tok) { return tok.slice(-1) === letter; })
           .map(function (tok) { return tok.slice(0, -1); });
         line.appendChild(document.createTextNode(ranks.length ? ranks.join(" ") : t("void")));
@@ -153,6 +163,10 @@
       statusNode.appendChild(el("span", {"class": "muted", text: second}));
 
       var legal = role("legal");
+      // Rebuilding the cards removes the button that had the focus: give it to the next card
+      // (or Submit, or Undo), never back to the page's top, where a screen reader would restart.
+      var focused = document.activeElement;
+      var hadFocus = legal.contains(focused) || focused === undoBtn;
       legal.textContent = "";
       role("legal-label").textContent = answer.seat ? cfg.seats[answer.seat] + ": " + t("canPlay") : "";
       (answer.legal || []).forEach(function (token) {
@@ -164,6 +178,11 @@
       });
       undoBtn.disabled = play.length === 0;
       submitBtn.disabled = !state.complete;
+      if (hadFocus && !(focused === undoBtn && !undoBtn.disabled)) {
+        var next = legal.querySelector("button") || (!submitBtn.disabled && submitBtn) ||
+          (!undoBtn.disabled && undoBtn);
+        if (next) { next.focus(); }
+      }
       app.dataset.count = String(play.length);
     }
     var contract = {hands: cfg.hands, dealer: cfg.dealer, trump: cfg.trump, ruleset: cfg.ruleset};

@@ -160,12 +160,17 @@ def test_nobody_has_the_file_before_the_event_is_finished(client, organiser, pla
     assert response.status_code == 200 and f"SEED {played_event.seed}" in response.content.decode()
 
 
-@pytest.fixture
-def reinstated_event(organiser):
+@pytest.fixture(params=["swiss", "roundrobin"])
+def reinstated_event(request, organiser):
     """Eight pairs, three rounds; pair 3 withdraws before round 2 and is reinstated before 3."""
     actor = Actor(user=organiser)
     event = EventFactory(
-        organisers=[organiser], status="registration", rounds_count=3, boards_per_round=2
+        organisers=[organiser],
+        status="registration",
+        format=request.param,
+        round_robin="rounds",  # a round robin of the three rounds set, not the whole field
+        rounds_count=3,
+        boards_per_round=2,
     )
     for i in range(1, 9):
         Entry.objects.create(event=event, pair=PairFactory(), number=i)

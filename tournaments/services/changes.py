@@ -438,7 +438,7 @@ def reinstate_plan(entry: Entry) -> ReinstatePlan:
     missed = (
         event.rounds.exclude(status=Round.Status.PENDING)
         .filter(number__gt=entry.withdrawn_after_round)
-        .exclude(Q(tables__ns=entry) | Q(tables__ew=entry) | Q(bye=entry))
+        .exclude(Q(tables__ns=entry) | Q(tables__ew=entry) | Q(bye=entry) | Q(rests=entry))
         .order_by("number")
         .values_list("number", flat=True)
     )

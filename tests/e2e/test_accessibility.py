@@ -24,9 +24,8 @@ def open_table(page, code):
 
 @pytest.mark.django_db(transaction=True)
 def test_each_call_radio_group_is_named_by_its_call(new_page, running_event):
-    """short.html: the Contro / Recontro / Sant Vicenç radios ("No", "West", "East" three times)
-    sit in one fieldset "Calls"; the call's name is a bare <span>, so a screen reader cannot
-    tell which call a "No" or "West" radio belongs to."""
+    """Each call's radios ("No", "West", "East"…) are a group named by its call: a screen reader
+    says which call a "No" belongs to."""
     t = table1(running_event)
     page, _, _ = new_page("calls", phone=True)
     open_table(page, t.code_ns)
@@ -40,18 +39,24 @@ def test_each_call_radio_group_is_named_by_its_call(new_page, running_event):
         assert groups == 1, (call, page.locator("#field-calls").aria_snapshot())
 
 
-@pytest.mark.django_db(transaction=True)
-def test_card_by_card_hands_say_the_suit_to_a_screen_reader(new_page, running_event):
-    """table.js handNode: each suit line is an aria-hidden symbol followed by ranks, so the
-    accessible text of a hand is "North 11 10 5 4 9 8 3 …" with no suit at all."""
-    t = table1(running_event)
+def card_by_card(new_page, event, name):
+    """Board 1 entered as a short result, then its card-by-card page on a phone."""
+    t = table1(event)
     results.result_submit_short(
         table=t, board_number=1, actor=Actor(table=t, side="NS"), data=SHORT
     )
-    page, _, _ = new_page("hands", phone=True)
+    page, _, _ = new_page(name, phone=True)
     open_table(page, t.code_ns)
     page.goto(f"/table/{t.code_ns}/board/1/play/")
     page.wait_for_selector('#play-app[data-count="0"]')
+    return page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_card_by_card_hands_say_the_suit_to_a_screen_reader(new_page, running_event):
+    """Each suit line of a hand says its suit's name (the symbol is hidden from screen
+    readers), not "North 11 10 5 4 9 8 3 …"."""
+    page = card_by_card(new_page, running_event, "hands")
     north = page.locator("[data-role=deal] .hand.seat-N").aria_snapshot()
     for suit in ("oros", "copes", "espases", "bastos"):
         assert suit in north, north
@@ -59,16 +64,9 @@ def test_card_by_card_hands_say_the_suit_to_a_screen_reader(new_page, running_ev
 
 @pytest.mark.django_db(transaction=True)
 def test_playing_a_card_by_keyboard_keeps_the_focus(new_page, running_event):
-    """table.js render(): the legal-card buttons are all removed and rebuilt after each card,
-    so the focused button disappears and the focus falls to <body> 48 times per hand."""
-    t = table1(running_event)
-    results.result_submit_short(
-        table=t, board_number=1, actor=Actor(table=t, side="NS"), data=SHORT
-    )
-    page, _, _ = new_page("focus", phone=True)
-    open_table(page, t.code_ns)
-    page.goto(f"/table/{t.code_ns}/board/1/play/")
-    page.wait_for_selector('#play-app[data-count="0"]')
+    """The legal cards are rebuilt after each card played: the focus goes to the next legal
+    card, not back to the page's top (48 times a hand)."""
+    page = card_by_card(new_page, running_event, "focus")
     page.locator("#legal-cards button.play-card").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector('#play-app[data-count="1"]')
@@ -79,9 +77,8 @@ def test_playing_a_card_by_keyboard_keeps_the_focus(new_page, running_event):
 
 @pytest.mark.django_db(transaction=True)
 def test_table_home_live_region_stays_in_the_page_when_boards_refresh(new_page, running_event):
-    """_boards.html marks #boards aria-live, but table.js replaces the whole element
-    (current.replaceWith(fresh)): the live region the screen reader watched is gone, the new one
-    is inserted already filled, so "entered / confirmed by EW" is never announced."""
+    """The boards' refresh changes the content of the live region the screen reader found, and
+    keeps the region itself: "entered", "confirmed by EW" are announced."""
     t = table1(running_event)
     page, _, _ = new_page("live", phone=True)
     open_table(page, t.code_ns)
@@ -95,9 +92,8 @@ def test_table_home_live_region_stays_in_the_page_when_boards_refresh(new_page, 
 
 @pytest.mark.django_db(transaction=True)
 def test_public_standings_refresh_keeps_the_keyboard_focus(new_page, running_event, organiser):
-    """public.js sets #standings-live.innerHTML every 15 s, changed or not, with no check for
-    the focus (live.js and table.js have one): a keyboard user on a pair's link is thrown back
-    to <body> every 15 s."""
+    """The standings' refresh leaves the table alone while the focus is in it: a keyboard user
+    on a pair's link is not sent back to the page's top every 15 s."""
     event = build_played_event(running_event, organiser)
     page, _, _ = new_page("standings")
     page.goto(f"/e/{event.pk}/standings/")
@@ -120,8 +116,8 @@ SMALL = """() => [...document.querySelectorAll('main a, main button, main summar
 
 @pytest.mark.django_db(transaction=True)
 def test_table_page_targets_are_44_px(new_page, running_event):
-    """table.css: the back link "← Table 1" (19 px high), "EW confirms on this phone" (24 px)
-    and "Another table code" (19 px) are far below the ~44 px the table pages aim for."""
+    """Every link, button and summary of the table pages is at least ~44 px (checked at 40):
+    the back link, "EW confirms on this phone", "Another table code"."""
     t = table1(running_event)
     results.result_submit_short(
         table=t, board_number=1, actor=Actor(table=t, side="NS"), data=SHORT

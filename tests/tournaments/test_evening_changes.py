@@ -392,6 +392,21 @@ def test_a_substitute_plays_on_in_the_pair_with_its_number_and_history(running_e
     assert audit.changes["player"] == [out.name, "Pere Soler"]
 
 
+def test_no_substitute_once_every_round_is_played(organiser, actor):
+    """After the last round, a new player would join the pair (and its club's players) without
+    playing a board: refused, nothing changed."""
+    from tests.conftest import start_four_pairs
+
+    event = start_four_pairs(organiser, rounds_count=1)
+    entry = event.entries.select_related("pair").get(number=1)
+    _close(event, 1, actor)
+    with pytest.raises(ServiceError, match="Every round has been played") as refused:
+        changes.player_substitute(entry=entry, actor=actor, seat=2, name="Pere Soler")
+    assert refused.value.field == "seat"
+    entry.refresh_from_db()
+    assert not entry.substitutions.exists() and entry.pair.player2.name != "Pere Soler"
+
+
 def test_a_substitution_needs_a_new_name(running_event, actor):
     entry = running_event.entries.get(number=1)
     with pytest.raises(ServiceError, match="already in the pair"):

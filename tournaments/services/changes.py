@@ -529,6 +529,12 @@ def player_substitute(
         raise ServiceError(_("At most %(n)s characters.") % {"n": max_length(Player)}, field="name")
     if entry.withdrawn:
         raise Conflict(_("This pair has withdrawn."), field="seat")
+    if event.status == Event.Status.RUNNING and substitution_round(event) > event.rounds_count:
+        # The new player would be a member of the pair (and of its club's players) without
+        # having played a board.
+        raise Conflict(
+            _("Every round has been played: a new player would play none."), field="seat"
+        )
     with transaction.atomic():
         entry = (
             Entry.objects.select_for_update(of=("self",), no_key=True)

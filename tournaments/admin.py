@@ -8,10 +8,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 from django.utils.translation import gettext_lazy as _
+from rest_framework.authtoken.admin import TokenAdmin
+from rest_framework.authtoken.models import TokenProxy
 
 from tournaments import policy
 from tournaments.forms_login import AdminLoginForm
 from tournaments.models import (
+    AccountToken,
     AuditEntry,
     Board,
     BoardResult,
@@ -116,10 +119,35 @@ class SeasonAdmin(ProjectAdmin):
 
 @admin.register(Registration)
 class RegistrationAdmin(ProjectAdmin):
+    """The pair's links stay with the pair: the withdraw token and the check-in token act
+    without an account (a view permission must not become the power to withdraw a pair)."""
+
     list_display = ["event", "player1", "player2", "email", "status", "checked_in_at"]
     list_filter = ["status"]
     search_fields = ["player1", "player2", "email", "event__name"]
-    readonly_fields = ["token", "entry", "checked_in_at"]
+    exclude = ["token", "checkin_token"]
+    readonly_fields = ["entry", "checked_in_at"]
+
+
+# DRF's own page lists every account's API token in full (a staff account with the view
+# permission would act as any account, superusers included) and lets staff make one for anyone.
+admin.site.unregister(TokenProxy)
+
+
+@admin.register(AccountToken)
+class AccountTokenAdmin(ProjectAdmin, TokenAdmin):
+    """Who holds an API token, and since when: enough to revoke a lost one (delete it; the
+    account gets a new one at its next ``auth/token``). The key is never shown."""
+
+    list_display = ["user", "created"]
+    fields = ["user", "created"]
+    readonly_fields = ["user", "created"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Pair)

@@ -14,6 +14,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from rest_framework.authtoken.models import TokenProxy
 
 import engine
 from engine import MatchRules
@@ -1560,3 +1561,16 @@ class LeagueAudit(models.Model):
         ordering = ["created_at", "pk"]
         verbose_name = _("league audit entry")
         verbose_name_plural = _("league audit trail")
+
+
+class AccountToken(TokenProxy):
+    """An account's API token as the admin shows it: named by its account, never by its key
+    (the key is the account's password for the API; DRF's own name for a token is its key)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return str(self.user)

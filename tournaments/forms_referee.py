@@ -51,6 +51,12 @@ class AcceptForm(RulingForm):
         field = self.fields["submission"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = result.submissions.all()
+        self.name_choices(labels)
+
+    def name_choices(self, labels: dict[int, str]) -> None:
+        """Name each submission as the desk shows it (a refused ruling's form too)."""
+        field = self.fields["submission"]
+        assert isinstance(field, forms.ModelChoiceField)
         field.label_from_instance = lambda s: labels.get(s.pk, str(s.pk))
 
     def ruling_data(self) -> dict[str, Any]:
@@ -254,6 +260,8 @@ def ruling_forms(
     forms: dict[str, RulingForm] = {}
     for key, cls in FORMS.items():
         if posted is not None and key == posted_key:
+            if isinstance(posted, AcceptForm):
+                posted.name_choices(labels)
             forms[key] = posted
             continue
         kwargs: dict[str, Any] = {"prefix": key, "initial": initial[key]}

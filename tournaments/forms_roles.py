@@ -20,6 +20,8 @@ class AppointForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    """Beside the appoint form on one page: its own ids, so that each label names its field."""
+
     role = forms.ChoiceField(
         label=_("Role"), choices=RoleInvitation.Role.choices, initial=RoleInvitation.Role.REFEREE
     )
@@ -28,6 +30,10 @@ class InviteForm(forms.Form):
         required=False,
         max_length=254,
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)
 
 
 class AcceptForm(BaseUserCreationForm):

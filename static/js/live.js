@@ -74,11 +74,18 @@
         .then(function (html) {
           if (!html) { return; }
           var current = document.getElementById(id);
-          if (!current || busy(current)) { etag = null; return; }
+          if (!current) { return; }
           var holder = document.createElement("div");
           holder.innerHTML = html;
           var fresh = holder.querySelector("#" + id);
           if (!fresh) { return; }
+          if (busy(current)) {
+            // Someone works in it (a link focused, a form open): keep it as it is, but still
+            // announce what is new, and fetch it whole again next time to show it.
+            etag = null;
+            collect(fresh, false);
+            return;
+          }
           current.replaceWith(fresh);
           document.dispatchEvent(new CustomEvent("live:updated", {detail: {id: id}}));
           collect(fresh, false);

@@ -240,7 +240,16 @@
     else if (where === "back") pos = Math.max(0, pos - 1);
     else if (where === "forward") pos = Math.min(steps.length, pos + 1);
     else if (where === "end") pos = steps.length;
+    var focused = document.activeElement;
     render();
+    // A button that has just disabled itself (Next card at the last card, Start at the first)
+    // would drop the focus to the page's top, and Home / End with it: hand it to its
+    // neighbour going the other way.
+    if (focused && focused.disabled && root.contains(focused)) {
+      var atEnd = pos === steps.length;
+      var next = atEnd ? buttons.back : buttons.forward;
+      if (next && !next.disabled) next.focus();
+    }
   }
 
   Object.keys(buttons).forEach(function (key) {

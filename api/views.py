@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.request import Request
@@ -100,10 +101,17 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
 
 class AccountTokenView(ApiView):
     """Exchange a username and password for an account token (attempts counted with the site's
-    login, ``tournaments.ratelimit``)."""
+    login, ``tournaments.ratelimit``); ``DELETE`` with the token revokes it (a lost phone, a
+    script retired): the next ``POST`` makes a new one."""
 
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
+    def _revoking(self) -> bool:
+        return getattr(getattr(self, "request", None), "method", None) == "DELETE"
+
+    def get_authenticators(self) -> list[Any]:
+        return [TokenAuthentication()] if self._revoking() else []
+
+    def get_permissions(self) -> list[Any]:
+        return [permissions.IsAuthenticated() if self._revoking() else permissions.AllowAny()]
 
     @extend_schema(
         tags=["authentication"],
@@ -129,6 +137,17 @@ class AccountTokenView(ApiView):
         tried.succeeded()
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
+
+    @extend_schema(
+        tags=["authentication"],
+        request=None,
+        responses={204: None, **errors(401)},
+        summary="Revoke the account token sent",
+    )
+    def delete(self, request: Request) -> Response:
+        assert isinstance(request.auth, Token)
+        request.auth.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TableTokenView(ApiView):

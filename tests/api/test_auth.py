@@ -28,6 +28,22 @@ def test_account_token_for_username_and_password(world):
     assert wrong.status_code == 400 and "non_field_errors" in errors_of(wrong)
 
 
+def test_an_account_token_is_revoked_by_deleting_it(world):
+    """``DELETE auth/token`` with the token: it acts no more; the next login makes a new one."""
+    login = {"username": "organiser", "password": "pass-word-123"}
+    token = world.client().post("/api/v1/auth/token", login, format="json").json()["token"]
+    holder = world.client()
+    holder.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert holder.get(f"/api/v1/events/{world.event.pk}").status_code == 200
+    # Without a token, or with a session alone, there is nothing to revoke.
+    assert world.client().delete("/api/v1/auth/token").status_code == 401
+    assert holder.delete("/api/v1/auth/token").status_code == 204
+    assert holder.get(f"/api/v1/events/{world.event.pk}").status_code == 401
+    assert holder.delete("/api/v1/auth/token").status_code == 401
+    again = world.client().post("/api/v1/auth/token", login, format="json").json()["token"]
+    assert again != token
+
+
 def test_wrong_passwords_are_throttled_per_client(world):
     client = world.client()
     for _ in range(10):

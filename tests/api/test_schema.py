@@ -13,7 +13,7 @@ from tournaments.models import Club, Pair, Player
 from tournaments.services.events import max_length
 
 ENDPOINTS = {
-    "/api/v1/auth/token": {"post"},
+    "/api/v1/auth/token": {"post", "delete"},
     "/api/v1/table-token": {"post"},
     "/api/v1/events": {"get", "post"},
     "/api/v1/event-presets": {"get"},

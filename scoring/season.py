@@ -97,7 +97,8 @@ POINT_TABLES: Mapping[str, PointTable] = {
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """An entry's final rank and the players credited with it (two; more with a substitute)."""
+    """An entry's final rank and the players credited with it (two; more with a substitute;
+    none for a pair that played no round, whose place still counts in the field)."""
 
     rank: int
     players: tuple[int, ...]
@@ -191,7 +192,9 @@ def season_ranking(
             raise SeasonInputError(f"event {event.event} is given twice")
         seen: set[tuple[int, ...]] = set()
         for placement, points in event_points(event, table=table):
-            if len(set(placement.players)) != len(placement.players) or not placement.players:
+            if not placement.players:
+                continue
+            if len(set(placement.players)) != len(placement.players):
                 raise SeasonInputError(f"event {event.event}: bad line-up {placement.players}")
             competitors: list[tuple[int, ...]]
             if by == "player":

@@ -88,7 +88,8 @@ def _final_placements(
         if by_pair:
             most = max(rounds for _pair, rounds in spans)
             pair = [p for p, rounds in spans if rounds == most][-1]
-            lineups[entry.pk] = (pair.player1_id, pair.player2_id)
+            # A pair that played no round (withdrawn before round 1) credits no partnership.
+            lineups[entry.pk] = (pair.player1_id, pair.player2_id) if most else ()
             continue
         ids: list[int] = []
         for pair, rounds in spans:

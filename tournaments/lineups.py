@@ -4,6 +4,8 @@ replaced, then its pair now), each with the number of the event's played rounds 
 A line-up replaced before it played a round (a substitution from round 1, or one from a round
 the event never reached: an evening finished early) played none, and its players did not play
 for the entry: not on the pair's line of their page, not as anyone's partner, not in a season.
+Nor did a line-up whose rounds the entry itself did not play (before a late entry joined, after
+it withdrew, while it was out).
 """
 
 from __future__ import annotations
@@ -21,15 +23,26 @@ def played_rounds(rounds: Iterable[Round]) -> int:
     )
 
 
+def entry_rounds(entry: Entry, *, played: int) -> set[int]:
+    """The rounds of 1..``played`` the entry took part in: from the round it joined (a late
+    entry) to the one after which it withdrew, less those it missed while withdrawn."""
+    last = (
+        played if entry.withdrawn_after_round is None else min(played, entry.withdrawn_after_round)
+    )
+    return set(range(entry.joins_round or 1, last + 1)) - set(entry.missed_rounds or ())
+
+
 def lineups(entry: Entry, *, played: int) -> list[tuple[Pair, int]]:
-    """The entry's line-ups in order, each with the rounds of 1..``played`` it played."""
+    """The entry's line-ups in order, each with the number of rounds of 1..``played`` it played
+    (rounds the entry itself did not play count for none: :func:`entry_rounds`)."""
     subs: list[Substitution] = sorted(entry.substitutions.all(), key=lambda s: s.from_round)
+    rounds = entry_rounds(entry, played=played)
     out, start = [], 1
     for sub in subs:
         end = min(sub.from_round, played + 1)
-        out.append((sub.previous_pair, max(0, end - start)))
+        out.append((sub.previous_pair, len(rounds & set(range(start, end)))))
         start = max(start, end)
-    out.append((entry.pair, max(0, played - start + 1)))
+    out.append((entry.pair, len(rounds & set(range(start, played + 1)))))
     return out
 
 

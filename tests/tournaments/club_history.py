@@ -28,11 +28,13 @@ def club_evening(
     finish: bool = True,
     seed: int = 1,
     before_play=None,
+    before_round=None,
     **options: object,
 ) -> Event:
     """An evening of ``club``: one pair per ``lineup`` item, ``play`` rounds played and closed
     (all by default), published, and finished when every round was played and ``finish``;
-    ``before_play(event)`` runs once the event has started, before round 1 is proposed."""
+    ``before_play(event)`` runs once the event has started, before round 1 is proposed, and
+    ``before_round[n](event)`` before round n is proposed."""
     actor = Actor(user=organiser)
     event = events.event_create(
         actor=actor,
@@ -53,6 +55,9 @@ def club_evening(
         before_play(event)
     rng = random.Random(seed)
     for n in range(1, (rounds if play is None else play) + 1):
+        if before_round and n in before_round:
+            before_round[n](event)
+            event.refresh_from_db()
         pairings_propose(event.pk, n, actor=actor)
         rnd = events.round_open(rnd=event.rounds.get(number=n), actor=actor)
         play_round(rnd, rng)

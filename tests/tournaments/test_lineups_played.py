@@ -14,7 +14,7 @@ from tests.tournaments.club_history import club_evening, players
 from tournaments.actors import Actor
 from tournaments.club_selectors import season_view
 from tournaments.demo import play_round
-from tournaments.services import changes, events
+from tournaments.services import changes, events, late_entries
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -80,3 +80,43 @@ def test_a_substitute_for_a_round_never_played_did_not_play(client, club, organi
     season = SeasonFactory(club=club, starts=date(2026, 1, 1), ends=date(2026, 12, 31))
     credited = {p.name for row in season_view(season, actor).rows for p in row.players}
     assert "Carles" not in credited and {"Anna", "Biel"} <= credited
+
+
+def _credited(club, organiser, rank_by="player"):
+    season = SeasonFactory(
+        club=club, starts=date(2026, 1, 1), ends=date(2026, 12, 31), rank_by=rank_by
+    )
+    rows = season_view(season, Actor(user=organiser)).rows
+    return {p.name for row in rows for p in row.players}
+
+
+@pytest.mark.parametrize("rank_by", ["player", "pair"])
+def test_a_pair_withdrawn_before_round_1_credits_nobody(club, organiser, rank_by):
+    """The pair played no board: its place in the standings gives its players nothing."""
+    lineup = [tuple(players(f"A{i}", f"B{i}", club=club)) for i in range(3)]
+
+    def withdraw_pair_3(event):
+        changes.entry_withdraw(entry=event.entries.get(number=3), actor=Actor(user=organiser))
+
+    club_evening(
+        club, organiser, lineup, when=date(2026, 9, 1), rounds=1, before_round={1: withdraw_pair_3}
+    )
+    credited = _credited(club, organiser, rank_by)
+    assert {"A0", "B0", "A1", "B1"} <= credited and not {"A2", "B2"} & credited
+
+
+def test_a_late_entrys_player_replaced_before_it_joined_is_not_credited(club, organiser):
+    lineup = [tuple(players(f"A{i}", f"B{i}", club=club)) for i in range(2)]
+
+    def late_pair(event):
+        actor = Actor(user=organiser)
+        entry = late_entries.late_entry_register(
+            event=event, actor=actor, player1="Late A", player2="Late B"
+        )
+        changes.player_substitute(entry=entry, actor=actor, seat=2, name="Sub")  # before it plays
+
+    club_evening(
+        club, organiser, lineup, when=date(2026, 9, 1), rounds=2, before_round={2: late_pair}
+    )
+    credited = _credited(club, organiser)
+    assert {"Late A", "Sub"} <= credited and "Late B" not in credited

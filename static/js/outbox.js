@@ -329,20 +329,36 @@
   function showRefusal(form, data) {
     var old = form.querySelector(".outbox-refusal");
     if (old) { old.remove(); }
+    form.querySelectorAll(".outbox-field-error").forEach(function (n) { n.remove(); });
+    form.querySelectorAll("[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
     var box = el("div", "outbox-refusal error");
     box.setAttribute("role", "alert");
     box.appendChild(el("p", "", t("refusedHere")));
     var list = el("ul", "errorlist");
     var errors = (data && data.errors) || {};
+    var first = null;
     Object.keys(errors).forEach(function (k) {
-      errors[k].forEach(function (m) { list.appendChild(el("li", "", m)); });
+      // Written once, next to its field, as the page without JavaScript does; the box at the
+      // top says that nothing was stored and lists only what belongs to no field.
       var field = form.querySelector("[name='" + k + "']");
+      var slot = form.querySelector("#field-" + k);
       if (field) { field.setAttribute("aria-invalid", "true"); }
+      if (!slot) {
+        errors[k].forEach(function (m) { list.appendChild(el("li", "", m)); });
+        return;
+      }
+      var note = el("p", "error outbox-field-error", errors[k].join(" "));
+      note.id = "error-" + k;
+      slot.appendChild(note);
+      if (field) { field.setAttribute("aria-describedby", note.id); }
+      first = first || slot;
     });
-    if (!list.childNodes.length) { list.appendChild(el("li", "", reasonOf(data) || t("refusedNoReason"))); }
-    box.appendChild(list);
+    if (!list.childNodes.length && !first) {
+      list.appendChild(el("li", "", reasonOf(data) || t("refusedNoReason")));
+    }
+    if (list.childNodes.length) { box.appendChild(list); }
     form.prepend(box);
-    box.scrollIntoView({block: "center"});
+    (first || box).scrollIntoView({block: "center"});
   }
 
   function mySide() {

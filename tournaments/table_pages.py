@@ -516,6 +516,7 @@ def outbox_text() -> dict[str, Any]:
         "refused": _("refused by the server:"),
         "refusedNoReason": _("the server did not say why."),
         "refusedHere": _("The server refused this; nothing was stored:"),
+        "refusedFields": _("The server refused this; nothing was stored. See below."),
         "dismiss": _("OK"),
         "boardWaiting": _("On this phone, not sent yet:"),
         "savedOffline": _(

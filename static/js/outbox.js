@@ -333,7 +333,8 @@
     form.querySelectorAll("[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
     var box = el("div", "outbox-refusal error");
     box.setAttribute("role", "alert");
-    box.appendChild(el("p", "", t("refusedHere")));
+    var head = el("p", "", t("refusedHere"));
+    box.appendChild(head);
     var list = el("ul", "errorlist");
     var errors = (data && data.errors) || {};
     var first = null;
@@ -356,7 +357,7 @@
     if (!list.childNodes.length && !first) {
       list.appendChild(el("li", "", reasonOf(data) || t("refusedNoReason")));
     }
-    if (list.childNodes.length) { box.appendChild(list); }
+    if (list.childNodes.length) { box.appendChild(list); } else { head.textContent = t("refusedFields"); }
     form.prepend(box);
     (first || box).scrollIntoView({block: "center"});
   }

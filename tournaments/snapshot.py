@@ -14,14 +14,15 @@ from django.db import connections, transaction
 
 @contextmanager
 def one_moment(using: str = "default") -> Iterator[None]:
-    """Run the block's reads in one read-only snapshot (REPEATABLE READ on PostgreSQL; one
-    transaction elsewhere). Inside a transaction already, the block is part of it."""
+    """Run the block's reads in one read-only snapshot on PostgreSQL (REPEATABLE READ). Inside
+    a transaction already, the block is part of it. On SQLite (the demo) the reads run as they
+    come: a transaction there takes the database's write lock (``transaction_mode``
+    IMMEDIATE), and a page must not wait for every writer of the site."""
     connection = connections[using]
-    if connection.in_atomic_block:
+    if connection.in_atomic_block or connection.vendor != "postgresql":
         yield
         return
     with transaction.atomic(using=using):
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield

@@ -22,6 +22,8 @@ class AppointForm(forms.Form):
 class InviteForm(forms.Form):
     """Beside the appoint form on one page: its own ids, so that each label names its field."""
 
+    field_id_prefix = "invite-"  # its fields' boxes (tournaments/_field.html)
+
     role = forms.ChoiceField(
         label=_("Role"), choices=RoleInvitation.Role.choices, initial=RoleInvitation.Role.REFEREE
     )

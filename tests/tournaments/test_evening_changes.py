@@ -443,3 +443,26 @@ def test_only_the_organisers_make_these_changes(running_event, referee):
     ):
         with pytest.raises(ServiceError, match="Only the organisers"):
             attempt()
+
+
+def test_a_round_unopened_after_a_reinstatement_pairs_the_pair_again(organiser, actor):
+    """Pair 3 is reinstated while round 2, paired without it, is open with no result: that
+    round is missed, until the organiser un-opens it to pair it again (organisers.md)."""
+    from tests.conftest import start_four_pairs
+    from tournaments.services.pairings import pairings_propose
+
+    event = start_four_pairs(organiser, rounds_count=3)
+    _close(event, 1, actor)
+    changes.entry_withdraw(entry=event.entries.get(number=3), actor=actor)
+    pairings_propose(event.pk, 2, actor=actor)
+    events.round_open(rnd=_round(event, 2), actor=actor)
+    changes.entry_reinstate(entry=event.entries.get(number=3), actor=actor)
+    back = event.entries.get(number=3)
+    assert back.missed_rounds == [2]
+    changes.round_unopen(rnd=_round(event, 2), actor=actor, reason="pair 3 is back")
+    back.refresh_from_db()
+    assert back.missed_rounds == []
+    assert _last_audit(event).changes["missed_round_taken_back"] == [[3], None]
+    pairings_propose(event.pk, 2, actor=actor)
+    seated = {p for t in _tables(event, 2) for p in (t.ns_id, t.ew_id)}
+    assert back.pk in seated

@@ -190,6 +190,13 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
         rnd.opened_at = None
         rnd.clock_ends_at = rnd.clock_left = None
         rnd.save(update_fields=["status", "opened_at", "clock_ends_at", "clock_left"])
+        # A pair reinstated while this round was open had missed it; paired again, it may play.
+        back = []
+        for entry in event.entries.order_by("number"):
+            if rnd.number in (entry.missed_rounds or ()):
+                entry.missed_rounds = [n for n in entry.missed_rounds if n != rnd.number]
+                entry.save(update_fields=["missed_rounds"])
+                back.append(entry.number)
         audit.record(
             event=event,
             actor=actor.label,
@@ -198,6 +205,7 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
                 "round": [None, rnd.number],
                 "status": [Round.Status.OPEN, Round.Status.PENDING],
                 "new_codes_tables": [None, [t.number for t in tables]],
+                **({"missed_round_taken_back": [back, None]} if back else {}),
             },
             note=f"{reason.strip()} ({revoked} token(s) revoked)",
         )

@@ -46,6 +46,14 @@ def conflict_dispute(event):
     return t.results.get(board__number=1).disputes.get()
 
 
+def open_dispute(new_page, dispute, name):
+    """The referee's page of ``dispute``, logged in as the event's referee."""
+    page, _, _ = new_page(name)
+    log_in(page, "referee")
+    page.goto(f"/referee/dispute/{dispute.pk}/")
+    return page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_replay_keeps_the_focus_when_a_replay_button_disables_itself(
     new_page, running_event, referee
@@ -53,9 +61,7 @@ def test_replay_keeps_the_focus_when_a_replay_button_disables_itself(
     """Home / End on a replay button jump to either end, and the focus stays in the replay when
     the button pressed disables itself (Next card at the last card)."""
     dispute, steps = illegal_dispute(running_event)
-    page, _, _ = new_page("replay-focus")
-    log_in(page, "referee")
-    page.goto(f"/referee/dispute/{dispute.pk}/")
+    page = open_dispute(new_page, dispute, "replay-focus")
     replay = page.locator("#replay")
     replay.get_by_role("button", name="Next card").focus()
     page.keyboard.press("End")  # docs: Home / End once a replay button has the focus
@@ -70,9 +76,7 @@ def test_replay_keeps_the_focus_when_a_replay_button_disables_itself(
 @pytest.mark.django_db(transaction=True)
 def test_stepping_to_the_illegal_card_with_enter_keeps_the_focus(new_page, running_event, referee):
     dispute, steps = illegal_dispute(running_event)
-    page, _, _ = new_page("replay-enter")
-    log_in(page, "referee")
-    page.goto(f"/referee/dispute/{dispute.pk}/")
+    page = open_dispute(new_page, dispute, "replay-enter")
     page.locator("#replay").get_by_role("button", name="Next card").focus()
     for _ in range(steps):
         page.keyboard.press("Enter")
@@ -100,9 +104,7 @@ def test_console_announces_a_new_dispute_while_the_focus_is_in_the_grid(new_page
 def test_ruling_form_errors_and_help_are_tied_to_their_fields(new_page, running_event, referee):
     """A radio group's error (the submission to accept) is referenced by its fieldset."""
     dispute = conflict_dispute(running_event)
-    page, _, _ = new_page("ruling-errors")
-    log_in(page, "referee")
-    page.goto(f"/referee/dispute/{dispute.pk}/")
+    page = open_dispute(new_page, dispute, "ruling-errors")
     form = page.locator("#rule-accept")
     form.locator("textarea").fill("Both pairs agree on the NS version.")
     form.get_by_role("button", name="Rule").focus()
@@ -119,9 +121,7 @@ def test_ruling_form_errors_and_help_are_tied_to_their_fields(new_page, running_
 @pytest.mark.django_db(transaction=True)
 def test_explanation_help_text_reference_exists(new_page, running_event, referee):
     dispute = conflict_dispute(running_event)
-    page, _, _ = new_page("ruling-help")
-    log_in(page, "referee")
-    page.goto(f"/referee/dispute/{dispute.pk}/")
+    page = open_dispute(new_page, dispute, "ruling-help")
     help_ids = page.evaluate(
         "[...document.querySelectorAll('textarea[aria-describedby]')].flatMap(t => "
         "t.getAttribute('aria-describedby').split(' ')).filter(i => !document.getElementById(i))"
@@ -152,9 +152,7 @@ def test_accept_form_keeps_its_option_names_after_a_refusal(new_page, running_ev
     """A refused ruling's form comes back with the submissions named as before the refusal,
     not by their database ids."""
     dispute = conflict_dispute(running_event)
-    page, _, _ = new_page("accept-labels")
-    log_in(page, "referee")
-    page.goto(f"/referee/dispute/{dispute.pk}/")
+    page = open_dispute(new_page, dispute, "accept-labels")
     form = page.locator("#rule-accept")
     radios = form.get_by_role("radio")
     before = [

@@ -15,6 +15,7 @@ from engine.par import par as engine_par
 from engine.rules import TRUMPS, Rules
 from tournaments import play as adapter
 from tournaments.models import (
+    AccountToken,
     AttemptCounter,
     AuditEntry,
     Board,
@@ -603,3 +604,12 @@ class LeagueAuditFactory(factory.django.DjangoModelFactory):
     actor = "organiser"
     action = "league_game"
     changes = factory.LazyFunction(lambda: {"game": [None, 1]})
+
+
+class AccountTokenFactory(factory.django.DjangoModelFactory):
+    """An account's API token (its key made by the model, as ``auth/token`` makes it)."""
+
+    class Meta:
+        model = AccountToken
+
+    user = factory.SubFactory(UserFactory)

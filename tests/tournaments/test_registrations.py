@@ -282,3 +282,21 @@ def test_the_same_pair_signs_up_once_and_one_player_is_not_a_pair(client, open_e
     first = Registration.objects.get(event=open_event)
     svc.registration_withdraw(registration=first)
     assert client.post(url, form).status_code == 302
+
+
+def test_a_name_that_outgrows_its_column_once_normalised_is_refused(client, open_event):
+    """120 characters typed, 240 once in normal form (U+0958 composes to two): refused at
+    its field, on the form and in the service, nothing stored (not a 500 on PostgreSQL)."""
+    grows = "\u0958" * 120
+    url = reverse("public:register", args=[open_event.pk])
+    answer = client.post(url, {"player1": grows, "player2": "Biel", "email": "a@example.org"})
+    assert answer.status_code == 400
+    assert answer.context["form"].errors["player1"] == [
+        "At most 120 characters (this name has 240)."
+    ]
+    with pytest.raises(ServiceError) as refused:
+        svc.registration_signup(
+            event=open_event, player1="Anna", player2=grows, email="a@x.org", language="en"
+        )
+    assert refused.value.field == "player2"
+    assert not Registration.objects.exists()

@@ -21,6 +21,7 @@ from tournaments.services import ServiceError, audit, clubs
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
+    max_length,
     players_key,
     registered_pairs,
     require_organiser,
@@ -50,6 +51,15 @@ def _pairs_only(event: Event) -> None:
 def pair_registration(registration: Registration) -> Registration:
     """The registration that stands for the pair: a matched solo sign-up's partner's."""
     return registration.matched_into or registration
+
+
+def name_too_long(name: str) -> str | None:
+    """The sentence refusing ``name`` (already in its normal form) when it does not fit its
+    column, else None."""
+    limit = max_length(Registration, "player1")
+    if len(name) <= limit:
+        return None
+    return _("At most %(max)s characters (this name has %(n)s).") % {"max": limit, "n": len(name)}
 
 
 def _current_pair(registration: Registration) -> Registration:
@@ -109,6 +119,10 @@ def registration_signup(
         player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
             raise ServiceError(_("Type the player's name."), field="player1")
+        # Checked as stored: a name's normal form can be longer than what was typed.
+        for field, value in (("player1", player1), ("player2", player2)):
+            if problem := name_too_long(value):
+                raise ServiceError(problem, field=field)
         problem = _new_pair_problem(event, player1, player2) if player2 else None
         if problem:
             raise ServiceError(problem, field="player2")
@@ -200,11 +214,13 @@ def registration_mark_paid(*, registration: Registration, actor: Actor, paid: bo
 def registration_withdraw(*, registration: Registration) -> Registration:
     """The pair withdraws (by the link of its e-mail) before the event starts; the first pair
     waiting takes a freed place."""
-    registration = _current_pair(registration)
     with transaction.atomic():
         event = Event.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.event_id
         )  # see signup
+        # Which pair, read under the event's lock: a solo player's link withdraws the pair an
+        # organiser matched them into, also when the match committed a moment ago.
+        registration = _current_pair(registration)
         registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.pk
         )
@@ -243,6 +259,10 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
     event = registration.event
     require_organiser(event, actor)
     with transaction.atomic():
+        # The event's lock first, as signing up, matching and withdrawing take it: the other
+        # order deadlocked a check-in against the pair's withdrawal.
+        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        registration = _current_pair(registration)
         registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.pk
         )

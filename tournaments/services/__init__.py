@@ -1,6 +1,7 @@
 """Writes: every change of an event, its rounds and results goes through these functions."""
 
 from tournaments.jsonio import nul_message
+from tournaments.models import Event
 
 
 class ServiceError(Exception):
@@ -43,3 +44,11 @@ def stated_reason(reason: str, *, missing: str) -> str:
     if "\x00" in text:
         raise ServiceError(nul_message("reason"), field="reason")
     return text
+
+
+def lock_event(pk: int) -> Event:
+    """The event's row, locked ``FOR NO KEY UPDATE`` until the transaction ends: taken first by
+    every change that must not cross another change of the event (a round proposed, opened,
+    reopened or closed; a withdrawal, a late entry, a bye request; a sign-up, a check-in; a
+    role), so that two of them wait for each other instead of deadlocking."""
+    return Event.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)

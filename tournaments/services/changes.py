@@ -30,7 +30,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, ServiceError, audit, clubs
+from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event
 from tournaments.services.events import (
     max_length,
     pair_display_name,
@@ -101,7 +101,7 @@ def round_reopen(*, rnd: Round, actor: Actor, reason: str) -> ReopenPlan:
     if not reason.strip():
         raise ServiceError(_("Say why the round is reopened."), field="reason")
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         plan = reopen_plan(rnd)
         if plan.dropped is not None:
@@ -358,7 +358,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     require_organiser(event, actor)
     require_pairs_event(event)
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         entry = (
             Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("pair", "event")
@@ -467,7 +467,7 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
     event = entry.event
     require_organiser(event, actor)
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         entry = (
             Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("event")

@@ -33,7 +33,15 @@ from tournaments.models import (
     new_table_code,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs, stated_reason
+from tournaments.services import (
+    Conflict,
+    NotAllowed,
+    ServiceError,
+    audit,
+    clubs,
+    lock_event,
+    stated_reason,
+)
 from tournaments.services.waiting_list import promote_within_cap
 
 
@@ -300,7 +308,7 @@ class PairBatch:
     """
 
     def __init__(self, event: Event) -> None:
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         self.registered = registered_pairs(event)
         self.next_number = _next_number(event)
 
@@ -459,7 +467,7 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
         raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        event = lock_event(event.pk)
         if event.format != Event.Format.SWISS:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.
@@ -537,7 +545,7 @@ def round_propose(
         # The event's lock first, as reopening a round, a late entry, a withdrawal and a bye
         # request take it: a reopened previous round then drops this proposal, or this
         # proposal sees it open and is refused; the pairs it seats are read under it.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         entries = {e.pk: e for e in round_active_entries(event, number)}
         if event.format == Event.Format.SWISS and set(seen) != set(entries):
             raise ServiceError(
@@ -723,7 +731,7 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
     with transaction.atomic():
         # The event's lock first: a withdrawal or a late entry (which take it) either comes
         # before the round opens, and the round sees it, or after, and sees the round open.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         found = Round.objects.select_for_update(of=("self",), no_key=True).filter(pk=rnd.pk)
         if (locked := found.first()) is None:
             raise Conflict(
@@ -811,7 +819,7 @@ def round_close(
     require_organiser(event, actor)
     accepted = set(OUTSTANDING_KINDS) if accept_missing else set(accept)
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         if rnd.status != Round.Status.OPEN:
             raise Conflict(_("Only an open round can be closed."), field="round")
@@ -986,7 +994,7 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
         raise ServiceError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
     with transaction.atomic():
         # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        event = lock_event(event.pk)
         club = fields.get("club")
         if isinstance(club, Club) and club.pk != event.club_id:
             clubs.require_club_organiser(club=club, actor=actor)

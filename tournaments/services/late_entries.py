@@ -14,7 +14,7 @@ from scoring.groups import group_rounds_of
 from tournaments import queue, scoring_io
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
-from tournaments.services import Conflict, ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit, lock_event
 from tournaments.services.events import (
     PairBatch,
     entry_create,
@@ -84,7 +84,7 @@ def late_entry_register(
     if refused:
         raise Conflict(refused, field="format")
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         joins = next_unopened_round(event)
         if joins > event.rounds_count:
             raise Conflict(
@@ -162,7 +162,7 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
         )
     try:
         with transaction.atomic():
-            Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+            lock_event(event.pk)
             request = ByeRequest.objects.create(
                 entry=entry, round_number=round_number, created_by=actor.label
             )
@@ -195,7 +195,7 @@ def bye_request_remove(*, request: ByeRequest, actor: Actor) -> None:
             field="round",
         )
     with transaction.atomic():
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         number = request.round_number
         request.delete()
         dropped = _drop_proposal(event, number)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
-from tournaments.services import ServiceError, audit, clubs
+from tournaments.services import ServiceError, audit, clubs, lock_event
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
@@ -114,7 +114,7 @@ def registration_signup(
     with transaction.atomic():
         # Row lock on the event: two pairs signing up for the last place at once must not both
         # be confirmed.
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        event = lock_event(event.pk)
         _open_for_signup(event)
         player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
@@ -155,9 +155,7 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
         raise ServiceError(_("Choose two different players."), field="second")
     _pairs_only(event)
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=event.pk
-        )  # see signup: the cap
+        event = lock_event(event.pk)  # see signup: the cap
         if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
             raise ServiceError(_("The event has started: register the pair on the list of pairs."))
         locked = Registration.objects.select_for_update(of=("self",), no_key=True).filter(
@@ -215,9 +213,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     """The pair withdraws (by the link of its e-mail) before the event starts; the first pair
     waiting takes a freed place."""
     with transaction.atomic():
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=registration.event_id
-        )  # see signup
+        event = lock_event(registration.event_id)  # see signup
         # Which pair, read under the event's lock: a solo player's link withdraws the pair an
         # organiser matched them into, also when the match committed a moment ago.
         registration = _current_pair(registration)
@@ -261,7 +257,7 @@ def registration_check_in(*, registration: Registration, actor: Actor) -> Regist
     with transaction.atomic():
         # The event's lock first, as signing up, matching and withdrawing take it: the other
         # order deadlocked a check-in against the pair's withdrawal.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         registration = _current_pair(registration)
         registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.pk

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.actors import Actor
 from tournaments.models import Event, RoleInvitation
-from tournaments.services import Conflict, ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit, lock_event
 from tournaments.services.events import require_organiser
 
 Role = RoleInvitation.Role
@@ -134,7 +134,7 @@ def role_grant(*, event: Event, actor: Actor, identifier: str, role: str) -> Any
     user = find_account(identifier)
     with transaction.atomic():
         # Two organisers appointing or removing at once: the event's row orders them.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         dropped = _grant(event, user, role)
         audit.record(
             event=event,
@@ -180,7 +180,7 @@ def role_remove(*, event: Event, actor: Actor, user: Any, role: str) -> RemovalP
     with transaction.atomic():
         # The last two organisers removing each other at once: the lock makes one wait, and
         # then it counts one organiser and is refused.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         plan = removal_plan(event, actor, user, role)
         holders(event, role).remove(user)
         audit.record(
@@ -292,9 +292,7 @@ def invitation_accept(
         )
         if not invitation.pending:  # accepted or revoked while we were looking
             raise _gone()
-        event = Event.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=invitation.event_id
-        )
+        event = lock_event(invitation.event_id)
         users = get_user_model().objects
         if user is None:
             if users.filter(username__iexact=username).exists():

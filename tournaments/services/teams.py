@@ -31,7 +31,7 @@ from tournaments.models import (
     TeamMatch,
     TeamMember,
 )
-from tournaments.services import Conflict, ServiceError, audit, clubs
+from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event
 from tournaments.services.events import (
     fresh_codes,
     max_length,
@@ -75,7 +75,7 @@ def team_register(
         )
     with transaction.atomic():
         # Row lock on the event: two organisers registering at once must not get one number.
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         if event.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this event already has this name."), field="name")
         club_obj = clubs.home_club(club) or event.club
@@ -149,7 +149,7 @@ def team_round_store(
         raise ServiceError(_("A team appears twice in these pairings."), field="matches")
     with transaction.atomic():
         # The event's lock first, as reopening a round takes it (events.round_propose).
-        Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+        lock_event(event.pk)
         rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from tournaments import queue, webhooks
 from tournaments.actors import Actor
 from tournaments.models import Event, Webhook, WebhookAttempt, WebhookDelivery
-from tournaments.services import Conflict, ServiceError, audit
+from tournaments.services import Conflict, ServiceError, audit, lock_event
 from tournaments.services.events import require_organiser
 
 RESPONSE_KEPT = 1000  # characters of the receiver's answer kept per attempt
@@ -46,7 +46,7 @@ def webhook_create(*, event: Event, actor: Actor, url: str) -> Webhook:
     with transaction.atomic():
         # The race: two organisers registering at once could pass the cap together; the
         # event's row serialises them (the unique constraint stops the same address twice).
-        Event.objects.select_for_update(of=("self",), no_key=True).only("pk").get(pk=event.pk)
+        lock_event(event.pk)
         existing = Webhook.objects.filter(event=event)
         if existing.filter(url=url).exists():
             raise Conflict(_("This address is already registered for this event."), field="url")

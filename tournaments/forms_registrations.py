@@ -5,13 +5,13 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Registration
 from tournaments.services.clubs import normal_name
-from tournaments.services.registrations import name_too_long
+from tournaments.services.events import length_problems
 
 
-def _fits(name: str) -> str:
+def _fits(name: str, field: str) -> str:
     """``name`` as stored, refused when its normal form outgrows the column (a few characters
     decompose into two)."""
-    if problem := name_too_long(name):
+    for _field, problem in length_problems(**{field: name}):
         raise forms.ValidationError(problem)
     return name
 
@@ -43,10 +43,10 @@ class SignupForm(forms.Form):
         name = normal_name(self.cleaned_data["player1"])
         if not name:  # nothing printable: control characters only
             raise forms.ValidationError(self.fields["player1"].error_messages["required"])
-        return _fits(name)
+        return _fits(name, "player1")
 
     def clean_player2(self) -> str:
-        return _fits(normal_name(self.cleaned_data.get("player2") or ""))
+        return _fits(normal_name(self.cleaned_data.get("player2") or ""), "player2")
 
     def clean(self) -> dict[str, object]:
         data = super().clean()

@@ -292,7 +292,7 @@ def test_a_name_that_outgrows_its_column_once_normalised_is_refused(client, open
     answer = client.post(url, {"player1": grows, "player2": "Biel", "email": "a@example.org"})
     assert answer.status_code == 400
     assert answer.context["form"].errors["player1"] == [
-        "At most 120 characters (this name has 240)."
+        "The name of player 1 is too long: at most 120 characters (it has 240)."
     ]
     with pytest.raises(ServiceError) as refused:
         svc.registration_signup(

@@ -100,7 +100,7 @@ def pair_display_name(player1: str, player2: str) -> str:
     return f"{clip(player1, limit=room)} – {clip(player2, limit=room)}"
 
 
-def _length_problems(**values: str) -> list[tuple[str, str]]:
+def length_problems(**values: str) -> list[tuple[str, str]]:
     """(field, sentence) for each of ``player1``, ``player2``, ``name``, ``club`` too long for
     its column."""
     columns = {
@@ -254,7 +254,7 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
         player1, player2 = clubs.normal_name(cells[0]), clubs.normal_name(cells[1])
         given = clubs.normal_name(cells[2]) if len(cells) > 2 else ""
         club = clubs.normal_name(cells[3]) if len(cells) > 3 else ""
-        too_long = _length_problems(player1=player1, player2=player2, name=given, club=club)
+        too_long = length_problems(player1=player1, player2=player2, name=given, club=club)
         if too_long:
             preview.errors.append((line_no, too_long[0][1]))
             continue
@@ -357,7 +357,7 @@ def entry_create(
     for field_name, value in (("player1", player1), ("player2", player2)):
         if not value:  # nothing printable was typed (the forms require a name)
             raise ServiceError(_("Type the player's name."), field=field_name)
-    too_long = _length_problems(player1=player1, player2=player2, name=name, club=club)
+    too_long = length_problems(player1=player1, player2=player2, name=name, club=club)
     if too_long:
         field_name, message = too_long[0]
         raise ServiceError(message, field=field_name)

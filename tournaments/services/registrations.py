@@ -21,7 +21,7 @@ from tournaments.services import ServiceError, audit, clubs, lock_event
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
-    max_length,
+    length_problems,
     players_key,
     registered_pairs,
     require_organiser,
@@ -51,15 +51,6 @@ def _pairs_only(event: Event) -> None:
 def pair_registration(registration: Registration) -> Registration:
     """The registration that stands for the pair: a matched solo sign-up's partner's."""
     return registration.matched_into or registration
-
-
-def name_too_long(name: str) -> str | None:
-    """The sentence refusing ``name`` (already in its normal form) when it does not fit its
-    column, else None."""
-    limit = max_length(Registration, "player1")
-    if len(name) <= limit:
-        return None
-    return _("At most %(max)s characters (this name has %(n)s).") % {"max": limit, "n": len(name)}
 
 
 def _current_pair(registration: Registration) -> Registration:
@@ -120,9 +111,8 @@ def registration_signup(
         if not player1:  # nothing printable was typed (the form requires a name)
             raise ServiceError(_("Type the player's name."), field="player1")
         # Checked as stored: a name's normal form can be longer than what was typed.
-        for field, value in (("player1", player1), ("player2", player2)):
-            if problem := name_too_long(value):
-                raise ServiceError(problem, field=field)
+        for field, problem in length_problems(player1=player1, player2=player2):
+            raise ServiceError(problem, field=field)
         problem = _new_pair_problem(event, player1, player2) if player2 else None
         if problem:
             raise ServiceError(problem, field="player2")

@@ -5,6 +5,7 @@ again, refusals that store nothing and say why; the service worker and the manif
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 import engine
 from tournaments import play as adapter
@@ -238,10 +239,34 @@ def test_the_manifest_opens_the_table_full_screen(client, table):
     assert {i["sizes"] for i in data["icons"]} >= {"192x192", "512x512"}
 
 
+def test_the_installed_app_is_named_in_the_language_the_player_chose(table):
+    """The browser fetches the manifest without cookies: the language chosen on the page (here
+    Spanish, on a phone whose browser asks for English) reaches it through its address."""
+    phone = holder(table, "NS")
+    phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    html = phone.get(reverse("table:table_home", args=[table.code_ns])).content.decode()
+    href = re.search(r'<link rel="manifest" href="([^"]+)"', html).group(1)
+    assert href.endswith("?lang=es")
+    fetched = Client(HTTP_ACCEPT_LANGUAGE="en").get(href).json()  # no cookies, as a browser
+    with translation.override("es"):
+        assert fetched["name"] == translation.gettext("Botifarra Duplicate: my table")
+        assert fetched["short_name"] == translation.gettext("Botifarra table")
+    assert fetched["name"] != "Botifarra Duplicate: my table"
+
+
+def test_a_manifest_address_without_a_known_language_follows_the_browser(table):
+    url = reverse("table:manifest", args=[table.code_ns])
+    for query in ("", "?lang=", "?lang=xx"):
+        assert Client(HTTP_ACCEPT_LANGUAGE="en").get(url + query).json()["name"] == (
+            "Botifarra Duplicate: my table"
+        )
+
+
 def test_the_table_home_links_the_manifest_and_the_outbox(table):
     page = holder(table, "NS").get(reverse("table:table_home", args=[table.code_ns]))
     html = page.content.decode()
-    assert f'href="/table/{table.code_ns}/manifest.webmanifest"' in html
+    lang = re.search(r'<html lang="([^"]+)"', html).group(1)
+    assert f'href="/table/{table.code_ns}/manifest.webmanifest?lang={lang}"' in html
     assert 'id="outbox"' in html and 'data-sw="/table/sw.js"' in html
     assert 'data-outbox="confirmation"' not in html  # nothing entered yet: nothing to confirm
 

@@ -2,7 +2,8 @@
 under /table/ so that its scope covers the table pages) and the web app manifest.
 
 Neither tells anything about a table: the manifest only repeats the code of the address it is
-asked for (the browser fetches it without cookies), and the service worker keeps only what the
+asked for (the browser fetches it without cookies, so the page puts its language in that address
+too), and the service worker keeps only what the
 server sends to the phone through the access-checked pages.
 """
 
@@ -17,6 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -76,9 +78,14 @@ def manifest(request: HttpRequest, code: str) -> JsonResponse:
         if table_access.code_well_formed(code)
         else reverse("table:enter")
     )
+    lang = request.GET.get("lang", "")
+    if lang not in dict(settings.LANGUAGES):
+        lang = translation.get_language()  # from Accept-Language: an address without one
+    with translation.override(lang):
+        name, short_name = _("Botifarra Duplicate: my table"), _("Botifarra table")
     data = {
-        "name": _("Botifarra Duplicate: my table"),
-        "short_name": _("Botifarra table"),
+        "name": name,
+        "short_name": short_name,
         "start_url": start,
         "scope": reverse("table:enter"),
         "display": "fullscreen",

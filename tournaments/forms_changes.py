@@ -22,14 +22,14 @@ class ReasonForm(forms.Form):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["reason"].required = required
         if not required:
-            self.fields["reason"].label = _("Note for the audit trail (optional)")
+            self.fields["reason"].label = _("Note for the audit trail")
 
 
 class SubstituteForm(forms.Form):
     seat = forms.TypedChoiceField(label=_("Player replaced"), coerce=int)
     name = forms.CharField(label=_("New player"), max_length=max_length(Player))
     reason = forms.CharField(
-        label=_("Why? (optional)"),
+        label=_("Why?"),
         required=False,
         max_length=max_length(Substitution, "reason"),
     )

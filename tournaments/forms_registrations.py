@@ -33,7 +33,7 @@ class SignupForm(forms.Form):
         help_text=_("The confirmation, and the link to withdraw, are sent here."),
     )
     email2 = forms.EmailField(
-        label=_("Partner's e-mail (optional)"),
+        label=_("Partner's e-mail"),
         max_length=254,
         required=False,
         help_text=_("Your partner gets the same messages, and their own results after the event."),

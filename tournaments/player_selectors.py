@@ -37,6 +37,7 @@ class EventLine:
     field: int
     after_round: int
     final: bool  # the event is finished and its last round scored
+    team_event: bool  # the place is the pair's team's, among the teams
     match_points: float | None
     duplicate_pct: float | None
 
@@ -94,8 +95,13 @@ def _scored(
     entries: list[Entry],
     actor,
     rounds: dict[int, list[Round]],  # noqa: ANN001
-) -> dict[int, tuple[int, dict | None, int]]:
-    """entry id -> (the round scored for this reader, its standings row, field size)."""
+) -> dict[int, tuple[int, dict | None, int, bool]]:
+    """entry id -> (the round its standings were read after, its standings row, field size,
+    whether they are after the last round this reader may see scored).
+
+    As the event's own pages: the newest standings after a round this reader may see scored (an
+    organiser's open round has none until its first result counts: the round before stands). A
+    team event ranks teams: the row is the pair's team's, the field the number of teams."""
     events = {e.event_id: e.event for e in entries}
     last = {
         pk: policy.last_scored_round(
@@ -103,18 +109,20 @@ def _scored(
         )
         for pk, ev in events.items()
     }
-    snaps = {
-        (s.event_id, s.after_round): s
-        for s in StandingsSnapshot.objects.filter(event__in=events)
-        if s.after_round == last.get(s.event_id)
-    }
-    out: dict[int, tuple[int, dict | None, int]] = {}
+    snaps: dict[int, StandingsSnapshot] = {}
+    for s in StandingsSnapshot.objects.filter(event__in=events).defer("matches", "travellers"):
+        if s.after_round <= last[s.event_id] and (
+            s.event_id not in snaps or s.after_round > snaps[s.event_id].after_round
+        ):
+            snaps[s.event_id] = s
+    out: dict[int, tuple[int, dict | None, int, bool]] = {}
     for entry in entries:
-        n = last[entry.event_id]
-        snap = snaps.get((entry.event_id, n))
+        snap = snaps.get(entry.event_id)
+        after = snap.after_round if snap is not None else 0
         rows = snap.rows if snap is not None else []
-        row = next((r for r in rows if r.get("entry") == entry.pk), None)
-        out[entry.pk] = (n, row, len(rows))
+        key, value = ("team", entry.team_id) if entry.event.is_team_event else ("entry", entry.pk)
+        row = next((r for r in rows if r.get(key) == value), None)
+        out[entry.pk] = (after, row, len(rows), after == last[entry.event_id])
     return out
 
 
@@ -158,7 +166,7 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
         for p in others:
             partners[p.pk] += 1
             by_pk[p.pk] = p
-        n, row, size = scored[entry.pk]
+        n, row, size, current = scored[entry.pk]
         event = entry.event
         page.events.append(
             EventLine(
@@ -168,10 +176,13 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
                 rank=row["rank"] if row else None,
                 field=size,
                 after_round=n,
-                # A finished event's place is final, even when it ended before its planned rounds.
-                final=event.status == Event.Status.FINISHED,
-                match_points=row["match_points"] if row else None,
-                duplicate_pct=row["duplicate_pct"] if row else None,
+                # A finished event's place is final, even when it ended before its planned rounds
+                # (once its last round's standings are computed).
+                final=event.status == Event.Status.FINISHED and current,
+                team_event=event.is_team_event,
+                # A team's row has neither (its victory points and units are on its page).
+                match_points=row.get("match_points") if row else None,
+                duplicate_pct=row.get("duplicate_pct") if row else None,
             )
         )
     # A partner whose page the reader may not open is not listed (nor linked) here: their

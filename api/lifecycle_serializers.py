@@ -13,7 +13,8 @@ from rest_framework import serializers
 from api.serializers import ChoiceField, RequestSerializer
 from tournaments.forms import MAX_CSV_BYTES, PRESETS
 from tournaments.models import Club, Entry, Event, Pair, Player, RoleInvitation, Round, Table
-from tournaments.services.events import OUTSTANDING_KINDS, max_length
+from tournaments.services.events import OUTSTANDING_KINDS
+from tournaments.services.names import max_length
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
 

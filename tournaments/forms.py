@@ -16,8 +16,9 @@ from tournaments.models import (
     Player,
     Round,
 )
-from tournaments.services.events import EVENT_OPTIONS, max_length, preset_fields
+from tournaments.services.events import EVENT_OPTIONS, preset_fields
 from tournaments.services.late_entries import last_round
+from tournaments.services.names import max_length
 
 MAX_CSV_BYTES = 512 * 1024
 

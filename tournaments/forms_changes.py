@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Player, Substitution
-from tournaments.services.events import max_length
+from tournaments.services.names import max_length
 
 REASON_MAX = 500
 

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, League, LeagueFixture, LeagueTeam
 from tournaments.services import ServiceError
-from tournaments.services.events import max_length
 from tournaments.services.league import check_league_date
+from tournaments.services.names import max_length
 
 _HAND = re.compile(r"^([0-9]{1,4})[-–:]([0-9]{1,4})$")  # [0-9]: "٣" is not a score
 

@@ -4,8 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Registration
-from tournaments.services.clubs import normal_name
-from tournaments.services.events import length_problems
+from tournaments.services.names import length_problems, normal_name
 
 
 def _fits(name: str, field: str) -> str:

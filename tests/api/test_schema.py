@@ -10,7 +10,7 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 
 from tournaments.models import Club, Pair, Player
-from tournaments.services.events import max_length
+from tournaments.services.names import max_length
 
 ENDPOINTS = {
     "/api/v1/auth/token": {"post", "delete"},

@@ -421,7 +421,7 @@ def test_a_substitute_named_as_the_partner_in_look_alike_characters_is_refused(
     """Flows audit, 2026-12-06: the substitution compared names by their capitals only, so the
     partner's name typed with a combining accent, a direction mark or a control character came
     in as a second player of the same visible name (and the control character was stored).
-    Names go through clubs.normal_name, as every other name of the site."""
+    Names go through normal_name, as every other name of the site."""
     entry = running_event.entries.get(number=1)
     partner = entry.pair.player2
     partner.name = "José Puig"

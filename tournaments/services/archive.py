@@ -53,6 +53,7 @@ from tournaments.models import (
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 from tournaments.services.disputes import ruling_values
 from tournaments.services.events import EVENT_OPTIONS, players_key, same_person_problem
+from tournaments.services.names import normal_name
 from tournaments.services.results import short_values
 from tournaments.services.standings import standings_recompute
 
@@ -332,10 +333,10 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
 
 def _normal_names(document: Mapping[str, Any]) -> dict[str, Any]:
     """The document with its players', pairs', teams' and clubs' names as every other way in
-    stores them (``clubs.normal_name``: spaces collapsed, accents composed), the names its parts
+    stores them (``normal_name``: spaces collapsed, accents composed), the names its parts
     refer to each other by included. Refuses a pair that names one player twice."""
     doc = copy.deepcopy(dict(document))
-    name = clubs.normal_name
+    name = normal_name
     for part in ("pairs", "teams"):
         for i, row in enumerate(doc.get(part, [])):
             row["name"] = name(row["name"])

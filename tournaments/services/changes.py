@@ -30,7 +30,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event
+from tournaments.services import Conflict, ServiceError, audit, lock_event
 from tournaments.services.events import (
     max_length,
     pair_display_name,
@@ -41,6 +41,7 @@ from tournaments.services.events import (
     require_status,
     round_propose,
 )
+from tournaments.services.names import normal_name
 
 # --- reopening a closed round ----------------------------------------------------------------
 
@@ -528,7 +529,7 @@ def player_substitute(
         Event.Status.RUNNING,
         doing=_("substitute a player"),
     )
-    name = clubs.normal_name(name)
+    name = normal_name(name)
     if seat not in (1, 2):
         raise ServiceError(_("Choose which player is replaced."), field="seat")
     if not name:

@@ -8,7 +8,6 @@ organisers see its players' pages.
 """
 
 import logging
-import unicodedata
 
 from django.db import transaction
 from django.db.models.functions import Length
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments.actors import Actor
 from tournaments.models import Club, Season
 from tournaments.services import NotAllowed, ServiceError
+from tournaments.services.names import normal_name
 
 log = logging.getLogger(__name__)
 
@@ -41,18 +41,6 @@ def require_club_organiser(*, club: Club, actor: Actor) -> None:
         % {"club": club.name},
         field="club",
     )
-
-
-def normal_name(name: str) -> str:
-    """A name with its spaces collapsed and its accents composed (NFC), as the pages show it:
-    "Penya   Lloret" is Penya Lloret, and an "À" typed on a Mac (A + combining grave) is the "À"
-    of other keyboards, not a look-alike club (one its typist would organise, or a pair's second
-    club) or a look-alike player. Control characters are dropped: they print as nothing and
-    some files cannot hold them (an Excel sheet)."""
-    name = unicodedata.normalize("NFC", name)
-    if not name.isprintable():
-        name = "".join(" " if c.isspace() else c for c in name if c.isspace() or c.isprintable())
-    return " ".join(name.split())
 
 
 def home_club(name: str) -> Club | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Model, Q
+from django.db.models import Max, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -42,6 +42,7 @@ from tournaments.services import (
     lock_event,
     stated_reason,
 )
+from tournaments.services.names import length_problems, max_length, normal_name
 from tournaments.services.waiting_list import promote_within_cap
 
 
@@ -82,13 +83,6 @@ def event_create(*, actor: Actor, **fields: object) -> Event:
     return event
 
 
-def max_length(model: type[Model], field: str = "name") -> int:
-    """The column size of ``model.field``, which a value must fit before it is saved."""
-    size = model._meta.get_field(field).max_length
-    assert size is not None
-    return size
-
-
 def pair_display_name(player1: str, player2: str) -> str:
     """“Player 1 – Player 2”, each name shortened with … when the whole would not fit the pair's
     name column (two 120-character names make 243 characters; the column holds 200)."""
@@ -98,30 +92,6 @@ def pair_display_name(player1: str, player2: str) -> str:
         return full
     room = (limit - len(" – ")) // 2
     return f"{clip(player1, limit=room)} – {clip(player2, limit=room)}"
-
-
-def length_problems(**values: str) -> list[tuple[str, str]]:
-    """(field, sentence) for each of ``player1``, ``player2``, ``name``, ``club`` too long for
-    its column."""
-    columns = {
-        "player1": (Player, _("The name of player 1")),
-        "player2": (Player, _("The name of player 2")),
-        "name": (Pair, _("The pair name")),
-        "club": (Club, _("The club name")),
-    }
-    problems = []
-    for field_name, value in values.items():
-        model, label = columns[field_name]
-        limit = max_length(model)
-        if len(value) > limit:
-            problems.append(
-                (
-                    field_name,
-                    _("%(what)s is too long: at most %(max)s characters (it has %(n)s).")
-                    % {"what": label, "max": limit, "n": len(value)},
-                )
-            )
-    return problems
 
 
 @dataclass
@@ -150,7 +120,7 @@ def players_key(player1: str, player2: str) -> frozenset[str]:
     """Who plays in a pair, whatever the order, the case, the spaces or how the accents were
     typed: "Anna  Puig" and "anna puig" are the same player, and (A, B) the same pair as (B, A).
     One name for both (one player twice) gives a single member."""
-    return frozenset(clubs.normal_name(name).casefold() for name in (player1, player2))
+    return frozenset(normal_name(name).casefold() for name in (player1, player2))
 
 
 def same_person_problem() -> str:
@@ -251,9 +221,9 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
                 (line_no, _("Too many columns: expected player1, player2, name, club."))
             )
             continue
-        player1, player2 = clubs.normal_name(cells[0]), clubs.normal_name(cells[1])
-        given = clubs.normal_name(cells[2]) if len(cells) > 2 else ""
-        club = clubs.normal_name(cells[3]) if len(cells) > 3 else ""
+        player1, player2 = normal_name(cells[0]), normal_name(cells[1])
+        given = normal_name(cells[2]) if len(cells) > 2 else ""
+        club = normal_name(cells[3]) if len(cells) > 3 else ""
         too_long = length_problems(player1=player1, player2=player2, name=given, club=club)
         if too_long:
             preview.errors.append((line_no, too_long[0][1]))
@@ -352,8 +322,8 @@ def entry_create(
     """Store a new pair of the event (the callers check who may and when), audited. A caller
     registering many pairs passes one ``batch`` for them all (made in its transaction); a late
     entry's caller names the round whose proposed pairing it dropped, for the audit trail."""
-    player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
-    name, club = clubs.normal_name(name), clubs.normal_name(club)
+    player1, player2 = normal_name(player1), normal_name(player2)
+    name, club = normal_name(name), normal_name(club)
     for field_name, value in (("player1", player1), ("player2", player2)):
         if not value:  # nothing printable was typed (the forms require a name)
             raise ServiceError(_("Type the player's name."), field=field_name)

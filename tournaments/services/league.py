@@ -18,7 +18,7 @@ from scoring.roundrobin import round_robin_schedule
 from tournaments.actors import Actor
 from tournaments.models import Club, League, LeagueAudit, LeagueFixture, LeagueGame, LeagueTeam
 from tournaments.services import Conflict, NotAllowed, ServiceError, clubs
-from tournaments.services.events import max_length
+from tournaments.services.names import max_length, normal_name
 
 MAX_HAND_SCORE = 16 * 36  # botifarra with Sant Vicenç, ×16 (R9)
 #: Every match day of a league (its first, each fixture's date, the last) falls in these years:
@@ -68,7 +68,7 @@ def league_create(
 
 def league_team_add(*, league: League, actor: Actor, name: str, club: str = "") -> LeagueTeam:
     require_league_organiser(league, actor)
-    name = clubs.normal_name(name)
+    name = normal_name(name)
     if not name or len(name) > max_length(LeagueTeam):
         raise ServiceError(
             _("A team's name has 1 to %(n)s characters.") % {"n": max_length(LeagueTeam)},

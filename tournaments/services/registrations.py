@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
-from tournaments.services import ServiceError, audit, clubs, lock_event
+from tournaments.services import ServiceError, audit, lock_event
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
@@ -27,6 +27,7 @@ from tournaments.services.events import (
     require_organiser,
     same_person_problem,
 )
+from tournaments.services.names import normal_name
 from tournaments.services.waiting_list import is_full, promote_within_cap
 
 CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
@@ -107,7 +108,7 @@ def registration_signup(
         # be confirmed.
         event = lock_event(event.pk)
         _open_for_signup(event)
-        player1, player2 = clubs.normal_name(player1), clubs.normal_name(player2)
+        player1, player2 = normal_name(player1), normal_name(player2)
         if not player1:  # nothing printable was typed (the form requires a name)
             raise ServiceError(_("Type the player's name."), field="player1")
         # Checked as stored: a name's normal form can be longer than what was typed.

@@ -40,6 +40,7 @@ from tournaments.services.events import (
     require_organiser,
     require_status,
 )
+from tournaments.services.names import normal_name
 
 
 def require_team_event(event: Event) -> None:
@@ -54,8 +55,8 @@ def team_register(
     require_organiser(event, actor)
     require_team_event(event)
     require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register teams"))
-    name = clubs.normal_name(name)
-    names = [n for n in (clubs.normal_name(p) for p in players) if n]
+    name = normal_name(name)
+    names = [n for n in (normal_name(p) for p in players) if n]
     if not name:
         raise ServiceError(_("A team needs a name."), field="name")
     if len(name) > max_length(Team):

@@ -9,7 +9,7 @@ not JSON, ``non_field_errors`` when no single field is to blame).
 import logging
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError
+from django.db import DatabaseError, DataError, IntegrityError
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -126,6 +126,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Htt
         return Response(
             error_body([{"field": NON_FIELD, "message": str(message)}]),
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, DataError):
+        # A value the checks let through that the column cannot hold (too long, out of range):
+        # the request's fault, and sending it again would fail again, so not the 503 below.
+        log.error("a value the database cannot hold reached it", exc_info=exc)
+        message = _(
+            "A value is too long or out of range for what is stored here; nothing was stored."
+        )
+        return Response(
+            error_body([{"field": "body", "message": str(message)}]),
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, DatabaseError):
         # The database is unreachable or failed mid-request. The transaction was rolled back, so

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments.actors import Actor
 from tournaments.models import Club, Season
 from tournaments.services import NotAllowed, ServiceError
-from tournaments.services.names import normal_name
+from tournaments.services.names import length_problems, normal_name
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +47,19 @@ def home_club(name: str) -> Club | None:
     """The club a pair or a team says it comes from (None for no name): it needs no membership,
     so an unknown name makes a club without organisers. Found whatever its capitals or spacing,
     so "casal de reus" is Casal de Reus, not a second club."""
-    name = normal_name(name)
+    name = stored_name(name)
     if not name:
         return None
     return named(name) or Club.objects.get_or_create(name=name)[0]
+
+
+def stored_name(name: str) -> str:
+    """A club's name as stored (``normal_name``), refused at ``club`` when it outgrows its
+    column once normalised (a name that fits as typed may not: a few characters decompose)."""
+    name = normal_name(name)
+    for _field, problem in length_problems(club=name):
+        raise ServiceError(problem, field="club")
+    return name
 
 
 def named(name: str) -> Club | None:
@@ -71,7 +80,7 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     ``current`` is the event's club before the edit: keeping it needs no membership, so a
     co-organiser of an event can still change its other details.
     """
-    name = normal_name(name)
+    name = stored_name(name)
     if not name:
         return None
     club = named(name)

@@ -264,7 +264,7 @@ def build_demo() -> DemoReport:
         ("admin", PASSWORD, "staff: the admin site"),
         ("organiser", PASSWORD, "organiser of the demo events"),
         ("referee", PASSWORD, "referee of the demo events"),
-        ("coorganiser", PASSWORD, "co-organiser of the championship (appointed by e-mail)"),
+        ("coorganiser", PASSWORD, f"co-organiser of {DEMO_EVENT} (appointed by e-mail)"),
     ]
     club, _ = Club.objects.get_or_create(name="Casal de la Botifarra", defaults={"city": "Vic"})
     club.organisers.add(organiser)  # only a club's organisers create events in its name

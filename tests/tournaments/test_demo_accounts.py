@@ -41,3 +41,13 @@ def test_a_second_run_leaves_the_accounts_as_they_are():
     admin.refresh_from_db()
     assert admin.check_password("changed-by-the-operator")
     assert users.get(username="organiser").is_staff
+
+
+def test_each_login_printed_names_the_events_its_account_runs():
+    """The co-organiser's line named "the championship", which a new user took for the open
+    championship taking sign-ups (a 403 there): it names the event it organises."""
+    report = build_demo()
+    roles = {username: role for username, _password, role in report.logins}
+    organised = Event.objects.filter(organisers__username="coorganiser")
+    assert [e.name for e in organised] == [DEMO_EVENT]
+    assert f"co-organiser of {DEMO_EVENT}" in roles["coorganiser"]

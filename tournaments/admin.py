@@ -3,10 +3,13 @@ rulings only where the policy lets them (their own events, or closed rounds of p
 finished events); codes and tokens are never shown here."""
 
 from django.contrib import admin
+from django.contrib.admin.views.main import ERROR_FLAG
 from django.contrib.auth import admin as auth_admin
 from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
+from django.http import HttpResponseRedirect
 from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
@@ -57,6 +60,35 @@ class ProjectAdmin(admin.ModelAdmin):
         if lookup.split(LOOKUP_SEP, 1)[0] not in offered:
             return False
         return super().lookup_allowed(lookup, value, request)
+
+    def changelist_view(self, request, extra_context=None):
+        # Django builds a date from ?date__year=… and catches only ValueError: a year of ten
+        # digits overflowed (a 500). Anything but a short number is a bad lookup, as Django
+        # answers other ones.
+        if self.date_hierarchy:
+            for part in ("year", "month", "day"):
+                value = request.GET.get(f"{self.date_hierarchy}__{part}")
+                if value is not None and not _short_number(value, 4):
+                    return HttpResponseRedirect(f"{request.path}?{ERROR_FLAG}=1")
+        return super().changelist_view(request, extra_context)
+
+    def get_changeform_initial_data(self, request):
+        # An add form is pre-filled from the query string, and a relation's widget looks the
+        # value up as an id (?club=abc was a 500): a value that cannot be an id is left out.
+        initial = super().get_changeform_initial_data(request)
+        for name, value in list(initial.items()):
+            try:
+                field = self.model._meta.get_field(name)
+            except FieldDoesNotExist:
+                continue
+            ids = value if isinstance(value, list) else [value]
+            if field.is_relation and not all(_short_number(str(v), 18) for v in ids):
+                del initial[name]
+        return initial
+
+
+def _short_number(value: str, digits: int) -> bool:
+    return value.isascii() and value.isdigit() and len(value) <= digits
 
 
 class ReadOnlyAdmin(ProjectAdmin):

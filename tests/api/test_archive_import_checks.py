@@ -153,6 +153,33 @@ def test_a_group_option_that_is_not_a_number_is_a_400_at_that_option(db, commits
     _refused(run, bad, f"event.options.{option}")
 
 
+@pytest.mark.parametrize(
+    "option, value",
+    [("rounds_count", True), ("boards_per_round", 2.5), ("draw", 1), ("ruleset", 7)],
+)
+def test_an_option_of_the_wrong_type_is_a_400_at_that_option(db, commits, option, value):
+    """The schema allows any scalar for every option: ``true`` was stored as 1 round, where the
+    events API refuses it (inputs audit, 2026-12-06)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    assert option in doc["event"]["options"]
+    bad = copy.deepcopy(doc)
+    bad["event"]["options"][option] = value
+    _refused(run, bad, f"event.options.{option}")
+
+
+def test_a_round_past_the_events_number_of_rounds_is_refused(db, commits):
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    bad["event"]["options"]["rounds_count"] = len(doc["rounds"]) - 1
+    _refused(run, bad, "event.options.rounds_count")
+    fewer_played = copy.deepcopy(doc)  # an event finished before its planned rounds imports
+    fewer_played["event"]["options"]["rounds_count"] = len(doc["rounds"]) + 1
+    answer = run.organiser.post(f"{API}/events/import", fewer_played, format="json")
+    assert answer.status_code == 201, answer.content[:300]
+
+
 def test_imported_names_are_stored_as_every_other_way_in_stores_them(db, commits):
     """Players, pairs and clubs came in as typed (spaces, decomposed accents), one player could
     fill both seats of a pair, and a club named with other capitals became a look-alike club

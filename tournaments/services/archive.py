@@ -132,6 +132,14 @@ def _references(document: Mapping[str, Any]) -> None:
         raise ServiceError(
             _("Only the archive of a finished event can be imported."), field="event.status"
         )
+    rounds_count = document["event"]["options"].get(
+        "rounds_count", Event._meta.get_field("rounds_count").get_default()
+    )
+    if type(rounds_count) is int and any(r["number"] > rounds_count for r in document["rounds"]):
+        raise ServiceError(
+            _("The archive holds a round past the event's number of rounds."),
+            field="event.options.rounds_count",
+        )
     pairs = [p["number"] for p in document["pairs"]]
     if len(set(pairs)) != len(pairs):
         refuse("pairs")
@@ -299,12 +307,34 @@ def _pair(
     return _create(Pair, name=name, player1=p1, player2=p2, club=club)
 
 
+def _option_type(field: models.Field) -> tuple[type, ...] | None:
+    """The JSON types an option's column takes (the schema allows any scalar for every option):
+    ``true`` is no number of rounds, as the events API says too."""
+    if isinstance(field, models.BooleanField):
+        return (bool,)
+    if isinstance(field, models.IntegerField):
+        return (int,)
+    if isinstance(field, models.FloatField | models.DecimalField):
+        return (int, float)
+    if isinstance(field, models.CharField | models.TextField):
+        return (str,)
+    return None
+
+
 def _event(data: Mapping[str, Any], actor: Actor) -> Event:
     unknown = sorted(set(data["options"]) - set(EVENT_OPTIONS))
     if unknown:
         raise ServiceError(
             _("Unknown fields: %(f)s") % {"f": ", ".join(unknown)}, field="event.options"
         )
+    for name, value in data["options"].items():
+        types = _option_type(Event._meta.get_field(name))
+        if (
+            value is not None
+            and types
+            and (not isinstance(value, types) or (bool not in types and isinstance(value, bool)))
+        ):
+            raise ServiceError(_("Not a value this option takes."), field=f"event.options.{name}")
     event = Event(
         name=data["name"],
         club=clubs.club_for(name=data["club"] or "", actor=actor),

@@ -1,7 +1,8 @@
 """Reads of the player and partnership pages, limited by ``policy.PlayerAccess``.
 
 A place in an event comes from the standings snapshot after the last round the reader may see
-scored (``policy.last_scored_round``): a player page never shows a score of an open round.
+scored (``policy.last_scored_round``): a player page shows nobody a score of an open round
+but the event's own organisers and referees, as the event's pages do.
 """
 
 from __future__ import annotations

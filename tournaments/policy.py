@@ -348,7 +348,8 @@ class PlayerAccess:
       rating.
 
     Which events are listed is further limited by ``visible_events`` and, for the scores in
-    them, by ``last_scored_round``: a player page never shows a score of an open round.
+    them, by ``last_scored_round``: a player page shows nobody a score of an open round but the
+    event's own organisers and referees, as the event's pages do.
     """
 
     def __init__(self, actor: Actor, player: Player) -> None:

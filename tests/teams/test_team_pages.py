@@ -93,6 +93,15 @@ def test_public_pages_after_the_round_is_closed(actor, rng):
     assert len(csv.splitlines()) == 5
     assert len(client.get(f"/e/{event.pk}/export/butler.csv").content.decode().splitlines()) == 9
     assert client.get(f"/e/{event.pk}/export/teams.xlsx").status_code == 200
+    # docs/teams.md §10: both pages offer "PDF and CSV/XLSX", and every link of them answers.
+    for path, kind in ((f"/e/{event.pk}/teams/", "teams"), (f"/e/{event.pk}/butler/", "butler")):
+        page = client.get(path).content.decode()
+        for link in (f"/pdf/{kind}/?round=1", f"/export/{kind}.csv?round=1"):
+            assert f"/e/{event.pk}{link}" in page, link
+        xlsx = f"/e/{event.pk}/export/{kind}.xlsx?round=1"
+        assert xlsx in page
+        answer = client.get(xlsx)
+        assert answer.status_code == 200 and answer.content.startswith(b"PK"), kind
 
 
 def test_team_pages_of_a_pairs_event_say_so(actor):

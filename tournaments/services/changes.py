@@ -32,7 +32,6 @@ from tournaments.models import (
 from tournaments.selectors import round_outstanding
 from tournaments.services import Conflict, ServiceError, audit, lock_event
 from tournaments.services.events import (
-    max_length,
     pair_display_name,
     players_key,
     renew_codes,
@@ -41,7 +40,7 @@ from tournaments.services.events import (
     require_status,
     round_propose,
 )
-from tournaments.services.names import normal_name
+from tournaments.services.names import max_length, normal_name
 
 # --- reopening a closed round ----------------------------------------------------------------
 

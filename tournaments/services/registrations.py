@@ -21,13 +21,12 @@ from tournaments.services import ServiceError, audit, lock_event
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
-    length_problems,
     players_key,
     registered_pairs,
     require_organiser,
     same_person_problem,
 )
-from tournaments.services.names import normal_name
+from tournaments.services.names import length_problems, normal_name
 from tournaments.services.waiting_list import is_full, promote_within_cap
 
 CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"

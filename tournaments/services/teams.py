@@ -34,13 +34,12 @@ from tournaments.models import (
 from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event
 from tournaments.services.events import (
     fresh_codes,
-    max_length,
     pair_display_name,
     renew_codes,
     require_organiser,
     require_status,
 )
-from tournaments.services.names import normal_name
+from tournaments.services.names import max_length, normal_name
 
 
 def require_team_event(event: Event) -> None:

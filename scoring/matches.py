@@ -158,6 +158,19 @@ def _over(
     return len(played) >= due
 
 
+def _played_in_order(table_round: TableRound, boards: Sequence[int]) -> TableRound:
+    """The table's results up to its first board still owed: a game is played in board order,
+    so while its round is open a later board's result cannot stand in for a deal still owed
+    (boards_due stops there too)."""
+    by_board = {r.board: r for r in table_round.results}
+    run: list[BoardResult] = []
+    for board in sorted(boards):
+        if board not in by_board:
+            break
+        run.append(by_board[board])
+    return replace(table_round, results=run)
+
+
 def counted_match(
     table_round: TableRound, rnd: RoundInput, *, mode: str, rules: MatchRules, bye_points: int
 ) -> tuple[MatchResult, list[BoardResult]]:
@@ -165,6 +178,8 @@ def counted_match(
     other side (``bye_points`` to 0), a match of a closed round final once a board is played.
     Only a ``final`` match counts: the pairing, the groups and the knockout read it here too, so
     that nobody is paired, ranked or sent through on a score the standings do not give."""
+    if mode == "game" and not rnd.closed and rnd.boards:
+        table_round = _played_in_order(table_round, rnd.boards)
     m, played = match_under(table_round, mode=mode, rules=rules, boards=rnd.boards)
     if table_round.forfeited_by is not None:
         m = forfeit(m, table_round.forfeited_by, bye_points)

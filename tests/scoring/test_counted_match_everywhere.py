@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine import MatchRules
 from scoring.groups import group_tables, groups_next_round, groups_plan
-from scoring.matches import match_under
+from scoring.matches import boards_due, counted_match, match_under
 from scoring.pairing import history_from, pair_next_round
 from scoring.standings import compute_standings
 from scoring.types import BoardResult, EventInput, PairingOptions, RoundInput, TableRound
@@ -154,3 +155,27 @@ def test_ratings_leave_out_a_board_played_after_time_as_the_standings_do():
     )
     # Board 3 at table 1 came after time (board 2, the deal in progress, has no result).
     assert {b.board: len(b.lines) for b in rated.boards} == {1: 2}
+
+
+def test_an_open_rounds_game_stops_at_the_first_board_still_owed():
+    """A game is played in board order: while the round is open, a later board's result does
+    not stand in for a deal still owed, nor end the game (docs/scoring.md §1)."""
+    rules = MatchRules(target=101, deal_limit=3, cap=121, draw="half", tiebreak_deals=2)
+    boards = [1, 2, 3, 4, 5]
+    # Board 2 has no counted result yet (entered, not confirmed); 3 and 4 are in.
+    table = tr(1, 1, 1, 2, [10, 4, -20], [1, 3, 4])
+    open_round = RoundInput(1, boards, [table], closed=False)
+    m, played = counted_match(table, open_round, mode="game", rules=rules, bye_points=2)
+    assert not m.final
+    assert [r.board for r in played] == [1]
+    assert (m.total_ns, m.total_ew) == (10, 0)
+    scores = {r.board: (r.score_ns, r.score_ew) for r in table.results}
+    assert boards_due(scores, boards, mode="game", rules=rules)[0] == [2, 5]
+    # Board 2 confirmed (EW +16): the deal limit ends the game at board 3, and board 4 is not
+    # one of its deals. EW wins 16-14.
+    table = tr(1, 1, 1, 2, [10, -16, 4, -20], [1, 2, 3, 4])
+    m, played = counted_match(
+        table, replace(open_round, tables=[table]), mode="game", rules=rules, bye_points=2
+    )
+    assert m.final and [r.board for r in played] == [1, 2, 3]
+    assert (m.total_ns, m.total_ew, m.mp_ns, m.mp_ew) == (14, 16, 0, 2)

@@ -56,7 +56,7 @@ class EventWriteSerializer(RequestSerializer):
         min_value=1, max_value=600, required=False, allow_null=True
     )
     late_entry_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
-    requested_bye_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    requested_bye_points = serializers.IntegerField(min_value=0, max_value=2, required=False)
     registration_cap = serializers.IntegerField(
         min_value=2, max_value=32767, required=False, allow_null=True
     )

@@ -5,6 +5,7 @@ limits are form errors on their field."""
 import pytest
 from django.urls import reverse
 
+from tests.api.event_run import API, login
 from tests.tournaments.test_organiser_events import FORM
 from tournaments.models import Event
 
@@ -115,6 +116,8 @@ def test_a_preset_without_a_pairing_method_keeps_the_events(logged_in):
         ({"round_minutes": "0"}, "round_minutes"),
         # A team match compares both rooms on every board (docs/teams.md §10).
         ({"competitor": "teams", "match_mode": "game"}, "match_mode"),
+        # A round sat out is worth a win at most (docs/scoring.md, requested bye).
+        ({"requested_bye_points": "3"}, "requested_bye_points"),
     ],
 )
 def test_impossible_limits_are_form_errors(logged_in, changes, field):
@@ -122,3 +125,16 @@ def test_impossible_limits_are_form_errors(logged_in, changes, field):
     assert response.status_code == 400
     assert field in response.context["form"].errors
     assert not Event.objects.exists()
+
+
+def test_a_requested_bye_is_worth_a_win_at_most_through_the_api(
+    db, django_capture_on_commit_callbacks
+):
+    organiser = login(django_capture_on_commit_callbacks).organiser
+    url = f"{API}/events"
+    refused = organiser.post(url, {"name": "R", "requested_bye_points": 3}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "requested_bye_points"
+    made = organiser.post(url, {"name": "R", "requested_bye_points": 2}, format="json")
+    assert made.status_code == 201, made.content
+    assert Event.objects.get().requested_bye_points == 2

@@ -175,6 +175,9 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
     if not reason.strip():
         raise ServiceError(_("Say why the round is un-opened."), field="reason")
     with transaction.atomic():
+        # The event's lock first, as every round change: a reinstatement meanwhile either
+        # comes before, and its missed round is taken back below, or after, and sees it pending.
+        lock_event(event.pk)
         rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         # Tables' locks: a store in flight finishes first, and is then seen by the check.
         tables = list(

@@ -697,11 +697,11 @@ def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round
 def round_open(*, rnd: Round, actor: Actor) -> Round:
     event = rnd.event
     require_organiser(event, actor)
-    require_status(event, Event.Status.RUNNING, doing=_("open a round"))
     with transaction.atomic():
         # The event's lock first: a withdrawal or a late entry (which take it) either comes
-        # before the round opens, and the round sees it, or after, and sees the round open.
-        lock_event(event.pk)
+        # before the round opens, and the round sees it, or after, and sees the round open;
+        # a finish meanwhile is seen in the status.
+        require_status(lock_event(event.pk), Event.Status.RUNNING, doing=_("open a round"))
         found = Round.objects.select_for_update(of=("self",), no_key=True).filter(pk=rnd.pk)
         if (locked := found.first()) is None:
             raise Conflict(
@@ -846,10 +846,14 @@ def round_close(
 def event_finish(*, event: Event, actor: Actor) -> Event:
     """Finish the event and so reveal its seed."""
     require_organiser(event, actor)
-    require_status(event, Event.Status.RUNNING, doing=_("finish the event"))
-    if event.rounds.filter(status=Round.Status.OPEN).exists():
-        raise Conflict(_("Close the open round first."), field="round")
     with transaction.atomic():
+        # Checked under the event's lock: a round opening meanwhile, or this finish sent twice,
+        # waits, then finds the round open or the event finished.
+        current = lock_event(event.pk)
+        require_status(current, Event.Status.RUNNING, doing=_("finish the event"))
+        if current.rounds.filter(status=Round.Status.OPEN).exists():
+            raise Conflict(_("Close the open round first."), field="round")
+        event.status, event.published = current.status, current.published
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
         queue.update_ratings(event)
@@ -861,19 +865,22 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
 
 def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Event:
     require_organiser(event, actor)
-    before = event.published
-    if before == published:
-        return event  # nothing changes: nothing to record (a second tap, a retry)
-    event.published = published
-    event.save(update_fields=["published"])
-    if published and event.status == Event.Status.FINISHED:
-        queue.results_emails(event)
-    audit.record(
-        event=event,
-        actor=actor.label,
-        action="event_published",
-        changes={"published": [before, published]},
-    )
+    with transaction.atomic():
+        current = lock_event(event.pk)  # the same tap twice at once: one change, one record
+        event.status, before = current.status, current.published
+        if before == published:
+            event.published = before
+            return event  # nothing changes: nothing to record (a second tap, a retry)
+        event.published = published
+        event.save(update_fields=["published"])
+        if published and event.status == Event.Status.FINISHED:
+            queue.results_emails(event)
+        audit.record(
+            event=event,
+            actor=actor.label,
+            action="event_published",
+            changes={"published": [before, published]},
+        )
     return event
 
 

@@ -132,9 +132,37 @@ def last_round(event: Event) -> int:
 def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequest:
     """``entry`` sits out ``round_number`` (a round not opened yet) and scores the event's
     requested-bye match points for it."""
-    event = entry.event
-    require_organiser(event, actor)
-    require_pairs_event(event)  # a team's pairs sit out by its line-up
+    require_organiser(entry.event, actor)
+    require_pairs_event(entry.event)  # a team's pairs sit out by its line-up
+    try:
+        with transaction.atomic():
+            # Checked under the event's lock: a round opened or the pair withdrawn meanwhile
+            # would leave a bye in a round the pair plays, or one a withdrawal cancelled.
+            event = lock_event(entry.event_id)
+            entry = Entry.objects.get(pk=entry.pk)
+            _check_bye_round(event, entry, round_number)
+            request = ByeRequest.objects.create(
+                entry=entry, round_number=round_number, created_by=actor.label
+            )
+            dropped = _drop_proposal(event, round_number)
+            audit.record(
+                event=event,
+                actor=actor.label,
+                action="bye_requested",
+                changes={
+                    "entry": [None, entry.number],
+                    "round": [None, round_number],
+                    "dropped_proposal": [round_number if dropped else None, None],
+                },
+            )
+    except IntegrityError:
+        raise ServiceError(
+            _("This pair already sits out round %(n)s.") % {"n": round_number}, field="round"
+        ) from None
+    return request
+
+
+def _check_bye_round(event: Event, entry: Entry, round_number: int) -> None:
     require_status(
         event, Event.Status.REGISTRATION, Event.Status.RUNNING, doing=_("record a requested bye")
     )
@@ -160,44 +188,24 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
         raise ServiceError(
             _("This pair joins at round %(n)s.") % {"n": entry.joins_round}, field="round"
         )
-    try:
-        with transaction.atomic():
-            lock_event(event.pk)
-            request = ByeRequest.objects.create(
-                entry=entry, round_number=round_number, created_by=actor.label
-            )
-            dropped = _drop_proposal(event, round_number)
-            audit.record(
-                event=event,
-                actor=actor.label,
-                action="bye_requested",
-                changes={
-                    "entry": [None, entry.number],
-                    "round": [None, round_number],
-                    "dropped_proposal": [round_number if dropped else None, None],
-                },
-            )
-    except IntegrityError:
-        raise ServiceError(
-            _("This pair already sits out round %(n)s.") % {"n": round_number}, field="round"
-        ) from None
-    return request
 
 
 def bye_request_remove(*, request: ByeRequest, actor: Actor) -> None:
     """Take back a requested bye of a round not opened yet."""
     entry = request.entry
-    event = entry.event
-    require_organiser(event, actor)
-    if request.round_number < next_unopened_round(event):
-        raise ServiceError(
-            _("Round %(n)s has started: its requested byes stay.") % {"n": request.round_number},
-            field="round",
-        )
+    require_organiser(entry.event, actor)
     with transaction.atomic():
-        lock_event(event.pk)
+        event = lock_event(entry.event_id)  # a round opening meanwhile keeps its byes
+        if request.round_number < next_unopened_round(event):
+            raise ServiceError(
+                _("Round %(n)s has started: its requested byes stay.")
+                % {"n": request.round_number},
+                field="round",
+            )
         number = request.round_number
-        request.delete()
+        deleted, _rows = ByeRequest.objects.filter(pk=request.pk).delete()
+        if not deleted:  # taken back meanwhile, or cancelled by a withdrawal
+            return
         dropped = _drop_proposal(event, number)
         audit.record(
             event=event,

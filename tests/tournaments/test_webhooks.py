@@ -412,6 +412,34 @@ def test_a_failure_is_kept_and_a_resend_delivers_the_same_delivery(
     assert first.headers["X-Botifarra-Delivery"] == second.headers["X-Botifarra-Delivery"]
 
 
+def test_a_late_failure_of_another_attempt_leaves_a_delivered_delivery_delivered(
+    running_event, boss, receiver, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The last retry is in flight to a slow receiver when the organiser's re-send is
+    delivered: its failure, answered last, is in the list and changes nothing."""
+    webhook = register(running_event, boss, receiver)
+    receiver.answers = [500]
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = svc.webhook_ping(webhook=webhook, actor=boss)
+    real_post = svc.post
+
+    def slow_failure(*args, **kwargs):
+        # While this retry waits for its answer, the re-send's attempt is delivered.
+        monkeypatch.setattr(svc, "post", real_post)
+        assert svc.delivery_attempt(delivery.pk, tries=1, may_retry=True) is None
+        return svc.Answer(500, "boom", "")
+
+    monkeypatch.setattr(svc, "post", slow_failure)
+    delay = svc.delivery_attempt(
+        delivery.pk, tries=settings.WEBHOOK_MAX_ATTEMPTS - 1, may_retry=True
+    )
+    delivery.refresh_from_db()
+    assert delay is None  # nothing more to try
+    assert delivery.status == WebhookDelivery.Status.DELIVERED and delivery.delivered_at
+    assert delivery.next_attempt_at is None
+    assert [a.status_code for a in delivery.attempts.all()] == [500, 200, 500]
+
+
 def test_no_answer_in_time_is_a_timeout(
     running_event, boss, receiver, settings, django_capture_on_commit_callbacks
 ):

@@ -241,6 +241,10 @@ def delivery_attempt(delivery_id: int, *, tries: int, may_retry: bool) -> float 
             error=answer.error,
             response_body=answer.body,
         )
+        if locked.status == WebhookDelivery.Status.DELIVERED:
+            # Delivered meanwhile (a re-send answered first): a late failure of the other
+            # attempt is in the list, and changes nothing; nothing more to try.
+            return None
         if ok:
             locked.status = WebhookDelivery.Status.DELIVERED
             locked.delivered_at = timezone.now()

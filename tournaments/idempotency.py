@@ -1,6 +1,6 @@
 """``Idempotency-Key``: a submission sent twice (a retry after a lost answer, a phone's queue sent
 again after a reload) runs once. Shared by the API (``api/idempotency.py``) and the table pages
-(``views/table.py``), which differ only in how they name the sender and read the body.
+(``views/table_guards.py``), which differ only in how they name the sender and read the body.
 
 The first response (status and exact bytes) is stored in ``IdempotentResponse`` under a scope
 (the sender and what was submitted to: the API's path, or a table page and its board) and the

@@ -458,5 +458,27 @@ def test_a_wrong_other_code_counts_as_a_wrong_code(table):
     url = reverse("table:board_confirm", args=[table.code_ns, 1])
     for _ in range(ratelimit.TABLE_CODE.limit):
         ns.post(url, {"other_code": "ZZZZZZ"})
-    ns.post(url, {"other_code": table.code_ew})
-    assert result_of(table).status == BoardResult.Status.ENTERED  # blocked: no guessing
+    # Blocked: even the right code is not read, and the answer says so and when to try again,
+    # as the code form does (docs/operations.md, "Guessing"), on the page and to the outbox.
+    blocked = ns.post(url, {"other_code": table.code_ew})
+    assert blocked.status_code == 429 and int(blocked["Retry-After"]) > 0
+    page = blocked.content.decode()
+    assert "Too many wrong table codes from this device" in page
+    assert reverse("table:table_home", args=[table.code_ns]) in page  # back to the table
+    queued = ns.post(
+        url,
+        {"other_code": table.code_ew},
+        HTTP_ACCEPT="application/json",
+        HTTP_IDEMPOTENCY_KEY="k1",
+    )
+    assert queued.status_code == 429 and int(queued["Retry-After"]) > 0
+    assert "Try again in" in queued.json()["error"]
+    differ = form(totals_ns="40", mode="differ", other_code=table.code_ew)
+    typed = ns.post(short_url(table), differ)
+    assert typed.status_code == 429 and int(typed["Retry-After"]) > 0
+    page = typed.content.decode()
+    assert "Too many wrong table codes from this device" in page
+    assert 'value="40"' in page  # the result typed is kept
+    queued = ns.post(short_url(table), differ, HTTP_ACCEPT="application/json")
+    assert queued.status_code == 429 and "Try again in" in queued.json()["error"]
+    assert result_of(table).status == BoardResult.Status.ENTERED  # no guessing

@@ -17,7 +17,7 @@ from tournaments.models import Event, Round
 from tournaments.services import NotAllowed, ServiceError
 from tournaments.services import clock as svc
 from tournaments.table_access import Access
-from tournaments.views.table import table_view
+from tournaments.views.table_guards import table_view
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import pair_pages
 from tournaments.table_access import Access
-from tournaments.views.table import evening_view as table_evening_view
+from tournaments.views.table_guards import evening_view as table_evening_view
 
 
 def evening_view(view: Callable) -> Callable:

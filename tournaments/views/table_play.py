@@ -20,13 +20,8 @@ from tournaments.jsonio import JSONRejected, read_json
 from tournaments.labels import field_problems
 from tournaments.services import ServiceError, results
 from tournaments.table_access import Access
-from tournaments.views.table import (
-    _board,
-    _home,
-    _not_found,
-    idempotent_page,
-    table_view,
-)
+from tournaments.views.table import _board, _home, _not_found
+from tournaments.views.table_guards import idempotent_page, table_view
 
 
 @require_http_methods(["GET", "POST"])

@@ -22,7 +22,7 @@ from tournaments.models import Event, LineUp, Round, Table, TeamMatch
 from tournaments.services import ServiceError, teams
 from tournaments.table_access import Access
 from tournaments.views.public import _int_param, public_event, refused
-from tournaments.views.table import table_view
+from tournaments.views.table_guards import table_view
 
 # --- public ---------------------------------------------------------------------------------
 

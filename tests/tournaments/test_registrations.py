@@ -106,6 +106,34 @@ def test_a_withdrawal_moves_the_first_waiting_pair_up_and_tells_it(open_event, s
     assert Registration.objects.filter(status="confirmed").count() == 2
 
 
+def test_removing_a_checked_in_pair_withdraws_its_sign_up_and_frees_its_place(
+    open_event, organiser, sent, client
+):
+    actor = Actor(user=organiser)
+    first = sent(lambda: _signup(open_event, 1))
+    sent(lambda: _signup(open_event, 2))
+    third = sent(lambda: _signup(open_event, 3))
+    first = sent(lambda: svc.registration_check_in(registration=first, actor=actor))
+    entry = first.entry
+    client.force_login(organiser)
+    url = reverse("tournaments:entry_withdraw", args=[open_event.pk, entry.pk])
+    assert "the first pair on the waiting list gets its place" in client.get(url).content.decode()
+    mail.outbox.clear()
+    sent(lambda: client.post(url, {}))
+    first.refresh_from_db()
+    third.refresh_from_db()
+    assert not open_event.entries.filter(pk=entry.pk).exists()
+    assert (first.status, first.entry) == ("withdrawn", None)
+    assert third.status == "confirmed"  # moved up, and told
+    assert [m.to for m in mail.outbox] == [["pair3@example.org"]]
+    # Its registration page no longer offers a check-in, nor does the organiser's check-in.
+    page = client.get(reverse("public:registration", args=[open_event.pk, first.token]))
+    assert 'id="check-in-qr"' not in page.content.decode()
+    assert "Withdrawn." in page.content.decode()
+    with pytest.raises(ServiceError):
+        svc.registration_check_in(registration=first, actor=actor)
+
+
 def test_the_emails_speak_the_language_the_pair_signed_up_in(
     open_event, sent, settings, compiled_locale
 ):

@@ -25,6 +25,7 @@ from tournaments.models import (
     Event,
     Pair,
     Player,
+    Registration,
     Round,
     Substitution,
     Table,
@@ -41,6 +42,7 @@ from tournaments.services.events import (
     round_propose,
 )
 from tournaments.services.names import max_length, normal_name
+from tournaments.services.waiting_list import promote_within_cap
 
 # --- reopening a closed round ----------------------------------------------------------------
 
@@ -361,7 +363,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     require_organiser(event, actor)
     require_pairs_event(event)
     with transaction.atomic():
-        lock_event(event.pk)
+        locked_event = lock_event(event.pk)
         entry = (
             Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("pair", "event")
@@ -383,8 +385,17 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
                 changes={"entry": [str(entry), None]},
             )
             pair = entry.pair
+            signed_up = Registration.objects.filter(entry=entry).first()
             entry.delete()
             pair.delete()
+            if signed_up is not None:
+                # Checked in from a sign-up: the pair is out, its place goes to the first pair
+                # waiting, as when it withdraws by its own link.
+                was_confirmed = signed_up.status == Registration.Status.CONFIRMED
+                signed_up.status = Registration.Status.WITHDRAWN
+                signed_up.save(update_fields=["status"])
+                if was_confirmed:
+                    promote_within_cap(locked_event)
             return plan
         entry.withdrawn_after_round = plan.after_round
         entry.save(update_fields=["withdrawn_after_round"])

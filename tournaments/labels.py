@@ -278,7 +278,7 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
         "Recontro is called by the pair that chose (%(pair)s), not by %(seat)s (R5)."
     ),
     ProblemCode.CALL_WRONG_PAIR: gettext_lazy(
-        "%(call)s is called by the opponents of the pair that chose (%(pair)s), not by "
+        "%(call)s is called by the opponents (%(pair)s) of the pair that chose, not by "
         "%(seat)s (R5)."
     ),
     ProblemCode.PLAY_MISSING: gettext_lazy("The cards played are missing (R10)."),
@@ -312,6 +312,7 @@ PROBLEM_TEXT: dict[ProblemCode, Promise] = {
 # ``of_pair``: "d'Oest", "d'EO" in Catalan).
 _SEAT_PARAMS = ("seat", "dealer")
 _PAIR_PARAMS = ("pair",)
+_CALL_PARAMS = ("call", "before")  # the format's tokens (sant_vicenc) as the calls' names
 
 
 @dataclass(frozen=True)
@@ -338,9 +339,14 @@ def problem_text(problem: engine.Problem) -> str:
         elif key in _PAIR_PARAMS and isinstance(value, str):
             params[key] = side_label(value)
             params[f"of_{key}"] = side_of(value)
+        elif key in _CALL_PARAMS and isinstance(value, str):
+            params[key] = call_name(value)
         else:
             params[key] = value
-    return str(template % params)  # a plural picks its form by the params (ngettext_lazy)
+    text = str(template % params)  # a plural picks its form by the params (ngettext_lazy)
+    if "call" in params and text.startswith(params["call"]):
+        text = text[:1].upper() + text[1:]  # a sentence that opens with the call's name
+    return text
 
 
 def field_problems(problems: Iterable[engine.Problem], prefix: str = "") -> list[FieldProblem]:

@@ -178,3 +178,46 @@ def test_a_count_picks_its_plural_form_in_each_language(count, words):
         assert f"after {count} card{'s' if count > 1 else ''} without" in labels.problem_text(
             problem
         )
+
+
+@pytest.mark.parametrize(
+    ("lang", "out_of_order", "wrong_pair", "no_call"),
+    [
+        (
+            "en",
+            "Sant Vicenç is only allowed after a recontro (R5).",
+            "Contro is called by the opponents (EW) of the pair that chose, not by North (R5).",
+            "no call",
+        ),
+        (
+            "ca",
+            "Sant Vicenç només es pot cantar després d'un recontro (R5).",
+            "Contro el canten els contraris (EO) de la parella que ha triat, no Nord (R5).",
+            "ningú",
+        ),
+        (
+            "es",
+            "San Vicente solo se permite después de un recontro (R5).",
+            "Contro lo cantan los contrarios (EO) de la pareja que eligió, no Norte (R5).",
+            "nadie",
+        ),
+    ],
+)
+def test_a_call_is_named_as_people_say_it(lang, out_of_order, wrong_pair, no_call):
+    """Not the format's token (sant_vicenc), and the pair that may call is the one in brackets:
+    North's pair chose, so a contro is the opponents', EW's (R5)."""
+    early = engine.Problem(
+        ProblemCode.CALL_OUT_OF_ORDER,
+        {"call": "sant_vicenc", "before": "recontro"},
+        "doubles[1].call",
+    )
+    by_chooser = engine.Problem(
+        ProblemCode.CALL_WRONG_PAIR,
+        {"call": "contro", "pair": "EW", "seat": "N"},
+        "doubles[0].seat",
+    )
+    with translation.override(lang):
+        assert problem_text(early) == out_of_order
+        assert problem_text(by_chooser) == wrong_pair
+        # The referee's "Recontro by" and "Sant Vicenç by" fields: nobody called it.
+        assert translation.gettext("no call") == no_call

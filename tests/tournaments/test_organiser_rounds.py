@@ -1,6 +1,8 @@
 """Organiser pages: pairs (one by one, CSV with a preview, withdrawal) and rounds."""
 
 import datetime
+import re
+from html import unescape
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -123,6 +125,9 @@ def test_csv_preview_lists_errors_line_by_line_and_offers_no_confirm(logged_in, 
     assert "Nothing has been registered" in html
     assert 'id="confirm-import"' not in html
     assert not open_event.entries.exists()
+    # The lines are in the box below, to correct one line without pasting them all again.
+    box = re.search(r'(?s)<textarea[^>]*name="text"[^>]*>(.*?)</textarea>', html)
+    assert box and unescape(box.group(1)).strip() == BAD_CSV.strip()
 
 
 def test_csv_confirm_with_a_bad_file_registers_nothing(logged_in, open_event):
@@ -132,6 +137,10 @@ def test_csv_confirm_with_a_bad_file_registers_nothing(logged_in, open_event):
     assert response.status_code == 400
     assert "Line 2: Two player names are needed." in _messages(response)
     assert not open_event.entries.exists()
+    box = re.search(
+        r'(?s)<textarea[^>]*name="text"[^>]*>(.*?)</textarea>', response.content.decode()
+    )
+    assert box and unescape(box.group(1)).strip() == BAD_CSV.strip()
 
 
 def test_csv_pasted_text_with_semicolons_and_a_windows_file(logged_in, open_event):

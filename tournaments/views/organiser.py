@@ -584,7 +584,12 @@ def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
     form = CsvUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return _entries_page(request, event, csv_form=form, status=400)
-    text = form.cleaned_data["csv_text"]
+    return _csv_preview(request, event, form.cleaned_data["csv_text"])
+
+
+def _csv_preview(request: HttpRequest, event: Event, text: str, status: int = 200) -> HttpResponse:
+    """What the file would register, with its lines in the box below it, to correct one line
+    without pasting the whole list again."""
     return render(
         request,
         "tournaments/entries_preview.html",
@@ -592,8 +597,9 @@ def entries_import(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "preview": svc.pairs_csv_parse(text, event=event),
             "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
-            "csv_form": CsvUploadForm(),
+            "csv_form": CsvUploadForm(initial={"text": text}),
         },
+        status=status,
     )
 
 
@@ -611,17 +617,7 @@ def entries_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         created = svc.entries_import_csv(event=event, actor=_actor(request), text=text)
     except (ServiceError, ValidationError) as exc:
         messages.error(request, _error_text(exc))
-        return render(
-            request,
-            "tournaments/entries_preview.html",
-            {
-                "event": event,
-                "preview": svc.pairs_csv_parse(text, event=event),
-                "confirm_form": CsvConfirmForm(initial={"csv_text": text}),
-                "csv_form": CsvUploadForm(),
-            },
-            status=400,
-        )
+        return _csv_preview(request, event, text, status=400)
     messages.success(
         request,
         ngettext("%(n)s pair registered.", "%(n)s pairs registered.", len(created))

@@ -532,16 +532,8 @@ def player_substitute(
 ) -> Substitution:
     """Replace player ``seat`` (1 or 2) of a pair by a new player called ``name``: the pair
     keeps its number and its score; the substitution is kept on the pair's history."""
-    event = entry.event
-    require_organiser(event, actor)
-    require_pairs_event(event)
-    require_status(
-        event,
-        Event.Status.DRAFT,
-        Event.Status.REGISTRATION,
-        Event.Status.RUNNING,
-        doing=_("substitute a player"),
-    )
+    require_organiser(entry.event, actor)
+    require_pairs_event(entry.event)
     name = normal_name(name)
     if seat not in (1, 2):
         raise ServiceError(_("Choose which player is replaced."), field="seat")
@@ -549,20 +541,31 @@ def player_substitute(
         raise ServiceError(_("Give the new player's name."), field="name")
     if len(name) > max_length(Player):
         raise ServiceError(_("At most %(n)s characters.") % {"n": max_length(Player)}, field="name")
-    if entry.withdrawn:
-        raise Conflict(_("This pair has withdrawn."), field="seat")
-    if event.status == Event.Status.RUNNING and substitution_round(event) > event.rounds_count:
-        # The new player would be a member of the pair (and of its club's players) without
-        # having played a board.
-        raise Conflict(
-            _("Every round has been played: a new player would play none."), field="seat"
-        )
     with transaction.atomic():
+        # Under the event's lock, as the rounds' changes and withdrawals: the round the new
+        # player starts in is the one these checks saw.
+        event = lock_event(entry.event_id)
+        require_status(
+            event,
+            Event.Status.DRAFT,
+            Event.Status.REGISTRATION,
+            Event.Status.RUNNING,
+            doing=_("substitute a player"),
+        )
         entry = (
             Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("pair__player1", "pair__player2", "pair__club")
             .get(pk=entry.pk)
         )
+        if entry.withdrawn:
+            raise Conflict(_("This pair has withdrawn."), field="seat")
+        from_round = substitution_round(event)
+        if event.status == Event.Status.RUNNING and from_round > event.rounds_count:
+            # The new player would be a member of the pair (and of its club's players) without
+            # having played a board.
+            raise Conflict(
+                _("Every round has been played: a new player would play none."), field="seat"
+            )
         old = entry.pair
         out = old.player1 if seat == 1 else old.player2
         stays = old.player2 if seat == 1 else old.player1
@@ -581,7 +584,7 @@ def player_substitute(
         entry.save(update_fields=["pair"])
         substitution = Substitution.objects.create(
             entry=entry,
-            from_round=substitution_round(event),
+            from_round=from_round,
             player_out=out,
             player_in=new_player,
             previous_pair=old,

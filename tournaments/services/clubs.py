@@ -7,9 +7,11 @@ where a pair or a team comes from has no organisers: the staff give it its first
 organisers see its players' pages.
 """
 
+import hashlib
 import logging
+from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.functions import Length
 from django.utils.translation import gettext as _
 
@@ -50,7 +52,30 @@ def home_club(name: str) -> Club | None:
     name = stored_name(name)
     if not name:
         return None
-    return named(name) or Club.objects.get_or_create(name=name)[0]
+    return named(name) or _found_or_created(name)[0]
+
+
+_CLUB_NAMES = 0x636C7562  # "club": the class of the names' advisory locks
+
+
+def _found_or_created(name: str, organiser: Any = None) -> tuple[Club, bool]:
+    """The club of this name, created when there is none. Two requests naming one new club at
+    once, in whatever capitals, make one: on PostgreSQL they take turns on a lock of the name's
+    folded form, held until their transactions end (a unique index on a folded name would need
+    the clubs already stored twice merged first)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            digest = hashlib.blake2b(name.casefold().encode(), digest_size=4).digest()
+            key = int.from_bytes(digest, "big", signed=True)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CLUB_NAMES, key])
+        club = named(name)
+        if club is not None:
+            return club, False
+        club = Club.objects.create(name=name)
+        if organiser is not None:
+            club.organisers.add(organiser)
+        return club, True
 
 
 def stored_name(name: str) -> str:
@@ -87,13 +112,13 @@ def club_for(*, name: str, actor: Actor, current: Club | None = None) -> Club | 
     if club is None:
         if not actor.is_authenticated:
             raise NotAllowed(_("Log in to create a club."), field="club")
-        club = Club.objects.create(name=name)
-        club.organisers.add(actor.user)
-        # Once stored: a club made inside a refused import (rolled back) was never created.
-        transaction.on_commit(
-            lambda: log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
-        )
-        return club
+        club, created = _found_or_created(name, organiser=actor.user)
+        if created:
+            # Once stored: a club made inside a refused import (rolled back) was never created.
+            transaction.on_commit(
+                lambda: log.info("club %s (%s) created by %s", club.pk, club.name, actor.label)
+            )
+            return club
     if current is None or club.pk != current.pk:
         require_club_organiser(club=club, actor=actor)
     return club

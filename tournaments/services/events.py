@@ -278,7 +278,9 @@ class PairBatch:
     """
 
     def __init__(self, event: Event) -> None:
-        lock_event(event.pk)
+        # The event as it is under the lock: its status is checked here, not on the caller's
+        # copy, which a start committed meanwhile has made stale.
+        self.event = lock_event(event.pk)
         self.registered = registered_pairs(event)
         self.next_number = _next_number(event)
 
@@ -295,16 +297,21 @@ def entry_register(
 ) -> Entry:
     require_organiser(event, actor)
     require_pairs_event(event)
-    require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
-    return entry_create(
-        event=event,
-        actor=actor,
-        player1=player1,
-        player2=player2,
-        name=name,
-        club=club,
-        batch=batch,
-    )
+    with transaction.atomic():
+        batch = batch or PairBatch(event)
+        # Before the start only: the start fixes the rounds from the pairs entered then.
+        require_status(
+            batch.event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs")
+        )
+        return entry_create(
+            event=event,
+            actor=actor,
+            player1=player1,
+            player2=player2,
+            name=name,
+            club=club,
+            batch=batch,
+        )
 
 
 def entry_create(
@@ -430,14 +437,18 @@ def event_start(*, event: Event, actor: Actor) -> Event:
     """Close registration, generate every board (in a task) and propose round 1."""
 
     require_organiser(event, actor)
-    require_status(event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event"))
-    if event.is_team_event:
-        if event.teams.filter(withdrawn_after_round__isnull=True).count() < 2:
-            raise ServiceError(_("At least two teams are needed to start."), field="teams")
-    elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
-        raise ServiceError(_("At least two pairs are needed to start."), field="entries")
     with transaction.atomic():
+        # Checked under the event's lock: a second tap, or a pair removed meanwhile, waits and
+        # then sees the event running, or one pair too few.
         event = lock_event(event.pk)
+        require_status(
+            event, Event.Status.REGISTRATION, Event.Status.DRAFT, doing=_("start the event")
+        )
+        if event.is_team_event:
+            if event.teams.filter(withdrawn_after_round__isnull=True).count() < 2:
+                raise ServiceError(_("At least two teams are needed to start."), field="teams")
+        elif event.entries.filter(withdrawn_after_round__isnull=True).count() < 2:
+            raise ServiceError(_("At least two pairs are needed to start."), field="entries")
         if event.format != Event.Format.SWISS:
             # A round robin of the whole field and the groups-and-knockout have as many rounds
             # as the pairs entered make: the boards are dealt for exactly those.

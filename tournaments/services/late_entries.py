@@ -79,12 +79,12 @@ def late_entry_register(
     pairs share one ``batch`` (``entry_create``)."""
     require_organiser(event, actor)
     require_pairs_event(event)
-    require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
-    refused = late_entries_refused(event)
-    if refused:
-        raise Conflict(refused, field="format")
     with transaction.atomic():
-        lock_event(event.pk)
+        current = lock_event(event.pk)  # a finish meanwhile is seen here
+        require_status(current, Event.Status.RUNNING, doing=_("register a late entry"))
+        refused = late_entries_refused(current)
+        if refused:
+            raise Conflict(refused, field="format")
         joins = next_unopened_round(event)
         if joins > event.rounds_count:
             raise Conflict(

@@ -71,7 +71,9 @@ def forbidden_remove(*, pair: ForbiddenPair, actor: Actor) -> None:
     require_organiser(event, actor)
     with transaction.atomic():
         names = [str(pair.low), str(pair.high)]
-        pair.delete()
+        deleted, _rows = ForbiddenPair.objects.filter(pk=pair.pk).delete()
+        if not deleted:
+            return  # removed meanwhile (the same tap twice): one change, one record
         audit.record(
             event=event,
             actor=actor.label,

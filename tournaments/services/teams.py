@@ -74,8 +74,12 @@ def team_register(
             field="players",
         )
     with transaction.atomic():
-        # Row lock on the event: two organisers registering at once must not get one number.
-        lock_event(event.pk)
+        # Row lock on the event: two organisers registering at once must not get one number,
+        # and a start committed meanwhile (which fixed the rounds) is seen.
+        current = lock_event(event.pk)
+        require_status(
+            current, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register teams")
+        )
         if event.teams.filter(name__iexact=name).exists():
             raise ServiceError(_("A team of this event already has this name."), field="name")
         club_obj = clubs.home_club(club) or event.club

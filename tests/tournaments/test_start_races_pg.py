@@ -1,0 +1,221 @@
+"""The start, the pairs registered before it, a substitution, the pairing rules and new clubs
+under concurrent requests (PostgreSQL, real threads, each on its own connection). Where a
+race needs one request to hold its lock a moment for the other to arrive, a function called
+inside its transaction is slowed down; the invariants are the docs' (docs/organisers.md)."""
+
+import time
+
+import pytest
+
+from tests.conftest import start_four_pairs
+from tests.factories import EventFactory, PairFactory, UserFactory
+from tests.tournaments.test_lifecycle_races_pg import _race, _refusals_only
+from tournaments import scoring_io, team_io
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, Club, Entry, Event, Round, Substitution
+from tournaments.services import ServiceError, changes, clubs, events, pairing_rules, teams
+from tournaments.services import registrations as signups
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+REPEATS = 3
+
+
+def _slowed(monkeypatch, owner, name: str, seconds: float = 0.3) -> None:
+    original = getattr(owner, name)
+
+    def slow(*args, **kwargs):
+        time.sleep(seconds)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+
+
+def _after(call, seconds: float = 0.1):
+    def run() -> None:
+        time.sleep(seconds)
+        call()
+
+    return run
+
+
+def _round_robin(organiser, pairs: int = 4) -> Event:
+    event = EventFactory(
+        organisers=[organiser], status="registration", format="roundrobin", round_robin="field"
+    )
+    for number in range(1, pairs + 1):
+        Entry.objects.create(event=event, pair=PairFactory(), number=number)
+    return event
+
+
+def _start(event: Event, actor: Actor):
+    return lambda: events.event_start(event=Event.objects.get(pk=event.pk), actor=actor)
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+@pytest.mark.parametrize("how", ["check_in", "file"])
+def test_pairs_entered_while_the_event_starts_are_refused(organiser, monkeypatch, how, repeat):
+    """The start works out a round robin's rounds from the pairs entered then: a pair checked
+    in, or a file of pairs imported, meanwhile is refused."""
+    _slowed(monkeypatch, events, "_set_status")  # the start holds the event's lock a while
+    event = _round_robin(organiser)
+    actor = Actor(user=organiser)
+    if how == "check_in":
+        signed_up = signups.registration_signup(
+            event=event, player1="Anna", player2="Biel", email="p@example.org", language="en"
+        )
+        enter = _after(lambda: signups.registration_check_in(registration=signed_up, actor=actor))
+    else:
+        stale = Event.objects.get(pk=event.pk)
+        text = "Xa,Xb\nYa,Yb\n"
+        enter = _after(lambda: events.entries_import_csv(event=stale, actor=actor, text=text))
+    raised = _race(_start(event, actor), enter)
+    _refusals_only(raised)
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    assert isinstance(raised[1], ServiceError)
+    assert event.entries.count() == 4
+    assert event.rounds_count == scoring_io.rounds_planned(event)
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_a_team_registered_while_the_event_starts_is_refused(organiser, monkeypatch, repeat):
+    _slowed(monkeypatch, events, "_set_status")
+    actor = Actor(user=organiser)
+    event = events.event_create(
+        actor=actor,
+        name="Equips",
+        competitor="teams",
+        format="roundrobin",
+        round_robin="field",
+        boards_per_round=2,
+    )
+    events.registration_open(event=event, actor=actor)
+    for number in range(1, 5):
+        players = [f"T{number}P{k}" for k in range(1, 5)]
+        teams.team_register(event=event, actor=actor, name=f"Equip {number}", players=players)
+    stale = Event.objects.get(pk=event.pk)
+    late = [f"LP{k}" for k in range(1, 5)]
+    register = _after(
+        lambda: teams.team_register(event=stale, actor=actor, name="Tard", players=late)
+    )
+    raised = _race(_start(event, actor), register)
+    _refusals_only(raised)
+    event.refresh_from_db()
+    assert isinstance(raised[1], ServiceError)
+    assert event.teams.count() == 4
+    assert event.rounds_count == team_io.team_rounds_planned(event)
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_start_pressed_twice_starts_once(organiser, monkeypatch, repeat):
+    _slowed(monkeypatch, events, "_set_status")
+    event = _round_robin(organiser)
+    actor = Actor(user=organiser)
+    raised = _race(_start(event, actor), _start(event, actor))
+    _refusals_only(raised)
+    assert sum(e is None for e in raised) == 1
+    started = AuditEntry.objects.filter(event=event, action="event_status")
+    assert list(started.values_list("changes", flat=True)) == [
+        {"status": ["registration", "running"]}
+    ]
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_no_event_starts_with_one_pair(organiser, monkeypatch, repeat):
+    _slowed(monkeypatch, changes, "withdrawal_plan")  # the removal holds the event's lock
+    event = EventFactory(organisers=[organiser], status="registration")
+    pairs = [Entry.objects.create(event=event, pair=PairFactory(), number=n) for n in (1, 2)]
+    actor = Actor(user=organiser)
+
+    def remove() -> None:
+        entry = Entry.objects.select_related("event").get(pk=pairs[1].pk)
+        changes.entry_withdraw(entry=entry, actor=actor)
+
+    _refusals_only(_race(remove, _after(_start(event, actor))))
+    event.refresh_from_db()
+    assert event.status == Event.Status.REGISTRATION
+    assert event.entries.count() == 1
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_a_substitution_while_the_last_round_closes_has_a_round_to_play(
+    organiser, monkeypatch, repeat
+):
+    """ "Once every round has been played there is no round left for them: the substitution
+    is refused" (docs/organisers.md)."""
+    _slowed(monkeypatch, changes, "pair_display_name")  # inside the substitution's transaction
+    event = start_four_pairs(organiser, boards_per_round=2, rounds_count=1)
+    actor = Actor(user=organiser)
+    entry = event.entries.get(number=1)
+    rnd = event.rounds.get(number=1)
+
+    def substitute() -> None:
+        changes.player_substitute(
+            entry=Entry.objects.select_related("event").get(pk=entry.pk),
+            actor=actor,
+            seat=1,
+            name="Carla",
+        )
+
+    def close() -> None:
+        events.round_close(
+            rnd=Round.objects.select_related("event").get(pk=rnd.pk),
+            actor=actor,
+            accept_missing=True,
+        )
+
+    _refusals_only(_race(substitute, _after(close)))
+    for substitution in Substitution.objects.filter(entry=entry):
+        assert substitution.from_round <= event.rounds_count
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_a_rule_removed_twice_at_once_is_one_change(organiser, repeat):
+    event = EventFactory(organisers=[organiser], status="registration")
+    a, b = (Entry.objects.create(event=event, pair=PairFactory(), number=n) for n in (1, 2))
+    actor = Actor(user=organiser)
+    rule = pairing_rules.forbidden_add(event=event, actor=actor, a=a.pk, b=b.pk)
+    remove = lambda: pairing_rules.forbidden_remove(pair=rule, actor=actor)  # noqa: E731
+    _refusals_only(_race(remove, remove))
+    assert AuditEntry.objects.filter(event=event, action="forbidden_pair_removed").count() == 1
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_one_new_club_named_at_once_in_two_events_is_one_club(organiser, repeat):
+    """ "It is found whatever its capitals, spacing or accents" (docs/organisers.md)."""
+    other = UserFactory()
+    first = EventFactory(organisers=[organiser], status="registration", club=None)
+    second = EventFactory(organisers=[other], status="registration", club=None)
+
+    def register(event, user, club):
+        return lambda: events.entry_register(
+            event=event, actor=Actor(user=user), player1="Anna", player2="Biel", club=club
+        )
+
+    _refusals_only(
+        _race(
+            register(first, organiser, f"Casal Nou {repeat}"),
+            register(second, other, f"casal nou {repeat}"),
+        )
+    )
+    assert Club.objects.filter(name__iexact=f"casal nou {repeat}").count() == 1
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_two_events_creating_one_new_club_at_once(organiser, repeat):
+    """One creates the club and becomes its organiser; the other is refused as it would be a
+    moment later: never a database error."""
+    other = UserFactory()
+
+    def create(user):
+        def run() -> None:
+            club = clubs.club_for(name=f"Penya Nova {repeat}", actor=Actor(user=user))
+            events.event_create(actor=Actor(user=user), name=f"Vespre {user.pk}", club=club)
+
+        return run
+
+    raised = _race(create(organiser), create(other))
+    _refusals_only(raised)
+    assert sum(e is None for e in raised) == 1
+    (club,) = Club.objects.filter(name__iexact=f"penya nova {repeat}")
+    assert club.organisers.count() == 1 and Event.objects.filter(club=club).count() == 1

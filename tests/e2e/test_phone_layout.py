@@ -17,9 +17,18 @@ import pytest
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.tournaments.test_print_fit import played_field
+from tournaments.actors import Actor
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
-from tournaments.models import BoardResult, Pair, Player, PlayerRating, Team, TeamMatch
+from tournaments.models import (
+    BoardResult,
+    Pair,
+    Player,
+    PlayerRating,
+    Team,
+    TeamMatch,
+)
+from tournaments.services import disputes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -176,6 +185,7 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
         ("pair-scorecard", f"/table/{one.code_ns}/scorecard/", one.code_ns),
         ("pair-standings", f"/table/{one.code_ns}/standings/", one.code_ns),
         ("pair-rulings", f"/table/{three.code_ns}/rulings/", three.code_ns),
+        ("pair-rulings-ruled", f"/table/{one.code_ns}/rulings/", one.code_ns),
         _play_page(tables),
     ]
     return public + table
@@ -183,6 +193,21 @@ def _pages(report) -> list[tuple[str, str, str | None]]:
 
 def test_every_table_and_public_page_fits_a_360_px_phone(browser, live_server, capsys):
     report = build_demo()
+    # A call for the referee and rulings that quote a link: one long word wraps, it does not
+    # widen the table's pages.
+    link = "https://www.federaciocatalanadebotifarra.cat/reglament/article-12-apartat-3"
+    one = open_tables(report.event)[0]
+    result = BoardResult.objects.filter(table=one).order_by("board__number").first()
+    asked = disputes.dispute_request(
+        result=result, actor=Actor(table=one, side="NS"), reason=f"See {link}"
+    )
+    disputes.dispute_rule(
+        dispute=asked,
+        actor=Actor(user=report.event.organisers.first()),
+        kind="penalty",
+        explanation=f"R10: {link}",
+        data={"offending_pair": "EW"},
+    )
     folder = SCREENSHOTS / "phone-360"
     folder.mkdir(parents=True, exist_ok=True)
     with capsys.disabled():

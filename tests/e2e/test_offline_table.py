@@ -425,7 +425,7 @@ def test_a_result_stored_before_the_round_closed_is_not_shown_refused(
         page.context.set_offline(False)
         page.evaluate("() => window.BotifarraOutbox.flush()")
         expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
-        expect(page.locator("#outbox")).to_contain_text("stored by the server")
+        expect(page.locator("#outbox")).to_contain_text("stored by the server", timeout=15_000)
         assert "refused" not in page.inner_text("#outbox")
     finally:
         context.close()

@@ -35,6 +35,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.prepared import Prepared
+from tournaments.services.names import alphabetical
 
 
 @dataclass
@@ -826,7 +827,7 @@ def find_your_table(ev: EventView) -> tuple[Round | None, list[SeatLine]]:
                         f"{other.number}. {other.pair.name}",
                     )
                 )
-    return rnd, sorted(lines, key=lambda line: line.player.casefold())
+    return rnd, sorted(lines, key=lambda line: alphabetical(line.player))
 
 
 def screen_version(ev: EventView) -> str:

@@ -17,7 +17,7 @@ from scoring.standings import compute_standings
 from scoring.types import ByeRequest as RequestInput
 from scoring.types import EventInput, RoundInput, TableRound
 from tournaments.actors import Actor
-from tournaments.models import AuditEntry, ByeRequest, StandingsSnapshot
+from tournaments.models import AuditEntry, ByeRequest, Player, StandingsSnapshot
 from tournaments.services import changes, events, pairings
 from tournaments.services.late_entries import bye_request_add
 from tournaments.services.results import result_confirm, result_submit_short
@@ -141,3 +141,20 @@ def test_the_screen_does_not_seat_a_withdrawn_pair_by_a_request_left_in_place(
     page = client.get(reverse("public:screen", args=[event.pk]))
     seated = {s.pair_number for p in page.context["seat_pages"] for s in p}
     assert seated == {1, 2, 3}
+
+
+def test_find_your_table_files_accented_names_with_their_letter(client, running_event):
+    """ "Every player in alphabetical order" (docs/organisers.md, the room's screen): Àlex with
+    the A's and Òscar between Núria and Pere, not after Zoe."""
+    event = running_event
+    event.published = True
+    event.save(update_fields=["published"])
+    names = ["Zoe", "Òscar", "Núria", "Pere", "Àlex", "Bernat", "Élia", "Marc"]
+    for entry, first, second in zip(
+        event.entries.order_by("number"), names[::2], names[1::2], strict=True
+    ):
+        Player.objects.filter(pk=entry.pair.player1_id).update(name=first)
+        Player.objects.filter(pk=entry.pair.player2_id).update(name=second)
+    page = client.get(reverse("public:screen", args=[event.pk]))
+    shown = [s.player for p in page.context["seat_pages"] for s in p]
+    assert shown == ["Àlex", "Bernat", "Élia", "Marc", "Núria", "Òscar", "Pere", "Zoe"]

@@ -22,6 +22,14 @@ def normal_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def alphabetical(name: str) -> tuple[str, str]:
+    """A sort key that files a name by its letters as a reader's alphabet does: accents and
+    capitals aside ("Àlex" with the A's, "Òscar" between Núria and Pere, not after Zoe), then
+    as typed, so that the order is the same every time."""
+    folded = unicodedata.normalize("NFD", name.casefold())
+    return "".join(c for c in folded if not unicodedata.combining(c)), name.casefold()
+
+
 def max_length(model: type[Model], field: str = "name") -> int:
     """The column size of ``model.field``, which a value must fit before it is saved."""
     size = model._meta.get_field(field).max_length

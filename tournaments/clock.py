@@ -9,11 +9,21 @@ import datetime
 import math
 from dataclasses import dataclass
 
+from django.http import HttpResponse
 from django.utils import timezone
 
 from tournaments.models import Round
 
 NONE, NOT_STARTED, RUNNING, PAUSED, OVER = "none", "not_started", "running", "paused", "over"
+SERVER_NOW = "X-Server-Now"
+
+
+def stamped(response: HttpResponse) -> HttpResponse:
+    """A live page's answer with the server's time (ms since the epoch): the page's clock
+    counts from it, also when the page was loaded before the clock started, or the fragment was
+    rendered earlier for another viewer (static/js/clock.js)."""
+    response[SERVER_NOW] = str(int(timezone.now().timestamp() * 1000))
+    return response
 
 
 @dataclass(frozen=True)

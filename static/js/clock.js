@@ -1,10 +1,12 @@
 /* The round's clock: an element with data-clock-state="running" counts down to data-clock-ends
    (ms since the epoch, the server's time). The difference between the server's clock and this
-   device's is measured once, from the page as first loaded (data-server-now), so that a phone
-   with a wrong clock shows the right time and a fragment rendered earlier (live.js shares them
-   between consoles) still counts from the true end. A page the phone kept and shows without the
-   network (<html data-from-cache>) was rendered earlier: its server time is old, so the
-   difference measured on the last page loaded online is used (kept in localStorage), or none.
+   device's is measured from the page as first loaded (data-server-now), then again from each
+   live refresh's answer (its X-Server-Now header, which live.js and table.js pass on as a
+   "botifarra:server-now" event), so that a phone with a wrong clock shows the right time, also
+   when the clock was started after the page was loaded, and a fragment rendered earlier
+   (live.js shares them between consoles) still counts from the true end. A page the phone kept
+   and shows without the network (<html data-from-cache>) was rendered earlier: its server time
+   is old, so the difference measured last online is used (kept in localStorage), or none.
    At zero it says "time is up" (data-over-text). */
 (function () {
   "use strict";
@@ -51,5 +53,13 @@
     }
     tick();
     window.setInterval(tick, 1000);
+  });
+
+  document.addEventListener("botifarra:server-now", function (event) {
+    var now = parseInt(event.detail, 10);
+    if (isNaN(now)) { return; }
+    skew = now - Date.now();
+    try { window.localStorage.setItem(KEY, String(skew)); } catch (e) { /* measured anyway */ }
+    tick();
   });
 })();

@@ -48,6 +48,12 @@
     }
   }
 
+  /* The server's time on the answer, for the round's clock (clock.js). */
+  function heardServer(res) {
+    var now = res.headers.get("X-Server-Now");
+    if (now) { document.dispatchEvent(new CustomEvent("botifarra:server-now", {detail: now})); }
+  }
+
   function busy(node) {
     var active = document.activeElement;
     return (active && active !== document.body && node.contains(active)) ||
@@ -66,6 +72,7 @@
       if (etag) { headers["If-None-Match"] = etag; }
       fetch(url, {credentials: "same-origin", headers: headers, cache: "no-store"})
         .then(function (res) {
+          heardServer(res);
           if (res.status === 304) { return null; }
           if (!res.ok) { return null; }
           etag = res.headers.get("ETag");

@@ -44,6 +44,8 @@
       if (document.hidden || navigator.onLine === false) { return; }
       fetch(url, {credentials: "same-origin", headers: {"Accept": "text/html"}})
         .then(function (res) {
+          var now = res.headers.get("X-Server-Now");  // for the round's clock (clock.js)
+          if (now) { document.dispatchEvent(new CustomEvent("botifarra:server-now", {detail: now})); }
           if (res.status === 403) { window.location.reload(); return null; }
           return res.ok ? res.text() : null;
         })

@@ -72,6 +72,7 @@ function marked(kept) {
     // The mark lengthens the page: the kept length would cut its end off.
     var headers = new Headers(kept.headers);
     headers.delete("Content-Length");
+    headers.delete("X-Server-Now");  // the time it was answered: not now (clock.js)
     return new Response(html.replace("<html ", "<html data-from-cache=\"1\" "), {
       status: kept.status, statusText: kept.statusText, headers: headers
     });

@@ -99,3 +99,35 @@ def test_at_time_the_table_says_its_deal_and_the_console_shows_it(running_event,
     assert Round.objects.get(pk=rnd.pk).clock_ends_at is not None
     for problems in (phone_problems, screen_problems, desk_problems):
         problems.assert_clean()
+
+
+# A device whose clock is 10 minutes fast.
+FAST_DEVICE = """(() => { const real = Date.now.bind(Date);
+  Date.now = () => real() + 10 * 60 * 1000; })();"""
+
+
+@pytest.mark.parametrize("where", ["console", "table"])
+def test_a_clock_started_after_the_page_loaded_counts_from_the_servers_time(
+    running_event, new_page, where
+):
+    """ "From the server's time, so a phone with a wrong clock shows the right time"
+    (docs/organisers.md): also on a page open before the organiser pressed Start, the usual
+    case, which had no server time to measure the device's clock against."""
+    Event.objects.filter(pk=running_event.pk).update(round_minutes=30)
+    rnd = running_event.rounds.get(number=1)
+    page, problems, _shoot = new_page("round-clock-fast-device", phone=where == "table")
+    page.add_init_script(FAST_DEVICE)
+    if where == "console":
+        log_in(page, "organiser")
+        page.goto(f"/manage/{running_event.pk}/rounds/1/")
+        box = page.locator("#console .round-clock")
+    else:
+        enter_code(page, rnd.tables.get(number=1).code_ns)
+        box = page.locator("#table-clock .round-clock")
+    expect(box).to_have_attribute("data-clock-state", "not_started")
+    clock.clock_start(rnd=rnd, actor=Actor(user=running_event.organisers.get()), minutes=30)
+    expect(box).to_have_attribute("data-clock-state", "running", timeout=15_000)
+    page.wait_for_timeout(1500)
+    left = _seconds(box.locator("[data-clock-time]").inner_text())
+    assert 29 * 60 < left <= 30 * 60, f"{left} s left of a 30 minute clock just started"
+    problems.assert_clean()

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
-from tournaments import redis_outage
+from tournaments import clock, redis_outage
 
 SHARED_SECONDS = 60
 # Where a shared rendering holds the viewer's CSRF token (``{% csrf_token %}`` in the page
@@ -60,7 +60,7 @@ def live_response(
         response = render()
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
-    return response
+    return clock.stamped(response)
 
 
 # A shared rendering is kept in the cache for every process, and in this process for the next

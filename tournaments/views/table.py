@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments import ratelimit, table_access
 from tournaments import table_pages as pages
 from tournaments.actors import Actor
+from tournaments.clock import stamped
 from tournaments.forms_results import (
     FORM_FIELDS,
     parse_short,
@@ -160,7 +161,7 @@ def table_home(request: HttpRequest, access: Access) -> HttpResponse:
 @table_view
 def board_list(request: HttpRequest, access: Access) -> HttpResponse:
     """The boards fragment, fetched every 10 s by table.js to refresh statuses in place."""
-    return render(request, "table/_boards.html", pages.home_context(access))
+    return stamped(render(request, "table/_boards.html", pages.home_context(access)))
 
 
 def _answer(

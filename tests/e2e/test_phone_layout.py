@@ -13,15 +13,19 @@ Left out: the room's screen (a projector, not a phone), the table cards and the 
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 import pytest
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.tournaments.test_print_fit import played_field
 from tournaments.actors import Actor
+from tournaments.demo import PASSWORD as DEMO_PASSWORD
 from tournaments.demo import build_demo
 from tournaments.demo import table_codes as open_tables
 from tournaments.models import (
     BoardResult,
+    Event,
     Pair,
     Player,
     PlayerRating,
@@ -272,34 +276,64 @@ WORDS = ("Xavierfrancescjosepmariaboixaderasvilalta", "Montserratàngelsdomènec
 
 
 def test_names_without_spaces_fit_a_360_px_phone(browser, live_server):
-    """A pair (and a team) whose names are single long words, well under the length limits:
-    they wrap on the table pages, the entry form, the event's pages and the team's matches."""
+    """A pair, a team, an event and a venue whose names are single long words, well under the
+    length limits: they wrap on the table pages, the entry form, the event's pages, the team's
+    matches and the organiser's pages."""
     report = build_demo()
     event, teams = report.event, report.teams
+    Event.objects.filter(pk__in=[event.pk, teams.pk]).update(
+        name="CampionatdeCatalunyadeBotifarra", venue="CasalCatalàdeSantaColomadeGramenet"
+    )
     one = open_tables(event)[0]
     pair = one.ns.pair
     Player.objects.filter(pk=pair.player1_id).update(name=WORDS[0])
     Player.objects.filter(pk=pair.player2_id).update(name=WORDS[1])
     Pair.objects.filter(pk=pair.pk).update(name=f"{WORDS[0]} – {WORDS[1]}")
-    team = Team.objects.filter(event=teams).order_by("pk").first()
-    Team.objects.filter(pk=team.pk).update(name="CasalCatalàdeSantaColomadeGramenetBotifarraClub")
+    for i, team in enumerate(Team.objects.filter(event=teams).order_by("pk")):
+        Team.objects.filter(pk=team.pk).update(
+            name=f"CasalCatalàdeSantaColomadeGramenetBotifarraClub{i}"
+        )
+    match = TeamMatch.objects.filter(round__event=teams).order_by("round__number", "number")[0]
     last = max(event.rounds.get(number=2).board_numbers)
+    wide = {}
     context = phone_context(browser, live_server, "ca")
     page = context.new_page()
     page.goto("/table/")
     page.fill("input[name=code]", one.code_ew)
     page.locator("main form button[type=submit]").first.click()
     page.wait_for_load_state()
-    wide = {}
-    for path in (
+    pages = [
         f"/table/{one.code_ew}/",
         f"/table/{one.code_ew}/board/{last}/?mode=differ",
+        f"/table/{one.code_ew}/standings/",
         f"/e/{event.pk}/",
+        f"/e/{event.pk}/standings/",
         f"/e/{event.pk}/pairs/{one.ns.number}/",
         f"/e/{teams.pk}/teams/matches/",
-    ):
+        f"/e/{teams.pk}/teams/matches/{match.round.number}/{match.number}/",
+    ]
+    staff = [
+        f"/manage/{event.pk}/",
+        f"/manage/{teams.pk}/rounds/{match.round.number}/matches/{match.number}/lineup/",
+    ]
+    for path in pages:
         page.goto(path)
         found = page.evaluate(SIDEWAYS)
+        if found:
+            wide[path] = found
+    context.close()
+    context = phone_context(browser, live_server, "ca")
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("main form button.primary")
+    page.wait_for_load_state()
+    for path in staff:
+        page.goto(path)
+        assert urlparse(page.url).path == path, page.url  # the page itself, not the login form
+        # The organiser's tables scroll sideways in their frame (organiser.css): the page not.
+        found = [x for x in page.evaluate(SIDEWAYS) if x.startswith("page ")]
         if found:
             wide[path] = found
     context.close()

@@ -16,8 +16,8 @@ from tests.factories import EventFactory, PairFactory, PlayerFactory
 from tournaments import pdf
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
-from tournaments.demo import play_round
-from tournaments.models import Entry, Round
+from tournaments.demo import build_demo, play_round, table_codes
+from tournaments.models import Entry, Pair, Player, Round, Team
 from tournaments.services import events
 from tournaments.services.standings import standings_recompute
 
@@ -112,6 +112,52 @@ def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[s
             if beyond > 0.5:
                 over.append((" ".join(t.text for t in words), round(beyond, 1)))
     return over
+
+
+def beyond_the_paper(event, kind: str, number=None) -> list[tuple[str, float]]:
+    """The words of the PDF laid out past the right edge of the page's content: (word, CSS px
+    over)."""
+    from weasyprint import HTML
+    from weasyprint.formatting_structure.boxes import TextBox
+
+    with translation.override("ca"):
+        ev = sel.event_view(event, staff=False)
+        plan = pdf.pdf_plan(ev, kind, number, base="http://testserver")
+        html = pdf.part_html(plan, plan.parts[0])
+        document = HTML(string=html, url_fetcher=pdf._fetcher()).render()
+    over = []
+    for page in document.pages:
+        limit = page._page_box.content_box_x() + page._page_box.width
+        for box, _ancestors in _boxes(page._page_box):
+            if isinstance(box, TextBox) and box.position_x + box.width > limit + 0.5:
+                over.append((box.text[:40], round(box.position_x + box.width - limit, 1)))
+    return over
+
+
+def test_names_without_spaces_stay_on_the_paper():
+    """A pair and teams named by single long words: the PDFs' tables wrap them (the pairings'
+    NS and EO columns and the team matches' victory points were off the page)."""
+    report = build_demo()
+    event, teams = report.event, report.teams
+    pair = table_codes(event)[0].ns.pair
+    long_words = ("Xavierfrancescjosepmariaboixaderasvilalta", "Montserratàngelsdomènechifàbregas")
+    Player.objects.filter(pk=pair.player1_id).update(name=long_words[0])
+    Player.objects.filter(pk=pair.player2_id).update(name=long_words[1])
+    Pair.objects.filter(pk=pair.pk).update(name=" – ".join(long_words))
+    for i, team in enumerate(Team.objects.filter(event=teams).order_by("pk")):
+        Team.objects.filter(pk=team.pk).update(
+            name=f"CasalCatalàdeSantaColomadeGramenetBotifarraClub{i}"
+        )
+    off = {
+        kind: found
+        for source, kind, number in (
+            (event, "pairings", 2),
+            (event, "standings", None),
+            (teams, "team-matches", 1),
+        )
+        if (found := beyond_the_paper(source, kind, number))
+    }
+    assert off == {}, off
 
 
 @pytest.mark.parametrize("lang", ["ca", "es", "en"])

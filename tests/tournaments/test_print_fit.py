@@ -89,16 +89,22 @@ def _boxes(box, ancestors=()):
         yield from _boxes(child, (*ancestors, box))
 
 
-def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[str, float]]:
-    """The column titles of the PDF's tables wider than their column: (title, CSS px over)."""
+def laid_out(event, kind: str, lang: str, number=None):
+    """The PDF's first part as WeasyPrint lays it out."""
     from weasyprint import HTML
-    from weasyprint.formatting_structure.boxes import TableCellBox, TextBox
 
     with translation.override(lang):
         ev = sel.event_view(event, staff=False)
         plan = pdf.pdf_plan(ev, kind, number, base="http://testserver")
         html = pdf.part_html(plan, plan.parts[0])
-        document = HTML(string=html, url_fetcher=pdf._fetcher()).render()
+        return HTML(string=html, url_fetcher=pdf._fetcher()).render()
+
+
+def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[str, float]]:
+    """The column titles of the PDF's tables wider than their column: (title, CSS px over)."""
+    from weasyprint.formatting_structure.boxes import TableCellBox, TextBox
+
+    document = laid_out(event, kind, lang, number)
     over = []
     for page in document.pages:
         for box, ancestors in _boxes(page._page_box):
@@ -117,14 +123,9 @@ def overflowing_titles(event, kind: str, lang: str, number=None) -> list[tuple[s
 def beyond_the_paper(event, kind: str, number=None) -> list[tuple[str, float]]:
     """The words of the PDF laid out past the right edge of the page's content: (word, CSS px
     over)."""
-    from weasyprint import HTML
     from weasyprint.formatting_structure.boxes import TextBox
 
-    with translation.override("ca"):
-        ev = sel.event_view(event, staff=False)
-        plan = pdf.pdf_plan(ev, kind, number, base="http://testserver")
-        html = pdf.part_html(plan, plan.parts[0])
-        document = HTML(string=html, url_fetcher=pdf._fetcher()).render()
+    document = laid_out(event, kind, "ca", number)
     over = []
     for page in document.pages:
         limit = page._page_box.content_box_x() + page._page_box.width

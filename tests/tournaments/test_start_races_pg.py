@@ -51,6 +51,16 @@ def _start(event: Event, actor: Actor):
     return lambda: events.event_start(event=Event.objects.get(pk=event.pk), actor=actor)
 
 
+def _started_and_refused(event: Event, actor: Actor, enter) -> None:
+    """The start and ``enter`` (a little after it) at once: the event starts, ``enter`` is
+    refused."""
+    raised = _race(_start(event, actor), enter)
+    _refusals_only(raised)
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    assert isinstance(raised[1], ServiceError)
+
+
 @pytest.mark.parametrize("repeat", range(REPEATS))
 @pytest.mark.parametrize("how", ["check_in", "file"])
 def test_pairs_entered_while_the_event_starts_are_refused(organiser, monkeypatch, how, repeat):
@@ -68,11 +78,7 @@ def test_pairs_entered_while_the_event_starts_are_refused(organiser, monkeypatch
         stale = Event.objects.get(pk=event.pk)
         text = "Xa,Xb\nYa,Yb\n"
         enter = _after(lambda: events.entries_import_csv(event=stale, actor=actor, text=text))
-    raised = _race(_start(event, actor), enter)
-    _refusals_only(raised)
-    event.refresh_from_db()
-    assert event.status == Event.Status.RUNNING
-    assert isinstance(raised[1], ServiceError)
+    _started_and_refused(event, actor, enter)
     assert event.entries.count() == 4
     assert event.rounds_count == scoring_io.rounds_planned(event)
 
@@ -98,10 +104,7 @@ def test_a_team_registered_while_the_event_starts_is_refused(organiser, monkeypa
     register = _after(
         lambda: teams.team_register(event=stale, actor=actor, name="Tard", players=late)
     )
-    raised = _race(_start(event, actor), register)
-    _refusals_only(raised)
-    event.refresh_from_db()
-    assert isinstance(raised[1], ServiceError)
+    _started_and_refused(event, actor, register)
     assert event.teams.count() == 4
     assert event.rounds_count == team_io.team_rounds_planned(event)
 

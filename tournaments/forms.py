@@ -1,6 +1,7 @@
 """Forms of the organiser's pages: they parse and explain; the services decide."""
 
 from django import forms
+from django.core.validators import MaxValueValidator
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
@@ -330,6 +331,13 @@ class EventForm(forms.ModelForm):
             for name in EVENT_OPTIONS:
                 if name in self.fields:
                     self.fields[name].disabled = True
+        else:
+            # A round sat out is worth a win at most. Checked where the option is chosen, not on
+            # the model: an event stored with more before this check keeps its figure, and its
+            # other details can still be changed once the options are fixed.
+            bye = self.fields["requested_bye_points"]
+            bye.validators.append(MaxValueValidator(2))
+            bye.widget.attrs.update(min=0, max=2)
 
     def clean_game_target(self) -> int | None:
         value = self.cleaned_data["game_target"]

@@ -271,10 +271,7 @@ class Event(models.Model):
         _("match points of a late entry"), default=0
     )
     requested_bye_points = models.PositiveSmallIntegerField(
-        _("match points of a requested bye"),
-        default=0,
-        # At most a win: a round sat out is never worth more than a round won.
-        validators=[MaxValueValidator(2)],
+        _("match points of a requested bye"), default=0
     )
     ranking_method = models.CharField(
         _("ranking method"), max_length=12, choices=Ranking.choices, default=Ranking.WINS

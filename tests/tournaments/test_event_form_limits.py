@@ -138,3 +138,24 @@ def test_a_requested_bye_is_worth_a_win_at_most_through_the_api(
     made = organiser.post(url, {"name": "R", "requested_bye_points": 2}, format="json")
     assert made.status_code == 201, made.content
     assert Event.objects.get().requested_bye_points == 2
+
+
+def test_an_event_stored_with_a_larger_requested_bye_keeps_its_details_editable(
+    logged_in, running_event, organiser
+):
+    """Stored before the cap: once the options are fixed its name and venue still change, by
+    the form and by the API (the figure stays: its standings were made with it)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    Event.objects.filter(pk=running_event.pk).update(requested_bye_points=3)
+    url = reverse("tournaments:event_edit", args=[running_event.pk])
+    response = logged_in.post(url, dict(FORM, name="Nou nom"))
+    assert response.status_code == 302
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}")
+    patched = api.patch(f"{API}/events/{running_event.pk}", {"venue": "Casal"}, format="json")
+    assert patched.status_code == 200, patched.content
+    running_event.refresh_from_db()
+    assert (running_event.name, running_event.venue) == ("Nou nom", "Casal")
+    assert running_event.requested_bye_points == 3

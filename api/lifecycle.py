@@ -180,13 +180,11 @@ def _save_event(request: Request, event: Event | None) -> Event:
         fields.update(pairing.cleaned_data)
     actor = access.actor_for(request)
     try:
+        if event is not None:
+            return svc.event_update(event=event, actor=actor, club_name=club_name or "", **fields)
         with transaction.atomic():
-            club = clubs.club_for(
-                name=club_name or "", actor=actor, current=event.club if event else None
-            )
-            if event is None:
-                return svc.event_create(actor=actor, club=club, **fields)
-            return svc.event_update(event=event, actor=actor, club=club, **fields)
+            club = clubs.club_for(name=club_name or "", actor=actor)
+            return svc.event_create(actor=actor, club=club, **fields)
     except DjangoValidationError as exc:
         raise _form_errors(exc) from None
 

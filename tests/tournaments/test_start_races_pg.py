@@ -222,3 +222,31 @@ def test_two_events_creating_one_new_club_at_once(organiser, repeat):
     assert sum(e is None for e in raised) == 1
     (club,) = Club.objects.filter(name__iexact=f"penya nova {repeat}")
     assert club.organisers.count() == 1 and Event.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.parametrize("repeat", range(REPEATS))
+def test_an_event_edited_while_a_pair_registers_naming_one_new_club(organiser, monkeypatch, repeat):
+    """Both take the event's lock, then the new club's name: they wait for each other, in
+    that order on both paths, instead of deadlocking (PostgreSQL aborted one: a 500)."""
+    _slowed(monkeypatch, clubs, "named", 0.4)  # each holds its locks a while
+    event = EventFactory(organisers=[organiser], status="registration", club=None)
+    actor = Actor(user=organiser)
+
+    def edit() -> None:
+        events.event_update(
+            event=Event.objects.get(pk=event.pk), actor=actor, club_name="Penya Nova"
+        )
+
+    def register() -> None:
+        events.entry_register(
+            event=Event.objects.get(pk=event.pk),
+            actor=actor,
+            player1="Anna",
+            player2="Biel",
+            club="penya nova",
+        )
+
+    _refusals_only(_race(edit, _after(register)))
+    (club,) = Club.objects.filter(name__iexact="penya nova")
+    assert Event.objects.get(pk=event.pk).club == club
+    assert event.entries.get().pair.club == club

@@ -974,8 +974,11 @@ def preset_fields(preset: Preset) -> dict[str, object]:
     return fields
 
 
-def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
-    """Change an event's details, and its options while it has not started."""
+def event_update(
+    *, event: Event, actor: Actor, club_name: str | None = None, **fields: object
+) -> Event:
+    """Change an event's details, and its options while it has not started. ``club_name``:
+    the club as typed on the form (found or created here)."""
     require_organiser(event, actor)
     unknown = set(fields) - set(EVENT_OPTIONS) - set(EVENT_DETAILS)
     if unknown:
@@ -983,6 +986,10 @@ def event_update(*, event: Event, actor: Actor, **fields: object) -> Event:
     with transaction.atomic():
         # Row lock: an organiser pressing Start meanwhile must not run under half-changed options.
         event = lock_event(event.pk)
+        if club_name is not None:
+            # After the event's lock, as a pair's club is found when it registers: a new club's
+            # name is locked second on every path, and two of them wait instead of deadlocking.
+            fields["club"] = clubs.club_for(name=club_name, actor=actor, current=event.club)
         club = fields.get("club")
         if isinstance(club, Club) and club.pk != event.club_id:
             clubs.require_club_organiser(club=club, actor=actor)

@@ -298,16 +298,12 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = EventForm(request.POST, instance=Event.objects.get(pk=event.pk), locked=locked)
     if form.is_valid():
         try:
-            with transaction.atomic():
-                actor = _actor(request)
-                svc.event_update(
-                    event=event,
-                    actor=actor,
-                    club=clubs.club_for(
-                        name=form.cleaned_data["club_name"], actor=actor, current=event.club
-                    ),
-                    **form.service_fields(),
-                )
+            svc.event_update(
+                event=event,
+                actor=_actor(request),
+                club_name=form.cleaned_data["club_name"],
+                **form.service_fields(),
+            )
         except (ServiceError, ValidationError) as exc:
             _event_form_error(form, exc)
         else:

@@ -113,6 +113,7 @@ def _a_redis_database_per_process():
 @pytest.fixture(autouse=True)
 def _tasks_in_process(request):
     """Tasks run in-process except in tests that start a real worker (marked ``redis``)."""
+    from celery.result import allow_join_result
     from django.core.cache import cache
 
     from config.celery import app
@@ -130,7 +131,11 @@ def _tasks_in_process(request):
         cache.clear()
     except Exception:  # noqa: BLE001 - a test about Redis being down must still start
         pass
-    yield
+    # Celery marks "inside a task" in one flag for the whole process while an eager task runs,
+    # and two threads running tasks at once (the race tests) can leave it set: a later test's
+    # result.get() then refused as if called from a task. Each test starts outside any task.
+    with allow_join_result():
+        yield
     app.conf.task_always_eager = previous
 
 

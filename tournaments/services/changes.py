@@ -31,7 +31,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, ServiceError, audit, lock_event
+from tournaments.services import Conflict, ServiceError, audit, lock_event, waiting_list
 from tournaments.services.events import (
     pair_display_name,
     players_key,
@@ -42,7 +42,6 @@ from tournaments.services.events import (
     round_propose,
 )
 from tournaments.services.names import max_length, normal_name
-from tournaments.services.waiting_list import promote_within_cap
 
 # --- reopening a closed round ----------------------------------------------------------------
 
@@ -389,13 +388,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
             entry.delete()
             pair.delete()
             if signed_up is not None:
-                # Checked in from a sign-up: the pair is out, its place goes to the first pair
-                # waiting, as when it withdraws by its own link.
-                was_confirmed = signed_up.status == Registration.Status.CONFIRMED
-                signed_up.status = Registration.Status.WITHDRAWN
-                signed_up.save(update_fields=["status"])
-                if was_confirmed:
-                    promote_within_cap(locked_event)
+                # Checked in from a sign-up: the pair is out, as when it withdraws by its link.
+                waiting_list.withdraw(signed_up, locked_event)
             return plan
         entry.withdrawn_after_round = plan.after_round
         entry.save(update_fields=["withdrawn_after_round"])

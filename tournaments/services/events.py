@@ -878,9 +878,9 @@ def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Even
     require_organiser(event, actor)
     with transaction.atomic():
         current = lock_event(event.pk)  # the same tap twice at once: one change, one record
-        event.status, before = current.status, current.published
+        event.status, event.published = current.status, current.published
+        before = event.published
         if before == published:
-            event.published = before
             return event  # nothing changes: nothing to record (a second tap, a retry)
         event.published = published
         event.save(update_fields=["published"])

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
-from tournaments.services import ServiceError, audit, lock_event
+from tournaments.services import ServiceError, audit, lock_event, waiting_list
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
@@ -27,7 +27,7 @@ from tournaments.services.events import (
     same_person_problem,
 )
 from tournaments.services.names import length_problems, normal_name
-from tournaments.services.waiting_list import is_full, promote_within_cap
+from tournaments.services.waiting_list import is_full
 
 CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
 SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
@@ -217,17 +217,12 @@ def registration_withdraw(*, registration: Registration) -> Registration:
             )
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
-        was_confirmed = registration.status == Registration.Status.CONFIRMED
-        registration.status = Registration.Status.WITHDRAWN
-        registration.save(update_fields=["status"])
         if registration.entry is not None:
             entry, registration.entry = registration.entry, None
             registration.save(update_fields=["entry"])
             entry.delete()  # not started: the pair leaves the list, as a withdrawal does
         queue.registration_email(registration, WITHDRAWN)
-        if was_confirmed:
-            # Within the cap as it is now (the organiser may have lowered it meanwhile).
-            promote_within_cap(event)
+        waiting_list.withdraw(registration, event)
     return registration
 
 

@@ -25,6 +25,17 @@ def promote_first_waiting(event: Event) -> None:
         queue.registration_email(first, PROMOTED)
 
 
+def withdraw(registration: Registration, event: Event) -> None:
+    """The sign-up is withdrawn, and a place it held goes to the first pairs waiting, within
+    the cap as it is now (the organiser may have lowered it meanwhile); the caller holds the
+    event's row lock."""
+    had_place = registration.status == Registration.Status.CONFIRMED
+    registration.status = Registration.Status.WITHDRAWN
+    registration.save(update_fields=["status"])
+    if had_place:
+        promote_within_cap(event)
+
+
 def promote_within_cap(event: Event) -> None:
     """Confirm waiting pairs, in the order they signed up, while the cap leaves places (after
     the organiser raised or removed it); the caller holds the event's row lock."""

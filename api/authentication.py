@@ -47,7 +47,9 @@ def lifetime() -> dt.timedelta:
 def issue_table_token(table: Table, side: str) -> tuple[str, TableToken]:
     """A new token for ``side`` of ``table`` and its row (only its digest is stored)."""
     token = secrets.token_urlsafe(32)
-    row = TableToken(table=table, side=side, digest=_digest(token))
+    row = TableToken(
+        table=table, side=side, digest=_digest(token), codes_version=table.codes_version
+    )
     insert_all([row])
     return token, row
 
@@ -89,7 +91,11 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid table token.")) from None
         found = _TOKEN.first(digest=_digest(token))
         invalid = _("This table token is not valid (or no longer): enter your code again.")
-        if found is None or found.side not in SIDES:
+        if (
+            found is None
+            or found.side not in SIDES
+            or found.codes_version != found.table.codes_version
+        ):
             raise exceptions.AuthenticationFailed(invalid)
         table, side = found.table, found.side
         expired = expires_at(found) <= timezone.now()

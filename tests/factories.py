@@ -276,6 +276,7 @@ class TableTokenFactory(factory.django.DjangoModelFactory):
     table = factory.SubFactory(TableFactory)
     side = "NS"
     digest = factory.Sequence(lambda n: f"{n:064x}")
+    codes_version = factory.SelfAttribute("table.codes_version")
 
 
 class StandingsSnapshotFactory(factory.django.DjangoModelFactory):

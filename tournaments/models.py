@@ -717,6 +717,9 @@ class TableToken(models.Model):
     side = models.CharField(max_length=2)
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The table's ``codes_version`` its code was read under: a token issued while new codes
+    # were being given (after they deleted the table's tokens) does not act with the old code.
+    codes_version = models.PositiveIntegerField(editable=False)
 
 
 class Board(models.Model):

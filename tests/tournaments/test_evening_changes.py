@@ -175,7 +175,7 @@ def test_reopening_gives_new_codes_to_tables_whose_codes_another_open_round_uses
 
 def test_a_round_opened_by_mistake_goes_back_to_proposed(running_event, actor):
     t1, _t2 = _tables(running_event, 1)
-    TableToken.objects.create(table=t1, side="NS", digest="x" * 64)
+    TableToken.objects.create(table=t1, side="NS", digest="x" * 64, codes_version=t1.codes_version)
     changes.round_unopen(rnd=_round(running_event, 1), actor=actor, reason="wrong pairing")
     rnd = _round(running_event, 1)
     assert (rnd.status, rnd.opened_at) == ("pending", None)

@@ -1,7 +1,13 @@
 """Writes: every change of an event, its rounds and results goes through these functions."""
 
+from typing import TypeVar
+
+from django.db.models import Model, QuerySet
+
 from tournaments.jsonio import nul_message
 from tournaments.models import Event
+
+M = TypeVar("M", bound=Model)
 
 
 class ServiceError(Exception):
@@ -52,3 +58,14 @@ def lock_event(pk: int) -> Event:
     reopened or closed; a withdrawal, a late entry, a bye request; a sign-up, a check-in; a
     role), so that two of them wait for each other instead of deadlocking."""
     return Event.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
+
+
+def relock(rows: QuerySet[M], pk: int, *, gone: str, field: str) -> M:
+    """Row ``pk`` of ``rows``, locked ``FOR NO KEY UPDATE`` until the transaction ends and read
+    under the lock. A change that waited for another (most take the event's lock first) may
+    find the row removed meanwhile — a pair withdrawn before the start, a proposal dropped, a
+    webhook deleted —: that is a ``Conflict`` saying ``gone``, not a 500."""
+    row = rows.select_for_update(of=("self",), no_key=True).filter(pk=pk).first()
+    if row is None:
+        raise Conflict(gone, field=field)
+    return row

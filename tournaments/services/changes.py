@@ -31,7 +31,14 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors import round_outstanding
-from tournaments.services import Conflict, ServiceError, audit, lock_event, waiting_list
+from tournaments.services import (
+    Conflict,
+    ServiceError,
+    audit,
+    lock_event,
+    relock,
+    waiting_list,
+)
 from tournaments.services.events import (
     pair_display_name,
     players_key,
@@ -355,6 +362,10 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     )
 
 
+def _pair_gone() -> str:
+    return _("This pair was removed meanwhile: reload the page.")
+
+
 def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> WithdrawalPlan:
     """Withdraw a pair (before the start: remove it). During an open round where it still has
     boards to play, its match is forfeited; a proposal that includes it is dropped."""
@@ -363,10 +374,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     require_pairs_event(event)
     with transaction.atomic():
         locked_event = lock_event(event.pk)
-        entry = (
-            Entry.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("pair", "event")
-            .get(pk=entry.pk)
+        entry = relock(
+            Entry.objects.select_related("pair", "event"), entry.pk, gone=_pair_gone(), field="pair"
         )
         if (current := _open_round(event)) is not None:
             # The table's lock: a result in flight is stored before the plan is read.
@@ -476,10 +485,8 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
     require_organiser(event, actor)
     with transaction.atomic():
         lock_event(event.pk)
-        entry = (
-            Entry.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("event")
-            .get(pk=entry.pk)
+        entry = relock(
+            Entry.objects.select_related("event"), entry.pk, gone=_pair_gone(), field="pair"
         )
         plan = reinstate_plan(entry)
         before, missed_before = entry.withdrawn_after_round, list(entry.missed_rounds)
@@ -546,10 +553,11 @@ def player_substitute(
             Event.Status.RUNNING,
             doing=_("substitute a player"),
         )
-        entry = (
-            Entry.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("pair__player1", "pair__player2", "pair__club")
-            .get(pk=entry.pk)
+        entry = relock(
+            Entry.objects.select_related("pair__player1", "pair__player2", "pair__club"),
+            entry.pk,
+            gone=_pair_gone(),
+            field="pair",
         )
         if entry.withdrawn:
             raise Conflict(_("This pair has withdrawn."), field="seat")

@@ -40,6 +40,7 @@ from tournaments.services import (
     audit,
     clubs,
     lock_event,
+    relock,
     stated_reason,
 )
 from tournaments.services.names import length_problems, max_length, normal_name
@@ -620,7 +621,12 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     if table.round.status == Round.Status.CLOSED:
         raise Conflict(_("This round is closed: its codes no longer work anyway."), field="round")
     with transaction.atomic():
-        table = Table.objects.select_for_update(of=("self",), no_key=True).get(pk=table.pk)
+        table = relock(
+            Table.objects,
+            table.pk,
+            gone=_("This round's pairings were dropped meanwhile: propose the round again."),
+            field="table",
+        )
         revoked = renew_codes([table])
         audit.record(
             event=event,

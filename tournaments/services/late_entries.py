@@ -14,7 +14,7 @@ from scoring.groups import group_rounds_of
 from tournaments import queue, scoring_io
 from tournaments.actors import Actor
 from tournaments.models import ByeRequest, Entry, Event, Round
-from tournaments.services import Conflict, ServiceError, audit, lock_event
+from tournaments.services import Conflict, ServiceError, audit, lock_event, relock
 from tournaments.services.events import (
     PairBatch,
     entry_create,
@@ -139,7 +139,12 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
             # Checked under the event's lock: a round opened or the pair withdrawn meanwhile
             # would leave a bye in a round the pair plays, or one a withdrawal cancelled.
             event = lock_event(entry.event_id)
-            entry = Entry.objects.get(pk=entry.pk)
+            entry = relock(
+                Entry.objects,
+                entry.pk,
+                gone=_("This pair was removed meanwhile: reload the page."),
+                field="pair",
+            )
             _check_bye_round(event, entry, round_number)
             request = ByeRequest.objects.create(
                 entry=entry, round_number=round_number, created_by=actor.label

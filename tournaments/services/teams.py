@@ -31,7 +31,7 @@ from tournaments.models import (
     TeamMatch,
     TeamMember,
 )
-from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event
+from tournaments.services import Conflict, ServiceError, audit, clubs, lock_event, relock
 from tournaments.services.events import (
     fresh_codes,
     pair_display_name,
@@ -225,7 +225,12 @@ def lineup_set(
     if not set(players) <= set(members):
         raise ServiceError(_("Every player must be a member of the team."), field="players")
     with transaction.atomic():
-        rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=match.round_id)
+        rnd = relock(
+            Round.objects,
+            match.round_id,
+            gone=_("This round's pairings were dropped meanwhile: propose the round again."),
+            field="match",
+        )
         # Under the round's lock: the round may have been proposed again since the match was
         # read (its matches and tables made anew).
         if (match := TeamMatch.objects.filter(pk=match.pk).first()) is None:

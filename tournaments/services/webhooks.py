@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from tournaments import queue, webhooks
 from tournaments.actors import Actor
 from tournaments.models import Event, Webhook, WebhookAttempt, WebhookDelivery
-from tournaments.services import Conflict, ServiceError, audit, lock_event
+from tournaments.services import Conflict, ServiceError, audit, lock_event, relock
 from tournaments.services.events import require_organiser
 
 RESPONSE_KEPT = 1000  # characters of the receiver's answer kept per attempt
@@ -63,11 +63,17 @@ def webhook_create(*, event: Event, actor: Actor, url: str) -> Webhook:
     return webhook
 
 
+def _webhook_gone() -> str:
+    return _("This webhook was removed meanwhile: reload the page.")
+
+
 def webhook_delete(*, webhook: Webhook, actor: Actor) -> None:
     """Stop sending to this address; its deliveries go with it (a queued attempt finds none)."""
     event = webhook.event
     require_organiser(event, actor)
     with transaction.atomic():
+        # Locked and read again: removed twice at once, it is removed (and audited) once.
+        webhook = relock(Webhook.objects, webhook.pk, gone=_webhook_gone(), field="webhook")
         audit.record(
             event=event,
             actor=actor.label,
@@ -95,8 +101,8 @@ def delivery_resend(*, delivery: WebhookDelivery, actor: Actor) -> WebhookDelive
     event = delivery.webhook.event
     require_organiser(event, actor)
     with transaction.atomic():
-        delivery = WebhookDelivery.objects.select_for_update(of=("self",), no_key=True).get(
-            pk=delivery.pk
+        delivery = relock(
+            WebhookDelivery.objects, delivery.pk, gone=_webhook_gone(), field="delivery"
         )
         delivery.status = WebhookDelivery.Status.PENDING
         delivery.next_attempt_at = timezone.now()

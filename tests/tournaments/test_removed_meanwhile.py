@@ -1,0 +1,124 @@
+"""A change that waited for another may find its row removed meanwhile: it is refused with a
+409 that says so, never a 500 (an uncaught ``DoesNotExist``), and writes nothing. Each test
+hands the service the object a request read before the other change removed it, which is what
+the request holds once the lock it waited for is released (the PostgreSQL races of
+tests/tournaments/test_lifecycle_races_pg.py reach the same point with real threads)."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from api.authentication import issue_table_token
+from tests.factories import EventFactory, PairFactory, WebhookDeliveryFactory, WebhookFactory
+from tournaments.actors import Actor
+from tournaments.models import AuditEntry, Entry, Table
+from tournaments.services import Conflict, changes, events, late_entries, webhooks
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def actor(organiser):
+    return Actor(user=organiser)
+
+
+@pytest.fixture
+def signed_up(organiser):
+    event = EventFactory(organisers=[organiser], status="registration")
+    for number in (1, 2, 3, 4):
+        Entry.objects.create(event=event, pair=PairFactory(), number=number)
+    return event
+
+
+def _removed_before_the_start(event, actor) -> Entry:
+    """Pair 1 as a request read it, then removed by another request (a withdrawal before the
+    start deletes the pair)."""
+    held = event.entries.get(number=1)
+    changes.entry_withdraw(entry=event.entries.get(number=1), actor=actor, reason="ill")
+    assert not event.entries.filter(number=1).exists()
+    return held
+
+
+def _refused_as_removed(call, event, field) -> None:
+    audits = AuditEntry.objects.filter(event=event).count()
+    with pytest.raises(Conflict) as refused:
+        call()
+    assert refused.value.field == field and "meanwhile" in refused.value.message
+    assert AuditEntry.objects.filter(event=event).count() == audits
+
+
+def test_a_pair_withdrawn_twice_at_once_before_the_start(signed_up, actor):
+    held = _removed_before_the_start(signed_up, actor)
+    _refused_as_removed(
+        lambda: changes.entry_withdraw(entry=held, actor=actor, reason="twice"), signed_up, "pair"
+    )
+    assert signed_up.entries.count() == 3
+
+
+def test_a_pair_reinstated_or_substituted_while_removed(signed_up, actor):
+    held = _removed_before_the_start(signed_up, actor)
+    _refused_as_removed(
+        lambda: changes.entry_reinstate(entry=held, actor=actor, reason="back"), signed_up, "pair"
+    )
+    _refused_as_removed(
+        lambda: changes.player_substitute(entry=held, actor=actor, seat=1, name="Nova Sala"),
+        signed_up,
+        "pair",
+    )
+
+
+def test_a_bye_requested_for_a_pair_removed_meanwhile(signed_up, actor):
+    held = _removed_before_the_start(signed_up, actor)
+    _refused_as_removed(
+        lambda: late_entries.bye_request_add(entry=held, actor=actor, round_number=1),
+        signed_up,
+        "pair",
+    )
+
+
+def test_a_webhook_removed_twice_at_once_is_removed_and_audited_once(running_event, actor):
+    hook = WebhookFactory(event=running_event)
+    held = type(hook).objects.get(pk=hook.pk)
+    webhooks.webhook_delete(webhook=hook, actor=actor)
+    _refused_as_removed(
+        lambda: webhooks.webhook_delete(webhook=held, actor=actor), running_event, "webhook"
+    )
+    assert AuditEntry.objects.filter(event=running_event, action="webhook_removed").count() == 1
+
+
+def test_a_delivery_sent_again_while_its_webhook_is_removed(running_event, actor):
+    delivery = WebhookDeliveryFactory(webhook=WebhookFactory(event=running_event))
+    webhooks.webhook_delete(webhook=delivery.webhook, actor=actor)
+    _refused_as_removed(
+        lambda: webhooks.delivery_resend(delivery=delivery, actor=actor), running_event, "delivery"
+    )
+
+
+def test_new_codes_for_a_table_of_a_proposal_made_again(running_event, actor):
+    events.round_close(rnd=running_event.rounds.get(number=1), actor=actor, accept_missing=True)
+    events.round_propose(event=running_event, actor=actor, number=2, tables=[(1, 3), (2, 4)])
+    held = Table.objects.get(round__event=running_event, round__number=2, number=1)
+    # Proposed again: its tables are made anew.
+    events.round_propose(event=running_event, actor=actor, number=2, tables=[(1, 4), (2, 3)])
+    assert not Table.objects.filter(pk=held.pk).exists()
+    _refused_as_removed(
+        lambda: events.table_new_codes(table=held, actor=actor), running_event, "table"
+    )
+
+
+def test_a_token_issued_while_new_codes_were_given_does_not_act(running_event, actor):
+    """The token view read the table by its old code; new codes then deleted the table's
+    tokens and committed; the view's insert came after (docs/api.md: every token of the old
+    codes stops working)."""
+    read_by_the_view = Table.objects.get(round__event=running_event, number=1)
+    events.table_new_codes(table=Table.objects.get(pk=read_by_the_view.pk), actor=actor)
+    stale, _row = issue_table_token(read_by_the_view, "NS")
+    fresh, _row = issue_table_token(Table.objects.get(pk=read_by_the_view.pk), "NS")
+    body = {"table": read_by_the_view.pk, "board": 1, "trump": "oros"}
+    body["totals"] = {"NS": 40, "EW": 32}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Table {stale}")
+    refused = client.post("/api/v1/results", body, format="json")
+    assert refused.status_code == 401, refused.content
+    assert not read_by_the_view.results.exists()
+    client.credentials(HTTP_AUTHORIZATION=f"Table {fresh}")
+    assert client.post("/api/v1/results", body, format="json").status_code == 201

@@ -177,14 +177,21 @@ RULE_TEXT: dict[str, Promise] = {
     Rule.MUST_OVERTRUMP: gettext_lazy(
         "was void in the suit led and had to overtrump the opponent's trump"
     ),
-    Rule.LOWEST_CARD: gettext_lazy("had to play the lowest card of that suit (obligada)"),
+    Rule.LOWEST_CARD: gettext_lazy("had to play the lowest card of that suit"),
 }
+
+# Rules of one ruleset only: named beside the rule, as players know them.
+RULESET_OF_RULE: dict[str, str] = {Rule.LOWEST_CARD: "obligada"}
 
 
 def rule_text(rule: str) -> str:
-    """What the player had to do: ``had to follow suit``."""
+    """What the player had to do: ``had to follow suit``; a rule of one ruleset names it:
+    ``had to play the lowest card of that suit (obligada)``."""
     text = RULE_TEXT.get(rule)
-    return str(text) if text is not None else rule
+    if text is None:
+        return rule
+    ruleset = RULESET_OF_RULE.get(rule)
+    return f"{text} ({ruleset})" if ruleset else str(text)
 
 
 def rule_sentence(rule: str | None, seat: str) -> str:
@@ -192,10 +199,14 @@ def rule_sentence(rule: str | None, seat: str) -> str:
     section (the engine's :class:`engine.Rule` carries it)."""
     if not rule:
         return ""
+    text = RULE_TEXT.get(rule)
+    section = Rule(rule).section
+    if ruleset := RULESET_OF_RULE.get(rule):
+        section = f"{ruleset}, {section}"  # "(obligada, R8)", not "(obligada) (R8)"
     return _("%(seat)s %(rule)s (%(section)s).") % {
         "seat": seat_name(seat),
-        "rule": rule_text(rule),
-        "section": Rule(rule).section,
+        "rule": str(text) if text is not None else rule,
+        "section": section,
     }
 
 

@@ -63,7 +63,7 @@ def test_the_bracket_page_in_the_browser(new_page, organiser):
     # A phone shows position, pair, match points, difference and whether it is through (the
     # other columns made a group wider than the screen with some scores); print keeps them.
     heads = page.locator("table.group-table").first.locator("thead th:visible")
-    assert heads.all_inner_texts() == ["Pos.", "Pair", "MP", "Diff", "Through"]
+    assert heads.all_inner_texts() == ["Pos.", "Pair", "Pts", "Diff", "Through"]
     no_sideways_scroll(page)
     shoot("groups-phone")
     bracket.scroll_into_view_if_needed()

@@ -60,3 +60,20 @@ def test_csv_headers_name_matchpoints_in_full():
     assert "match_points" in exports.STANDINGS_COLUMNS
     assert {"matchpoints_ns", "matchpoints_ew"} <= set(exports.RESULTS_COLUMNS)
     assert not [c for c in exports.RESULTS_COLUMNS + exports.STANDINGS_COLUMNS if "mp_" in c]
+
+
+@pytest.mark.parametrize("lang", ["en", "ca", "es"])
+@pytest.mark.parametrize("name", ["crosstable", "pairings", "round_results"])
+def test_every_page_abbreviates_match_points_as_the_standings_do(client, played_event, name, lang):
+    """The crosstable, the pairings list (match points before the round) and a round's results
+    (each pair's match points) say it as the standings do, never as a traveller's matchpoints."""
+    standings = abbreviations(page(client, "standings", played_event.pk, lang=lang))
+    (pts,) = [t for title, t in standings.items() if "2" in title]
+    (scorecard_mp,) = abbreviations(
+        page(client, "scorecard", played_event.pk, 1, lang=lang)
+    ).values()
+    args = (played_event.pk, 1) if name == "round_results" else (played_event.pk,)
+    html = page(client, name, *args, lang=lang)
+    heads = [w for text in re.findall(r"<abbr[^>]*>([^<]+)</abbr>", html) for w in text.split()]
+    assert pts in heads
+    assert scorecard_mp not in heads or scorecard_mp == pts

@@ -226,6 +226,14 @@ def test_rule_sentences_are_words():
     assert rule_sentence(None, "N") == ""
 
 
+def test_a_rule_of_one_ruleset_names_it_beside_its_section():
+    """docs/referees.md: "had to play the lowest card of that suit (obligada, R8)"."""
+    assert rule_sentence("lowest_card", "S") == (
+        "South had to play the lowest card of that suit (obligada, R8)."
+    )
+    assert rule_sentence("follow_suit", "S") == "South had to follow suit (R7.2)."
+
+
 def test_conflict_page_marks_differing_values(client, referee, conflict_dispute):
     client.force_login(referee)
     response = client.get(reverse("referee:dispute", args=[conflict_dispute.pk]))

@@ -22,6 +22,8 @@ import jsonschema
 from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import play
 from tournaments.actors import is_table_label
@@ -111,7 +113,61 @@ def schema_problems(document: object) -> list[tuple[str, str]]:
     first ten, in document order."""
     validator = jsonschema.Draft202012Validator(schema(), format_checker=_FORMATS)
     errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
-    return [(_path(e.absolute_path), e.message) for e in errors[:10]]
+    problems: list[tuple[str, str]] = []
+    for error in errors:
+        if error.validator == "required":
+            # One error per missing field, each holding the whole list: name them in turn.
+            missing = [n for n in error.validator_value if n not in error.instance]
+            for name in missing:
+                problem = (_path([*error.absolute_path, name]), _("this field is missing."))
+                if problem not in problems:
+                    problems.append(problem)
+                    break
+        else:
+            problems.append(_problem(error))
+    return problems[:10]
+
+
+_JSON_TYPES = {
+    "object": gettext_lazy("an object {…}"),
+    "array": gettext_lazy("a list […]"),
+    "string": gettext_lazy("text"),
+    "integer": gettext_lazy("a whole number"),
+    "number": gettext_lazy("a number"),
+    "boolean": gettext_lazy("true or false"),
+    "null": "null",
+}
+
+
+def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
+    """(path, a sentence in the reader's language): jsonschema's own messages are English
+    and quote the value, so each kind of departure gets its sentence here."""
+    path = _path(error.absolute_path)
+    kind = error.validator
+    if kind == "additionalProperties":
+        return path or "archive", _("a field here is not part of the archive's format.")
+    if kind == "type":
+        wanted = error.validator_value
+        names = [
+            str(_JSON_TYPES.get(n, n)) for n in ([wanted] if isinstance(wanted, str) else wanted)
+        ]
+        kinds = (
+            names[0]
+            if len(names) == 1
+            else _("%(first)s or %(last)s")
+            % {
+                "first": ", ".join(names[:-1]),
+                "last": names[-1],
+            }
+        )
+        return path, _("this must be %(kind)s.") % {"kind": kinds}
+    if kind == "format":
+        return path, _("this is not a valid %(format)s.") % {"format": error.validator_value}
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return path, _("this number is out of range.")
+    if kind in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):
+        return path, _("this is too short or too long.")
+    return path, _("this value is not allowed here.")
 
 
 def _path(parts: Any) -> str:

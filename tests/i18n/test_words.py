@@ -221,3 +221,40 @@ def test_a_call_is_named_as_people_say_it(lang, out_of_order, wrong_pair, no_cal
         assert problem_text(by_chooser) == wrong_pair
         # The referee's "Recontro by" and "Sant Vicenç by" fields: nobody called it.
         assert translation.gettext("no call") == no_call
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("ca", "aquest camp hi falta"),
+        ("es", "falta este campo"),
+        ("en", "this field is missing"),
+    ],
+)
+def test_an_archive_the_schema_refuses_is_explained_in_one_language(organiser, lang, text):
+    """jsonschema's own messages are English and quote the value: each kind gets a sentence of
+    the reader's language, the field's path beside it (docs/api.md: messages in the site's
+    language)."""
+    from tournaments import archive
+
+    client = Client()
+    client.force_login(organiser)
+    refused = client.post(
+        "/api/v1/events/import",
+        {"format": archive.FORMAT, "version": 1},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert refused.status_code == 400, refused.content
+    body = refused.content.decode()
+    assert text in body and "exported_at" in body
+    assert "required property" not in body
+    wrong_type = client.post(
+        "/api/v1/events/import",
+        {"format": archive.FORMAT, "version": "one"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert wrong_type.status_code == 400
+    assert "is not of type" not in wrong_type.content.decode()

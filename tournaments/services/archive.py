@@ -98,8 +98,8 @@ def _check(document: Mapping[str, Any]) -> None:
     if problems:
         path, message = problems[0]
         raise ServiceError(
-            _("This is not an event archive this installation can read: %(problem)s")
-            % {"problem": message},
+            _("This is not an event archive this installation can read: %(path)s: %(problem)s")
+            % {"path": path or "archive", "problem": message},
             field=path or "archive",
         )
     if document["event"]["seed"] is None:

@@ -41,7 +41,7 @@ def _lineup(people):
 
 
 def _results(event):
-    return [m for m in mail.outbox if m.subject.startswith(("Your results", "Els vostres"))]
+    return [m for m in mail.outbox if m.subject.startswith(("Your results", "Els teus resultats"))]
 
 
 def test_every_player_with_an_e_mail_gets_their_results_once(

@@ -338,3 +338,33 @@ def test_names_without_spaces_fit_a_360_px_phone(browser, live_server):
             wide[path] = found
     context.close()
     assert wide == {}, wide
+
+
+@pytest.mark.parametrize("lang", ["es", "ca"])
+def test_every_events_page_fits_a_360_px_phone_for_its_organiser(browser, live_server, lang):
+    """The event's public page shows its organiser one more column (each round's printouts):
+    its title once widened the rounds' table past the screen in Spanish ("Organizadores"),
+    and the round's status broke in the middle of its word."""
+    build_demo()
+    context = phone_context(browser, live_server, lang)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "organiser")
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("main form button.primary")
+    page.wait_for_load_state()
+    wide, broken = {}, {}
+    for pk in Event.objects.filter(organisers__username="organiser").values_list("pk", flat=True):
+        page.goto(f"/e/{pk}/")
+        if found := page.evaluate(SIDEWAYS):
+            wide[pk] = found
+        # A badge's word on one line: its box is one line high.
+        tall = page.evaluate(
+            """() => [...document.querySelectorAll('.rounds-table .badge')]
+                 .filter(b => b.getClientRects().length > 1 || b.offsetHeight > 2 * parseFloat(
+                   getComputedStyle(b).fontSize) + 4).map(b => b.textContent)"""
+        )
+        if tall:
+            broken[pk] = tall
+    context.close()
+    assert wide == {} and broken == {}, (wide, broken)

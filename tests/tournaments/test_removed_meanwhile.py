@@ -122,3 +122,27 @@ def test_a_token_issued_while_new_codes_were_given_does_not_act(running_event, a
     assert not read_by_the_view.results.exists()
     client.credentials(HTTP_AUTHORIZATION=f"Table {fresh}")
     assert client.post("/api/v1/results", body, format="json").status_code == 201
+
+
+def test_tokens_issued_before_the_upgrade_keep_working(running_event, actor):
+    """Migration 0026 gives each stored token its table's codes version: a phone holding a
+    token through the upgrade keeps it; one of codes renewed before then was already deleted."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournaments.models import TableToken
+
+    backfill = importlib.import_module(
+        "tournaments.migrations.0026_tabletoken_codes_version"
+    ).backfill
+    table = Table.objects.get(round__event=running_event, number=1)
+    events.table_new_codes(table=table, actor=actor)  # codes version 2
+    token, _row = issue_table_token(Table.objects.get(pk=table.pk), "NS")
+    TableToken.objects.update(codes_version=1)  # what AddField's default left
+    backfill(apps, None)
+    assert set(TableToken.objects.values_list("codes_version", flat=True)) == {2}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Table {token}")
+    body = {"table": table.pk, "board": 1, "trump": "oros", "totals": {"NS": 40, "EW": 32}}
+    assert client.post("/api/v1/results", body, format="json").status_code == 201

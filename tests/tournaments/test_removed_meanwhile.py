@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from api.authentication import issue_table_token
 from tests.factories import EventFactory, PairFactory, WebhookDeliveryFactory, WebhookFactory
 from tournaments.actors import Actor
-from tournaments.models import AuditEntry, Entry, Table
+from tournaments.models import AuditEntry, Entry, Round, Table
 from tournaments.services import Conflict, changes, events, late_entries, webhooks
 
 pytestmark = pytest.mark.django_db
@@ -93,16 +93,71 @@ def test_a_delivery_sent_again_while_its_webhook_is_removed(running_event, actor
     )
 
 
+def _round_two_proposed(event, actor):
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
+    pk = dict(event.entries.values_list("number", "pk"))
+    events.round_propose(
+        event=event, actor=actor, number=2, tables=[(pk[1], pk[3]), (pk[2], pk[4])]
+    )
+    return Round.objects.get(event=event, number=2), pk
+
+
 def test_new_codes_for_a_table_of_a_proposal_made_again(running_event, actor):
-    events.round_close(rnd=running_event.rounds.get(number=1), actor=actor, accept_missing=True)
-    events.round_propose(event=running_event, actor=actor, number=2, tables=[(1, 3), (2, 4)])
+    _held, pk = _round_two_proposed(running_event, actor)
     held = Table.objects.get(round__event=running_event, round__number=2, number=1)
     # Proposed again: its tables are made anew.
-    events.round_propose(event=running_event, actor=actor, number=2, tables=[(1, 4), (2, 3)])
+    events.round_propose(
+        event=running_event, actor=actor, number=2, tables=[(pk[1], pk[4]), (pk[2], pk[3])]
+    )
     assert not Table.objects.filter(pk=held.pk).exists()
     _refused_as_removed(
         lambda: events.table_new_codes(table=held, actor=actor), running_event, "table"
     )
+
+
+def _seats(rnd):
+    return list(rnd.tables.order_by("number").values_list("ns_id", "ew_id", "codes_version"))
+
+
+def test_a_swap_or_a_pairing_by_hand_refuses_a_round_opened_meanwhile(running_event, actor):
+    """The page read round 2 proposed; it was opened (its codes handed out) before the change
+    came: moving pairs between open tables would make a code act for another pair."""
+    held, pk = _round_two_proposed(running_event, actor)
+    events.round_open(rnd=Round.objects.get(pk=held.pk), actor=actor)
+    seats = _seats(held)
+    with pytest.raises(Conflict):
+        events.round_swap(rnd=held, actor=actor, entry_a=pk[1], entry_b=pk[2])
+    with pytest.raises(Conflict):
+        changes.pairing_set(rnd=held, actor=actor, tables=[(1, 2), (3, 4)])
+    assert _seats(held) == seats
+
+
+def test_a_swap_or_a_pairing_by_hand_on_a_proposal_dropped_meanwhile(running_event, actor):
+    """A late entry dropped round 2's proposal after the page read it."""
+    held, pk = _round_two_proposed(running_event, actor)
+    late_entries.late_entry_register(
+        event=running_event, actor=actor, player1="Nova Una", player2="Nova Dos"
+    )
+    assert not Round.objects.filter(pk=held.pk).exists()
+    _refused_as_removed(
+        lambda: events.round_swap(rnd=held, actor=actor, entry_a=pk[1], entry_b=pk[2]),
+        running_event,
+        "round",
+    )
+    _refused_as_removed(
+        lambda: changes.pairing_set(rnd=held, actor=actor, tables=[(1, 3), (2, 4)], bye=5),
+        running_event,
+        "round",
+    )
+
+
+def test_a_swap_after_the_round_was_proposed_again_swaps_in_its_new_tables(running_event, actor):
+    held, pk = _round_two_proposed(running_event, actor)
+    events.round_propose(
+        event=running_event, actor=actor, number=2, tables=[(pk[1], pk[4]), (pk[2], pk[3])]
+    )
+    events.round_swap(rnd=held, actor=actor, entry_a=pk[1], entry_b=pk[2])
+    assert [s[:2] for s in _seats(held)] == [(pk[2], pk[4]), (pk[1], pk[3])]
 
 
 def test_a_token_issued_while_new_codes_were_given_does_not_act(running_event, actor):

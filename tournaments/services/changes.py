@@ -42,6 +42,7 @@ from tournaments.services import (
 from tournaments.services.events import (
     pair_display_name,
     players_key,
+    proposal_locked,
     renew_codes,
     require_organiser,
     require_pairs_event,
@@ -240,8 +241,6 @@ def pairing_set(
     event = rnd.event
     require_organiser(event, actor)
     require_pairs_event(event)
-    if rnd.status != Round.Status.PENDING:
-        raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
     ids = dict(event.entries.values_list("number", "pk"))
     unknown = sorted({n for t in tables for n in t} - set(ids) | ({bye} - set(ids) - {None}))
     if unknown:
@@ -252,13 +251,14 @@ def pairing_set(
     if any(ns == ew for ns, ew in tables):
         raise ServiceError(_("A pair cannot play against itself."), field="tables")
     with transaction.atomic():
+        rnd = proposal_locked(rnd)
         before = [(t.ns.number, t.ew.number) for t in rnd.tables.select_related("ns", "ew")]
         before_bye = rnd.bye.number if rnd.bye_id else None
         seated = {ids[n] for t in tables for n in t} | ({ids[bye]} if bye is not None else set())
         # Not a Swiss: whoever was in the round and is left without a table rests (the pairs
         # out of a knockout stay out).
         rests = [] if event.format == Event.Format.SWISS else sorted(_round_members(rnd) - seated)
-        round_propose(
+        rnd = round_propose(
             event=event,
             actor=None,
             number=rnd.number,
@@ -276,7 +276,6 @@ def pairing_set(
                 "bye": [before_bye, bye],
             },
         )
-    rnd.refresh_from_db()
     return rnd
 
 

@@ -666,24 +666,41 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     return rnd
 
 
+def proposal_locked(rnd: Round) -> Round:
+    """A proposed round about to be changed by hand, read again under the event's lock (taken
+    first, as every round change) and its own: since the page read it, it may have been opened
+    (its codes handed out), dropped (a pair withdrew or joined) or proposed again (its tables
+    made anew)."""
+    lock_event(rnd.event_id)
+    rnd = relock(
+        Round.objects.select_related("event", "bye"),
+        rnd.pk,
+        gone=_("This round's pairings were dropped meanwhile: propose the round again."),
+        field="round",
+    )
+    if rnd.status != Round.Status.PENDING:
+        raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
+    return rnd
+
+
 def round_swap(*, rnd: Round, actor: Actor, entry_a: int, entry_b: int) -> Round:
     """Exchange two pairs in a proposed round (keeping their seats). Its codes stay: nobody
     holds them yet (made at the proposal, or renewed when the round was un-opened)."""
     event = rnd.event
     require_organiser(event, actor)
     require_pairs_event(event)
-    if rnd.status != Round.Status.PENDING:
-        raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
     if entry_a == entry_b:
         raise ServiceError(_("Choose two different pairs."), field="pairs")
     with transaction.atomic():
+        rnd = proposal_locked(rnd)
+        tables = list(rnd.tables.select_for_update(of=("self",), no_key=True).order_by("number"))
         slots: list[tuple[Table | Round, str]] = []
         for eid in (entry_a, entry_b):
-            table = rnd.tables.filter(ns_id=eid).first()
+            table = next((t for t in tables if t.ns_id == eid), None)
             if table is not None:
                 slots.append((table, "ns_id"))
                 continue
-            table = rnd.tables.filter(ew_id=eid).first()
+            table = next((t for t in tables if t.ew_id == eid), None)
             if table is not None:
                 slots.append((table, "ew_id"))
                 continue

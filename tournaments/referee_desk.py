@@ -320,7 +320,7 @@ def ruling_summary(ruling: Ruling) -> str:
     data = ruling.data if isinstance(ruling.data, dict) else {}
     if ruling.kind == Ruling.Kind.PENALTY:
         return _("Illegal-play penalty against %(pair)s") % {
-            "pair": data.get("offending_pair", "?")
+            "pair": side_label(str(data.get("offending_pair", "?")))
         }
     if ruling.kind == Ruling.Kind.ACCEPT:
         return _("Accepted a submission")

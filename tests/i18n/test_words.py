@@ -258,3 +258,15 @@ def test_an_archive_the_schema_refuses_is_explained_in_one_language(organiser, l
     )
     assert wrong_type.status_code == 400
     assert "is not of type" not in wrong_type.content.decode()
+
+
+@pytest.mark.parametrize(("lang", "side"), [("ca", "EO"), ("es", "EO"), ("en", "EW")])
+def test_a_penalty_ruling_names_the_side_in_the_readers_words(lang, side):
+    """The rulings' list (the dispute page, the players' Rulings page) says "contra EO" where
+    every other line of the page does: not the record's code "EW"."""
+    from tournaments.models import Ruling
+    from tournaments.referee_desk import ruling_summary
+
+    penalty = Ruling(kind=Ruling.Kind.PENALTY, data={"offending_pair": "EW"})
+    with translation.override(lang):
+        assert ruling_summary(penalty).endswith(f" {side}")

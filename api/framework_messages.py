@@ -1,10 +1,11 @@
-"""Django REST Framework's messages that its own Catalan or Spanish catalogue does not translate,
-or translates leaving English words in the sentence ("El Date té un format incorrecte", "Token
-header invàlid") or in another register than the site's, listed so that ``makemessages`` puts
-them in the project's catalogues (which Django reads before an installed app's): an API error is
-a sentence in the reader's language too. Never called; only extracted."""
+"""Django REST Framework's and Django forms' messages that their own Catalan or Spanish catalogue
+does not translate, or translates leaving English words in the sentence ("El Date té un format
+incorrecte", "Token header invàlid") or in another register than the site's ("Introduzca",
+"Asegúrese", "Introduïu": the site says tú and tu), listed so that ``makemessages`` puts them in
+the project's catalogues (which Django reads before an installed app's and its own): an error is
+a sentence in the reader's language and voice too. Never called; only extracted."""
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = (
     gettext_noop("A valid biginteger is required."),
@@ -39,4 +40,41 @@ MESSAGES = (
     gettext_noop("You do not have permission to perform this action."),
     gettext_noop("Enter a valid URL."),
     gettext_noop("Enter a valid email address."),
+    # REST framework, in another register
+    gettext_noop("A valid integer is required."),
+    gettext_noop("Ensure that there are no more than {max_decimal_places} decimal places."),
+    gettext_noop("Ensure that there are no more than {max_digits} digits in total."),
+    gettext_noop(
+        "Ensure that there are no more than {max_whole_digits} digits before the decimal point."
+    ),
+    gettext_noop("Ensure this field has at least {min_length} characters."),
+    gettext_noop("Ensure this field has no more than {max_length} characters."),
+    gettext_noop("Ensure this value is greater than or equal to {min_value}."),
+    gettext_noop("Ensure this value is less than or equal to {max_value}."),
+    # Django's forms (the HTML pages), in another register
+    gettext_noop("Enter a valid value."),
+    gettext_noop("Enter a number."),
+    gettext_noop("Enter a whole number."),
+    gettext_noop("Enter a valid date."),
+    gettext_noop("Enter a valid time."),
+    gettext_noop("Enter a valid date/time."),
+    gettext_noop("Enter a valid duration."),
+    gettext_noop("Enter a valid UUID."),
+    gettext_noop("Enter a valid JSON."),
+    gettext_noop("Enter a list of values."),
+    gettext_noop("Enter a complete value."),
+    gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
+    gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
+    gettext_noop("Select a valid choice. %(value)s is not one of the available choices."),
+    gettext_noop("Select a valid choice. That choice is not one of the available choices."),
+    ngettext_lazy(
+        "Ensure this value has at least %(limit_value)d character (it has %(show_value)d).",
+        "Ensure this value has at least %(limit_value)d characters (it has %(show_value)d).",
+        "limit_value",
+    ),
+    ngettext_lazy(
+        "Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
+        "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",
+        "limit_value",
+    ),
 )

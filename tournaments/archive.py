@@ -145,7 +145,10 @@ def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
     path = _path(error.absolute_path)
     kind = error.validator
     if kind == "additionalProperties":
-        return path or "archive", _("a field here is not part of the archive's format.")
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        extra = sorted(str(name) for name in error.instance if name not in known)
+        where = _path([*error.absolute_path, extra[0]]) if extra else path or "archive"
+        return where, _("this field is not part of the archive's format.")
     if kind == "type":
         wanted = error.validator_value
         names = [

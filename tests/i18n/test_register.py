@@ -26,11 +26,13 @@ TO_A_PAIR = (
 NOT_VERBS = {"meu", "teu", "seu", "peu", "preu", "correu", "breu", "deu", "neu", "creu", "greu"}
 NOT_VERBS |= {"veu", "treu", "diu", "viu", "riu", "inscriu", "escriu", "asseu", "contradiu"}
 NOT_VERBS |= {"arxiu", "objectiu", "motiu", "dispositiu", "efectiu", "actiu", "definitiu"}
-CATALAN = re.compile(r"\b(vostr[ea]s?|us)\b|\b(\w+(?:eu|iu|ïu))\b")
+CATALAN = re.compile(r"\b(vostr[ea]s?|us|vau|vosaltres)\b|\b(\w+(?:eu|iu|ïu))\b")
 SPANISH = re.compile(
     r"\b(usted(?:es)?|vuestr[oa]s?|[Ee]lija|[Ii]ndique|[Pp]ulse|[Rr]ecalcule|Dé|[Cc]ópielo"
+    r"|[Aa]segúrese|vosotros|jugasteis"
     r"|[Cc]ompruebe|[Ee]scriba|[Gg]uarde|[Ii]nicie|[Aa]bra|[Mm]arque|Su hoja|Sus resultados"
-    r"|vea la|[Vv]uelva a (?:intentarlo|inscribirse|probar))\b|(?:^|[.:;¿] )Confirme\b"
+    r"|vea la|[Vv]uelva a (?:intentarlo|inscribirse|probar))\b"
+    r"|(?:^|[.:;¿] )(?:Confirme|Introduzca|Seleccione|Escoja)\b"
 )
 
 
@@ -51,3 +53,26 @@ def test_one_reader_is_spoken_to_in_one_voice(lang):
         if any(speaks_to_many_or_formally(lang, text) for text in texts):
             found.append((entry.msgid, texts[0] or texts[1]))
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize(
+    ("lang", "form", "api"),
+    [
+        ("ca", "Introdueix un nombre enter.", "Cal un nombre enter vàlid."),
+        ("es", "Introduce un número entero.", "Hace falta un número entero válido."),
+    ],
+)
+def test_the_frameworks_own_errors_speak_as_the_site_does(lang, form, api, site_in_catalan):
+    """Django's and REST framework's catalogues say "Introduïu" and "Introduzca": the site's
+    catalogue, read first, says them as the rest of its pages do."""
+    from django import forms
+    from django.utils import translation
+    from rest_framework import serializers
+
+    with translation.override(lang):
+        with pytest.raises(forms.ValidationError) as page:
+            forms.IntegerField().clean("x")
+        with pytest.raises(serializers.ValidationError) as call:
+            serializers.IntegerField().run_validation("x")
+        assert [str(m) for m in page.value.messages] == [form]  # lazy: read in the language
+        assert [str(m) for m in call.value.detail] == [api]

@@ -270,3 +270,19 @@ def test_a_penalty_ruling_names_the_side_in_the_readers_words(lang, side):
     penalty = Ruling(kind=Ruling.Kind.PENALTY, data={"offending_pair": "EW"})
     with translation.override(lang):
         assert ruling_summary(penalty).endswith(f" {side}")
+
+
+@pytest.mark.django_db
+def test_an_archives_unknown_field_is_named_by_its_path(running_event):
+    from django.utils import timezone
+
+    from tournaments import archive
+
+    document = archive.event_archive(running_event, exported_at=timezone.now())
+    assert archive.schema_problems(document) == []
+    document["zzz"] = 1
+    document["event"]["yyy"] = 2
+    with translation.override("es"):
+        problems = dict(archive.schema_problems(document))
+    assert set(problems) == {"zzz", "event.yyy"}
+    assert problems["zzz"] == "este campo no forma parte del formato del archivo."

@@ -128,6 +128,24 @@ def test_a_stale_confirmation_is_refused_with_the_reason(table):
     )
 
 
+@pytest.mark.parametrize("version", ["abc", "1.5", "v0", "99999999999999999999"])
+def test_a_confirmation_whose_version_is_garbled_is_refused_not_made(table, version):
+    """A version that is no number (a tampered or garbled form) is not "no version": the
+    confirmation is refused as one from an old page, and the result stays as it was."""
+    ew = holder(table, "EW")
+    entered = results.result_submit_short(
+        table=table,
+        board_number=1,
+        actor=Actor(table=table, side="NS"),
+        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
+    ).result
+    url = reverse("table:board_confirm", args=[table.code_ew, 1])
+    refused = ew.post(url, {"version": version}, HTTP_IDEMPOTENCY_KEY="g1", **JSON)
+    assert refused.status_code == 409
+    assert "changed meanwhile" in refused.json()["error"]
+    assert BoardResult.objects.get(pk=entered.pk).status == BoardResult.Status.ENTERED
+
+
 def test_a_queued_referee_call_opens_one_dispute(table):
     ns = holder(table, "NS")
     short(ns, table)

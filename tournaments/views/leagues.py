@@ -187,6 +187,8 @@ def league_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     league=league, actor=actor, published=request.POST.get("published") == "1"
                 )
                 return redirect("leagues:manage", league.pk)
+            if action not in ("team", "fixtures"):
+                messages.error(request, _("Choose one of the page's actions."))
         except ServiceError as exc:
             if action == "team":
                 team_form.add_error(

@@ -187,7 +187,7 @@ def board_confirm(request: HttpRequest, access: Access, number: int) -> HttpResp
     if result is None:
         text = _("Board %(n)s has no result to confirm yet.") % {"n": number}
         return _answer(request, access, number, "error", text, 409)
-    version = _int_or_none(request.POST.get("version"))
+    version = _posted_version(request.POST.get("version"))
     try:
         acting = _acting(request, access)
     except _TooManyCodes as blocked:
@@ -241,11 +241,16 @@ def board_referee(request: HttpRequest, access: Access, number: int) -> HttpResp
     return render(request, "table/referee.html", context, status=status)
 
 
-def _int_or_none(raw: Any) -> int | None:
+def _posted_version(raw: Any) -> int | None:
+    """The version of the result the page showed (none when the form sent none). A value that
+    is no version (a garbled or tampered field) counts as an old page's: the change is refused
+    as out of date, never made without the check."""
+    if raw is None or not str(raw).strip():
+        return None
     try:
         return int(raw)
-    except (TypeError, ValueError):
-        return None
+    except ValueError:
+        return -1  # no result has it
 
 
 # --- short-form entry ----------------------------------------------------------------------
@@ -295,7 +300,7 @@ def board_short(request: HttpRequest, access: Access, number: int) -> HttpRespon
                 board_number=number,
                 actor=acting.actor,
                 data=form.data,
-                expected_version=_int_or_none(request.POST.get("version"))
+                expected_version=_posted_version(request.POST.get("version"))
                 if mode == "correct"
                 else None,
             )

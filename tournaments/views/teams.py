@@ -213,6 +213,8 @@ def lineup(request: HttpRequest, pk: int, number: int, match: int) -> HttpRespon
                         % {"tables": ", ".join(map(str, renewed))},
                     )
                 return redirect("tournaments:lineup", event.pk, number, match)
+    if request.method == "POST" and request.POST.get("team") not in {str(t) for t in forms}:
+        messages.error(request, _("Choose one of the two teams of this match."))
     return render(
         request,
         "teams/lineup.html",

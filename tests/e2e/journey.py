@@ -44,10 +44,12 @@ class Shots:
 # --- pages ---------------------------------------------------------------------------------------
 
 
-def log_in(page, username: str) -> None:
+def log_in(page, username: str, password: str = PASSWORD) -> None:
+    """Log in on the login page (a test user's password by default; the demo's is
+    ``tournaments.demo.PASSWORD``) and wait for the events list it leads to."""
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", password)
     page.click("form.form button.primary")
     page.wait_for_url(re.compile(r"/manage/$"))
 

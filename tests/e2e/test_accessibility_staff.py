@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from tests.e2e.test_referee_desk import illegal_record, log_in
+from tests.e2e.journey import log_in
+from tests.e2e.test_referee_desk import illegal_record
 from tournaments.actors import Actor
 from tournaments.models import Table
 from tournaments.services import results

@@ -8,7 +8,7 @@ import pytest
 from django.utils import formats, timezone, translation
 from playwright.sync_api import expect
 
-from tests.e2e.test_evening import log_in
+from tests.e2e.journey import log_in
 from tournaments import queue
 from tournaments.models import Event
 

@@ -6,24 +6,16 @@ test-artifacts/screenshots/evening-*/."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.journey import log_in
 from tests.factories import UserFactory
 from tournaments.actors import Actor
 from tournaments.models import Round
 from tournaments.services import events
 from tournaments.services.results import result_confirm, result_submit_short
 
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 DATA = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}}
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button.primary")
-    page.wait_for_load_state()
 
 
 def _enter(table, board, side="NS", totals=(40, 32)):

@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.journey import log_in
 from tests.tournaments.test_print_fit import played_field
 from tournaments.actors import Actor
 from tournaments.demo import PASSWORD as DEMO_PASSWORD
@@ -324,11 +325,7 @@ def test_names_without_spaces_fit_a_360_px_phone(browser, live_server):
     context.close()
     context = phone_context(browser, live_server, "ca")
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("main form button.primary")
-    page.wait_for_load_state()
+    log_in(page, "organiser", DEMO_PASSWORD)
     for path in staff:
         page.goto(path)
         assert urlparse(page.url).path == path, page.url  # the page itself, not the login form
@@ -348,11 +345,7 @@ def test_every_events_page_fits_a_360_px_phone_for_its_organiser(browser, live_s
     build_demo()
     context = phone_context(browser, live_server, lang)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("main form button.primary")
-    page.wait_for_load_state()
+    log_in(page, "organiser", DEMO_PASSWORD)
     wide, broken = {}, {}
     for pk in Event.objects.filter(organisers__username="organiser").values_list("pk", flat=True):
         page.goto(f"/e/{pk}/")

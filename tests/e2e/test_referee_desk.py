@@ -8,6 +8,7 @@ import pytest
 from engine import random_play
 from tests.conftest import wait_for
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.journey import log_in
 from tests.factories import UserFactory
 from tournaments import play as adapter
 from tournaments.actors import Actor
@@ -15,8 +16,6 @@ from tournaments.labels import RULE_TEXT
 from tournaments.models import BoardResult, Ruling, StandingsSnapshot, Table
 from tournaments.services import results
 from tournaments.services.standings import standings_recompute
-
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 
 
 def illegal_record(board, event):
@@ -41,14 +40,6 @@ def points_for(event, entry):
     if snap is None:
         return None
     return next(r["points_for"] for r in snap.rows if r["entry"] == entry.pk)
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button.primary")
-    page.wait_for_load_state()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,13 +7,12 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.deals import deal_board
+from tests.e2e.journey import log_in
 from tests.e2e.test_public_pages import assert_accessible
 from tests.tournaments.public_event import build_played_event
 from tournaments.actors import Actor
 from tournaments.models import Event
 from tournaments.services import events
-
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,14 +20,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _oros(tokens):
     """A hand's line of oros as the deal diagram prints it (``templatetags.cards``)."""
     return " ".join(t[:-1] for t in tokens if t.endswith("o")) or "—"
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button.primary")
-    page.wait_for_load_state()
 
 
 def test_appoint_a_referee_by_invitation_then_remove_the_role(running_event, new_page):

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.test_evening import log_in
+from tests.e2e.journey import log_in
 from tests.e2e.test_table_entry import enter_code
 from tournaments.actors import Actor
 from tournaments.models import Event, Round

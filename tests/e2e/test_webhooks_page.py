@@ -6,9 +6,9 @@ included. Screenshots go to test-artifacts/screenshots/webhooks/."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.journey import log_in
 from tests.e2e.test_phone_layout import SIDEWAYS
 from tests.e2e.test_public_pages import assert_accessible
-from tests.e2e.test_roles_and_boards import log_in
 from tests.webhook_receiver import Receiver
 from tournaments.models import Webhook
 

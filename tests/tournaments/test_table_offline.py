@@ -100,14 +100,19 @@ def test_a_refused_result_stores_nothing_and_says_why_by_field(table):
     assert short(ns, table, totals_ns="40").status_code == 200
 
 
-def test_a_stale_confirmation_is_refused_with_the_reason(table):
-    ew = holder(table, "EW")
-    entered = results.result_submit_short(
+def entered_by_ns(table):
+    """Board 1 entered by NS, waiting for EW's confirmation."""
+    return results.result_submit_short(
         table=table,
         board_number=1,
         actor=Actor(table=table, side="NS"),
         data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
     ).result
+
+
+def test_a_stale_confirmation_is_refused_with_the_reason(table):
+    ew = holder(table, "EW")
+    entered = entered_by_ns(table)
     url = reverse("table:board_confirm", args=[table.code_ew, 1])
     results.result_submit_short(
         table=table,
@@ -133,12 +138,7 @@ def test_a_confirmation_whose_version_is_garbled_is_refused_not_made(table, vers
     """A version that is no number (a tampered or garbled form) is not "no version": the
     confirmation is refused as one from an old page, and the result stays as it was."""
     ew = holder(table, "EW")
-    entered = results.result_submit_short(
-        table=table,
-        board_number=1,
-        actor=Actor(table=table, side="NS"),
-        data={"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}},
-    ).result
+    entered = entered_by_ns(table)
     url = reverse("table:board_confirm", args=[table.code_ew, 1])
     refused = ew.post(url, {"version": version}, HTTP_IDEMPOTENCY_KEY="g1", **JSON)
     assert refused.status_code == 409

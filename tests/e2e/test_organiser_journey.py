@@ -1,14 +1,12 @@
 """An organiser runs an event from nothing to round 1's table codes, in a real browser."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.journey import log_in
 from tests.factories import UserFactory
 from tournaments.models import Event, Round
 
-PASSWORD = "pass-word-123"
 ONE_BY_ONE = [
     ("Anna Puig", "Jordi Vila"),
     ("Marta Soler", "Pere Riera"),
@@ -26,14 +24,6 @@ CSV = (
 )
 
 
-def _login(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("form.form button.primary")
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def _no_sideways_scroll(page):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"] + 1, width
@@ -43,7 +33,7 @@ def _no_sideways_scroll(page):
 def test_organiser_journey(new_page):
     UserFactory(username="marta")
     page, problems, shoot = new_page("organiser-journey")
-    _login(page, "marta")
+    log_in(page, "marta")
     shoot("event-list")
 
     # Create the event, starting from the quick-game preset.
@@ -117,7 +107,7 @@ def test_organiser_journey(new_page):
 
     # The same pages on a phone.
     phone, phone_problems, phone_shoot = new_page("organiser-journey-phone", phone=True)
-    _login(phone, "marta")
+    log_in(phone, "marta")
     phone.goto(f"/manage/{event.pk}/")
     assert phone.inner_text("#next-step") == "Close round 1"
     _no_sideways_scroll(phone)
@@ -148,7 +138,7 @@ def test_dashboard_counts_the_boards_without_reloading(new_page):
     Board.objects.filter(event=event, number__gt=3).delete()
     Event.objects.filter(pk=event.pk).update(boards_ready=3)
     page, problems, shoot = new_page("organiser-progress")
-    _login(page, "jordi")
+    log_in(page, "jordi")
     page.goto(f"/manage/{event.pk}/")
     assert page.inner_text("#boards-ready") == "3"
     assert page.inner_text("#next-step") == "Open round 1"

@@ -13,19 +13,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.journey import log_in
 from tests.e2e.test_phone_layout import SIDEWAYS, WIDTH, phone_context
 from tournaments.demo import PASSWORD, build_demo
 from tournaments.models import BoardResult, Dispute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("form.form button.primary").click()
-    page.wait_for_load_state()
 
 
 def _more(report):
@@ -102,7 +95,7 @@ def test_the_organiser_and_referee_pages_never_scroll_sideways_on_a_360_px_phone
         for user, pages in (("organiser", organiser), ("referee", referee)):
             context = phone_context(browser, live_server, lang)
             page = context.new_page()
-            _login(page, user)
+            log_in(page, user, PASSWORD)
             for name, url in pages:
                 response = page.goto(url)
                 page.wait_for_load_state()

@@ -9,10 +9,9 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
+from tests.e2e.journey import log_in
 from tests.factories import EventFactory, UserFactory
 from tournaments.models import Event, Registration
-
-PASSWORD = "pass-word-123"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -55,11 +54,7 @@ def test_sign_up_confirmation_email_and_check_in(new_page):
     organiser_page, organiser_problems, organiser_shoot = new_page(
         "registration-check-in", phone=True
     )
-    organiser_page.goto("/accounts/login/")
-    organiser_page.fill("#id_username", "marta")
-    organiser_page.fill("#id_password", PASSWORD)
-    organiser_page.click("form.form button.primary")
-    organiser_page.wait_for_url(re.compile(r"/manage/$"))
+    log_in(organiser_page, "marta")
     organiser_page.goto(f"/manage/{event.pk}/registrations/")
     row = organiser_page.locator("tr", has_text="Anna Puig")
     row.locator("button.check-in").click()

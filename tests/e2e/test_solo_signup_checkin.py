@@ -11,10 +11,9 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
+from tests.e2e.journey import log_in
 from tests.factories import EventFactory, UserFactory
 from tournaments.models import Event, Registration
-
-PASSWORD = "pass-word-123"
 
 
 def _sign_up_alone(page, event, name, email):
@@ -47,11 +46,7 @@ def test_solo_sign_ups_matched_then_checked_in_by_the_qr_code(new_page):
     assert [m.to for m in mail.outbox] == [["rosa@example.org"], ["pau@example.org"]]
 
     organiser_page, organiser_problems, organiser_shoot = new_page("solo-match", phone=True)
-    organiser_page.goto("/accounts/login/")
-    organiser_page.fill("#id_username", "marta")
-    organiser_page.fill("#id_password", PASSWORD)
-    organiser_page.click("form.form button.primary")
-    organiser_page.wait_for_url(re.compile(r"/manage/$"))
+    log_in(organiser_page, "marta")
     organiser_page.goto(f"/manage/{event.pk}/registrations/")
     expect(organiser_page.locator("#solos + ul")).to_contain_text("Rosa Puig")
     organiser_page.select_option("#id_first", label="Rosa Puig")

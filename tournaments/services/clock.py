@@ -146,12 +146,18 @@ def table_time_called(
         raise ServiceError(
             _("The deal must be from 1 to %(n)s.") % {"n": len(boards)}, field="deal"
         )
+    let_in_with = table.codes_version
     with transaction.atomic():
         table = (
             Table.objects.select_for_update(of=("self",), no_key=True)
             .select_related("round__event")
             .get(pk=table.pk)
         )
+        if not staff and table.codes_version != let_in_with:
+            raise NotAllowed(
+                _("This table's codes were renewed meanwhile: enter the table's new code."),
+                field="code",
+            )
         rnd = table.round
         if rnd.status != Round.Status.OPEN:
             raise ServiceError(

@@ -26,6 +26,7 @@ from tournaments.services.results import (
     _emit_result,
     _snapshot,
     open_dispute,
+    refuse_renewed_codes,
     save_audited,
     short_values,
 )
@@ -116,6 +117,10 @@ def dispute_request(*, result: BoardResult, actor: Actor, reason: str) -> Disput
                 field="round",
             )
         reason = stated_reason(reason, missing=_("Say briefly what went wrong."))
+        if sits and actor.table is not None:
+            # The table's lock (after the round's, before the result's, as a close and a
+            # result take them): codes renewed while the call waited no longer speak for it.
+            refuse_renewed_codes(table.pk, actor.table.codes_version)
         locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         if locked.disputes.filter(status=Dispute.Status.OPEN).exists():
             raise Conflict(_("A referee has already been called for this board."))

@@ -216,6 +216,7 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
     board = board_for_table(table, board_number)
     _check_reached(table, board_number, actor)
     _check_not_shown(table, board_number, actor)
+    seen = (table.time_after, table.round.first_closed_at)
     with transaction.atomic():
         # A forfeited match plays no more boards: its pairs must not see one either (a pair
         # reinstated later would then play a board it had seen).
@@ -223,6 +224,7 @@ def board_declare_played(*, table: Table, board_number: int, actor: Actor) -> Bo
             (_LOCK_TABLE, {"pk": table.pk}), (_ROUND_STATUS, {"pk": table.round_id})
         )
         _refuse_unless_playing(table, status, locked, side)
+        _check_reached_again(table, board_number, actor, seen)
         new = unlock_board(
             table=table, board=board, actor=actor, reason=BoardUnlock.Reason.DECLARED
         )
@@ -384,12 +386,13 @@ _LOCK_TABLE = Prepared(
         Table.objects.select_for_update(of=("self",), no_key=True)
         .filter(pk=pk)
         .order_by()
-        .values_list("forfeited_by", "codes_version")
+        .values_list("forfeited_by", "codes_version", "time_after")
     ),
     pk=int,
 )
 _ROUND_STATUS = Prepared(
-    lambda pk: Round.objects.filter(pk=pk).order_by().values_list("status", flat=True), pk=int
+    lambda pk: Round.objects.filter(pk=pk).order_by().values_list("status", "first_closed_at"),
+    pk=int,
 )
 _LOCK_RESULT = Prepared(
     lambda table, board: (
@@ -443,21 +446,42 @@ def _locked_result(
     return result, bool(unlocked), extra
 
 
+def refuse_renewed_codes(table_pk: int, codes_version: int) -> None:
+    """Lock the table's row and refuse a pair's request let in with codes the organiser has
+    renewed since (it waited for the lock while they were): the old codes stop at once."""
+    now = (
+        Table.objects.select_for_update(of=("self",), no_key=True)
+        .filter(pk=table_pk)
+        .values_list("codes_version", flat=True)
+        .first()
+    )
+    if now != codes_version:
+        raise NotAllowed(
+            _("This table's codes were renewed meanwhile: enter the table's new code."),
+            field="code",
+        )
+
+
 def _refuse_unless_playing(
-    table: Table, status: list[str], locked: tuple[str | None, int], side: str
+    table: Table,
+    status: list[tuple[str, Any]],
+    locked: tuple[str | None, int, int | None],
+    side: str,
 ) -> None:
     """Refuses a result for ``table`` unless its round (its status read under the table's lock)
     is open, its match is not forfeited and, for a pair (``side``), the table's codes were not
-    renewed since the request was let in (``locked``: the table's forfeit and codes version
-    read under its lock). A team's line-up change re-seats a table and renews its codes: a
-    request holding an old code that waited for the lock must not store for the new pairs."""
-    forfeited_by, codes_version = locked
+    renewed since the request was let in (``locked``: the table's forfeit, codes version and
+    time call read under its lock). A team's line-up change re-seats a table and renews its
+    codes: a request holding an old code that waited for the lock must not store for the new
+    pairs. ``table`` then holds the time call and the round's first close as the lock read
+    them, for :func:`_check_reached_again`."""
+    forfeited_by, codes_version, time_after = locked
     if side and codes_version != table.codes_version:
         raise NotAllowed(
             _("This table's codes were renewed meanwhile: enter the table's new code."),
             field="code",
         )
-    if status != [Round.Status.OPEN]:
+    if [row[0] for row in status] != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"
         )
@@ -466,6 +490,23 @@ def _refuse_unless_playing(
             _("A pair of this table withdrew: its match is forfeited and takes no more results."),
             field="table",
         )
+    table.time_after, table.round.first_closed_at = time_after, status[0][1]
+
+
+def _check_reached_again(
+    table: Table, board_number: int, actor: Actor, seen: tuple[int | None, Any]
+) -> None:
+    """:func:`_check_reached` and :func:`_check_not_shown` once more under the table's lock,
+    when what they depend on may have moved since the request checked them (``seen``: the time
+    call and the round's first close it read then): the time called meanwhile, the round closed
+    and reopened meanwhile, or, in a game, another board of the table that ended it. In
+    sequence such a board is refused; waiting for the lock must not let it through."""
+    moved = (table.time_after, table.round.first_closed_at) != seen
+    event = table.round.event
+    if moved or event.match_mode == event.MatchMode.GAME:
+        _check_reached(table, board_number, actor)
+    if moved:
+        _check_not_shown(table, board_number, actor)
 
 
 def open_dispute(
@@ -581,7 +622,9 @@ def _store(
 ) -> Outcome:
     """Write what ``result_states.transition`` decides for this submission."""
     event = table.round.event
+    seen = (table.time_after, table.round.first_closed_at)
     result, unlocked, _ = _locked_result(table, board, side)
+    _check_reached_again(table, board.number, actor, seen)
     incoming = Incoming(
         side=side,
         source=source,

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from engine import clip
 from scoring.presets import Preset
 from scoring.types import CannotPair
-from tournaments import play, queue, scoring_io, team_io, webhooks
+from tournaments import play, queue, rating_reads, scoring_io, team_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
     Board,
@@ -462,9 +462,25 @@ def event_start(*, event: Event, actor: Actor) -> Event:
             except ValueError as exc:
                 raise ServiceError(cannot_pair_message(exc), field="format") from exc
             event.save(update_fields=["rounds_count"])
+        if not event.is_team_event and event.seeding == Event.Seeding.RATING:
+            _keep_club_seeding(event)
         _set_status(event, actor, Event.Status.RUNNING)
         queue.generate_boards(event)
     return event
+
+
+def _keep_club_seeding(event: Event) -> None:
+    """An event seeded by the club's ratings, where the organiser typed none, keeps the ratings
+    its pairs have at the start (as each pair's rating): the club's ratings move as other
+    events finish, and this one's order must not move with them (an accelerated Swiss's group
+    A, the ratings of its tournament file and what the checker re-derives from them)."""
+    entries = list(event.entries.all())
+    if any(e.rating is not None for e in entries):
+        return
+    ratings = rating_reads.club_seeding_ratings(event)
+    for entry in entries:
+        entry.rating = ratings.get(entry.pk)
+    Entry.objects.bulk_update([e for e in entries if e.rating is not None], ["rating"])
 
 
 def boards_generate(*, event: Event, progress_every: int = 8) -> int:

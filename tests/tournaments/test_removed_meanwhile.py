@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 from api.authentication import issue_table_token
 from tests.factories import EventFactory, PairFactory, WebhookDeliveryFactory, WebhookFactory
 from tournaments.actors import Actor
-from tournaments.models import AuditEntry, Entry, Round, Table
-from tournaments.services import Conflict, changes, events, late_entries, webhooks
+from tournaments.models import AuditEntry, Entry, Event, Round, Table
+from tournaments.services import Conflict, ServiceError, changes, events, late_entries, webhooks
 
 pytestmark = pytest.mark.django_db
 
@@ -201,3 +201,20 @@ def test_tokens_issued_before_the_upgrade_keep_working(running_event, actor):
     client.credentials(HTTP_AUTHORIZATION=f"Table {token}")
     body = {"table": table.pk, "board": 1, "trump": "oros", "totals": {"NS": 40, "EW": 32}}
     assert client.post("/api/v1/results", body, format="json").status_code == 201
+
+
+def test_a_proposal_is_not_changed_once_the_event_finished_meanwhile(running_event, actor):
+    """docs/organisers.md: once finished, no round can be opened or closed; its proposal is
+    not paired again or changed by hand either, whatever the page read before the finish."""
+    held, pk = _round_two_proposed(running_event, actor)
+    seats = _seats(held)
+    events.event_finish(event=Event.objects.get(pk=running_event.pk), actor=actor)
+    with pytest.raises(ServiceError, match="finished"):
+        events.round_swap(rnd=held, actor=actor, entry_a=pk[1], entry_b=pk[2])
+    with pytest.raises(ServiceError, match="finished"):
+        changes.pairing_set(rnd=held, actor=actor, tables=[(1, 4), (2, 3)])
+    with pytest.raises(ServiceError, match="finished"):
+        events.round_propose(
+            event=held.event, actor=actor, number=2, tables=[(pk[1], pk[4]), (pk[2], pk[3])]
+        )
+    assert _seats(held) == seats

@@ -542,8 +542,9 @@ def round_propose(
     with transaction.atomic():
         # The event's lock first, as reopening a round, a late entry, a withdrawal and a bye
         # request take it: a reopened previous round then drops this proposal, or this
-        # proposal sees it open and is refused; the pairs it seats are read under it.
-        lock_event(event.pk)
+        # proposal sees it open and is refused; the pairs it seats are read under it, and a
+        # finish meanwhile is seen in the status.
+        require_status(lock_event(event.pk), Event.Status.RUNNING, doing=_("pair a round"))
         entries = {e.pk: e for e in round_active_entries(event, number)}
         if event.format == Event.Format.SWISS and set(seen) != set(entries):
             raise ServiceError(
@@ -687,7 +688,7 @@ def proposal_locked(rnd: Round) -> Round:
     first, as every round change) and its own: since the page read it, it may have been opened
     (its codes handed out), dropped (a pair withdrew or joined) or proposed again (its tables
     made anew)."""
-    lock_event(rnd.event_id)
+    require_status(lock_event(rnd.event_id), Event.Status.RUNNING, doing=_("pair a round"))
     rnd = relock(
         Round.objects.select_related("event", "bye"),
         rnd.pk,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,15 @@ def schema_problems(document: object) -> list[tuple[str, str]]:
     errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
     problems: list[tuple[str, str]] = []
     for error in errors:
+        if error.validator == "additionalProperties":
+            for name in _extras(error):
+                problems.append(
+                    (
+                        _path([*error.absolute_path, name]),
+                        _("this field is not part of the archive's format."),
+                    )
+                )
+            continue
         if error.validator == "required":
             # One error per missing field, each holding the whole list: name them in turn.
             missing = [n for n in error.validator_value if n not in error.instance]
@@ -139,16 +149,23 @@ _JSON_TYPES = {
 }
 
 
+def _extras(error: jsonschema.ValidationError) -> list[str]:
+    """The keys of an object its schema does not name (``properties``) nor match
+    (``patternProperties``), in order."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    named, patterns = schema.get("properties", {}), list(schema.get("patternProperties", {}))
+    return sorted(
+        str(key)
+        for key in error.instance
+        if key not in named and not any(re.search(p, str(key)) for p in patterns)
+    )
+
+
 def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
     """(path, a sentence in the reader's language): jsonschema's own messages are English
     and quote the value, so each kind of departure gets its sentence here."""
     path = _path(error.absolute_path)
     kind = error.validator
-    if kind == "additionalProperties":
-        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
-        extra = sorted(str(name) for name in error.instance if name not in known)
-        where = _path([*error.absolute_path, extra[0]]) if extra else path or "archive"
-        return where, _("this field is not part of the archive's format.")
     if kind == "type":
         wanted = error.validator_value
         names = [

@@ -282,7 +282,10 @@ def test_an_archives_unknown_field_is_named_by_its_path(running_event):
     assert archive.schema_problems(document) == []
     document["zzz"] = 1
     document["event"]["yyy"] = 2
+    document["event"]["xxx"] = 3
+    # A traveller's keys are board numbers (patternProperties): only the other one is named.
+    document["standings"][0]["travellers"]["x"] = {"top": 1, "lines": []}
     with translation.override("es"):
         problems = dict(archive.schema_problems(document))
-    assert set(problems) == {"zzz", "event.yyy"}
+    assert set(problems) == {"zzz", "event.xxx", "event.yyy", "standings[0].travellers.x"}
     assert problems["zzz"] == "este campo no forma parte del formato del archivo."

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from engine import clip
 from tournaments import play
 from tournaments.actors import is_table_label
 from tournaments.models import (
@@ -182,7 +183,10 @@ def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
         )
         return path, _("this must be %(kind)s.") % {"kind": kinds}
     if kind == "format":
-        return path, _("this is not a valid %(format)s.") % {"format": error.validator_value}
+        return path, _("this is not a valid %(format)s: %(value)s.") % {
+            "format": error.validator_value,
+            "value": clip(error.instance),
+        }
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return path, _("this number is out of range.")
     if kind in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):

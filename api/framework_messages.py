@@ -77,4 +77,42 @@ MESSAGES = (
         "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",
         "limit_value",
     ),
+    ngettext_lazy(
+        "Ensure that there are no more than %(max)s digit in total.",
+        "Ensure that there are no more than %(max)s digits in total.",
+        "max",
+    ),
+    ngettext_lazy(
+        "Ensure that there are no more than %(max)s decimal place.",
+        "Ensure that there are no more than %(max)s decimal places.",
+        "max",
+    ),
+    ngettext_lazy(
+        "Ensure that there are no more than %(max)s digit before the decimal point.",
+        "Ensure that there are no more than %(max)s digits before the decimal point.",
+        "max",
+    ),
+    # Django's accounts: the login form, and the password an invited organiser or referee sets
+    gettext_noop(
+        "Please enter a correct %(username)s and password. Note that both fields may be "
+        "case-sensitive."
+    ),
+    gettext_noop("Enter the same password as before, for verification."),
+    gettext_noop("Your password can’t be a commonly used password."),
+    gettext_noop("Your password can’t be entirely numeric."),
+    gettext_noop("Your password can’t be too similar to your other personal information."),
+    gettext_noop(
+        "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ "
+        "characters."
+    ),
+    ngettext_lazy(
+        "This password is too short. It must contain at least %d character.",
+        "This password is too short. It must contain at least %d characters.",
+        "min_length",
+    ),
+    ngettext_lazy(
+        "Your password must contain at least %(min_length)d character.",
+        "Your password must contain at least %(min_length)d characters.",
+        "min_length",
+    ),
 )

@@ -76,3 +76,70 @@ def test_the_frameworks_own_errors_speak_as_the_site_does(lang, form, api, site_
             serializers.IntegerField().run_validation("x")
         assert [str(m) for m in page.value.messages] == [form]  # lazy: read in the language
         assert [str(m) for m in call.value.detail] == [api]
+
+
+def _framework_texts(lang: str) -> list[tuple[str, str]]:
+    """(English, what the site shows in ``lang``) of each message api/framework_messages.py
+    lists: what gettext returns, whichever catalogue answers (the site's, Django's, DRF's)."""
+    from django.utils import translation
+
+    from api.framework_messages import MESSAGES
+
+    out = []
+    with translation.override(lang):
+        for message in MESSAGES:
+            if isinstance(message, str):
+                out.append((message, translation.gettext(message)))
+            else:  # a plural (ngettext_lazy keeps its forms in _kw): both forms
+                forms = (message._kw["singular"], message._kw["plural"])
+                for n, english in ((1, forms[0]), (2, forms[1])):
+                    out.append((english, translation.ngettext(*forms, n)))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["ca", "es"])
+def test_the_framework_messages_the_site_shows_are_its_own(lang, site_in_catalan):
+    """Each is translated into ``lang`` itself (Django's Spanish lacked the password's length
+    and fell back to the site's Catalan) and in the site's voice."""
+    shown = _framework_texts(lang)
+    untranslated = [english for english, text in shown if text == english]
+    other_voice = [text for _english, text in shown if speaks_to_many_or_formally(lang, text)]
+    other_language = [
+        text for _english, text in shown if lang == "es" and re.search(r"\b(és|amb|aquest)\b", text)
+    ]
+    assert (untranslated, other_voice, other_language) == ([], [], [])
+
+
+def _errors_of(call) -> list[str]:
+    from django.core.exceptions import ValidationError
+
+    try:
+        call()
+    except ValidationError as refused:
+        return [str(m) for m in refused.messages]
+    return []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["ca", "es"])
+def test_the_password_login_and_number_errors_speak_the_pages_language(lang, site_in_catalan):
+    """The errors an invited organiser's password, the login form and the event form's fee
+    raise, as Django makes them: in ``lang``, in the site's voice, none left in English."""
+    from django import forms
+    from django.contrib.auth import password_validation
+    from django.contrib.auth.forms import AuthenticationForm
+    from django.utils import translation
+
+    with translation.override(lang):
+        shown = _errors_of(lambda: password_validation.validate_password("1234"))
+        shown += _errors_of(
+            lambda: forms.DecimalField(max_digits=6, decimal_places=2).clean("1234567.5")
+        )
+        login = AuthenticationForm(data={"username": "nobody", "password": "wrong-pass"})
+        shown += [str(e) for e in login.non_field_errors()] if not login.is_valid() else []
+        shown += [str(password_validation.password_validators_help_text_html())]
+    assert len(shown) >= 5, shown
+    english = [t for t in shown if re.search(r"\b(the|password|must|Ensure|Please)\b", t)]
+    catalan_in_spanish = [t for t in shown if lang == "es" and re.search(r"\b(és|ha de)\b", t)]
+    other_voice = [t for t in shown if speaks_to_many_or_formally(lang, t)]
+    assert (english, catalan_in_spanish, other_voice) == ([], [], [])

@@ -46,11 +46,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.buffer.read().decode("utf-8")
         else:
             with open(args.file, encoding="utf-8") as fp:
                 text = fp.read()
         tournament = loads(text)
+    except UnicodeDecodeError as exc:
+        print(f"error: the file is not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        return 2
     except (OSError, TournamentFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ from typing import IO
 
 from scoring.types import (
     ADJUSTED_PCT,
+    RANKING_METHODS,
     BoardResult,
     ByeRequest,
     EventInput,
@@ -165,7 +166,9 @@ _PAIRING_BOOLS = {"accelerated", "double"}
 
 def loads(text: str) -> TournamentFile:
     """Read BTF text; raises :class:`TournamentFileError` naming the first bad line."""
-    lines = text.splitlines()
+    # Lines end at "\n" only (a "\r" before it is dropped): names and seeds keep any other
+    # character, so that loads(dumps(t)) == t; a byte-order mark (Notepad's) is not text.
+    lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
     if not lines or lines[0].split() != ["BTF", str(VERSION)]:
         raise TournamentFileError(1, f"a tournament file starts with 'BTF {VERSION}'")
     name = seed = ""
@@ -189,12 +192,12 @@ def loads(text: str) -> TournamentFile:
         if not line or line.startswith("#"):
             continue
         code, _, rest = line.partition(" ")
+        exact = raw.lstrip().partition(" ")[2]  # the rest of the line, its end kept
         tokens = rest.split()
         try:
             if code in ("NAME", "SEED"):
                 # The rest of the line exactly: a seed's spaces are part of it (the lot and the
                 # boards come from its bytes), so loads(dumps(t)) == t holds for any seed.
-                exact = raw.lstrip().partition(" ")[2]
                 if code == "NAME":
                     name = exact
                 else:
@@ -223,6 +226,11 @@ def loads(text: str) -> TournamentFile:
                 }
             elif code == "RANKING":
                 ranking = tokens[0]
+                if ranking not in RANKING_METHODS:
+                    raise TournamentFileError(
+                        n,
+                        f"unknown ranking method {ranking!r}: one of {', '.join(RANKING_METHODS)}",
+                    )
                 bye_points = _int(_keyvals(tokens[1:], n).get("bye_points", "36"), n, "bye_points")
             elif code == "ORDER":
                 order = [_int(x, n, "an id") for x in tokens]
@@ -232,7 +240,7 @@ def loads(text: str) -> TournamentFile:
                     raise TournamentFileError(n, f"competitor {e} is listed twice")
                 entries.append(e)
                 numbers[e] = number
-                head, sep, pair_name = rest.partition(" name=")
+                head, sep, pair_name = exact.partition(" name=")
                 if sep:
                     names[e] = pair_name
                 for key, value in _keyvals(head.split()[2:], n).items():
@@ -329,6 +337,13 @@ def loads(text: str) -> TournamentFile:
             for e in (t.ns, t.ew):
                 if e not in known:
                     raise TournamentFileError(0, f"round {rnd.number}: competitor {e} unknown")
+        for e in [*([rnd.bye] if rnd.bye is not None else []), *rnd.rests]:
+            if e not in known:
+                raise TournamentFileError(0, f"round {rnd.number}: competitor {e} unknown")
+    named = [*(order or []), *(x for pair in forbidden for x in pair), *(q.entry for q in requests)]
+    for e in named:
+        if e not in known:
+            raise TournamentFileError(0, f"competitor {e} unknown")
     try:
         event = EventInput(
             entries=entries,

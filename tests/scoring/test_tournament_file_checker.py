@@ -205,3 +205,47 @@ def test_rounds_missed_while_withdrawn_round_trip_and_keep_the_pair_out():
     with pytest.raises(TournamentFileError) as info:
         loads(text.replace(" missed=2", " missed=two"))
     assert "missed" in str(info.value)
+
+
+@pytest.mark.parametrize("name", [" trailing ", "line\u2028separator", "next\x85line", "a\x1cb"])
+def test_any_name_round_trips_but_a_line_break(name):
+    """docs/formats.md: loads(dumps(t)) == t; lines end at "\\n" only, so a pair's or the
+    event's name keeps what str.splitlines would break on, and its spaces."""
+    t = generate(method="swiss", pairs=6, rounds=2, seed=2)
+    pair = t.event.entries[0]
+    t = replace(t, name=name, names={**t.names, pair: name}, event=replace(t.event, seed=name))
+    again = loads(dumps(t))
+    assert (again.name, again.names[pair], again.event.seed) == (name, name, name)
+
+
+def test_a_file_saved_by_notepad_or_with_windows_line_ends_reads_as_the_same():
+    text = _clean_swiss()
+    assert loads("\ufeff" + text.replace("\n", "\r\n")) == loads(text)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda text: text.replace("RANKING wins", "RANKING foo", 1), "unknown ranking method"),
+        (lambda text: text + "FORBID 1 999\n", "competitor 999 unknown"),
+        (lambda text: text + "REQUEST 1 999 0\n", "competitor 999 unknown"),
+        (lambda text: text + "ORDER 999\n", "competitor 999 unknown"),
+    ],
+)
+def test_a_file_naming_what_it_does_not_hold_cannot_be_read(change, says):
+    """Exit status 2 (the file cannot be read), not 1 (differences): docs/formats.md."""
+    text = change(_clean_swiss())
+    with pytest.raises(TournamentFileError, match=says):
+        loads(text)
+
+
+def test_a_file_that_is_not_utf8_is_exit_status_2(tmp_path):
+    path = tmp_path / "latin1.btf"
+    path.write_bytes(_clean_swiss().replace("NAME ", "NAME Caf\u00e9 ", 1).encode("latin-1"))
+    run = subprocess.run(
+        [sys.executable, "-m", "scoring", "check", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 2 and "not UTF-8" in run.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from scoring.checker import check
 from scoring.generator import generate
@@ -45,11 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     try:
-        if args.file == "-":
-            text = sys.stdin.buffer.read().decode("utf-8")
-        else:
-            with open(args.file, encoding="utf-8") as fp:
-                text = fp.read()
+        # Bytes decoded as they are: lines end where loads says (a line feed), not where
+        # Python's text mode would also end them (a lone carriage return).
+        raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        text = raw.decode("utf-8")
         tournament = loads(text)
     except UnicodeDecodeError as exc:
         print(f"error: the file is not UTF-8 text (byte {exc.start})", file=sys.stderr)

@@ -239,6 +239,18 @@ def test_a_file_naming_what_it_does_not_hold_cannot_be_read(change, says):
         loads(text)
 
 
+def test_the_command_reads_a_file_as_loads_does(tmp_path):
+    """A carriage return inside a name is part of it, by path as by standard input."""
+    t = generate(method="swiss", pairs=6, rounds=2, seed=2)
+    t = replace(t, names={**t.names, t.event.entries[0]: "Anna\rBosch"})
+    path = tmp_path / "cr.btf"
+    path.write_bytes(dumps(t).encode())
+    run = [sys.executable, "-m", "scoring", "check"]
+    by_path = subprocess.run([*run, str(path)], cwd=ROOT, capture_output=True)
+    by_stdin = subprocess.run([*run, "-"], cwd=ROOT, capture_output=True, input=path.read_bytes())
+    assert (by_path.returncode, by_stdin.returncode) == (0, 0), by_path.stderr
+
+
 def test_a_file_that_is_not_utf8_is_exit_status_2(tmp_path):
     path = tmp_path / "latin1.btf"
     path.write_bytes(_clean_swiss().replace("NAME ", "NAME Caf\u00e9 ", 1).encode("latin-1"))

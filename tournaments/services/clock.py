@@ -159,6 +159,10 @@ def table_time_called(
                 field="code",
             )
         rnd = table.round
+        # The round's status in a statement of its own, after the table's lock: the join above
+        # read the round as it was before the wait, and a close or an un-open holds every
+        # table's lock while it changes it.
+        rnd.status = Round.objects.filter(pk=rnd.pk).values_list("status", flat=True).get()
         if rnd.status != Round.Status.OPEN:
             raise ServiceError(
                 _("Round %(n)s is not open for results.") % {"n": rnd.number}, field="round"

@@ -660,10 +660,13 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     (the standings are recomputed with what was ruled). Only while the event runs."""
     event = rnd.event
     require_organiser(event, actor)
-    require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
     if reopen:
         reason = stated_reason(reason, missing=_("Say why the round is reopened."))
     with transaction.atomic():
+        # Under the event's lock, as the finish that ends every ruling: a reopening meanwhile
+        # either comes before it (and is ended by it) or sees the event finished.
+        event = lock_event(event.pk)
+        require_status(event, Event.Status.RUNNING, doing=_("reopen a round for rulings"))
         rnd = Round.objects.select_for_update(of=("self",), no_key=True).get(pk=rnd.pk)
         if reopen and rnd.status != Round.Status.CLOSED:
             raise Conflict(_("Only a closed round is reopened for rulings."), field="round")

@@ -10,7 +10,7 @@ from tests.e2e.journey import log_in
 from tests.factories import UserFactory
 from tournaments.actors import Actor
 from tournaments.models import Round
-from tournaments.services import events
+from tournaments.services import ServiceError, events
 from tournaments.services.results import result_confirm, result_submit_short
 
 DATA = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 40, "EW": 32}}
@@ -158,7 +158,18 @@ def test_reopen_a_round_closed_too_early_from_its_button_to_the_standings(
     page.click("#confirm")
     expect(page.locator("#round-status")).to_have_text("Open")
     assert _mp(page, event, 1) == "0"  # open again: the match is not over
-    _confirmed(table, 2, totals=(10, 62))
+    # Closing showed board 2, which table 1 had not played: now only the organiser enters it
+    # for the table (docs/organisers.md, "Reopening a round").
+    table = event.rounds.get(number=1).tables.get(number=1)
+    with pytest.raises(ServiceError, match="can no longer enter it"):
+        _enter(table, 2, totals=(10, 62))
+    entered = result_submit_short(
+        table=table,
+        board_number=2,
+        actor=Actor(user=organiser),
+        data=DATA | {"totals": {"NS": 10, "EW": 62}},
+    )
+    result_confirm(result=entered.result, actor=Actor(table=table, side="EW"))  # the table may
     assert _mp(page, event, 1) == "0" and _mp(page, event, 2) == "2"
     shoot("standings-after-reopen")
     problems.assert_clean()

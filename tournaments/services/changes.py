@@ -41,6 +41,7 @@ from tournaments.services import (
 )
 from tournaments.services.events import (
     pair_display_name,
+    pair_gone,
     players_key,
     proposal_locked,
     renew_codes,
@@ -361,10 +362,6 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     )
 
 
-def _pair_gone() -> str:
-    return _("This pair was removed meanwhile: reload the page.")
-
-
 def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> WithdrawalPlan:
     """Withdraw a pair (before the start: remove it). During an open round where it still has
     boards to play, its match is forfeited; a proposal that includes it is dropped."""
@@ -374,7 +371,7 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
     with transaction.atomic():
         locked_event = lock_event(event.pk)
         entry = relock(
-            Entry.objects.select_related("pair", "event"), entry.pk, gone=_pair_gone(), field="pair"
+            Entry.objects.select_related("pair", "event"), entry.pk, gone=pair_gone(), field="pair"
         )
         if (current := _open_round(event)) is not None:
             # The table's lock: a result in flight is stored before the plan is read.
@@ -485,7 +482,7 @@ def entry_reinstate(*, entry: Entry, actor: Actor, reason: str = "") -> Reinstat
     with transaction.atomic():
         lock_event(event.pk)
         entry = relock(
-            Entry.objects.select_related("event"), entry.pk, gone=_pair_gone(), field="pair"
+            Entry.objects.select_related("event"), entry.pk, gone=pair_gone(), field="pair"
         )
         plan = reinstate_plan(entry)
         before, missed_before = entry.withdrawn_after_round, list(entry.missed_rounds)
@@ -555,7 +552,7 @@ def player_substitute(
         entry = relock(
             Entry.objects.select_related("pair__player1", "pair__player2", "pair__club"),
             entry.pk,
-            gone=_pair_gone(),
+            gone=pair_gone(),
             field="pair",
         )
         if entry.withdrawn:

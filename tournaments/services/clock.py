@@ -17,6 +17,7 @@ from tournaments.clock import NONE, NOT_STARTED, OVER, PAUSED, RUNNING, round_cl
 from tournaments.models import BoardResult, Round, Table
 from tournaments.services import NotAllowed, ServiceError, audit
 from tournaments.services.events import require_organiser
+from tournaments.services.results import codes_renewed
 
 MAX_MINUTES = 600
 
@@ -154,10 +155,7 @@ def table_time_called(
             .get(pk=table.pk)
         )
         if not staff and table.codes_version != let_in_with:
-            raise NotAllowed(
-                _("This table's codes were renewed meanwhile: enter the table's new code."),
-                field="code",
-            )
+            raise codes_renewed()
         rnd = table.round
         # The round's status in a statement of its own, after the table's lock: the join above
         # read the round as it was before the wait, and a close or an un-open holds every

@@ -638,12 +638,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
     if table.round.status == Round.Status.CLOSED:
         raise Conflict(_("This round is closed: its codes no longer work anyway."), field="round")
     with transaction.atomic():
-        table = relock(
-            Table.objects,
-            table.pk,
-            gone=_("This round's pairings were dropped meanwhile: propose the round again."),
-            field="table",
-        )
+        table = relock(Table.objects, table.pk, gone=proposal_gone(), field="table")
         revoked = renew_codes([table])
         audit.record(
             event=event,
@@ -686,6 +681,16 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
     return rnd
 
 
+def pair_gone() -> str:
+    """What a change of a pair removed meanwhile is told (``relock``'s ``gone``)."""
+    return _("This pair was removed meanwhile: reload the page.")
+
+
+def proposal_gone() -> str:
+    """What a change of a proposal dropped or made again meanwhile is told."""
+    return _("This round's pairings were dropped meanwhile: propose the round again.")
+
+
 def proposal_locked(rnd: Round) -> Round:
     """A proposed round about to be changed by hand, read again under the event's lock (taken
     first, as every round change) and its own: since the page read it, it may have been opened
@@ -693,10 +698,7 @@ def proposal_locked(rnd: Round) -> Round:
     made anew)."""
     require_status(lock_event(rnd.event_id), Event.Status.RUNNING, doing=_("pair a round"))
     rnd = relock(
-        Round.objects.select_related("event", "bye"),
-        rnd.pk,
-        gone=_("This round's pairings were dropped meanwhile: propose the round again."),
-        field="round",
+        Round.objects.select_related("event", "bye"), rnd.pk, gone=proposal_gone(), field="round"
     )
     if rnd.status != Round.Status.PENDING:
         raise Conflict(_("Only a round that is not open yet can be changed."), field="round")
@@ -756,17 +758,11 @@ def round_open(*, rnd: Round, actor: Actor) -> Round:
         # before the round opens, and the round sees it, or after, and sees the round open;
         # a finish meanwhile is seen in the status.
         require_status(lock_event(event.pk), Event.Status.RUNNING, doing=_("open a round"))
-        found = Round.objects.select_for_update(of=("self",), no_key=True).filter(pk=rnd.pk)
-        if (locked := found.first()) is None:
-            raise Conflict(
-                _(
-                    "The pairings of round %(n)s were dropped meanwhile (a pair withdrew or "
-                    "joined): propose the round again."
-                )
-                % {"n": rnd.number},
-                field="round",
-            )
-        rnd = locked
+        gone = _(
+            "The pairings of round %(n)s were dropped meanwhile (a pair withdrew or joined): "
+            "propose the round again."
+        ) % {"n": rnd.number}
+        rnd = relock(Round.objects, rnd.pk, gone=gone, field="round")
         if rnd.status != Round.Status.PENDING:
             raise Conflict(
                 _("This round is already %(s)s.") % {"s": rnd.get_status_display().lower()},

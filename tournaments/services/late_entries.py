@@ -18,6 +18,7 @@ from tournaments.services import Conflict, ServiceError, audit, lock_event, relo
 from tournaments.services.events import (
     PairBatch,
     entry_create,
+    pair_gone,
     require_organiser,
     require_pairs_event,
     require_status,
@@ -139,12 +140,7 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
             # Checked under the event's lock: a round opened or the pair withdrawn meanwhile
             # would leave a bye in a round the pair plays, or one a withdrawal cancelled.
             event = lock_event(entry.event_id)
-            entry = relock(
-                Entry.objects,
-                entry.pk,
-                gone=_("This pair was removed meanwhile: reload the page."),
-                field="pair",
-            )
+            entry = relock(Entry.objects, entry.pk, gone=pair_gone(), field="pair")
             _check_bye_round(event, entry, round_number)
             request = ByeRequest.objects.create(
                 entry=entry, round_number=round_number, created_by=actor.label

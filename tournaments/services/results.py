@@ -446,6 +446,14 @@ def _locked_result(
     return result, bool(unlocked), extra
 
 
+def codes_renewed() -> NotAllowed:
+    """The refusal of a pair's request let in with the table's codes that the organiser renewed
+    while it waited for the table's lock: the old codes stop at once."""
+    return NotAllowed(
+        _("This table's codes were renewed meanwhile: enter the table's new code."), field="code"
+    )
+
+
 def refuse_renewed_codes(table_pk: int, codes_version: int) -> None:
     """Lock the table's row and refuse a pair's request let in with codes the organiser has
     renewed since (it waited for the lock while they were): the old codes stop at once."""
@@ -456,10 +464,7 @@ def refuse_renewed_codes(table_pk: int, codes_version: int) -> None:
         .first()
     )
     if now != codes_version:
-        raise NotAllowed(
-            _("This table's codes were renewed meanwhile: enter the table's new code."),
-            field="code",
-        )
+        raise codes_renewed()
 
 
 def _refuse_unless_playing(
@@ -477,10 +482,7 @@ def _refuse_unless_playing(
     them, for :func:`_check_reached_again`."""
     forfeited_by, codes_version, time_after = locked
     if side and codes_version != table.codes_version:
-        raise NotAllowed(
-            _("This table's codes were renewed meanwhile: enter the table's new code."),
-            field="code",
-        )
+        raise codes_renewed()
     if [row[0] for row in status] != [Round.Status.OPEN]:
         raise ServiceError(
             _("Round %(n)s is not open for results.") % {"n": table.round.number}, field="round"

@@ -35,6 +35,7 @@ from tournaments.services import Conflict, ServiceError, audit, clubs, lock_even
 from tournaments.services.events import (
     fresh_codes,
     pair_display_name,
+    proposal_gone,
     renew_codes,
     require_organiser,
     require_status,
@@ -225,12 +226,7 @@ def lineup_set(
     if not set(players) <= set(members):
         raise ServiceError(_("Every player must be a member of the team."), field="players")
     with transaction.atomic():
-        rnd = relock(
-            Round.objects,
-            match.round_id,
-            gone=_("This round's pairings were dropped meanwhile: propose the round again."),
-            field="match",
-        )
+        rnd = relock(Round.objects, match.round_id, gone=proposal_gone(), field="match")
         # Under the round's lock: the round may have been proposed again since the match was
         # read (its matches and tables made anew).
         if (match := TeamMatch.objects.filter(pk=match.pk).first()) is None:

@@ -199,13 +199,12 @@ def rule_sentence(rule: str | None, seat: str) -> str:
     section (the engine's :class:`engine.Rule` carries it)."""
     if not rule:
         return ""
-    text = RULE_TEXT.get(rule)
     section = Rule(rule).section
     if ruleset := RULESET_OF_RULE.get(rule):
         section = f"{ruleset}, {section}"  # "(obligada, R8)", not "(obligada) (R8)"
     return _("%(seat)s %(rule)s (%(section)s).") % {
         "seat": seat_name(seat),
-        "rule": str(text) if text is not None else rule,
+        "rule": str(RULE_TEXT.get(rule, rule)),
         "section": section,
     }
 

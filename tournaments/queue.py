@@ -70,6 +70,15 @@ def request_analysis(event: Event) -> None:
     _after_commit("analyse_event", event.pk, module="tasks_analysis")
 
 
+def request_record_analysis(play_record_id: int) -> None:
+    """Queue the card costs of a play record just stored, after commit, as
+    :func:`request_analysis` does (and skipped where it is): the referee's desk needs them
+    while the round is still open."""
+    if not settings.ANALYSIS_AUTO or current_app.conf.task_always_eager:
+        return
+    _after_commit("analyse_record", play_record_id, module="tasks_analysis")
+
+
 def request_standings(event: Event) -> None:
     """After commit, mark the standings stale and queue one recomputation.
 

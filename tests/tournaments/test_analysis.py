@@ -37,6 +37,7 @@ from tournaments.models import (
     Event,
     PlayRecord,
     PlayRecordAnalysis,
+    Round,
     Table,
 )
 from tournaments.services import analysis, events, results
@@ -466,8 +467,8 @@ def test_a_worker_of_the_analysis_queue_analyses_the_boards_when_they_are_dealt(
     celery_worker_factory, running_event, organiser
 ):
     """Boards dealt → ``analyse_event`` → one task per board, all routed to the ``analysis``
-    queue: a worker that consumes only that queue stores every board's analysis; a round that
-    closes queues its play records."""
+    queue: a worker that consumes only that queue stores every board's analysis; a play record
+    is judged once stored, and a round that closes queues what is still missing."""
     event = running_event
     event.boards.all().delete()
     _purge_analysis_queue()
@@ -486,7 +487,13 @@ def test_a_worker_of_the_analysis_queue_analyses_the_boards_when_they_are_dealt(
         return  # judging whole records needs the C solver
     table = Table.objects.get(round__event=event, round__number=1, number=1)
     stored = submit_record(table, event.boards.get(number=1))
+    # Judged as soon as it is stored, while the round is open (when a referee rules on it).
+    assert wait_for(
+        lambda: PlayRecordAnalysis.objects.filter(play_record=stored).exists(), timeout=120
+    )
     rnd = event.rounds.get(number=1)
+    assert rnd.status == Round.Status.OPEN
+    PlayRecordAnalysis.objects.filter(play_record=stored).delete()  # as if its task was lost
     events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
     assert wait_for(
         lambda: PlayRecordAnalysis.objects.filter(play_record=stored).exists(), timeout=120

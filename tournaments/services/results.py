@@ -28,6 +28,7 @@ from tournaments.result_states import Incoming, Refusal, Stored, transition
 from tournaments.rows import insert_linked, insert_new, update_row, update_then_insert
 from tournaments.selectors import table_boards_due
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit
+from tournaments.services.analysis import ANALYSED_OUTCOMES
 
 T = TypeVar("T")
 
@@ -694,28 +695,31 @@ def _store(
         new_rows.append(unlock)
         audits.append(written)
     verdict = record.verdict if record is not None else None
+    stored_record = None
     if created or not _repeats_last(result, side, source, submission_data, record):
         submission = Submission(
             result=result, source=source, side=side, submitted_by=actor.label, data=submission_data
         )
         new_rows.append(submission)
         if record is not None:
-            new_rows.append(
-                PlayRecord(
-                    result=result,
-                    submission=submission,
-                    record=record.canonical,
-                    received=record.received,
-                    verdict=record.verdict.to_json(),
-                    outcome=record.verdict.outcome.value,
-                )
+            stored_record = PlayRecord(
+                result=result,
+                submission=submission,
+                record=record.canonical,
+                received=record.received,
+                verdict=record.verdict.to_json(),
+                outcome=record.verdict.outcome.value,
             )
+            new_rows.append(stored_record)
     opened = None
     if decision.dispute is not None:
         insert_linked(new_rows)  # a dispute points at the stored result
         new_rows = []
         opened = open_dispute(result, decision.dispute, actor, audits=audits)
     insert_linked(new_rows + audits)
+    if stored_record is not None and stored_record.outcome in ANALYSED_OUTCOMES:
+        # Judged now, not when the round closes: a referee rules on it while the round is open.
+        queue.request_record_analysis(stored_record.pk)
     if result.status == BoardResult.Status.CONFIRMED and (
         stored is None or stored.status != BoardResult.Status.CONFIRMED
     ):

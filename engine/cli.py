@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from engine.analysis import analyse_deal, card_costs
 from engine.deals import Deal, commitment, deal_board
 from engine.errors import InvalidRecord
+from engine.record import loads
 from engine.replay import legal_for_record, recorded_hand, replay
 from engine.rules import RULESETS, Rules
 
@@ -56,7 +57,7 @@ def _read_records(paths: Sequence[str], stdin: TextIO) -> list[Any]:
             raise _InputError(f"cannot read {path}: {exc}") from exc
         name = "standard input" if path == "-" else path
         try:
-            data = json.loads(text)
+            data = loads(text)
         except ValueError as exc:
             raise _InputError(f"{name} is not JSON: {exc}") from exc
         except RecursionError:

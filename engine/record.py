@@ -76,9 +76,14 @@ def dump(record: Any, fp: IO[str], *, indent: int | None = None) -> None:
     fp.write(dumps(record, indent=indent) + "\n")
 
 
+def _not_a_number(word: str) -> Any:
+    raise ValueError(f"{word} is not a number in JSON")
+
+
 def loads(text: str | bytes) -> Any:
-    """Parse JSON text (a record, or a list of records). ``ValueError`` if it is not JSON."""
-    return json.loads(text)
+    """Parse JSON text (a record, or a list of records). ``ValueError`` if it is not JSON,
+    also for ``NaN`` and ``Infinity``, which Python's reader takes and JSON has not."""
+    return json.loads(text, parse_constant=_not_a_number)
 
 
 def load(fp: IO[str] | IO[bytes]) -> Any:

@@ -80,6 +80,12 @@ def test_replay_files_and_stdin_give_json_lines_in_order_exit_0_r10() -> None:
 
 def test_replay_unreadable_or_non_json_exits_2() -> None:
     assert run("replay", stdin="{not json").returncode == 2
+    # Python's reader takes these words; JSON has no such numbers (POST verify answers 400).
+    for text in ("NaN", '{"play": [Infinity]}', "[-Infinity]"):
+        for command in ("replay", "legal"):
+            result = run(command, stdin=text)
+            assert result.returncode == 2 and result.stdout == b"", (command, text)
+            assert b"is not a number in JSON" in result.stderr
     missing = run("replay", "no/such/file.json")
     assert missing.returncode == 2 and b"cannot read" in missing.stderr
 

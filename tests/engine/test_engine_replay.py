@@ -410,6 +410,12 @@ def test_record_dumps_is_canonical_and_round_trips() -> None:
     assert dumps(record).startswith('{"format": "botifarra-play/1", "ruleset": "obligada", "deal"')
 
 
+@pytest.mark.parametrize("text", ["NaN", '{"play": [Infinity]}', "[-Infinity]"])
+def test_record_loads_refuses_what_json_has_not(text: str) -> None:
+    with pytest.raises(ValueError, match="is not a number in JSON"):
+        loads(text)
+
+
 def test_canonical_reads_a_null_ruleset_and_null_hands_as_absent() -> None:
     """play-record.md: ``ruleset`` is optional (default lliure) and an event's record may leave
     the hands out; replay reads null as absent, and the canonical form does the same (it wrote

@@ -359,7 +359,8 @@ def rating_event_from_input(
     players who sat in that round instead. Per round, each board's played results (game mode
     stops at the target, as the standings do) are compared when two or more tables have one;
     referee's adjusted scores are left out (they are not a played result). A table none of
-    whose boards could be compared counts its match result instead.
+    whose boards could be compared counts its match result instead, unless it was forfeited
+    (its boards played before the forfeit are compared as any others).
     """
     subs = substitutes or {}
 
@@ -389,7 +390,8 @@ def rating_event_from_input(
             for r in counted:
                 line = BoardLine(ns=ns, ew=ew, net_ns=r.score_ns - r.score_ew)
                 per_board.setdefault(r.board, []).append((t.table, line))
-            played_boards.append((ns, ew, [r.board for r in counted], m.mp_ns))
+            if t.forfeited_by is None:  # a forfeit, like a bye, says nothing of skill
+                played_boards.append((ns, ew, [r.board for r in counted], m.mp_ns))
         compared = {b for b, lines in per_board.items() if len(lines) >= 2}
         for b in sorted(compared):
             boards.append(

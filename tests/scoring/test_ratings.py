@@ -317,6 +317,37 @@ def test_built_input_uses_the_match_when_no_board_can_be_compared():
     assert built.matches == (RatedMatch((1, 2), (3, 4), mp_ns=0),)
 
 
+def test_built_input_rates_no_forfeited_match_but_compares_its_played_boards():
+    """docs/clubs.md: a forfeit is won as a bye is, and byes change no rating; the NS pair
+    that withdrew was ahead on the boards played, which must not rate it as the winner."""
+    one_table = EventInput(
+        entries=[10, 11],
+        numbers={10: 1, 11: 2},
+        withdrawn={10: 1},
+        rounds=[RoundInput(1, [1, 2], [TableRound(1, 1, 10, 11, [], forfeited_by="NS")])],
+    )
+    one_table.rounds[0].tables[0].results.append(BoardResult(1, 1, 10, 11, 30, 0, None, None))
+    built = rating_event_from_input(one_table, event=1, when=DAY, lineups=LINEUPS)
+    assert built.boards == () and built.matches == ()
+    two_tables = EventInput(
+        entries=[10, 11, 12, 13],
+        numbers={10: 1, 11: 2, 12: 3, 13: 4},
+        withdrawn={10: 1},
+        rounds=[
+            RoundInput(
+                1,
+                [1, 2],
+                [
+                    TableRound(1, 1, 10, 11, _table(1, 1, 10, 11, {1: 8}).results, None, "NS"),
+                    _table(1, 2, 12, 13, {1: 2, 2: 20}),
+                ],
+            )
+        ],
+    )
+    built = rating_event_from_input(two_tables, event=1, when=DAY, lineups=LINEUPS)
+    assert [b.board for b in built.boards] == [1] and built.matches == ()
+
+
 def test_built_input_in_game_mode_ignores_boards_after_the_target():
     data = EventInput(
         entries=[10, 11, 12, 13],

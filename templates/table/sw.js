@@ -4,8 +4,9 @@
    is used only when it does not answer (marked, so that the page says it is shown as of the
    time it was kept), and a page never kept is answered with a notice that says so (OFFLINE);
    files are kept by their versioned name. It keeps only
-   what the server sent to this phone (a board's cards only once the table may see them) and
-   never keeps an answer to a submission: those go through the outbox (outbox.js). */
+   what the server sent to this phone (a board's cards only once the table may see them),
+   forgets it once the server no longer gives it (page(), logout.js), and never keeps an answer
+   to a submission: those go through the outbox (outbox.js). */
 "use strict";
 var CACHE = "botifarra-table-{{ version }}";
 var SCOPE = "{{ scope|escapejs }}";
@@ -39,13 +40,14 @@ function address(request) { return request.url.split("#")[0]; }
 // Returns the put, so that the event that fetched the page lasts until it is kept. The body
 // is read whole first: a put streamed from the network could leave neither copy if the
 // connection dropped half-way.
-function keep(request, response) {
+function keep(request, response, asked) {
   if (!(response && response.ok && response.type === "basic" && !response.redirected)) {
     return Promise.resolve();
   }
   var url = address(request);
   var copy = response.clone();
   var put = copy.blob().then(function (body) {
+    if (forgottenSince(asked, url)) { return; }
     var whole = new Response(body, {
       status: copy.status, statusText: copy.statusText, headers: copy.headers
     });
@@ -87,31 +89,72 @@ function codeOf(url) {
   return first === "offline" || first === "sw.js" ? "" : first;
 }
 
-// What the phone kept of other tables' codes goes once it opens a page with another code: a
-// phone passed on must not show, without the network, the cards and scores of the table it
-// served before (the server refuses them online).
-function forgetOthers(code) {
+// The forgettings so far, numbered: a page asked of the network before one ran (a logout, new
+// codes) and answered after it is not kept, or the forgotten page would come back with it.
+var forgettings = [];
+var forgotten = 0;
+
+function forgottenSince(asked, url) {
+  var code = codeOf(url);
+  return forgettings.some(function (f) { return f.number > asked && f.test(code); });
+}
+
+// The kept pages whose code passes ``test`` go (the scope's own pages have the code "").
+function forgetCodes(test) {
+  forgotten += 1;
+  forgettings.push({number: forgotten, test: test});
+  if (forgettings.length > 100) { forgettings.shift(); }
   return caches.open(CACHE).then(function (cache) {
     return cache.keys().then(function (requests) {
       return Promise.all(requests.filter(function (r) {
-        var other = codeOf(r.url);
-        return other && other !== code;
+        return test(codeOf(r.url));
       }).map(function (r) { return cache.delete(r); }));
     });
   });
 }
 
+// What the phone kept of other tables' codes goes once it opens a page with another code: a
+// phone passed on must not show, without the network, the cards and scores of the table it
+// served before (the server refuses them online).
+function forgetOthers(code) {
+  return forgetCodes(function (other) { return other && other !== code; });
+}
+
+function forgetCode(code) {
+  return forgetCodes(function (other) { return other === code; });
+}
+
+// The page asks for a table's code again (the code form, /table/?code=…): the phone no longer
+// holds it (its session ended, the player logged out), so nothing of it may open offline.
+function codeAskedFor(request) {
+  var url = new URL(request.url);
+  if (request.mode !== "navigate" || url.pathname !== SCOPE) { return ""; }
+  return (url.searchParams.get("code") || "").toUpperCase();
+}
+
 function page(event) {
   var request = event.request;
+  var asked = forgotten;
   return fetch(request).then(function (response) {
     var code = codeOf(request.url);
-    if (response.status === 401 || response.status === 403 || response.status === 404) {
-      // Refused (or gone) now: its kept copy must not answer for it offline.
-      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.delete(request); }));
+    var asked = codeAskedFor(request);
+    if (code && (response.status === 401 || response.status === 403)) {
+      // The code opens nothing here now (new codes were given, another table's): none of its
+      // kept pages may answer for it offline.
+      event.waitUntil(forgetCode(code));
+    } else if (response.status === 401 || response.status === 403 || response.status === 404 ||
+               response.type === "opaqueredirect") {
+      // Refused, gone or sent elsewhere now: its kept copy must not answer for it offline.
+      // Kept pages vary on the cookie: the copy kept by another request is this page's too.
+      event.waitUntil(caches.open(CACHE).then(function (cache) {
+        return cache.delete(request, {ignoreVary: true});
+      }));
     } else if (response.ok && code && request.mode === "navigate") {
       event.waitUntil(forgetOthers(code));
+    } else if (response.ok && asked) {
+      event.waitUntil(forgetCode(asked));
     }
-    event.waitUntil(keep(request, response));
+    event.waitUntil(keep(request, response, asked));
     return response;
   }, function (error) {
     return keptCopy(request).then(function (kept) {
@@ -130,8 +173,9 @@ function page(event) {
 function file(event) {
   var request = event.request;
   return caches.match(request).then(function (kept) {
+    var asked = forgotten;
     return kept || fetch(request).then(function (response) {
-      event.waitUntil(keep(request, response));
+      event.waitUntil(keep(request, response, asked));
       return response;
     });
   });
@@ -150,6 +194,11 @@ self.addEventListener("fetch", function (event) {
 
 // A page asks to keep the pages it links to (the table's boards), fetched now while online.
 self.addEventListener("message", function (event) {
+  // Logging out (logout.js): nothing of any table's code may open offline any more.
+  if (event.data && event.data.forget) {
+    event.waitUntil(forgetCodes(function (code) { return code !== ""; }));
+    return;
+  }
   // The notice too (first, within the bound), so that it follows the language pages are read in.
   var urls = [OFFLINE].concat((event.data && event.data.keep) || []);
   urls = urls.filter(function (u, i) {
@@ -158,8 +207,9 @@ self.addEventListener("message", function (event) {
   }).slice(0, 40);
   event.waitUntil(Promise.all(urls.map(function (u) {
     var request = new Request(u);
+    var asked = forgotten;
     return fetch(u, {credentials: "same-origin"}).then(function (response) {
-      return keep(request, response);
+      return keep(request, response, asked);
     }).catch(function () { return null; });
   })));
 });

@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 
 import engine
 from tests.conftest import start_four_pairs, wait_for
+from tests.e2e.journey import log_in
 from tests.e2e.test_table_entry import enter_code, legal_game
+from tests.factories import UserFactory
 from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -269,6 +271,101 @@ def test_a_phone_passed_to_another_table_forgets_what_it_kept_of_the_first(
             shown = page.content()
             assert 'id="play-config"' not in shown and "data-from-cache" not in shown, url
         page.context.set_offline(False)
+    finally:
+        context.close()
+
+
+def _no_cards_offline(page, urls):
+    """Without the network, none of ``urls`` shows the board's cards or a kept copy."""
+    page.context.set_offline(True)
+    try:
+        for url in urls:
+            page.goto(url)
+            shown = page.content()
+            assert 'id="play-config"' not in shown and "data-from-cache" not in shown, url
+    finally:
+        page.context.set_offline(False)
+
+
+def _table_1_pages_kept(page, event):
+    """Table 1 has entered board 1 (its NS pair may see the cards); the phone opened table 1's
+    NS pages and kept its home and board 1's cards: their addresses."""
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    _short(table, 1, "EW", "copes", 40)
+    page.wait_for_selector("#boards")
+    home = page.evaluate("() => location.pathname")
+    play = f"{home}board/1/play/"
+    _kept_offline(page, [home, play])
+    page.goto(play)  # the worker's answer, kept from the page's own request (its Vary)
+    assert 'id="play-config"' in page.content()
+    return home, play
+
+
+def test_new_codes_make_the_phone_forget_every_page_of_the_old_code(
+    three_board_round, browser, live_server, organiser
+):
+    """The server refuses the old code's home (403): neither it nor board 1's cards, kept under
+    that code, open offline any more (docs/players.md: the old codes stop working at once)."""
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home, play = _table_1_pages_kept(page, event)
+        events.table_new_codes(table=t1, actor=Actor(user=organiser))
+        assert page.goto(home).status == 403
+        page.wait_for_function(
+            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=play, timeout=10_000
+        )
+        _no_cards_offline(page, [play, home])
+    finally:
+        context.close()
+
+
+def test_a_phone_whose_session_lost_the_code_forgets_its_pages(
+    three_board_round, browser, live_server
+):
+    """The session that held the code is gone: the table's pages send the phone to the code
+    form, and what it kept of the code no longer opens offline."""
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home, play = _table_1_pages_kept(page, event)
+        context.clear_cookies()
+        page.goto(play)
+        assert "/table/?code=" in page.url and 'id="play-config"' not in page.content()
+        page.wait_for_function(
+            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=home, timeout=10_000
+        )
+        _no_cards_offline(page, [play, home])
+    finally:
+        context.close()
+
+
+def test_logging_out_makes_a_players_phone_forget_its_table_pages(
+    three_board_round, browser, live_server
+):
+    """A player whose account opens the table without a code logs out: the phone shows none of
+    the table's pages offline (a phone lent to someone else shows nothing of the board)."""
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    player = t1.ns.pair.player1
+    player.user = UserFactory(username="nsplayer")
+    player.save()
+    context, page = _phone(browser, live_server)
+    try:
+        log_in(page, "nsplayer")
+        page.goto("/table/")
+        home, play = _table_1_pages_kept(page, event)
+        page.goto(home)
+        page.click("header form[action='/accounts/logout/'] button")
+        page.wait_for_url(lambda url: "/table/" not in url)
+        page.wait_for_function(
+            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=play, timeout=10_000
+        )
+        _no_cards_offline(page, [play, home])
     finally:
         context.close()
 

@@ -572,7 +572,7 @@ class Substitution(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", _("Pending")
+        PENDING = "pending", _("Proposed")
         OPEN = "open", _("Open")
         CLOSED = "closed", _("Closed")
 

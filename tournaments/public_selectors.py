@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -873,6 +873,7 @@ class CrossCell:
     points_for: int | None = None
     points_against: int | None = None
     forfeit: bool = False  # the match was forfeited (by either side)
+    no_match: bool = False  # a closed round's table played none of its boards (no match points)
 
     @property
     def bye(self) -> bool:
@@ -926,6 +927,7 @@ def crosstable(ev: EventView) -> CrosstableView:
     rounds = _played_rounds(ev)
     scored = policy.last_scored_round(staff=ev.staff, rounds=ev.rounds.values())
     matches = _matches_by_table(ev, scored)
+    closed = {r.number for r in rounds if r.status == Round.Status.CLOSED}
     cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)
     tables = Table.objects.filter(round__in=rounds).values_list(
         "round__number", "number", "ns_id", "ew_id", "forfeited_by"
@@ -940,7 +942,9 @@ def crosstable(ev: EventView) -> CrosstableView:
                 opponent=ev.entries.get(other),
                 forfeit=bool(forfeited),
             )
-            if match is not None:
+            if match is not None and not match.get("final", True) and number in closed:
+                cell = replace(cell, no_match=True)
+            elif match is not None:
                 mine, theirs = ("ns", "ew") if side == "NS" else ("ew", "ns")
                 cell = CrossCell(
                     round=number,

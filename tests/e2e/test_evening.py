@@ -183,7 +183,7 @@ def test_unopen_edit_the_pairing_and_substitute_from_their_buttons(running_event
     page.click("#unopen-round")
     page.fill("textarea[name=reason]", "wrong tables")
     page.click("#confirm")
-    expect(page.locator("#round-status")).to_have_text("Pending")
+    expect(page.locator("#round-status")).to_have_text("Proposed")
     page.click("#edit-pairing")
     page.select_option("select[name=t1_ns]", "1")
     page.select_option("select[name=t1_ew]", "3")

@@ -441,7 +441,7 @@ def test_a_whole_event_from_creation_to_published_results(new_page):
     seed = event.seed
     assert org.inner_text("#seed") == seed
     shot(org, "seed-revealed")
-    assert org.inner_text("#next-step") == "Publish the results"
+    assert org.inner_text("#next-step") == "Publish the results pages"
     org.click("#next-step")
     org.wait_for_selector(".badge.published")
     shot(org, "published")

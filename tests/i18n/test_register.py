@@ -1,7 +1,8 @@
 """One reader is spoken to as tu (Catalan) and tú (Spanish), as the catalogues' headers say;
-only what a pair reads together (its sign-up page and e-mails) says vosaltres / vosotros. A
-page that mixed the two (the table's scorecard said "El vostre full" beside "el teu resultat")
-reads as two voices."""
+only what a pair reads together (its registration page and e-mails) says vosaltres / vosotros.
+A page that mixed the two (the table's scorecard said "El vostre full" beside "el teu resultat";
+the sign-up form, filled in by one player, said "retirar-vos" beside "inscriure't sol") reads
+as two voices."""
 
 import re
 
@@ -14,7 +15,6 @@ from tests.catalogues import po_path
 TO_A_PAIR = (
     "templates/email/registration.txt",
     "templates/registrations/registration.html",
-    "tournaments/forms_registrations.py",
     "templates/print/_table_cards_pages.html",
     "tournaments/services/mailings.py",
     "tournaments/services/registrations.py",

@@ -14,6 +14,7 @@ from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.models import StandingsSnapshot
 from tournaments.services import events
+from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +152,19 @@ def test_crosstable_and_pairings_print_as_pdf(client, played_event, kind, query)
             if re.search(rf"(?<!\d){re.escape(score)}(?!\d)", text)
         ]
         assert printed == []
+
+
+def test_a_table_that_played_nothing_before_the_close_has_no_match_in_the_crosstable(
+    client, running_event, organiser
+):
+    """docs/organisers.md: such a table has no match at all; its cells said "… 0–0", as for a
+    match still being played."""
+    rnd = running_event.rounds.get(number=1)
+    events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
+    standings_recompute(running_event.pk)
+    ev = sel.event_view(running_event, staff=True)
+    cells = [row.cells[0] for row in sel.crosstable(ev).rows]
+    assert cells and all(c.no_match and not c.scored and c.outcome is None for c in cells)
+    client.force_login(organiser)
+    page = client.get(reverse("public:crosstable", args=[running_event.pk])).content.decode()
+    assert page.count(">no match<") == len(cells) and "0–0" not in page

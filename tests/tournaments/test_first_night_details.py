@@ -2,6 +2,7 @@
 
 import logging
 import random
+import re
 import tomllib
 from pathlib import Path
 
@@ -10,10 +11,12 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import BoardResultFactory, EventFactory, PairFactory, UserFactory
+from tests.tournaments.public_event import build_played_event
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import MAX_BOARDS_PER_ROUND, MAX_ROUNDS, Board, Entry, Event, Round
 from tournaments.services import events
+from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +139,34 @@ def test_close_round_warning_separates_disputed_unconfirmed_and_missing(
     table2 = html[html.index('data-table="2"') :]
     assert f"no result entered: board {b2.number}" in table2
     assert "disputed" not in table2[: table2.index("</ul>")]
+    # Closing freezes the rulings (docs/organisers.md); the page once promised the opposite.
+    assert "can still rule" not in html and "reopen the round for rulings" in html
+
+
+@pytest.mark.django_db
+def test_a_proposed_round_is_called_proposed(client, running_event, organiser):
+    """docs/organisers.md: propose → open → close; the round's badge said "Pending"."""
+    actor = Actor(user=organiser)
+    events.round_close(rnd=running_event.rounds.get(number=1), actor=actor, accept_missing=True)
+    pairings_propose(running_event.pk, 2, actor=actor)
+    client.force_login(organiser)
+    html = client.get(reverse("tournaments:round_detail", args=[running_event.pk, 2])).content
+    assert b'id="round-status"' in html and b">Proposed<" in html and b"Pending" not in html
+
+
+@pytest.mark.django_db
+def test_match_points_and_a_boards_score_have_different_short_names(client, played_event):
+    """Issue 15: a word means one thing. The public round page headed its match points "NS Pts"
+    and the boards' scores "NS pts" (as travellers did)."""
+    html = client.get(reverse("public:round_results", args=[played_event.pk, 1])).content.decode()
+    shorts = [s for s in re.findall(r'class="short-label"[^>]*>([^<]+)<', html) if "NS" in s]
+    assert "NS Pts" in shorts and "NS score" in shorts
+    assert len({s.casefold() for s in set(shorts)}) == len(set(shorts)), shorts
+
+
+@pytest.fixture
+def played_event(running_event, organiser):
+    return build_played_event(running_event, organiser)
 
 
 @pytest.fixture

@@ -160,7 +160,7 @@ def test_the_dashboard_leads_step_by_step(logged_in, organiser, django_capture_o
     step = _step(logged_in, event)
     assert (step.label, step.method) == ("Finish the event", "get")
     logged_in.post(reverse("tournaments:event_finish", args=[event.pk]))
-    assert _step(logged_in, event).label == "Publish the results"
+    assert _step(logged_in, event).label == "Publish the results pages"
     logged_in.post(reverse("tournaments:event_publish", args=[event.pk]), {"published": "1"})
     event.refresh_from_db()
     assert event.published

@@ -199,7 +199,7 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
         )
     if not event.published:
         return NextStep(
-            _("Publish the results"),
+            _("Publish the results pages"),
             reverse("tournaments:event_publish", args=[pk]),
             note=_("Publishing shows the results pages to everyone."),
             fields={"published": "1"},

@@ -180,6 +180,42 @@ def test_a_round_past_the_events_number_of_rounds_is_refused(db, commits):
     assert answer.status_code == 201, answer.content[:300]
 
 
+def test_parts_that_name_what_the_archive_does_not_hold_are_refused(db, commits):
+    """docs/formats.md: an archive whose parts name what it does not hold is refused, naming the
+    section. Each of these was imported (audit, 2026-12-07): an audit entry of no result (its
+    link dropped), a round without one of its boards, a bye asked for round 999, a pair joining
+    after the rounds it played or withdrawn after a round the event never had."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    no_result = copy.deepcopy(doc)
+    entry = next(a for a in no_result["audit"] if a["result"])
+    entry["result"] = {"round": 9, "table": 9, "board": 9}
+    _refused(run, no_result, "audit")
+    board_missing = copy.deepcopy(doc)
+    board_missing["boards"] = [b for b in doc["boards"] if b["number"] != 4]
+    _refused(run, board_missing, "boards")
+    bye = copy.deepcopy(doc)
+    bye["bye_requests"] = [{"pair": 1, "round": 999, "created_by": "x"}]
+    _refused(run, bye, "bye_requests")
+    for key, value in (("joins_round", 99), ("joins_round", 2), ("withdrawn_after_round", 99)):
+        pair = copy.deepcopy(doc)
+        pair["pairs"][0][key] = value  # pair 1 is seated in round 1
+        _refused(run, pair, "pairs")
+
+
+@pytest.mark.parametrize("where", ["time_after", "version"])
+def test_a_number_past_its_columns_range_is_refused_on_every_database(db, commits, where):
+    """PostgreSQL refused these; SQLite stored them (its columns take any integer)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    if where == "time_after":
+        bad["rounds"][0]["tables"][0]["time_after"] = 2**40
+    else:
+        bad["results"][0]["version"] = 2**40
+    _refused(run, bad, "archive")
+
+
 def test_imported_names_are_stored_as_every_other_way_in_stores_them(db, commits):
     """Players, pairs and clubs came in as typed (spaces, decomposed accents), one player could
     fill both seats of a pair, and a club named with other capitals became a look-alike club

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -60,14 +61,22 @@ from tournaments.services.standings import standings_recompute
 _M = TypeVar("_M", bound=models.Model)
 
 
+# PostgreSQL's ranges (Django's), by field type: SQLite's columns hold any integer.
+INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
+
+
 def _create(model: type[_M], **values: Any) -> _M:
-    """``model.objects.create``, refusing a text longer than its column first: SQLite does not
-    enforce the lengths that PostgreSQL does, and the archive must be refused on both."""
+    """``model.objects.create``, refusing a text longer than its column, or a number out of its
+    column's range, first: SQLite does not enforce the limits that PostgreSQL does, and the
+    archive must be refused on both."""
     instance = model(**values)
     for f in model._meta.concrete_fields:
         value = getattr(instance, f.attname)
         if f.max_length and isinstance(value, str) and len(value) > f.max_length:
             raise DjangoValidationError(f"{model.__name__}.{f.name} is too long")
+        low, high = INTEGER_RANGES.get(f.get_internal_type(), (None, None))
+        if isinstance(value, int) and low is not None and not low <= value <= high:
+            raise DjangoValidationError(f"{model.__name__}.{f.name} is out of range")
     instance.save(force_insert=True)
     return instance
 
@@ -145,7 +154,20 @@ def _references(document: Mapping[str, Any]) -> None:
         refuse("pairs")
     known = set(pairs)
     boards = [b["number"] for b in document["boards"]]
-    if len(set(boards)) != len(boards):
+    per_round = document["event"]["options"].get(
+        "boards_per_round", Event._meta.get_field("boards_per_round").get_default()
+    )
+    dealing = Event(boards_per_round=per_round)
+    if len(set(boards)) != len(boards) or (
+        # Every board of every round it holds, and none past the event's last.
+        type(rounds_count) is int
+        and type(per_round) is int
+        and not (
+            {b for r in document["rounds"] for b in dealing.board_numbers(r["number"])}
+            <= set(boards)
+            <= set(range(1, rounds_count * per_round + 1))
+        )
+    ):
         refuse("boards")
     tables: set[tuple[int, int]] = set()
     rounds: set[int] = set()
@@ -172,6 +194,14 @@ def _references(document: Mapping[str, Any]) -> None:
         for r in p.get("missed_rounds", [])
     ):
         refuse("pairs")
+    last = rounds_count if type(rounds_count) is int else max(rounds, default=0)
+    for p in document["pairs"]:
+        joins, left = p.get("joins_round"), p.get("withdrawn_after_round")
+        placed = [r for r, numbers in placed_in.items() if p["number"] in numbers]
+        if (joins is not None and not (1 <= joins <= last and all(r >= joins for r in placed))) or (
+            left is not None and not 0 <= left <= last
+        ):
+            refuse("pairs")
     places = [(r["round"], r["table"], r["board"]) for r in document["results"]]
     if len(set(places)) != len(places) or not all(
         (rn, tn) in tables and b in boards for rn, tn, b in places
@@ -201,8 +231,15 @@ def _references(document: Mapping[str, Any]) -> None:
         low in known and high in known and low != high for low, high in document["forbidden_pairs"]
     ):
         refuse("forbidden_pairs")
-    if not all(b["pair"] in known for b in document["bye_requests"]):
+    if not all(b["pair"] in known and 1 <= b["round"] <= last for b in document["bye_requests"]):
         refuse("bye_requests")
+    results = set(places)
+    if not all(
+        a["result"] is None
+        or (a["result"]["round"], a["result"]["table"], a["result"]["board"]) in results
+        for a in document["audit"]
+    ):
+        refuse("audit")
     _team_references(document, refuse)
 
 

@@ -11,6 +11,7 @@ from tournaments import play
 from tournaments.actors import label_for_display
 from tournaments.forms_results import call_choices, read_totals
 from tournaments.jsonio import JSONRejected, read_json
+from tournaments.labels import trump_form_choices
 from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Ruling, Submission
 from tournaments.services import ServiceError
 from tournaments.services.disputes import adjusted_score_problem
@@ -99,7 +100,7 @@ class CorrectedShortForm(RulingForm):
 
     kind = Ruling.Kind.CORRECTED
     trump = forms.ChoiceField(
-        label=_("Trump"), choices=BoardResult.Trump.choices, widget=forms.RadioSelect
+        label=_("Trump"), choices=trump_form_choices, widget=forms.RadioSelect
     )
     delegated = forms.BooleanField(label=_("Delegated to the dealer's partner"), required=False)
     contro = _call_field(_("Contro by"))

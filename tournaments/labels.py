@@ -65,6 +65,11 @@ def trump_choices() -> list[dict[str, str]]:
     return [{"value": t, "label": trump_name(t), "symbol": trump_symbol(t)} for t in TRUMPS]
 
 
+def trump_form_choices() -> list[tuple[str, str]]:
+    """A form field's choices, named as the table's own form names them (``♦ oros``)."""
+    return [(c["value"], f"{c['symbol']} {c['label']}") for c in trump_choices()]
+
+
 # Seats and sides as people read them. The data (play records, the API, the exports for
 # programs, the database) keeps the codes N, E, S, W and NS, EW; what people read is in their
 # language: in Catalan and Spanish West is Oest / Oeste, so the letters are N, E, S, O and the

@@ -81,3 +81,40 @@ def test_the_line_up_page_in_spanish_does_not_say_match(settings):
     assert not re.search(r"\bmatch\b", page.split("<main", 1)[1]), re.findall(
         r"[^.>]*\bmatch\b[^.<]*", page
     )
+
+
+# A dispute is a reclamació / reclamación (the referee's queue); "en disputa" is its status.
+DISPUTE_NOUN = {
+    "ca": re.compile(r"\b(una|la|les) disputes?\b|\bdisputes\b", re.I),
+    "es": re.compile(r"\b(una|la|las) disputas?\b|\bdisputas\b", re.I),
+}
+
+
+@pytest.mark.parametrize("lang", ["ca", "es"])
+def test_a_dispute_is_a_reclamacio_not_a_disputa(lang):
+    wrong = [(i, s) for i, s in _pairs(lang) if DISPUTE_NOUN[lang].search(s)]
+    assert wrong == []
+
+
+# A match (two pairs in a round) is a matx / enfrentamiento; a game (partida) is another thing.
+@pytest.mark.parametrize("lang", ["ca", "es"])
+def test_a_match_is_never_called_a_game(lang):
+    wrong = [
+        (msgid, msgstr)
+        for msgid, msgstr in _pairs(lang)
+        if re.search(r"\bmatch(es)?\b", msgid)
+        and not re.search(r"\bgames?\b", msgid, re.I)
+        and re.search(r"\bpartid", msgstr, re.I)
+    ]
+    assert wrong == []
+
+
+def test_the_referees_form_names_the_trumps_as_the_tables_form_does():
+    """Issue 16: one vocabulary; the referee's corrected result said "Oros", "Botifarra"
+    where the players' form says "♦ oros", "∅ botifarra (no trumps)"."""
+    from tournaments import labels
+    from tournaments.forms_referee import CorrectedShortForm
+
+    shown = dict(CorrectedShortForm.base_fields["trump"].choices)
+    for trump in labels.TRUMPS:
+        assert shown[trump] == f"{labels.trump_symbol(trump)} {labels.trump_name(trump)}"

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from api.serializers import (
     SIDES,
     BlankAsNullChoiceField,
+    BlankAsNullField,
     CallSerializer,
     ChoiceField,
     side_or_null,
@@ -68,7 +69,7 @@ RECOMPUTING_HELP = _(
 
 
 class TravellerLineSerializer(serializers.Serializer):
-    table = serializers.IntegerField()
+    table = serializers.IntegerField(help_text=_("The table's number."))
     ns = serializers.IntegerField(allow_null=True, help_text=_("NS's pair number."))
     ew = serializers.IntegerField(allow_null=True, help_text=_("EW's pair number."))
     status = ChoiceField(choices=BoardResult.Status.choices)
@@ -88,10 +89,11 @@ class TravellerLineSerializer(serializers.Serializer):
     mp_ns = serializers.FloatField(
         allow_null=True,
         help_text=_(
-            "Matchpoints against the other tables; null: not compared, or being recomputed."
+            "Matchpoints against the other tables (the board's duplicate comparison, not a "
+            "match's match points); null: not compared, or being recomputed."
         ),
     )
-    mp_ew = serializers.FloatField(allow_null=True)
+    mp_ew = serializers.FloatField(allow_null=True, help_text=_("The same for EW."))
     pct_ns = serializers.FloatField(allow_null=True)
     pct_ew = serializers.FloatField(allow_null=True)
     recomputing = serializers.BooleanField(help_text=RECOMPUTING_HELP)
@@ -115,13 +117,19 @@ class TravellerSerializer(serializers.Serializer):
 class ScorecardLineSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     board = serializers.IntegerField()
-    table = serializers.IntegerField()
+    table = serializers.IntegerField(help_text=_("The table's number."))
     direction = ChoiceField(choices=DIRECTIONS)
     opponent = serializers.IntegerField(allow_null=True, help_text=_("Their pair number."))
     trump = ChoiceField(choices=BoardResult.Trump.choices)
     score_for = serializers.IntegerField()
     score_against = serializers.IntegerField()
-    mp = serializers.FloatField(allow_null=True)
+    mp = serializers.FloatField(
+        allow_null=True,
+        help_text=_(
+            "The pair's matchpoints on the board against the other tables (not match points); "
+            "null: not compared, or being recomputed."
+        ),
+    )
     pct = serializers.FloatField(allow_null=True)
     recomputing = serializers.BooleanField(help_text=RECOMPUTING_HELP)
     vs_par = serializers.IntegerField(allow_null=True)
@@ -157,6 +165,7 @@ class AuditWhereSerializer(serializers.Serializer):
 
 class AuditEntrySerializer(serializers.ModelSerializer):
     result = serializers.SerializerMethodField()
+    note = BlankAsNullField(help_text=_("Why, in the actor's words; null when none was given."))
 
     class Meta:
         model = AuditEntry

@@ -294,8 +294,9 @@ class BoardSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text=_(
-            "Only when you may see the cards: organisers and referees, a table that has "
-            "entered this board, everyone once its round is closed."
+            "Only when you may see the cards: the event's organisers and referees, a table once "
+            "it has unlocked the board (stored its result or declared it played), everyone once "
+            "the board's round is closed and the event published."
         ),
     )
 
@@ -364,8 +365,12 @@ class StandingsMatchSerializer(serializers.Serializer):
     total_ns = serializers.IntegerField()
     total_ew = serializers.IntegerField()
     boards_played = serializers.IntegerField()
-    mp_ns = serializers.IntegerField(help_text=_("NS's match points from this match."))
-    mp_ew = serializers.IntegerField()
+    mp_ns = serializers.IntegerField(
+        help_text=_(
+            "NS's match points from this match (2 a win, 1 a draw), not a board's matchpoints."
+        )
+    )
+    mp_ew = serializers.IntegerField(help_text=_("The same for EW."))
     final = serializers.BooleanField(
         help_text=_("Counted in the standings: the match is over or its round closed.")
     )
@@ -855,6 +860,12 @@ class ResultDetailSerializer(ResultSerializer):
 class ResultFilterSerializer(serializers.Serializer):
     event = id_field(required=False)
     round = id_field(required=False, help_text=_("The round's id."))
+    round_number = serializers.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        help_text=_("The round's number, as each result's round gives it."),
+    )
     table = id_field(required=False, help_text=_("The table's id."))
     board = serializers.IntegerField(min_value=1, max_value=32767, required=False)
     status = ChoiceField(choices=BoardResult.Status.choices, required=False)
@@ -1003,6 +1014,8 @@ class RulingSerializer(serializers.ModelSerializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
+    note = BlankAsNullField(help_text=_("Why, in the actor's words; null when none was given."))
+
     class Meta:
         model = AuditEntry
         fields = ["actor", "action", "changes", "note", "created_at"]

@@ -285,7 +285,8 @@ class BoardView(ApiView):
         summary="Board",
         description="The dealer always; `hands` only for those who may see the "
         "cards (`hands_visible`): the event's organisers and referees, a table once "
-        "it has entered the board, everyone once the board's round is closed. "
+        "it has unlocked the board (stored its result or declared it played), everyone "
+        "once the board's round is closed and the event published. "
         "`analysis` (what each trump makes with perfect play, and the par) under the "
         "same rule, null until it is computed.",
         responses={200: s.BoardSerializer, **errors(404)},
@@ -495,6 +496,7 @@ class ResultListView(generics.ListAPIView):
         lookups = {
             "event": "table__round__event_id",
             "round": "table__round_id",
+            "round_number": "table__round__number",
             "table": "table_id",
             "board": "board__number",
             "status": "status",

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
@@ -48,15 +49,19 @@ class WebhookSerializer(serializers.Serializer):
 class NewWebhookSerializer(WebhookSerializer):
     secret = serializers.CharField(
         allow_null=True,
-        help_text="The shared secret that signs every delivery (X-Botifarra-Signature). Shown "
-        "in this answer only; a replay (same Idempotency-Key) gives null.",
+        help_text=gettext_lazy(
+            "The shared secret that signs every delivery (X-Botifarra-Signature). Shown "
+            "in this answer only; a replay (same Idempotency-Key) gives null."
+        ),
     )
 
 
 class WebhookCreateSerializer(RequestSerializer):
     url = serializers.CharField(
         max_length=500,
-        help_text="Where to POST: an http:// or https:// address on the public internet.",
+        help_text=gettext_lazy(
+            "Where to POST: an http:// or https:// address on the public internet."
+        ),
     )
 
 
@@ -65,10 +70,13 @@ class WebhookAttemptSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     duration_ms = serializers.IntegerField()
     status_code = serializers.IntegerField(
-        allow_null=True, help_text="The receiver's HTTP status; null when none came back."
+        allow_null=True,
+        help_text=gettext_lazy("The receiver's HTTP status; null when none came back."),
     )
     error = serializers.SerializerMethodField()
-    response_body = serializers.CharField(help_text="The start of the receiver's answer.")
+    response_body = serializers.CharField(
+        help_text=gettext_lazy("The start of the receiver's answer.")
+    )
 
     @extend_schema_field(serializers.ChoiceField(choices=ERROR_CHOICES, allow_null=True))
     def get_error(self, attempt: WebhookAttempt) -> str | None:
@@ -76,16 +84,20 @@ class WebhookAttemptSerializer(serializers.Serializer):
 
 
 class WebhookDeliverySerializer(serializers.Serializer):
-    id = serializers.UUIDField(source="uuid", help_text="As sent in X-Botifarra-Delivery.")
+    id = serializers.UUIDField(
+        source="uuid", help_text=gettext_lazy("As sent in X-Botifarra-Delivery.")
+    )
     webhook = serializers.IntegerField(source="webhook_id")
     kind = serializers.ChoiceField(choices=KIND_CHOICES)
     status = serializers.ChoiceField(choices=WebhookDelivery.Status.choices)
     created_at = serializers.DateTimeField()
     delivered_at = serializers.DateTimeField(allow_null=True)
     next_attempt_at = serializers.DateTimeField(
-        allow_null=True, help_text="When the next try is due while it is being sent."
+        allow_null=True, help_text=gettext_lazy("When the next try is due while it is being sent.")
     )
-    payload = serializers.JSONField(help_text="The body sent (docs/api.md, Webhooks).")
+    payload = serializers.JSONField(
+        help_text=gettext_lazy("The body sent (docs/api.md, Webhooks).")
+    )
     attempts = WebhookAttemptSerializer(many=True)
 
 

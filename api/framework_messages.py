@@ -8,6 +8,8 @@ a sentence in the reader's language and voice too. Never called; only extracted.
 from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = (
+    # The username's help on the invitation page: Django's Spanish spells "carácteres".
+    gettext_noop("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
     gettext_noop("A valid biginteger is required."),
     gettext_noop("Datetime value out of range."),
     gettext_noop("Ensure this field has at least {min_length} elements."),

@@ -143,3 +143,13 @@ def test_the_password_login_and_number_errors_speak_the_pages_language(lang, sit
     catalan_in_spanish = [t for t in shown if lang == "es" and re.search(r"\b(és|ha de)\b", t)]
     other_voice = [t for t in shown if speaks_to_many_or_formally(lang, t)]
     assert (english, catalan_in_spanish, other_voice) == ([], [], [])
+
+
+def test_the_username_help_is_spelled_right_in_spanish():
+    """Django's own Spanish says "carácteres" on the invitation page's username field."""
+    from django.contrib.auth import get_user_model
+    from django.utils import translation
+
+    with translation.override("es"):
+        help_text = str(get_user_model()._meta.get_field("username").help_text)
+    assert "caracteres" in help_text and "carácteres" not in help_text

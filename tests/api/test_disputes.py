@@ -257,6 +257,28 @@ def test_numbers_too_large_to_store_are_a_400(world):
     assert not Ruling.objects.exists()
 
 
+def test_an_adjusted_score_that_is_not_an_object_is_a_400_even_when_empty(world):
+    """An empty list, text, 0 or false were taken for "no score given" (0–0) and stored."""
+    result = _entered(world)
+    dispute = (
+        world.client("table_ew")
+        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
+        .json()
+    )
+    for score in ([], "", 0, False):
+        response = world.client("referee").post(
+            f"/api/v1/disputes/{dispute['id']}/rule",
+            {
+                "kind": "adjusted",
+                "explanation": "x",
+                "data": {"adjusted_ns": "avg", "adjusted_ew": "avg", "score": score},
+            },
+            format="json",
+        )
+        assert response.status_code == 400 and "data.score" in errors_of(response), score
+    assert not Ruling.objects.exists()
+
+
 def test_an_adjusted_score_for_both_pairs_is_a_400_citing_r9(world):
     result = _entered(world)
     dispute = (

@@ -270,7 +270,9 @@ def _kind_values(result: BoardResult, kind: str, data: Mapping[str, Any]) -> dic
                 _("Choose average plus, average or average minus for each pair."),
                 field="adjusted_ns" if ns not in ADJUSTED else "adjusted_ew",
             )
-        score = data.get("score") or {"NS": 0, "EW": 0}
+        score = data.get("score")
+        if score is None:  # not given: 0–0 (an empty list or text is not a score)
+            score = {"NS": 0, "EW": 0}
         if not isinstance(score, Mapping):
             raise ServiceError(_("The match score needs NS and EW numbers."), field="score")
         for side in ("NS", "EW"):

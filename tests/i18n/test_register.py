@@ -55,6 +55,21 @@ def test_one_reader_is_spoken_to_in_one_voice(lang):
     assert not found, "\n".join(map(str, found))
 
 
+# What a pair reads together says vosotros, never ustedes (a subject said "Confirmen su
+# llegada" above a body that says "Confirmad vuestra llegada").
+PAIR_FORMAL = re.compile(r"\b(usted(?:es)?|[Ss]u pareja|su llegada|[Cc]onfirmen|[Ii]ndiquen)\b")
+
+
+def test_what_a_pair_reads_is_never_formal_in_spanish():
+    found = [
+        (entry.msgid, entry.msgstr)
+        for entry in polib.pofile(str(po_path("es")))
+        if any(path in TO_A_PAIR for path, _line in entry.occurrences)
+        and PAIR_FORMAL.search(entry.msgstr)
+    ]
+    assert not found, found
+
+
 @pytest.mark.parametrize(
     ("lang", "form", "api"),
     [

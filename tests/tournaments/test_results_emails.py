@@ -155,3 +155,89 @@ def test_the_results_carry_the_final_numbers_even_before_a_correction_is_recompu
         boards = [line for line in message.body.splitlines() if line.startswith("Round ")]
         assert len(boards) == event.rounds_count * event.boards_per_round
         assert all(line.endswith(" %") for line in boards), message.body
+
+
+BOUNCING = "bounce@example.org"
+
+
+@pytest.fixture
+def refusing(monkeypatch, mailoutbox):
+    """A mail server that refuses BOUNCING for good, as smtplib says so."""
+    import smtplib
+
+    from django.core.mail.backends import locmem
+
+    real = locmem.EmailBackend.send_messages
+
+    def send_messages(self, messages):
+        for m in messages:
+            if all(a == BOUNCING for a in m.recipients()):
+                raise smtplib.SMTPRecipientsRefused({BOUNCING: (550, b"5.1.1 no such user")})
+        return real(self, messages)
+
+    monkeypatch.setattr(locmem.EmailBackend, "send_messages", send_messages)
+    return mailoutbox
+
+
+def test_an_address_refused_for_good_stops_nobody_elses_results(
+    club, field, organiser, refusing, django_capture_on_commit_callbacks
+):
+    """It raised, the retries raised at it again, and the players after it got nothing."""
+    field[0].email = BOUNCING
+    field[0].save()
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 3))
+    results_mails_send(event.pk)  # a retry finds nothing more to send
+    assert sorted(m.to[0] for m in _results(event)) == [
+        f"soci{i}@example.org" for i in (1, 2, 3, 4)
+    ]
+
+
+def test_a_player_substituted_out_after_playing_gets_the_pairs_results(
+    club, organiser, mailoutbox, django_capture_on_commit_callbacks
+):
+    from tournaments.services import changes
+
+    people = players(*[f"Soci {i}" for i in range(8)], club=club)
+    for p in people:
+        p.email, p.language = f"{p.name.replace(' ', '').lower()}@example.org", "en"
+        p.save()
+
+    def replace(event):
+        entry = event.entries.get(number=1)
+        changes.player_substitute(entry=entry, actor=Actor(user=organiser), seat=2, name="Zoe")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_evening(
+            club,
+            organiser,
+            _lineup(people),
+            when=date(2026, 9, 3),
+            rounds=2,
+            before_round={2: replace},
+        )
+    got = [m.to[0] for m in _results(event)]
+    assert "soci4@example.org" in got and len(got) == len(set(got)) == 8
+
+
+def test_the_partners_reminder_goes_once_when_the_other_address_is_refused(
+    organiser, refusing, django_capture_on_commit_callbacks
+):
+    from tournaments.services import registrations
+    from tournaments.services.mailings import reminders_send
+
+    event = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION)
+    with django_capture_on_commit_callbacks(execute=True):
+        a = registrations.registration_signup(
+            event=event, player1="Anna Puig", email="anna@example.org", language="en"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        b = registrations.registration_signup(
+            event=event, player1="Biel Roca", email=BOUNCING, language="en"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        registrations.registration_match(first=a, second=b, actor=Actor(user=organiser))
+    refusing.clear()
+    reminders_send(event.pk)
+    reminders_send(event.pk)  # pressed again, or the task retried
+    assert [m.to for m in refusing] == [["anna@example.org"]]

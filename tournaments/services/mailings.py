@@ -7,7 +7,13 @@ e-mail framework, each in its reader's language.
 - the check-in reminder, once per pair, when the organiser sends the reminders;
 - each player's personal results (scorecard and standing) once the event is finished and
   published, once per player and event (``ResultsMail``): a task run twice sends nothing twice.
+
+An address the mail server refuses for good is logged and passed over (``_deliver``); any other
+failure (the server down) raises, and the task's retry sends what was not sent.
 """
+
+import logging
+import smtplib
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -18,7 +24,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments import public_selectors as sel
-from tournaments.models import Entry, Event, Player, Registration, ResultsMail, StandingsSnapshot
+from tournaments.models import (
+    Entry,
+    Event,
+    Player,
+    Registration,
+    ResultsMail,
+    StandingsSnapshot,
+    Substitution,
+)
 from tournaments.qr import qr_png
 from tournaments.scoring_io import stale_events
 from tournaments.services.registrations import (
@@ -34,6 +48,19 @@ from tournaments.services.registrations import (
 from tournaments.services.standings import standings_recompute
 from tournaments.services.waiting_list import PROMOTED
 from tournaments.site import site_url
+
+log = logging.getLogger(__name__)
+
+
+def _deliver(message: EmailMultiAlternatives) -> int:
+    """Send ``message``; 0 when the mail server refuses every recipient. Such a refusal is
+    for good: a retry would only send the other readers their message again, or stop at this
+    address every time, so it is logged and passed over."""
+    try:
+        return message.send()
+    except smtplib.SMTPRecipientsRefused as refused:
+        log.warning("the mail server refused %s: %s", ", ".join(message.to), refused.recipients)
+        return 0
 
 
 def registration_link(registration: Registration) -> str:
@@ -92,7 +119,7 @@ def registration_email_send(registration_id: int, kind: str) -> int:
             message = EmailMultiAlternatives(_subject(kind, event), body, None, emails)
         if qr is not None:
             message.attach("check-in.png", qr, "image/png")
-        sent += message.send()
+        sent += _deliver(message)
     return sent
 
 
@@ -138,12 +165,33 @@ def results_mails_send(event_id: int) -> int:
     rows = _final_standings(event, ev)
     entries = list(ev.entries.values())
     cards = {card.entry.pk: card for card in sel.scorecards(ev, entries)}
+    left: dict[int, list[Substitution]] = {}
+    for sub in Substitution.objects.filter(entry__event=event).select_related("player_out"):
+        left.setdefault(sub.entry_id, []).append(sub)
     sent = 0
+    failure: OSError | None = None
     for entry in entries:
-        for player in (entry.pair.player1, entry.pair.player2):
-            if player.email and _results_mail(event, ev, entry, player, cards, rows):
-                sent += 1
+        for player in _players(entry, left.get(entry.pk, [])):
+            if not player.email:
+                continue
+            try:
+                if _results_mail(event, ev, entry, player, cards, rows):
+                    sent += 1
+            except OSError as exc:  # the server failed: the others still get theirs now
+                failure = exc
+    if failure is not None:
+        raise failure  # the task's retry sends what is still missing
     return sent
+
+
+def _players(entry: Entry, substitutions: list[Substitution]) -> list[Player]:
+    """The pair's players now, and each one substituted out after playing a round for it."""
+    players = {p.pk: p for p in (entry.pair.player1, entry.pair.player2)}
+    first = entry.joins_round or 1
+    for sub in substitutions:
+        if sub.from_round > first:
+            players.setdefault(sub.player_out_id, sub.player_out)
+    return list(players.values())
 
 
 def _results_mail(
@@ -159,7 +207,8 @@ def _results_mail(
         with transaction.atomic():
             # The unique (event, player) row is taken before sending: a second run (or one
             # running at the same time, which waits on the insert) finds it and sends nothing.
-            # If sending fails the row is rolled back and the task's retry sends it.
+            # If sending fails the row is rolled back and the task's retry sends it; an
+            # address refused for good keeps its row (nothing to retry).
             ResultsMail.objects.create(event=event, player=player, email=player.email)
             with translation.override(player.language or settings.LANGUAGE_CODE):
                 url = reverse("public:scorecard", args=[event.pk, entry.number])
@@ -176,7 +225,7 @@ def _results_mail(
                     },
                 )
                 subject = _("Your results: %(event)s") % {"event": event.name}
-            EmailMultiAlternatives(subject, body, None, [player.email]).send()
+            delivered = _deliver(EmailMultiAlternatives(subject, body, None, [player.email]))
     except IntegrityError:
         return False
-    return True
+    return delivered > 0

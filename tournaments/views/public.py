@@ -91,6 +91,12 @@ def event_page(request: HttpRequest, pk: int) -> HttpResponse:
             rounds=[r for _n, r in sorted(ev.rounds.items()) if r.status != Round.Status.PENDING],
             entries=sorted(ev.entries.values(), key=lambda e: e.number),
             all_rounds=range(1, ev.event.rounds_count + 1),
+            # The three file formats of every export (docs/exports.md), by the view serving each.
+            export_views=[
+                (_("Excel"), "public:export_xlsx"),
+                (_("CSV for a spreadsheet"), "public:export_sheet_csv"),
+                (_("CSV for programs"), "public:export_csv"),
+            ],
             # Once the seed is public: the check page's commands, for any board N.
             seed_commands=check_commands(ev.event.public_seed, "N", ev.event.total_boards)[:2]
             if ev.event.public_seed

@@ -276,7 +276,12 @@ def test_a_phone_passed_to_another_table_forgets_what_it_kept_of_the_first(
 
 
 def _no_cards_offline(page, urls):
-    """Without the network, none of ``urls`` shows the board's cards or a kept copy."""
+    """Once the worker has forgotten ``urls`` (it does so after the answer that tells it to),
+    none of them shows the board's cards or a kept copy without the network."""
+    for url in urls:
+        page.wait_for_function(
+            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=url, timeout=10_000
+        )
     page.context.set_offline(True)
     try:
         for url in urls:
@@ -314,9 +319,6 @@ def test_new_codes_make_the_phone_forget_every_page_of_the_old_code(
         home, play = _table_1_pages_kept(page, event)
         events.table_new_codes(table=t1, actor=Actor(user=organiser))
         assert page.goto(home).status == 403
-        page.wait_for_function(
-            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=play, timeout=10_000
-        )
         _no_cards_offline(page, [play, home])
     finally:
         context.close()
@@ -336,9 +338,6 @@ def test_a_phone_whose_session_lost_the_code_forgets_its_pages(
         context.clear_cookies()
         page.goto(play)
         assert "/table/?code=" in page.url and 'id="play-config"' not in page.content()
-        page.wait_for_function(
-            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=home, timeout=10_000
-        )
         _no_cards_offline(page, [play, home])
     finally:
         context.close()
@@ -362,9 +361,6 @@ def test_logging_out_makes_a_players_phone_forget_its_table_pages(
         page.goto(home)
         page.click("header form[action='/accounts/logout/'] button")
         page.wait_for_url(lambda url: "/table/" not in url)
-        page.wait_for_function(
-            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=play, timeout=10_000
-        )
         _no_cards_offline(page, [play, home])
     finally:
         context.close()

@@ -137,7 +137,7 @@ function page(event) {
   var asked = forgotten;
   return fetch(request).then(function (response) {
     var code = codeOf(request.url);
-    var asked = codeAskedFor(request);
+    var askedFor = codeAskedFor(request);
     if (code && (response.status === 401 || response.status === 403)) {
       // The code opens nothing here now (new codes were given, another table's): none of its
       // kept pages may answer for it offline.
@@ -151,8 +151,8 @@ function page(event) {
       }));
     } else if (response.ok && code && request.mode === "navigate") {
       event.waitUntil(forgetOthers(code));
-    } else if (response.ok && asked) {
-      event.waitUntil(forgetCode(asked));
+    } else if (response.ok && askedFor) {
+      event.waitUntil(forgetCode(askedFor));
     }
     event.waitUntil(keep(request, response, asked));
     return response;

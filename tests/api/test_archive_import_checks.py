@@ -183,8 +183,8 @@ def test_a_round_past_the_events_number_of_rounds_is_refused(db, commits):
 def test_parts_that_name_what_the_archive_does_not_hold_are_refused(db, commits):
     """docs/formats.md: an archive whose parts name what it does not hold is refused, naming the
     section. Each of these was imported (audit, 2026-12-07): an audit entry of no result (its
-    link dropped), a round without one of its boards, a bye asked for round 999, a pair joining
-    after the rounds it played or withdrawn after a round the event never had."""
+    link dropped), a round without one of its boards, a pair joining after the rounds it played
+    or withdrawn after a round the event never had."""
     run = run_event(commits)
     doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
     no_result = copy.deepcopy(doc)
@@ -195,12 +195,25 @@ def test_parts_that_name_what_the_archive_does_not_hold_are_refused(db, commits)
     board_missing["boards"] = [b for b in doc["boards"] if b["number"] != 4]
     _refused(run, board_missing, "boards")
     bye = copy.deepcopy(doc)
-    bye["bye_requests"] = [{"pair": 1, "round": 999, "created_by": "x"}]
+    bye["bye_requests"] = [{"pair": 99, "round": 1, "created_by": "x"}]
     _refused(run, bye, "bye_requests")
     for key, value in (("joins_round", 99), ("joins_round", 2), ("withdrawn_after_round", 99)):
         pair = copy.deepcopy(doc)
         pair["pairs"][0][key] = value  # pair 1 is seated in round 1
         _refused(run, pair, "pairs")
+
+
+def test_a_bye_asked_for_a_round_the_event_no_longer_has_still_imports(db, commits):
+    """A bye asked for round 3 while the event had three rounds, before the organiser made them
+    two (or a round robin's start set them): the product keeps and exports it, and its archive
+    must import (the review of 2026-12-07 found the first version of the check refusing it)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    assert doc["event"]["options"]["rounds_count"] == 2
+    late = copy.deepcopy(doc)
+    late["bye_requests"] = [{"pair": 1, "round": 3, "created_by": "club-organiser"}]
+    answer = run.organiser.post(f"{API}/events/import", late, format="json")
+    assert answer.status_code == 201, answer.content[:300]
 
 
 @pytest.mark.parametrize("where", ["time_after", "version"])

@@ -366,6 +366,27 @@ def test_logging_out_makes_a_players_phone_forget_its_table_pages(
         context.close()
 
 
+def test_a_page_opened_after_another_tables_is_kept(three_board_round, browser, live_server):
+    """A table page the worker fetches for the phone (not one a page asks it to keep) is kept as
+    it is answered: after the phone had served table 1, table 2's were not, the forgetting of
+    the codes other than table 1's being taken for one that ran after they were asked for."""
+    event = three_board_round
+    t1 = Table.objects.get(round__event=event, round__number=1, number=1)
+    t2 = Table.objects.get(round__event=event, round__number=1, number=2)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        _kept_offline(page, [f"/table/{t1.code_ns}/"])
+        page.goto(f"/table/{t1.code_ns}/")  # the worker's answer: it forgets the other codes
+        enter_code(page, t2.code_ns)
+        _kept_offline(page, [f"/table/{t2.code_ns}/"])
+        rulings = f"/table/{t2.code_ns}/rulings/?from=test"  # no page links it
+        assert page.evaluate("(u) => fetch(u).then((r) => r.ok)", rulings)
+        _kept_offline(page, [rulings])
+    finally:
+        context.close()
+
+
 def _board_2_entered_offline(page, table):
     """The NS pair of ``table`` enters board 2 without the network: it waits on the phone."""
     enter_code(page, table.code_ns)

@@ -190,6 +190,18 @@ def test_a_team_archive_that_disagrees_is_refused_and_stores_nothing(
         changed(lambda d: d["team_standings"][1]["rows"][0].update(vp=20.0)),
         "team_standings",
     )
+    # Two teams of one name (as registering compares them); the team with the bye in a match:
+    # both reached the database, refused there as "a value this installation cannot store".
+    _refused(
+        organiser,
+        changed(lambda d: d["teams"][1].update(name=d["teams"][0]["name"].upper())),
+        "teams",
+    )
+    _refused(
+        organiser,
+        changed(lambda d: d["rounds"][0].update(team_bye=d["rounds"][0]["matches"][0]["team_a"])),
+        "rounds",
+    )
     # A team event without its teams; teams in a pairs event.
     _refused(organiser, changed(lambda d: d.pop("teams")), "teams")
     pairs_event = EventFactory(organisers=[organiser], status="finished")

@@ -28,3 +28,15 @@ def test_a_team_events_page_names_its_format_and_links_only_what_exists(client, 
     assert f"/e/{event.pk}/teams/" in links and f"/e/{event.pk}/butler/" in links
     for url in links:  # a pair's page leads to the Butler ranking (docs/teams.md §10)
         assert client.get(url, follow=True).status_code == 200, url
+
+
+def test_a_finished_published_team_event_sends_no_results_mail_and_does_not_fail(actor):
+    """The results e-mail read a team event's standings as a pairs event's (KeyError: the task
+    failed for good on every team event); a team event's results are its team pages."""
+    from tournaments.services.mailings import results_mails_send
+
+    event = team_event(actor, 2, rounds_count=1, boards_per_round=2)
+    play_team_round(event, actor, 1, random.Random(2))
+    events.event_finish(event=event, actor=actor)
+    events.event_publish(event=event, actor=actor)
+    assert results_mails_send(event.pk) == 0

@@ -260,11 +260,14 @@ def _team_references(document: Mapping[str, Any], refuse: Any) -> None:
     if document["standings"]:
         refuse("standings")  # a team event is ranked by its team_standings
     players: dict[int, set[str]] = {}
+    team_names: set[str] = set()
     for team in document["teams"]:
         names = {p["name"] for p in team["players"]}
-        if team["number"] in players or len(names) != len(team["players"]):
+        name = normal_name(team["name"]).casefold()  # as registering a team compares them
+        if team["number"] in players or len(names) != len(team["players"]) or name in team_names:
             refuse("teams")
         players[team["number"]] = names
+        team_names.add(name)
     team_of: dict[int, int | None] = {}
     for pair in document["pairs"]:
         team = pair.get("team")
@@ -277,8 +280,10 @@ def _team_references(document: Mapping[str, Any], refuse: Any) -> None:
     for rnd in document["rounds"]:
         matches = rnd.get("matches", [])
         seated = [t for m in matches for t in (m["open_table"], m["closed_table"])]
+        playing = {team for m in matches for team in (m["team_a"], m["team_b"])}
         if (
             (rnd.get("team_bye") is not None and rnd["team_bye"] not in players)
+            or rnd.get("team_bye") in playing  # the team with the bye plays no match
             or len({m["number"] for m in matches}) != len(matches)
             or len(set(seated)) != len(seated)
             or not set(seated) <= {t["number"] for t in rnd["tables"]}

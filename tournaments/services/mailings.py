@@ -159,8 +159,8 @@ def results_mails_send(event_id: int) -> int:
     """Each player with an e-mail gets their scorecard and standing once the event is finished
     and published; the number of e-mails sent by this call (0 when all have been sent)."""
     event = Event.objects.get(pk=event_id)
-    if event.status != Event.Status.FINISHED or not event.published:
-        return 0
+    if event.status != Event.Status.FINISHED or not event.published or event.is_team_event:
+        return 0  # a team event's results are its team pages (docs/clubs.md 3.3)
     ev = sel.event_view(event, staff=False)
     rows = _final_standings(event, ev)
     entries = list(ev.entries.values())

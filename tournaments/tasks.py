@@ -140,7 +140,8 @@ def recompute_ratings(self: Task, club_id: int) -> int:
     return ratings_recompute(club_id)
 
 
-# An SMTP server that refuses or times out is retried, a few times, with backoff.
+# An SMTP server that is down, times out or refuses for now (4xx) is retried, a few times, with
+# backoff; an address refused for good (5xx) is passed over (services/mailings.py).
 @shared_task(base=BaseTask, bind=True, autoretry_for=(OSError,), max_retries=5)
 def send_registration_email(self: Task, registration_id: int, kind: str) -> int:
     return registration_email_send(registration_id, kind)

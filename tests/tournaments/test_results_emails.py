@@ -241,3 +241,54 @@ def test_the_partners_reminder_goes_once_when_the_other_address_is_refused(
     reminders_send(event.pk)
     reminders_send(event.pk)  # pressed again, or the task retried
     assert [m.to for m in refusing] == [["anna@example.org"]]
+
+
+def test_a_refusal_for_now_is_sent_on_the_retry(
+    club, field, organiser, monkeypatch, mailoutbox, django_capture_on_commit_callbacks
+):
+    """A 4xx answer (greylisting) is not a refusal for good: the retry sends it."""
+    import smtplib
+
+    from django.core.mail.backends import locmem
+
+    real = locmem.EmailBackend.send_messages
+    greylisted = {"soci2@example.org"}
+
+    def send_messages(self, messages):
+        for m in messages:
+            if set(m.recipients()) <= greylisted:
+                raise smtplib.SMTPRecipientsRefused(
+                    {m.recipients()[0]: (450, b"4.7.1 greylisted, try later")}
+                )
+        return real(self, messages)
+
+    monkeypatch.setattr(locmem.EmailBackend, "send_messages", send_messages)
+    with django_capture_on_commit_callbacks(execute=False):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 3))
+    with pytest.raises(smtplib.SMTPRecipientsRefused):
+        results_mails_send(event.pk)  # the others are sent; the task will retry
+    assert len(_results(event)) == 4
+    greylisted.clear()
+    assert results_mails_send(event.pk) == 1  # the retry: soci2 only
+    assert sorted(m.to[0] for m in _results(event)) == [f"soci{i}@example.org" for i in range(5)]
+
+
+def test_a_server_that_does_not_answer_fails_the_run_at_its_first_player(
+    club, field, organiser, monkeypatch, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Each player would wait for the same timeout (docs/deploy.md, EMAIL_TIMEOUT: such a server
+    does not hold a worker): the first failure of the server ends the run, the retry goes on."""
+    from django.core.mail.backends import locmem
+
+    tried = []
+
+    def send_messages(self, messages):
+        tried.extend(messages)
+        raise TimeoutError("the server never answered")
+
+    with django_capture_on_commit_callbacks(execute=False):
+        event = club_evening(club, organiser, _lineup(field), when=date(2026, 9, 3))
+    monkeypatch.setattr(locmem.EmailBackend, "send_messages", send_messages)
+    with pytest.raises(TimeoutError):
+        results_mails_send(event.pk)
+    assert len(tried) == 1 and not ResultsMail.objects.filter(event=event).exists()

@@ -8,8 +8,8 @@ e-mail framework, each in its reader's language.
 - each player's personal results (scorecard and standing) once the event is finished and
   published, once per player and event (``ResultsMail``): a task run twice sends nothing twice.
 
-An address the mail server refuses for good is logged and passed over (``_deliver``); any other
-failure (the server down) raises, and the task's retry sends what was not sent.
+An address the mail server refuses for good (a 5xx answer) is logged and passed over
+(``_deliver``); any other failure raises, and the task's retry sends what was not sent.
 """
 
 import logging
@@ -53,12 +53,15 @@ log = logging.getLogger(__name__)
 
 
 def _deliver(message: EmailMultiAlternatives) -> int:
-    """Send ``message``; 0 when the mail server refuses every recipient. Such a refusal is
-    for good: a retry would only send the other readers their message again, or stop at this
-    address every time, so it is logged and passed over."""
+    """Send ``message``; 0 when the mail server refuses every recipient for good (5xx): a
+    retry would only send the other readers their message again, or stop at this address
+    every time, so it is logged and passed over. A refusal for now (4xx: greylisting, a full
+    mailbox) raises like any other failure, and the task's retry sends it."""
     try:
         return message.send()
     except smtplib.SMTPRecipientsRefused as refused:
+        if any(code < 500 for code, _reply in refused.recipients.values()):
+            raise
         log.warning("the mail server refused %s: %s", ", ".join(message.to), refused.recipients)
         return 0
 
@@ -177,8 +180,10 @@ def results_mails_send(event_id: int) -> int:
             try:
                 if _results_mail(event, ev, entry, player, cards, rows):
                     sent += 1
-            except OSError as exc:  # the server failed: the others still get theirs now
-                failure = exc
+            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError) as exc:
+                failure = exc  # this message only (4xx): the others still get theirs now
+            # Anything else (the server down, or answering nothing) fails the run at once: each
+            # player would wait for the same timeout. The retry sends what is still missing.
     if failure is not None:
         raise failure  # the task's retry sends what is still missing
     return sent

@@ -16,6 +16,15 @@ def _entered(world, board: int = 1) -> dict:
     )
 
 
+def _disputed(world, reason: str) -> tuple[dict, dict]:
+    """A result entered by NS and the dispute EW asks for on it."""
+    result = _entered(world)
+    dispute = world.client("table_ew").post(
+        "/api/v1/disputes", {"result": result["id"], "reason": reason}, format="json"
+    )
+    return result, dispute.json()
+
+
 def test_a_player_calls_the_referee(world):
     result = _entered(world)
     response = world.client("table_ew").post(
@@ -60,12 +69,7 @@ def test_dispute_request_errors(world):
 
 
 def test_referee_rules_and_revises(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "Wrong totals"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "Wrong totals")
     url = f"/api/v1/disputes/{dispute['id']}/rule"
     ruling = world.client("referee").post(
         url,
@@ -100,12 +104,7 @@ def test_referee_rules_and_revises(world):
 
 
 def test_rule_errors_name_the_field(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     url = f"/api/v1/disputes/{dispute['id']}/rule"
     client = world.client("referee")
     bad_kind = client.post(url, {"kind": "banish", "explanation": "x"}, format="json")
@@ -149,12 +148,7 @@ def test_rule_errors_name_the_field(world):
 
 
 def test_withdraw_a_request(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "Oops"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "Oops")
     url = f"/api/v1/disputes/{dispute['id']}/withdraw"
     assert world.client("other_table").post(url, format="json").status_code == 404
     # The pair the referee was called about may not call it off (audit): 403, nothing changes.
@@ -173,12 +167,7 @@ def test_withdraw_a_request(world):
 def test_ruling_or_withdrawing_an_unreadable_dispute_is_a_404_as_a_missing_id(world, who):
     """docs/api.md: a dispute the caller may not read answers as one that does not exist (ids
     are sequential: a 403 would tell when another table stores one)."""
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     missing = Dispute.objects.order_by("pk").last().pk + 1000
     before = (list(BoardResult.objects.values()), list(Dispute.objects.values()))
     client = world.client(who)
@@ -233,12 +222,7 @@ def test_dispute_lists_by_reader(world):
 
 
 def test_numbers_too_large_to_store_are_a_400(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     for value in (10**30, "1" * 40, 1e20):
         response = world.client("referee").post(
             f"/api/v1/disputes/{dispute['id']}/rule",
@@ -259,12 +243,7 @@ def test_numbers_too_large_to_store_are_a_400(world):
 
 def test_an_adjusted_score_that_is_not_an_object_is_a_400_even_when_empty(world):
     """An empty list, text, 0 or false were taken for "no score given" (0–0) and stored."""
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     for score in ([], "", 0, False):
         response = world.client("referee").post(
             f"/api/v1/disputes/{dispute['id']}/rule",
@@ -280,12 +259,7 @@ def test_an_adjusted_score_that_is_not_an_object_is_a_400_even_when_empty(world)
 
 
 def test_an_adjusted_score_for_both_pairs_is_a_400_citing_r9(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     response = world.client("referee").post(
         f"/api/v1/disputes/{dispute['id']}/rule",
         {
@@ -302,12 +276,7 @@ def test_an_adjusted_score_for_both_pairs_is_a_400_citing_r9(world):
 
 
 def test_ruling_data_of_the_wrong_shape_is_a_400(world):
-    result = _entered(world)
-    dispute = (
-        world.client("table_ew")
-        .post("/api/v1/disputes", {"result": result["id"], "reason": "?"}, format="json")
-        .json()
-    )
+    result, dispute = _disputed(world, "?")
     url = f"/api/v1/disputes/{dispute['id']}/rule"
     for kind, data, field in (
         ("adjusted", {"adjusted_ns": [], "adjusted_ew": "avg"}, "data.adjusted_ns"),

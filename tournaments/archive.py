@@ -18,6 +18,7 @@ import re
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 from django.conf import settings
@@ -613,6 +614,14 @@ def _public_label(label: str | None) -> str | None:
     return "staff"
 
 
+def _public_address(url: str | None) -> str | None:
+    """A webhook's address as the public archive says it: its scheme and host only."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}"
+
+
 def public_archive(document: dict[str, Any]) -> dict[str, Any]:
     """The archive as anyone may read it once the event is finished and published: the same
     document without what identifies people beyond the public pages (players' licence numbers,
@@ -632,6 +641,9 @@ def public_archive(document: dict[str, Any]) -> dict[str, Any]:
             row["changes"]["user"] = [_public_label(v) for v in row["changes"]["user"]]
         if row["action"].startswith("invitation_"):
             row["note"] = ""
+        if row["action"].startswith("webhook_") and "url" in row["changes"]:
+            # A hook's address often carries the receiver's secret (Slack, Discord, Teams).
+            row["changes"]["url"] = [_public_address(v) for v in row["changes"]["url"]]
     for rnd in doc["rounds"]:
         for match in rnd.get("matches", []):
             for lineup in match["lineups"]:

@@ -277,6 +277,10 @@ def test_the_public_archive_names_no_account_anywhere(db, commits):
         {"role": "referee", "email": "invited.referee@example.org"},
         expect=201,
     )
+    # A hook's address carries its receiver's secret; the webhooks page is the organisers' only.
+    hook = "https://hooks.example.org/services/T000/B000/secretTOKEN"
+    added = run.post(run.organiser, f"{base}/webhooks", {"url": hook}, expect=201)
+    run.post(run.organiser, f"{base}/webhooks/{added['id']}/delete")
     event = Event.objects.get(pk=run.pk)
     result = BoardResult.objects.filter(table__round__event=event).order_by("pk").first()
     BoardResult.objects.filter(pk=result.pk).update(
@@ -289,9 +293,11 @@ def test_the_public_archive_names_no_account_anywhere(db, commits):
     public = client().get(f"{base}/archive")
     assert public.status_code == 200
     text = public.content.decode()
-    for secret in (run.username, "appointed-referee", "invited.referee@example.org"):
+    for secret in (run.username, "appointed-referee", "invited.referee@example.org", hook):
         assert secret in mine, secret  # the organisers' archive keeps everything
         assert secret not in text, secret
+    hooks = [a["changes"]["url"] for a in public.json()["audit"] if a["action"][:8] == "webhook_"]
+    assert hooks == [[None, "https://hooks.example.org"], ["https://hooks.example.org", None]]
     _valid(public.json())
 
 

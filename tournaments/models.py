@@ -416,6 +416,16 @@ class RoleInvitation(models.Model):
     email = models.EmailField(_("e-mail"), blank=True)
     digest = models.CharField(max_length=64, unique=True, editable=False)
     created_by = models.CharField(_("invited by"), max_length=120)
+    # The account that made the link, who knows it: losing the organiser role revokes its
+    # pending links (tournaments.services.roles.role_remove).
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"))
     accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)

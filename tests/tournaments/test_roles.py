@@ -1,9 +1,11 @@
 """Roles from the organiser's pages (issue 14): appoint and remove co-organisers and referees by
 account or by invitation link; one organiser always stays; every change audited."""
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps
 from django.urls import reverse
 from django.utils import timezone
 
@@ -221,6 +223,59 @@ def test_the_removal_page_names_no_account_outside_the_role(logged_in, event):
                 assert "stranger-account" not in answer.content.decode()
     bad_role = reverse("tournaments:role_remove", args=[event.pk, "king", stranger.pk])
     assert logged_in.get(bad_role).status_code == 404
+
+
+def test_a_removed_organiser_loses_the_links_they_made(logged_in, event, organiser):
+    """They know their links: with them pending, a removed co-organiser could make themself
+    organiser again, though the removal page says they will no longer change the event."""
+    mallory = UserFactory(username="mallory")
+    event.organisers.add(mallory)
+    theirs = [
+        svc.invitation_create(event=event, actor=Actor(user=mallory), role=role)
+        for role in ("organiser", "referee")
+    ]
+    used = svc.invitation_create(event=event, actor=Actor(user=mallory), role="referee")
+    svc.invitation_accept(token=used.token, username="rita", password="a-Long-pass-42")
+    mine = svc.invitation_create(event=event, actor=Actor(user=organiser), role="referee")
+    url = reverse("tournaments:role_remove", args=[event.pk, "organiser", mallory.pk])
+    page = logged_in.get(url).content.decode()
+    assert "The 2 invitation links they made and that nobody has used yet are revoked" in page
+    assert logged_in.post(url).status_code == 302
+    for made in theirs:
+        with pytest.raises(ServiceError, match="expired, has been used or was revoked"):
+            svc.invitation_accept(token=made.token, user=mallory)
+    assert not event.is_organiser(mallory) and not event.is_referee(mallory)
+    revoked = AuditEntry.objects.filter(event=event, action="invitation_revoked")
+    assert sorted(a.changes["invitation"][0] for a in revoked) == sorted(
+        m.invitation.pk for m in theirs
+    )
+    assert {a.actor for a in revoked} == {"organiser"}
+    # Another organiser's link, and the one already used, are as they were.
+    assert svc.invitation_for_token(mine.token) is not None
+    assert RoleInvitation.objects.get(pk=used.invitation.pk).accepted_by.username == "rita"
+
+
+def test_links_made_before_their_maker_was_stored_name_them_after_migration_0028(event):
+    creators_from_labels = importlib.import_module(
+        "tournaments.migrations.0028_roleinvitation_creator"
+    ).creators_from_labels
+    mallory = UserFactory(username="mallory")
+    event.organisers.add(mallory)
+    made = svc.invitation_create(event=event, actor=Actor(user=mallory), role="organiser")
+    RoleInvitation.objects.update(creator=None)  # as 0027 left it
+    creators_from_labels(apps, None)
+    assert RoleInvitation.objects.get(pk=made.invitation.pk).creator == mallory
+
+
+def test_a_removed_referee_or_an_organiser_without_links_is_told_nothing_of_links(logged_in, event):
+    anna = UserFactory(username="anna")
+    event.referees.add(anna)
+    page = logged_in.get(reverse("tournaments:role_remove", args=[event.pk, "referee", anna.pk]))
+    assert "invitation link" not in page.content.decode()
+    bob = UserFactory(username="bob")
+    event.organisers.add(bob)
+    page = logged_in.get(reverse("tournaments:role_remove", args=[event.pk, "organiser", bob.pk]))
+    assert "invitation link" not in page.content.decode()
 
 
 def test_the_last_organiser_is_told_why_not(logged_in, event, organiser):

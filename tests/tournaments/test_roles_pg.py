@@ -1,5 +1,6 @@
 """Roles under races, on PostgreSQL (real row locks): the last two organisers removing each
-other at once leave one; one invitation link used twice at once grants the role once."""
+other at once leave one; one invitation link used twice at once grants the role once; an
+organiser removed while using their own link is not an organiser after."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -68,3 +69,19 @@ def test_one_invitation_used_twice_at_once_grants_the_role_once():
     assert event.referees.count() == 1
     assert get_user_model().objects.filter(username__in=["first", "second"]).count() == 1
     assert AuditEntry.objects.filter(event=event, action="invitation_accepted").count() == 1
+
+
+def test_an_organiser_removed_while_using_their_own_link_is_out_after_it():
+    organiser, mallory = UserFactory(username="organiser"), UserFactory(username="mallory")
+    event = EventFactory(organisers=[organiser, mallory])
+    made = svc.invitation_create(event=event, actor=Actor(user=mallory), role="organiser")
+    outcomes = _race(
+        [
+            lambda: svc.role_remove(
+                event=event, actor=Actor(user=organiser), user=mallory, role="organiser"
+            ),
+            lambda: svc.invitation_accept(token=made.token, user=mallory),
+        ]
+    )
+    assert outcomes[0][0], outcomes  # the removal is never refused (nor deadlocked)
+    assert not event.is_organiser(mallory)

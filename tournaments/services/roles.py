@@ -153,6 +153,7 @@ class RemovalPlan:
     user: Any
     role: str
     self_removal: bool
+    links: int = 0  # the pending invitation links they made, revoked with an organiser's role
 
 
 def removal_plan(event: Event, actor: Actor, user: Any, role: str) -> RemovalPlan:
@@ -171,7 +172,22 @@ def removal_plan(event: Event, actor: Actor, user: Any, role: str) -> RemovalPla
             field="user",
         )
     return RemovalPlan(
-        user=user, role=role, self_removal=actor.is_authenticated and actor.user.pk == user.pk
+        user=user,
+        role=role,
+        self_removal=actor.is_authenticated and actor.user.pk == user.pk,
+        links=_links_made_by(event, user).count() if role == Role.ORGANISER else 0,
+    )
+
+
+def _links_made_by(event: Event, user: Any) -> Any:
+    """The pending invitation links ``user`` made for ``event``: they know them, so whoever
+    loses the organiser role must not keep a way back in."""
+    return RoleInvitation.objects.filter(
+        event=event,
+        creator=user,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
     )
 
 
@@ -189,6 +205,10 @@ def role_remove(*, event: Event, actor: Actor, user: Any, role: str) -> RemovalP
             action="role_removed",
             changes={"user": [_username(user), None], "role": [role, None]},
         )
+        if role == Role.ORGANISER:
+            links = _links_made_by(event, user).select_for_update(of=("self",), no_key=True)
+            for invitation in links:
+                _revoke(invitation, event, actor)
     return plan
 
 
@@ -215,6 +235,7 @@ def invitation_create(
             email=email.strip(),
             digest=token_digest(token),
             created_by=actor.label,
+            creator=actor.user if actor.is_authenticated else None,
             expires_at=timezone.now() + timedelta(days=days),
         )
         audit.record(
@@ -240,15 +261,19 @@ def invitation_revoke(*, invitation: RoleInvitation, actor: Actor) -> None:
                 _("This invitation is no longer pending (accepted, revoked or expired)."),
                 field="invitation",
             )
-        invitation.revoked_at = timezone.now()
-        invitation.save(update_fields=["revoked_at"])
-        audit.record(
-            event=event,
-            actor=actor.label,
-            action="invitation_revoked",
-            changes={"invitation": [invitation.pk, None], "role": [invitation.role, None]},
-            note=invitation.email,
-        )
+        _revoke(invitation, event, actor)
+
+
+def _revoke(invitation: RoleInvitation, event: Event, actor: Actor) -> None:
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    audit.record(
+        event=event,
+        actor=actor.label,
+        action="invitation_revoked",
+        changes={"invitation": [invitation.pk, None], "role": [invitation.role, None]},
+        note=invitation.email,
+    )
 
 
 def invitation_for_token(token: str) -> RoleInvitation | None:
@@ -287,12 +312,14 @@ def invitation_accept(
         found = invitation_for_token(token)
         if found is None:
             raise _gone()
+        # The event first, then the link, as role_remove takes them (it revokes the links of
+        # whoever it removes): the other order could deadlock with it.
+        event = lock_event(found.event_id)
         invitation = RoleInvitation.objects.select_for_update(of=("self",), no_key=True).get(
             pk=found.pk
         )
         if not invitation.pending:  # accepted or revoked while we were looking
             raise _gone()
-        event = lock_event(invitation.event_id)
         users = get_user_model().objects
         if user is None:
             if users.filter(username__iexact=username).exists():

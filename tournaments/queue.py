@@ -56,6 +56,12 @@ def generate_boards(event: Event) -> None:
     _after_commit("generate_boards", event.pk)
 
 
+def propose_pairings(event: Event, round_number: int) -> None:
+    """Queue the proposal of round ``round_number``'s pairings, after commit (its previous
+    round closed). A lost task loses nothing: the organiser's Propose does the same."""
+    _after_commit("propose_pairings", event.pk, round_number)
+
+
 def request_analysis(event: Event) -> None:
     """Queue the perfect-play analysis of the event's boards and play records not yet analysed,
     after commit, on the ``analysis`` queue (``tasks_analysis``).

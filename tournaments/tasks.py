@@ -12,12 +12,14 @@ from django.core.cache import cache
 from tournaments.models import Event
 from tournaments.queue import STANDINGS_LOCK, STANDINGS_QUEUED
 from tournaments.scoring_io import stale_events
+from tournaments.services import ServiceError
 from tournaments.services.events import boards_generate
 from tournaments.services.mailings import (
     registration_email_send,
     reminders_send,
     results_mails_send,
 )
+from tournaments.services.pairings import pairings_propose
 from tournaments.services.ratings import ratings_recompute, ratings_update
 from tournaments.services.standings import standings_recompute
 from tournaments.services.webhooks import deliveries_lost, delivery_attempt
@@ -74,6 +76,18 @@ class BaseTask(DjangoTask):
 def generate_boards(self: Task, event_id: int) -> int:
     event = Event.objects.get(pk=event_id)
     return boards_generate(event=event)
+
+
+@shared_task(base=BaseTask, bind=True)
+def propose_pairings(self: Task, event_id: int, round_number: int) -> int:
+    """Pair round ``round_number`` once its previous round has closed: the tables proposed, or
+    0 when the round exists already (proposed by hand meanwhile: left as it is) or cannot be
+    paired (the method has no such round, too few pairs: the dashboard says why)."""
+    try:
+        return pairings_propose(event_id, round_number, replace=False)
+    except (ServiceError, Event.DoesNotExist) as exc:
+        log.info("round %s of event %s not proposed: %s", round_number, event_id, exc)
+        return 0
 
 
 # Retries on a busy lock are its own (``lock_retry_delays``), not the base's eight.

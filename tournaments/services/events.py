@@ -518,8 +518,10 @@ def round_propose(
     tables: Sequence[tuple[int, int]],
     bye: int | None = None,
     rests: Sequence[int] = (),
+    replace: bool = True,
 ) -> Round:
-    """Store the pairings of a round that is not open yet (replacing an earlier proposal).
+    """Store the pairings of a round that is not open yet (replacing an earlier proposal, or,
+    with ``replace`` false, leaving an existing round as it is).
 
     A Swiss round seats every active pair or gives it the bye; a round robin or a group round
     also lets pairs rest (``rests``: no game, no score); a knockout round leaves out the pairs
@@ -552,9 +554,11 @@ def round_propose(
             )
         if not set(seen) <= set(entries):
             raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
-        rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
+        rnd, created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )
+        if not (created or replace):
+            return rnd
         if rnd.status != Round.Status.PENDING:
             raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
         previous = event.rounds.filter(number=number - 1).first()
@@ -890,6 +894,10 @@ def round_close(
         )
         queue.request_standings(event)
         queue.request_analysis(event)
+        if rnd.number < event.rounds_count:
+            # The next round's pairings are computed in the background (tasks.propose_pairings),
+            # ready on the dashboard moments later; Propose on the round page pairs it again.
+            queue.propose_pairings(event, rnd.number + 1)
     return rnd
 
 

@@ -19,12 +19,33 @@ from tournaments.services.teams import team_round_store
 from tournaments.team_io import team_pairing_input
 
 
-def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = None) -> int:
-    """Propose the pairings of ``round_number`` (stored as a pending round).
+def method_has_round(event: Event, round_number: int) -> bool:
+    """Whether the event's method has a round ``round_number`` after the rounds before it: a
+    Swiss always does (up to the event's rounds); a round robin or groups then knockout may
+    end sooner (a final reached before the rounds planned for a repesca, withdrawals)."""
+    if event.is_team_event or event.format == Event.Format.SWISS:
+        return True
+    played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
+    try:
+        next_pairing(event_input(event, rounds=played))
+    except ValueError:
+        return False
+    return True
+
+
+def pairings_propose(
+    event_id: int, round_number: int, *, actor: Actor | None = None, replace: bool = True
+) -> int:
+    """Propose the pairings of ``round_number`` (stored as a pending round); the number of its
+    tables (team events: matches).
 
     ``actor`` is the organiser asking (checked and audited); None when the system proposes.
+    With ``replace`` false a round that exists already (proposed by hand meanwhile, perhaps
+    changed) is left as it is, and 0 is answered.
     """
     event = Event.objects.get(pk=event_id)
+    if not replace and event.rounds.filter(number=round_number).exists():
+        return 0
     if not 1 <= round_number <= event.rounds_count:
         raise ServiceError(
             ngettext(
@@ -85,7 +106,12 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
         raise Conflict(message % {"n": round_number}, field="round")
     if event.is_team_event:
         rnd = team_round_store(
-            event=event, actor=actor, number=round_number, matches=pairing.tables, bye=pairing.bye
+            event=event,
+            actor=actor,
+            number=round_number,
+            matches=pairing.tables,
+            bye=pairing.bye,
+            replace=replace,
         )
         return rnd.team_matches.count()
     rnd = round_propose(
@@ -95,5 +121,6 @@ def pairings_propose(event_id: int, round_number: int, *, actor: Actor | None = 
         tables=pairing.tables,
         bye=pairing.bye,
         rests=pairing.rests,
+        replace=replace,
     )
     return rnd.tables.count()

@@ -141,9 +141,11 @@ def team_round_store(
     number: int,
     matches: Sequence[tuple[int, int]],
     bye: int | None = None,
+    replace: bool = True,
 ) -> Round:
     """Store a proposed round of a team event: its matches (team A, team B) and each match's
-    two tables with the teams' current line-ups (replacing an earlier proposal)."""
+    two tables with the teams' current line-ups (replacing an earlier proposal, or, with
+    ``replace`` false, leaving an existing round as it is)."""
     if actor is not None:
         require_organiser(event, actor)
     require_team_event(event)
@@ -155,9 +157,11 @@ def team_round_store(
     with transaction.atomic():
         # The event's lock first, as reopening a round takes it (events.round_propose).
         lock_event(event.pk)
-        rnd, _created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
+        rnd, created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
             event=event, number=number
         )
+        if not (created or replace):
+            return rnd
         if rnd.status != Round.Status.PENDING:
             raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
         previous = event.rounds.filter(number=number - 1).first()

@@ -174,7 +174,7 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 reverse("tournaments:round_close", args=[pk, last.number]),
                 note=_("When every table has finished and confirmed its results."),
             )
-        if last.number < event.rounds_count:
+        if last.number < event.rounds_count and pairings.method_has_round(event, last.number + 1):
             following = last.number + 1
             if event.format == Event.Format.ROUND_ROBIN:
                 note = _("Round %(n)s follows the round robin's schedule.") % {"n": following}

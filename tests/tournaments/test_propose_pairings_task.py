@@ -1,0 +1,117 @@
+"""The next round's pairings come from a Celery task (issue 6, ``propose_pairings``): queued when
+a round closes, after commit; a round proposed by hand meanwhile is left as it is; a round the
+method does not have is not proposed, and the dashboard then offers to finish the event."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from scoring.methods import next_pairing
+from tests.conftest import start_four_pairs, wait_for
+from tests.foundation.test_celery_worker import _play_round_one
+from tournaments import tasks
+from tournaments.actors import Actor
+from tournaments.demo import play_round
+from tournaments.models import Event, Round
+from tournaments.scoring_io import event_input
+from tournaments.services import events
+from tournaments.services.pairings import pairings_propose
+from tournaments.services.standings import standings_recompute
+
+
+def _seated(rnd: Round) -> list[tuple[int, int]]:
+    return [(t.ns.number, t.ew.number) for t in rnd.tables.select_related("ns", "ew")]
+
+
+def _expected(event: Event, number: int) -> list[tuple[int, int]]:
+    """What the event's method pairs for round ``number``, by the pure function."""
+    played = list(event.rounds.filter(number__lt=number).order_by("number"))
+    numbers = {e.pk: e.number for e in event.entries.all()}
+    pairing = next_pairing(event_input(event, rounds=played))
+    return [(numbers[ns], numbers[ew]) for ns, ew in pairing.tables]
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_proposes_the_next_round_when_a_round_closes(celery_worker_process, organiser):
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    events.round_close(rnd=event.rounds.get(number=1), actor=Actor(user=organiser))
+    proposed = wait_for(
+        lambda: Round.objects.filter(event=event, number=2, tables__isnull=False).first(),
+        timeout=30,
+    )
+    assert proposed is not None, "the worker never proposed round 2"
+    assert proposed.status == Round.Status.PENDING
+    assert _seated(proposed) == _expected(event, 2)
+    assert not {(1, 2), (2, 1), (3, 4), (4, 3)} & set(_seated(proposed))  # no rematch
+
+
+@pytest.mark.django_db
+def test_closing_queues_the_proposal_after_commit(organiser, django_capture_on_commit_callbacks):
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        events.round_close(rnd=event.rounds.get(number=1), actor=Actor(user=organiser))
+        assert not event.rounds.filter(number=2).exists()  # nothing before the commit
+    for callback in queued:
+        callback()
+    assert _seated(event.rounds.get(number=2)) == _expected(event, 2)
+
+
+@pytest.mark.django_db
+def test_a_round_proposed_and_changed_by_hand_is_left_as_it_is(organiser):
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor)  # the task's run is lost
+    pairings_propose(event.pk, 2, actor=actor)
+    rnd = event.rounds.get(number=2)
+    first, second = rnd.tables.order_by("number")
+    events.round_swap(rnd=rnd, actor=actor, entry_a=first.ns_id, entry_b=second.ns_id)
+    by_hand = (_seated(rnd), sorted(rnd.tables.values_list("code_ns", "code_ew")))
+    assert tasks.propose_pairings.apply(args=[event.pk, 2]).get() == 0
+    assert (_seated(rnd), sorted(rnd.tables.values_list("code_ns", "code_ew"))) == by_hand
+
+
+@pytest.mark.django_db
+def test_a_round_the_method_does_not_have_is_not_proposed_and_the_event_can_finish(
+    client, organiser
+):
+    """Groups of two, one qualifier each and a repesca nobody reaches: the final is round 2,
+    though three rounds were planned (docs/organisers.md §4)."""
+    actor = Actor(user=organiser)
+    event = events.event_create(
+        actor=actor,
+        name="Groups",
+        format="groups",
+        group_size=2,
+        qualifiers=1,
+        repesca=2,
+        repesca_min_points=1,
+        match_mode="boards",
+        boards_per_round=3,
+        rounds_count=6,
+    )
+    events.registration_open(event=event, actor=actor)
+    for i in range(4):
+        events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
+    event = events.event_start(event=event, actor=actor)
+    events.boards_generate(event=event)
+    event = Event.objects.get(pk=event.pk)
+    assert event.rounds_count == 3
+    rng = random.Random(2)
+    for number in (1, 2):
+        pairings_propose(event.pk, number, actor=actor)
+        rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
+        play_round(rnd, rng)
+        events.round_close(rnd=rnd, actor=actor)
+        standings_recompute(event.pk)
+    assert event.rounds.get(number=2).tables.count() == 1  # the final
+    assert tasks.propose_pairings.apply(args=[event.pk, 3]).get() == 0
+    assert not event.rounds.filter(number=3).exists()
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
+    assert "Propose round 3" not in page and "Finish the event" in page

@@ -338,7 +338,9 @@ class DisputeAdmin(PolicyAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    """Entries about a result follow its board's visibility; the others are the event's own."""
+    """Entries about a result follow its board's visibility; the others (a board unlocked, a
+    refused record, a table's time called: an open round's progress) the events the user runs,
+    and finished events."""
 
     list_display = ["created_at", "event", "actor", "action", "result"]
 
@@ -347,7 +349,10 @@ class AuditEntryAdmin(ReadOnlyAdmin):
         if request.user.is_superuser:
             return qs
         shown = policy.boards_shown(request.user)
-        return qs.filter(Q(result__isnull=True) | Q(result__board__in=shown))
+        over = Q(event__in=policy.events_run_by(request.user)) | Q(
+            event__status=Event.Status.FINISHED
+        )
+        return qs.filter(Q(result__board__in=shown) | (Q(result__isnull=True) & over))
 
     list_filter = ["action", "event"]
     search_fields = ["actor", "note"]

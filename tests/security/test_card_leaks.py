@@ -206,6 +206,8 @@ def test_staff_with_every_view_permission_follow_the_policy_in_the_admin(scene):
         text = response.content.decode()
         assert not [s for s in secrets if s in text], url
     assert "0 board results" in client.get("/admin/tournaments/boardresult/").content.decode()
+    # Nor the open round's progress: which table unlocked which board, and when.
+    assert "board_unlocked" not in client.get("/admin/tournaments/auditentry/").content.decode()
 
 
 @pytest.mark.django_db
@@ -219,6 +221,7 @@ def test_the_events_organiser_sees_its_open_round_in_the_admin(scene):
     client.force_login(organiser)
     response = client.get(f"/admin/tournaments/boardresult/{scene.played.pk}/change/")
     assert response.status_code == 200
+    assert "board_unlocked" in client.get("/admin/tournaments/auditentry/").content.decode()
 
 
 @pytest.mark.django_db

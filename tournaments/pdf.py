@@ -166,9 +166,10 @@ def traveller_context(
 ) -> dict[str, Any]:
     """``analysis``: the board's perfect-play analysis where it is shown (its lines then get
     their ``vs_par``)."""
-    bars = [
+    bars = [  # an adjusted score was not played: it is not in the comparison, nor drawn
         charts.Bar(table=line.table.number, net_ns=line.net_ns, trump=line.result.trump)
         for line in trav.lines
+        if not line.adjusted
     ]
     return {
         "trav": trav,

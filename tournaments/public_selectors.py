@@ -22,7 +22,7 @@ from django.utils import timezone
 from scoring import types as st
 from tournaments import play, policy, queue
 from tournaments.analysis_selectors import attach_analyses
-from tournaments.labels import TRUMP_LETTER, call_name, seat_name, trump_short
+from tournaments.labels import TRUMP_LETTER, call_name, seat_name, side_label, trump_short
 from tournaments.models import (
     Board,
     BoardResult,
@@ -286,6 +286,25 @@ class ResultLine:
     def trump_class(self) -> str:
         letter = TRUMP_LETTER.get(self.result.trump)
         return f"suit-{letter}" if letter else "suit-botifarra"
+
+    @property
+    def adjusted(self) -> str:
+        """A referee's adjusted score, short (``NS 60 % · EW 40 %``, no break inside a side's);
+        "" for a played result. It is left out of the board's comparison (docs/scoring.md §2)."""
+        return " · ".join(
+            f"{side_label(side)}\u00a0{st.ADJUSTED_PCT[code]:.0f}\u00a0%"
+            for side, code in (("NS", self.result.adjusted_ns), ("EW", self.result.adjusted_ew))
+            if code
+        )
+
+    @property
+    def adjusted_words(self) -> str:
+        """The same in words: ``NS Average plus (60 %) · EW Average minus (40 %)``."""
+        return " · ".join(
+            f"{side_label(side)} {BoardResult.Adjusted(code).label}"
+            for side, code in (("NS", self.result.adjusted_ns), ("EW", self.result.adjusted_ew))
+            if code
+        )
 
 
 def _travellers(ev: EventView, rounds: list[Round]) -> dict[int, st.Traveller]:

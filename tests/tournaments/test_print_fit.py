@@ -8,6 +8,7 @@ import io
 import random
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
@@ -17,7 +18,7 @@ from tournaments import pdf
 from tournaments import public_selectors as sel
 from tournaments.actors import Actor
 from tournaments.demo import build_demo, play_round, table_codes
-from tournaments.models import Entry, Pair, Player, Round, Team
+from tournaments.models import BoardResult, Entry, Pair, Player, Round, Team
 from tournaments.services import events
 from tournaments.services.standings import standings_recompute
 
@@ -187,6 +188,22 @@ def test_scorecards_print_one_pair_to_a_page_or_two_on_request(client, organiser
     for number, page in enumerate(two):
         for entry in event.entries.filter(number__in=(2 * number + 1, 2 * number + 2)):
             assert f"{entry.number}. {entry.pair.name.split()[0]}" in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "calls"), [("en", "East contro, South recontro"), ("ca", "Est contro, Sud recontro")]
+)
+def test_two_scorecards_to_a_page_print_the_calls_whole(client, organiser, lang, calls):
+    """A row of half a page keeps to one line, its long names cut with "…"; the calls were
+    cut too ("East co…"): they are words the reader needs whole, and wrap instead."""
+    event = played_field(organiser, 8, boards=4, rounds=3)
+    BoardResult.objects.filter(pk=BoardResult.objects.filter(board__event=event).first().pk).update(
+        doubles=[{"seat": "E", "call": "contro"}, {"seat": "S", "call": "recontro"}]
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    two = pdf_pages(client, event, "scorecards", "?per_page=2")
+    assert len(two) == 4
+    assert calls in " ".join(" ".join(two).split())
 
 
 def test_scorecards_per_page_other_than_1_or_2_is_a_clear_400(client, organiser):

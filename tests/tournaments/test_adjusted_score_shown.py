@@ -1,0 +1,91 @@
+"""A referee's adjusted score is not a played result (docs/scoring.md §2: it is left out of the
+comparison): travellers, round results and scorecards, on the web and in their PDFs, say so in
+place of the trumps and calls; the traveller's chart does not draw it as a played 0; the
+spreadsheets for people name it in words."""
+
+import io
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.tournaments.public_event import build_played_event
+from tournaments.models import BoardResult
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+SHOWN = "Adjusted score: NS 60 % · EW 40 %"
+
+
+@pytest.fixture
+def adjusted(running_event, organiser):
+    """Board 1 at table 1 of the closed round 1: average plus / average minus, match score
+    0–0 (the ruling docs/referees.md recommends for a board that could not be played)."""
+    event = build_played_event(running_event, organiser)
+    result = BoardResult.objects.get(board__event=event, board__number=1, table__number=1)
+    BoardResult.objects.filter(pk=result.pk).update(
+        status=BoardResult.Status.RULED,
+        source=BoardResult.Source.RULING,
+        adjusted_ns="avg_plus",
+        adjusted_ew="avg_minus",
+        score_ns=0,
+        score_ew=0,
+    )
+    standings_recompute(event.pk)
+    return result
+
+
+def _words(html: str) -> str:
+    return " ".join(re.sub(r"<svg.*?</svg>|<[^>]+>", " ", html, flags=re.S).split())
+
+
+def _text(html: str) -> str:
+    return _words(re.search(r"<main.*?</main>", html, re.S).group(0))
+
+
+def _row_of_table_1(html: str) -> str:
+    return _words(re.search(r'<th scope="row" class="num">1</th>.*?</tr>', html, re.S).group(0))
+
+
+def test_the_traveller_says_adjusted_and_its_chart_leaves_it_out(client, adjusted):
+    event = adjusted.table.round.event
+    html = client.get(reverse("public:traveller", args=[event.pk, 1])).content.decode()
+    row = _row_of_table_1(html)
+    assert SHOWN in row, row
+    assert adjusted.trump not in row.lower()
+    desc = re.search(r"<desc[^>]*>(.*?)</desc>", html, re.S).group(1)
+    assert "table 1:" not in desc and "table 2:" in desc, desc
+
+
+def test_the_round_page_and_the_scorecard_say_adjusted(client, adjusted):
+    event = adjusted.table.round.event
+    for page in (
+        reverse("public:round_results", args=[event.pk, 1]),
+        reverse("public:scorecard", args=[event.pk, adjusted.table.ns.number]),
+    ):
+        assert SHOWN in _text(client.get(page).content.decode()), page
+
+
+@pytest.mark.parametrize("kind", ["travellers", "scorecards"])
+def test_the_pdfs_say_adjusted(client, adjusted, kind):
+    event = adjusted.table.round.event
+    response = client.get(reverse("public:pdf", args=[event.pk, kind]) + "?round=1")
+    assert response.status_code == 200
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+    assert SHOWN in " ".join(text.split()), text
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "Average plus (60 %)"), ("ca", "Mitjana més (60 %)")],
+)
+def test_the_spreadsheet_for_people_names_the_adjusted_score(client, adjusted, lang, words):
+    event = adjusted.table.round.event
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    url = reverse("public:export_sheet_csv", args=[event.pk, "results"])
+    body = client.get(url).content.decode("utf-8-sig")
+    assert words in body and "avg_plus" not in body and "avg_minus" not in body
+    program = client.get(reverse("public:export_csv", args=[event.pk, "results"]))
+    assert "avg_plus" in program.content.decode()  # the form for programs keeps the codes

@@ -134,7 +134,7 @@ class AccountTokenView(ApiView):
             raise ValidationError(
                 {"non_field_errors": [_("Unable to log in with this username and password.")]}
             )
-        tried.succeeded()
+        tried.give_back()
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -176,7 +176,7 @@ class TableTokenView(ApiView):
             raise ValidationError(
                 {"code": [_("No open table has this code: check it with the organiser.")]}
             )
-        tried.succeeded()
+        tried.give_back()
         expected = form.validated_data.get("side")
         if expected and expected != side:
             raise ValidationError(
@@ -620,7 +620,7 @@ class ResultConfirmView(ApiView):
             side = result.table.side_for_code(table_access.normalise_code(typed))
             if side is None or side == actor.side:
                 raise ValidationError({"code": [_("That is not the other pair's code.")]})
-            tried.succeeded()
+            tried.give_back()
             actor = Actor(table=actor.table, side=side)
         confirmed = results.result_confirm(
             result=result, actor=actor, expected_version=confirming.get("version")

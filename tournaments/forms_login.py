@@ -40,7 +40,7 @@ class CountedLoginMixin:
                 )
         cleaned = super().clean()  # type: ignore[misc]
         if self.attempt is not None:
-            self.attempt.succeeded()
+            self.attempt.give_back()
         return cleaned
 
     @property

@@ -139,6 +139,8 @@ class Event(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    BEFORE_START = (Status.DRAFT, Status.REGISTRATION)  # pairs sign up, withdraw, check in
+
     class Ruleset(models.TextChoices):
         LLIURE = "lliure", _("Lliure (western: follow suit and beat)")
         OBLIGADA = "obligada", _("Obligada (eastern: also lowest-card discards)")

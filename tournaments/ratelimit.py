@@ -4,7 +4,7 @@ counted the same way by the web pages, the API and the admin.
 Count first, then decide. Every attempt adds one to its window with an atomic increment and is
 refused when the value *that increment returned* is above the limit, so N parallel attempts can
 never get more than ``limit`` through (a read followed by a write could: every reader sees the
-old count). A right secret gives its unit back (:meth:`Attempt.succeeded`), so a room full of
+old count). A right secret gives its unit back (:meth:`Attempt.give_back`), so a room full of
 tables behind one router can all join; wrong ones keep theirs until the window ends.
 
 Windows are fixed (``period`` seconds, aligned on the clock). The counter lives in Redis when
@@ -127,8 +127,9 @@ class Attempt:
         """Seconds until the refusing window ends (0 when the attempt is allowed)."""
         return max((c.retry_after for c in self.counted if c.over), default=0)
 
-    def succeeded(self) -> None:
-        """The secret was right: give the units back, so that right attempts never add up."""
+    def give_back(self) -> None:
+        """The attempt does not count: a right secret (right attempts never add up), or a
+        sign-up refused for what it holds (the limit counts the pairs signed up)."""
         if self.blocked:
             return
         for c in self.counted:

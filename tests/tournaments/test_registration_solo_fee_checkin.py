@@ -280,6 +280,29 @@ def test_the_organiser_sends_the_reminders_from_the_list(client, open_event, org
     assert re.search(r"/check-in/\S+/", mail.outbox[0].body)
 
 
+def test_no_reminder_once_the_event_has_started(client, open_event, organiser, sent):
+    """The reminder asks to check in before the first round: pressed (or replayed, or its task
+    run late) after the start it sends nothing, and the page says why."""
+    sent(lambda: _pair(open_event, 1))
+    mail.outbox.clear()
+    url = reverse("tournaments:registrations_remind", args=[open_event.pk])
+    Event.objects.filter(pk=open_event.pk).update(status=Event.Status.RUNNING)
+    client.force_login(organiser)
+    page = sent(lambda: client.post(url, follow=True))
+    assert "check-in reminders are no longer sent" in page.content.decode()
+    assert reminders_send(open_event.pk) == 0
+    assert mail.outbox == []
+
+
+def test_a_solo_players_withdrawal_speaks_to_one_player(open_event, sent):
+    solo = sent(lambda: _solo(open_event, "Rosa", "rosa@example.org", language="ca"))
+    assert "Per veure la teva inscripció o retirar-te, obre:" in mail.outbox[0].body
+    mail.outbox.clear()
+    sent(lambda: svc.registration_withdraw(registration=solo))
+    (message,) = mail.outbox
+    assert "La teva inscripció a" in message.body and "parella" not in message.body
+
+
 def test_the_event_form_takes_a_fee_and_refuses_a_bad_currency(client, organiser):
     event = EventFactory(organisers=[organiser], status=Event.Status.REGISTRATION, club=None)
     form = {

@@ -269,6 +269,24 @@ def test_one_address_signs_up_at_most_ten_pairs_an_hour(client, open_event, sent
     assert Registration.objects.count() == 10
 
 
+def test_refused_sign_ups_do_not_count_against_the_ten_pairs(client, open_event, sent):
+    """The limit is on pairs signed up (docs/clubs.md): a pair sent again and refused, nine
+    times, left the address one sign-up for its second pair."""
+    open_event.registration_cap = None
+    open_event.save()
+    url = reverse("public:register", args=[open_event.pk])
+    pair = {"player1": "Anna", "player2": "Biel", "email": "a@example.org"}
+    assert sent(lambda: client.post(url, pair)).status_code == 302
+    for _ in range(12):
+        assert client.post(url, pair).status_code == 400  # signed up already
+    for n in range(9):
+        other = {"player1": f"A{n}", "player2": f"B{n}", "email": f"p{n}@example.org"}
+        assert sent(lambda other=other: client.post(url, other)).status_code == 302
+    third = {"player1": "X", "player2": "Y", "email": "x@example.org"}
+    assert client.post(url, third).status_code == 429
+    assert Registration.objects.count() == 10
+
+
 def test_a_withdrawal_confirms_a_waiting_pair_only_within_a_lowered_cap(organiser):
     """The organiser lowered the cap below the pairs already confirmed: a pair that withdraws
     frees no place until the event is below the cap again."""

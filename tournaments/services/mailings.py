@@ -128,7 +128,10 @@ def registration_email_send(registration_id: int, kind: str) -> int:
 
 def reminders_send(event_id: int) -> int:
     """The check-in reminder to every confirmed pair not yet checked in nor reminded; the
-    number of pairs reminded. Each pair is reminded once, however often it is asked."""
+    number of pairs reminded. Each pair is reminded once, however often it is asked; none
+    once the event has started (the reminder asks them to check in before the first round)."""
+    if not Event.objects.filter(pk=event_id, status__in=Event.BEFORE_START).exists():
+        return 0
     sent = 0
     pending = Registration.objects.filter(
         event_id=event_id,

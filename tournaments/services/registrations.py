@@ -146,7 +146,7 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
     _pairs_only(event)
     with transaction.atomic():
         event = lock_event(event.pk)  # see signup: the cap
-        if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        if event.status not in Event.BEFORE_START:
             raise ServiceError(_("The event has started: register the pair on the list of pairs."))
         locked = Registration.objects.select_for_update(of=("self",), no_key=True).filter(
             pk__in=[first.pk, second.pk], event=event
@@ -210,7 +210,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
         registration = Registration.objects.select_for_update(of=("self",), no_key=True).get(
             pk=registration.pk
         )
-        if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        if event.status not in Event.BEFORE_START:
             raise ServiceError(
                 _("The event has started: ask the organiser to withdraw the pair."),
                 code="closed",

@@ -50,6 +50,8 @@ def signup(request: HttpRequest, pk: int) -> HttpResponse:
                     event=event, language=get_language() or "", **form.service_fields()
                 )
             except ServiceError as exc:
+                if tried is not None:
+                    tried.give_back()  # the limit counts pairs signed up, not refusals
                 # A name the service refuses is that field's error; a closed sign-up the page's.
                 field = exc.field if exc.field in form.fields else None
                 form.add_error(field, exc.message)
@@ -90,7 +92,7 @@ def _registration_page(
     show_qr = (
         pair.status == Registration.Status.CONFIRMED
         and pair.entry_id is None
-        and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION)
+        and event.status in Event.BEFORE_START
     )
     link = checkin_link(pair, base=site_url(request)) if show_qr else ""
     return render(
@@ -103,7 +105,7 @@ def _registration_page(
             "waiting_before": waiting_before,
             "can_withdraw": can_withdraw
             and pair.status not in (Registration.Status.WITHDRAWN, Registration.Status.MATCHED)
-            and event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION),
+            and event.status in Event.BEFORE_START,
             "checkin_link": link,
             "qr": qr_svg(link, title=_("Check-in QR code")) if link else "",
             # The QR code's link opened by someone not organising the event (logged out?).
@@ -179,7 +181,7 @@ def registration_list(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "registrations": [r for r in regs if r.status != Registration.Status.SOLO],
             "solos": solos,
-            "can_change": event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION),
+            "can_change": event.status in Event.BEFORE_START,
         },
     )
 
@@ -241,6 +243,9 @@ def match_solos(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def send_reminders(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
+    if event.status not in Event.BEFORE_START:
+        messages.error(request, _("The event has started: check-in reminders are no longer sent."))
+        return redirect("tournaments:registrations", event.pk)
     queue.checkin_reminders(event)
     messages.success(
         request,

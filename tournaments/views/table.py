@@ -61,7 +61,7 @@ def _acting(request: HttpRequest, access: Access) -> Access | None:
     side = access.table.side_for_code(table_access.normalise_code(typed))
     if side is None or side == access.side:
         return None  # counted as a wrong code
-    tried.succeeded()
+    tried.give_back()
     actor = Actor(table=access.table, side=side)
     return Access(access.table, actor, side, False, access.code)
 
@@ -135,7 +135,7 @@ def enter(request: HttpRequest) -> HttpResponse:
     else:
         table, closed = table_access.open_table_for_code(code)
         if table is not None:
-            tried.succeeded()
+            tried.give_back()
             side = table.side_for_code(code)
             assert side is not None
             table_access.grant(request, table, side)

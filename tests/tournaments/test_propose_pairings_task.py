@@ -3,17 +3,21 @@ a round closes, after commit; a round proposed by hand meanwhile is left as it i
 method does not have is not proposed, and the dashboard then offers to finish the event."""
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
 
 from scoring.methods import next_pairing
 from tests.conftest import start_four_pairs, wait_for
+from tests.factories import PairFactory
 from tests.foundation.test_celery_worker import _play_round_one
+from tests.teams.conftest import play_team_round, team_event
+from tests.tournaments.test_pairing_methods import play, running
 from tournaments import tasks
 from tournaments.actors import Actor
 from tournaments.demo import play_round
-from tournaments.models import Event, Round
+from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.scoring_io import event_input
 from tournaments.services import events
 from tournaments.services.pairings import pairings_propose
@@ -115,3 +119,65 @@ def test_a_round_the_method_does_not_have_is_not_proposed_and_the_event_can_fini
     client.force_login(organiser)
     page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
     assert "Propose round 3" not in page and "Finish the event" in page
+
+
+def _next_step(client, event) -> str:
+    page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
+    return re.search(r'id="next-step"[^>]*>(.*?)<', page, re.S).group(1).strip()
+
+
+@pytest.mark.django_db
+def test_a_team_knockout_final_reached_early_offers_to_finish(client, organiser):
+    actor = Actor(user=organiser)
+    event = team_event(
+        actor,
+        4,
+        format="groups",
+        group_size=2,
+        qualifiers=1,
+        repesca=2,
+        repesca_min_points=1,
+        match_mode="boards",
+        rounds_count=6,
+    )
+    rng = random.Random(2)
+    for number in (1, 2):
+        play_team_round(Event.objects.get(pk=event.pk), actor, number, rng)
+    assert event.rounds.get(number=2).team_matches.count() == 1  # the final
+    client.force_login(organiser)
+    assert _next_step(client, event) == "Finish the event"
+
+
+@pytest.mark.django_db
+def test_an_old_late_entry_in_groups_still_offers_to_propose(client, organiser):
+    """docs/organisers.md: an event stored with such a late entry before the rule refusing it
+    still shows its pages; proposing its next round says why it cannot be paired."""
+    actor = Actor(user=organiser)
+    event = running(actor, 4, format=Event.Format.GROUPS, group_size=2, qualifiers=1)
+    play(event, actor, 1, random.Random(5))
+    Entry.objects.create(event=event, pair=PairFactory(), number=5, joins_round=2)
+    client.force_login(organiser)
+    assert _next_step(client, event) == "Propose round 2"
+
+
+@pytest.mark.django_db
+def test_finishing_early_warns_and_drops_the_proposed_round(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.round_close(rnd=event.rounds.get(number=1), actor=actor)
+    assert event.rounds.get(number=2).status == Round.Status.PENDING  # proposed by the task
+    client.force_login(organiser)
+    url = reverse("tournaments:event_finish", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert "Only 1 of the 3 planned rounds have been played." in page
+    assert "Round 2 was proposed but not opened: its pairings are dropped." in page
+    assert client.post(url).status_code == 302
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert list(event.rounds.values_list("number", flat=True)) == [1]
+    entry = AuditEntry.objects.filter(event=event, action="event_status").latest("pk")
+    assert entry.changes == {"status": ["running", "finished"], "dropped_proposal": [2, None]}

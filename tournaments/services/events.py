@@ -401,14 +401,17 @@ def registration_open(*, event: Event, actor: Actor) -> Event:
     return _set_status(event, actor, Event.Status.REGISTRATION)
 
 
-def _set_status(event: Event, actor: Actor, status: str) -> Event:
+def _set_status(event: Event, actor: Actor, status: str, **changes: list[Any]) -> Event:
     before = event.status
     event.status = status
     if status == Event.Status.FINISHED:
         event.finished_at = timezone.now()
     event.save(update_fields=["status", "finished_at"])
     audit.record(
-        event=event, actor=actor.label, action="event_status", changes={"status": [before, status]}
+        event=event,
+        actor=actor.label,
+        action="event_status",
+        changes={"status": [before, status], **changes},
     )
     return event
 
@@ -914,11 +917,18 @@ def event_finish(*, event: Event, actor: Actor) -> Event:
         event.status, event.published = current.status, current.published
         # Rulings end with the event: afterwards only the organiser's explicit correction.
         event.rounds.filter(ruling_open=True).update(ruling_open=False)
+        # A round proposed (by hand, or when the last one closed) and never opened: nobody
+        # will play it, and a finished event's pages and archive hold only what was played.
+        proposed = event.rounds.filter(status=Round.Status.PENDING)
+        dropped = list(proposed.values_list("number", flat=True))
+        if dropped:
+            proposed.delete()
         queue.update_ratings(event)
         webhooks.emit(event, webhooks.EVENT_FINISHED)
         if event.published:
             queue.results_emails(event)
-        return _set_status(event, actor, Event.Status.FINISHED)
+        extra = {"dropped_proposal": [dropped[0], None]} if dropped else {}
+        return _set_status(event, actor, Event.Status.FINISHED, **extra)
 
 
 def event_publish(*, event: Event, actor: Actor, published: bool = True) -> Event:

@@ -5,12 +5,14 @@ acceleration and prohibited pairings, round robin, groups then knockout) from th
 results as ``scoring_io.event_input`` reads them; this module only stores what it proposes.
 """
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.methods import next_pairing
 from tournaments.actors import Actor
-from tournaments.models import Event
+from tournaments.models import Event, Round
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
 from tournaments.services.events import round_propose
@@ -23,14 +25,33 @@ def method_has_round(event: Event, round_number: int) -> bool:
     """Whether the event's method has a round ``round_number`` after the rounds before it: a
     Swiss always does (up to the event's rounds); a round robin or groups then knockout may
     end sooner (a final reached before the rounds planned for a repesca, withdrawals)."""
-    if event.is_team_event or event.format == Event.Format.SWISS:
+    if event.format == Event.Format.SWISS:
         return True
+    if _late_entry_in_fixed_schedule(event):
+        return True  # proposing it says why it cannot be paired (pairings_propose)
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
     try:
-        next_pairing(event_input(event, rounds=played))
+        next_pairing(_pairing_input(event, played))
     except ValueError:
         return False
     return True
+
+
+def _pairing_input(event: Event, played: list[Round]) -> Any:
+    """One pairing for both kinds of competitor: pairs, or teams ranked by their VPs."""
+    if event.is_team_event:
+        return team_pairing_input(event, rounds=played)
+    return event_input(event, rounds=played)
+
+
+def _late_entry_in_fixed_schedule(event: Event) -> bool:
+    """A pair added after the start of a round robin or groups, stored before such late
+    entries were refused: its schedule may not exist."""
+    return (
+        not event.is_team_event
+        and late_entries_refused(event)
+        and event.entries.filter(joins_round__isnull=False).exists()
+    )
 
 
 def pairings_propose(
@@ -62,21 +83,10 @@ def pairings_propose(
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    # One pairing for both kinds of competitor: pairs, or teams ranked by their VPs.
-    if event.is_team_event:
-        data = team_pairing_input(event, rounds=played)
-    else:
-        data = event_input(event, rounds=played)
     try:
-        pairing = next_pairing(data)
+        pairing = next_pairing(_pairing_input(event, played))
     except ValueError as exc:
-        if (
-            not event.is_team_event
-            and late_entries_refused(event)
-            and event.entries.filter(joins_round__isnull=False).exists()
-        ):
-            # Stored before late entries were refused in these methods: the schedule of the
-            # pairs entered now may not exist (a group of one pair).
+        if _late_entry_in_fixed_schedule(event):
             raise ServiceError(
                 _(
                     "Round %(n)s cannot be paired: a pair was added after the start, and this "

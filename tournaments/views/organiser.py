@@ -407,12 +407,15 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
         _("The event is finished; its seed is now public."),
     ):
         return _dashboard(event)
+    rounds = selectors.event_rounds(event)
     return render(
         request,
         "tournaments/confirm_finish.html",
         {
             "event": event,
-            "rounds": selectors.event_rounds(event),
+            "rounds": rounds,
+            "played": sum(r.status != Round.Status.PENDING for r in rounds),
+            "proposed": [r.number for r in rounds if r.status == Round.Status.PENDING],
         },
     )
 

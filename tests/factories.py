@@ -448,6 +448,7 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     email = factory.Sequence(lambda n: f"pair{n}@example.com")
     language = "ca"
     status = Registration.Status.CONFIRMED
+    paired_at = factory.LazyFunction(timezone.now)
 
 
 class WebhookFactory(factory.django.DjangoModelFactory):

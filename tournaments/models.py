@@ -1214,6 +1214,9 @@ class Registration(models.Model):
     )
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it became a pair: its sign-up, or the organiser's match of two solo sign-ups. The
+    # waiting list moves up in this order (a pair matched today waits behind those waiting).
+    paired_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "created_at", "pk"]

@@ -1,10 +1,12 @@
 """Solo sign-ups matched into pairs by the organiser, the entry fee marked paid, check-in by the
 confirmation's QR code, and the check-in reminder (Django's in-memory e-mail backend)."""
 
+import importlib
 import re
 from decimal import Decimal
 
 import pytest
+from django.apps import apps
 from django.core import mail
 from django.urls import reverse
 
@@ -278,6 +280,42 @@ def test_the_organiser_sends_the_reminders_from_the_list(client, open_event, org
     assert sent(lambda: client.post(url)).status_code == 302
     assert [m.to for m in mail.outbox] == [["p1@example.org"]]
     assert re.search(r"/check-in/\S+/", mail.outbox[0].body)
+
+
+def test_a_matched_pair_waits_behind_the_pairs_already_waiting(open_event, organiser, sent, client):
+    """The waiting list moves up in the order the pairs signed up: a pair the organiser
+    matches today became a pair today, whenever its first player signed up alone."""
+    open_event.registration_cap = 1
+    open_event.save()
+    sent(lambda: _pair(open_event, 1))  # the one place
+    rosa = sent(lambda: _solo(open_event, "Rosa", "rosa@example.org"))
+    pau = sent(lambda: _solo(open_event, "Pau", "pau@example.org"))
+    waiting = sent(lambda: _pair(open_event, 2))
+    matched = sent(
+        lambda: svc.registration_match(first=rosa, second=pau, actor=Actor(user=organiser))
+    )
+    assert matched.status == "waiting"
+    page = lambda reg: client.get(reverse("public:registration", args=[open_event.pk, reg.token]))  # noqa: E731
+    assert "On the waiting list: 0 pairs before you." in page(waiting).content.decode()
+    assert "On the waiting list: 1 pair before you." in page(matched).content.decode()
+    sent(lambda: svc.registration_withdraw(registration=Registration.objects.get(player1="A1")))
+    waiting.refresh_from_db()
+    matched.refresh_from_db()
+    assert (waiting.status, matched.status) == ("confirmed", "waiting")
+
+
+def test_pairs_before_migration_0029_wait_in_the_order_they_signed_up(open_event, sent):
+    paired_at_sign_up = importlib.import_module(
+        "tournaments.migrations.0029_registration_paired_at"
+    ).paired_at_sign_up
+    first, second = sent(lambda: _pair(open_event, 1)), sent(lambda: _pair(open_event, 2))
+    solo = sent(lambda: _solo(open_event, "Rosa", "rosa@example.org"))
+    Registration.objects.update(paired_at=None)  # as 0028 left them
+    paired_at_sign_up(apps, None)
+    for reg in (first, second, solo):
+        reg.refresh_from_db()
+    assert first.paired_at == first.created_at and second.paired_at == second.created_at
+    assert solo.paired_at is None
 
 
 def test_no_reminder_once_the_event_has_started(client, open_event, organiser, sent):

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.factories import EventFactory, UserFactory
 from tournaments.actors import Actor
-from tournaments.models import AuditEntry, Event, Registration
+from tournaments.models import AuditEntry, Event, Pair, Registration
 from tournaments.services import ServiceError, events
 from tournaments.services import registrations as svc
 from tournaments.services.pairings import pairings_propose
@@ -222,9 +222,14 @@ def test_withdrawing_by_the_link_removes_a_checked_in_pair_before_the_start(
     reg = sent(lambda: _signup(open_event, 1))
     svc.registration_check_in(registration=reg, actor=Actor(user=organiser))
     page = reverse("public:registration", args=[open_event.pk, reg.token])
+    pairs = Pair.objects.count()
     assert client.post(page).status_code == 302
     reg.refresh_from_db()
     assert reg.status == "withdrawn" and reg.entry is None and not open_event.entries.exists()
+    # As when the organiser removes it: on the audit trail, and the pair gone with its entry.
+    removed = AuditEntry.objects.get(event=open_event, action="entry_deleted")
+    assert removed.actor == "anonymous" and "registration link" in removed.note
+    assert Pair.objects.count() == pairs - 1
     assert (
         client.get(reverse("public:registration", args=[open_event.pk, "x" * 20])).status_code
         == 404

@@ -130,6 +130,7 @@ def registration_signup(
             email2=email2 if player2 else "",
             language=language,
             status=status,
+            paired_at=timezone.now() if player2 else None,
         )
         queue.registration_email(registration, kind)
     return registration
@@ -163,7 +164,8 @@ def registration_match(*, first: Registration, second: Registration, actor: Acto
         full = is_full(event)
         first.player2 = second.player1
         first.status = Registration.Status.WAITING if full else Registration.Status.CONFIRMED
-        first.save(update_fields=["player2", "status"])
+        first.paired_at = timezone.now()
+        first.save(update_fields=["player2", "status", "paired_at"])
         second.status = Registration.Status.MATCHED
         second.matched_into = first
         second.save(update_fields=["status", "matched_into"])
@@ -218,9 +220,20 @@ def registration_withdraw(*, registration: Registration) -> Registration:
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
         if registration.entry is not None:
+            # Checked in, not started: the pair leaves the list of pairs, as when the
+            # organiser removes it (changes.entry_withdraw), and the audit trail says so.
             entry, registration.entry = registration.entry, None
             registration.save(update_fields=["entry"])
-            entry.delete()  # not started: the pair leaves the list, as a withdrawal does
+            audit.record(
+                event=event,
+                actor=Actor().label,
+                action="entry_deleted",
+                changes={"entry": [str(entry), None]},
+                note=_("Withdrawn by the pair, with its registration link"),
+            )
+            pair = entry.pair
+            entry.delete()
+            pair.delete()
         queue.registration_email(registration, WITHDRAWN)
         waiting_list.withdraw(registration, event)
     return registration

@@ -1,5 +1,5 @@
 """An event's places for sign-ups: whether its cap is reached, and the waiting list moving up in
-the order the pairs signed up, each pair moved up told by e-mail. Used by the sign-ups
+the order the pairs signed up (a matched pair: when it was matched), each pair moved up told by e-mail. Used by the sign-ups
 (``registrations``: a withdrawal frees a place) and by a change of the cap
 (``events.event_update``)."""
 
@@ -16,7 +16,7 @@ def is_full(event: Event) -> bool:
 
 def promote_first_waiting(event: Event) -> None:
     waiting = event.registrations.filter(status=Registration.Status.WAITING).order_by(
-        "created_at", "pk"
+        "paired_at", "pk"
     )
     first = waiting.first()
     if first is not None:

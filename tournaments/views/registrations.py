@@ -83,7 +83,7 @@ def _registration_page(
     pair = svc.pair_registration(reg)
     waiting_before = (
         pair.event.registrations.filter(
-            status=Registration.Status.WAITING, created_at__lt=pair.created_at
+            status=Registration.Status.WAITING, paired_at__lt=pair.paired_at
         ).count()
         if pair.status == Registration.Status.WAITING
         else None

@@ -181,3 +181,28 @@ def test_finishing_early_warns_and_drops_the_proposed_round(
     assert list(event.rounds.values_list("number", flat=True)) == [1]
     entry = AuditEntry.objects.filter(event=event, action="event_status").latest("pk")
     assert entry.changes == {"status": ["running", "finished"], "dropped_proposal": [2, None]}
+
+
+@pytest.mark.django_db
+def test_rulings_on_a_closed_round_drop_the_proposal_and_pair_it_anew(
+    organiser, django_capture_on_commit_callbacks
+):
+    """The next round, proposed at the close, was paired without what the referees rule once
+    the round is reopened for rulings: dropped then, proposed anew when the rulings end."""
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.round_close(rnd=event.rounds.get(number=1), actor=actor)
+    assert event.rounds.filter(number=2).exists()
+    events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="late")
+    assert not event.rounds.filter(number=2).exists()
+    reopened = AuditEntry.objects.filter(action="round_reopened_for_ruling").get()
+    assert reopened.changes["dropped_proposal"] == [2, None]
+    with django_capture_on_commit_callbacks(execute=True):
+        events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=False)
+    assert _seated(event.rounds.get(number=2)) == _expected(event, 2)
+    # An open next round is the tables' own: reopening for rulings leaves it as it is.
+    events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="again")
+    assert event.rounds.get(number=2).status == Round.Status.OPEN

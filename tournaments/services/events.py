@@ -676,15 +676,26 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
             return rnd
         rnd.ruling_open = reopen
         rnd.save(update_fields=["ruling_open"])
+        # The next round's proposal was paired without what is about to be ruled: dropped now,
+        # proposed anew when the rulings end (as for a round reopened for results).
+        following = event.rounds.filter(number=rnd.number + 1, status=Round.Status.PENDING)
+        dropped = reopen and following.exists()
+        if dropped:
+            following.delete()
         audit.record(
             event=event,
             actor=actor.label,
             action="round_reopened_for_ruling" if reopen else "round_ruling_closed",
-            changes={"round": [None, rnd.number]},
+            changes={
+                "round": [None, rnd.number],
+                **({"dropped_proposal": [rnd.number + 1, None]} if dropped else {}),
+            },
             note=reason.strip(),
         )
         if not reopen:
             queue.request_standings(event)
+            if rnd.number < event.rounds_count:
+                queue.propose_pairings(event, rnd.number + 1)
     return rnd
 
 

@@ -899,7 +899,11 @@ def round_rulings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         lambda: svc.round_rulings(
             rnd=rnd, actor=_actor(request), reopen=reopen, reason=request.POST.get("reason", "")
         ),
-        _("Round %(n)s is reopened for rulings.") % {"n": number}
+        _(
+            "Round %(n)s is reopened for rulings; a proposal for the next round, if any, is "
+            "dropped and made anew when the rulings end."
+        )
+        % {"n": number}
         if reopen
         else _("Rulings on round %(n)s are closed; the standings are being updated.")
         % {"n": number},

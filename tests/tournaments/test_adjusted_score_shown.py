@@ -12,6 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.tournaments.public_event import build_played_event
+from tests.tournaments.test_analysis import _adjust
 from tournaments.models import BoardResult
 from tournaments.services.standings import standings_recompute
 
@@ -24,17 +25,9 @@ def adjusted(running_event, organiser):
     """Board 1 at table 1 of the closed round 1: average plus / average minus, match score
     0–0 (the ruling docs/referees.md recommends for a board that could not be played)."""
     event = build_played_event(running_event, organiser)
-    result = BoardResult.objects.get(board__event=event, board__number=1, table__number=1)
-    BoardResult.objects.filter(pk=result.pk).update(
-        status=BoardResult.Status.RULED,
-        source=BoardResult.Source.RULING,
-        adjusted_ns="avg_plus",
-        adjusted_ew="avg_minus",
-        score_ns=0,
-        score_ew=0,
-    )
+    result = _adjust(event)
     standings_recompute(event.pk)
-    return result
+    return BoardResult.objects.get(pk=result.pk)
 
 
 def _words(html: str) -> str:

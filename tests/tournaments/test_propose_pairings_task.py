@@ -23,6 +23,19 @@ from tournaments.services import events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
+# Groups of two, one qualifier each, and a repesca of two that needs a point nobody who lost
+# the group's only match has: the final is round 2 of the 3 planned (this seed deals no draw).
+EARLY_FINAL = {
+    "format": "groups",
+    "group_size": 2,
+    "qualifiers": 1,
+    "repesca": 2,
+    "repesca_min_points": 1,
+    "match_mode": "boards",
+    "rounds_count": 6,
+}
+EARLY_FINAL_SEED = "early-final-0"
+
 
 def _seated(rnd: Round) -> list[tuple[int, int]]:
     return [(t.ns.number, t.ew.number) for t in rnd.tables.select_related("ns", "ew")]
@@ -87,18 +100,8 @@ def test_a_round_the_method_does_not_have_is_not_proposed_and_the_event_can_fini
     """Groups of two, one qualifier each and a repesca nobody reaches: the final is round 2,
     though three rounds were planned (docs/organisers.md §4)."""
     actor = Actor(user=organiser)
-    event = events.event_create(
-        actor=actor,
-        name="Groups",
-        format="groups",
-        group_size=2,
-        qualifiers=1,
-        repesca=2,
-        repesca_min_points=1,
-        match_mode="boards",
-        boards_per_round=3,
-        rounds_count=6,
-    )
+    event = events.event_create(actor=actor, name="Groups", boards_per_round=3, **EARLY_FINAL)
+    Event.objects.filter(pk=event.pk).update(seed=EARLY_FINAL_SEED)
     events.registration_open(event=event, actor=actor)
     for i in range(4):
         events.entry_register(event=event, actor=actor, player1=f"A{i}", player2=f"B{i}")
@@ -129,17 +132,7 @@ def _next_step(client, event) -> str:
 @pytest.mark.django_db
 def test_a_team_knockout_final_reached_early_offers_to_finish(client, organiser):
     actor = Actor(user=organiser)
-    event = team_event(
-        actor,
-        4,
-        format="groups",
-        group_size=2,
-        qualifiers=1,
-        repesca=2,
-        repesca_min_points=1,
-        match_mode="boards",
-        rounds_count=6,
-    )
+    event = team_event(actor, 4, seed=EARLY_FINAL_SEED, **EARLY_FINAL)
     rng = random.Random(2)
     for number in (1, 2):
         play_team_round(Event.objects.get(pk=event.pk), actor, number, rng)

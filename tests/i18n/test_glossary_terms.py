@@ -118,3 +118,32 @@ def test_the_referees_form_names_the_trumps_as_the_tables_form_does():
     shown = dict(CorrectedShortForm.base_fields["trump"].choices)
     for trump in labels.TRUMPS:
         assert shown[trump] == f"{labels.trump_symbol(trump)} {labels.trump_name(trump)}"
+
+
+# Buttons that are not an order to the program: a state, a noun, or the pair's own words.
+NOT_ORDERS = {"Check in", "Pause", "Sign up", "We have played it: show the cards"}
+
+
+def _buttons() -> set[str]:
+    """The words of every button the templates write as one translated string."""
+    found: set[str] = set()
+    for template in (po_path("ca").parents[3] / "templates").rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        found |= set(re.findall(r'<button[^>]*>\s*\{% translate "([^"]+)" %\}\s*</button>', text))
+    return found - NOT_ORDERS
+
+
+def test_buttons_speak_as_each_glossary_says():
+    """The catalogues' headers: Catalan buttons in the imperative (tu), «Desa»; Spanish ones in
+    the infinitive, «Guardar». One page said «Engegar el rellotge» beside «Desa», another
+    «Quita el rol» beside «Terminar el torneo»."""
+    buttons = _buttons()
+    assert len(buttons) > 40
+    ca, es = dict(_pairs("ca")), dict(_pairs("es"))
+    infinitive = re.compile(r"(ar|er|ir)(la|las|lo|los|se)?$")
+
+    def verb(text: str) -> str:
+        return text.split()[0].lower().rstrip("…:.")
+
+    assert [b for b in buttons if infinitive.search(verb(ca[b]))] == []
+    assert [b for b in buttons if not infinitive.search(verb(es[b]))] == []

@@ -166,7 +166,7 @@ def test_finishing_early_warns_and_drops_the_proposed_round(
     client.force_login(organiser)
     url = reverse("tournaments:event_finish", args=[event.pk])
     page = client.get(url).content.decode()
-    assert "Only 1 of the 3 planned rounds have been played." in page
+    assert "Only 1 of the 3 planned rounds has been played." in page
     assert "Round 2 was proposed but not opened: its pairings are dropped." in page
     assert client.post(url).status_code == 302
     event.refresh_from_db()
@@ -199,3 +199,17 @@ def test_rulings_on_a_closed_round_drop_the_proposal_and_pair_it_anew(
     events.round_open(rnd=event.rounds.get(number=2), actor=actor)
     events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="again")
     assert event.rounds.get(number=2).status == Round.Status.OPEN
+
+
+@pytest.mark.django_db
+def test_the_finish_is_not_offered_while_a_round_is_open(client, running_event, organiser):
+    """An open round has not been played: the service refuses to finish then; the dashboard
+    does not offer it, and the confirmation page sends the organiser to the round."""
+    client.force_login(organiser)
+    dashboard = client.get(reverse("tournaments:event_dashboard", args=[running_event.pk]))
+    assert "Finish the event…" not in dashboard.content.decode()
+    page = client.get(reverse("tournaments:event_finish", args=[running_event.pk]), follow=True)
+    assert page.redirect_chain[-1][0] == reverse(
+        "tournaments:round_detail", args=[running_event.pk, 1]
+    )
+    assert "Close the open round first." in page.content.decode()

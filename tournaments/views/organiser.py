@@ -341,6 +341,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             },
             "can_finish": can_change
             and event.status == Event.Status.RUNNING
+            and not any(r.status == Round.Status.OPEN for r in rounds)
             and not (step and step.url == reverse("tournaments:event_finish", args=[pk])),
         },
     )
@@ -408,13 +409,18 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     ):
         return _dashboard(event)
     rounds = selectors.event_rounds(event)
+    if request.method == "GET" and (
+        opened := next((r for r in rounds if r.status == Round.Status.OPEN), None)
+    ):
+        messages.error(request, _("Close the open round first."))
+        return _round_page(event, opened.number)
     return render(
         request,
         "tournaments/confirm_finish.html",
         {
             "event": event,
             "rounds": rounds,
-            "played": sum(r.status != Round.Status.PENDING for r in rounds),
+            "played": sum(r.status == Round.Status.CLOSED for r in rounds),
             "proposed": [r.number for r in rounds if r.status == Round.Status.PENDING],
         },
     )

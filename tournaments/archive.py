@@ -619,7 +619,8 @@ def _public_address(url: str | None) -> str | None:
     if not url:
         return url
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname or ''}"
+    host = parts.hostname or ""
+    return f"{parts.scheme}://[{host}]" if ":" in host else f"{parts.scheme}://{host}"
 
 
 def public_archive(document: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -302,7 +303,10 @@ def xlsx_book(sheets: list[tuple[Table, Any]]) -> bytes:
     book = Workbook()
     book.remove(book.active)
     for table, title in sheets:
-        sheet = book.create_sheet(str(title)[:31])
+        # A sheet's name is at most 31 characters, none of \ / * ? : [ ] (a season's name
+        # such as "Temporada 2025/26" has one).
+        name = re.sub(r"[\\/*?:\[\]]", "-", str(title)).strip("'")[:31]
+        sheet = book.create_sheet(name or "-")
         sheet.append([str(c.title) for c in table.columns])
         for cell in sheet[1]:
             cell.font = Font(bold=True)

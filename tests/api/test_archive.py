@@ -330,3 +330,16 @@ def test_an_import_adds_no_member_to_a_club_the_importer_does_not_run(transactio
     rulings = Ruling.objects.filter(dispute__result__table__round__event=imported)
     assert rulings.exists()
     assert {r.referee.username for r in rulings} == {"importer"}
+
+
+@pytest.mark.parametrize(
+    ("url", "public"),
+    [
+        ("https://hooks.example.org/services/T0/B0/secret", "https://hooks.example.org"),
+        ("https://user:pw@hooks.example.org:8443/x?token=s", "https://hooks.example.org"),
+        ("https://[2606:4700:4700::1111]:8443/hook/secret", "https://[2606:4700:4700::1111]"),
+        (None, None),
+    ],
+)
+def test_the_public_archive_keeps_a_webhooks_scheme_and_host_only(url, public):
+    assert archive._public_address(url) == public

@@ -4,6 +4,7 @@ events the reader may see; seasons created by the club's organisers only."""
 
 import csv
 import io
+import re
 from datetime import date
 
 import pytest
@@ -132,6 +133,19 @@ def test_only_the_clubs_organisers_create_a_season(client, club, organiser):
     season = Season.objects.get()
     assert (season.club, season.point_table, season.best) == (club, "top10", None)
     assert "Hivern" in client.get(reverse("clubs:club", args=[club.pk])).content.decode()
+
+
+@pytest.mark.parametrize("name", ["Temporada 2025/26", "Lliga: hivern", "Season [A]"])
+def test_a_season_named_as_clubs_name_them_downloads_as_excel(client, club, name):
+    """A sheet's name may not hold \\ / * ? : [ ]: "Temporada 2025/26" made the download a
+    500. The sheet keeps the name, those characters made dashes."""
+    season = Season.objects.create(
+        club=club, name=name, starts=date(2025, 9, 1), ends=date(2026, 6, 30)
+    )
+    response = client.get(reverse("clubs:season_xlsx", args=[club.pk, season.pk]))
+    assert response.status_code == 200
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    assert sheet.title == re.sub(r"[/:\[\]]", "-", name)[:31]
 
 
 def test_the_season_pdf_and_xlsx_give_the_ranking_the_reader_may_see(

@@ -6,6 +6,7 @@ retries are in test_webhook_worker.py."""
 import json
 import random
 import socket
+import threading
 import time
 from datetime import timedelta
 
@@ -451,6 +452,60 @@ def test_no_answer_in_time_is_a_timeout(
     (attempt,) = delivery.attempts.all()
     assert (attempt.status_code, attempt.error) == (None, "timeout")
     assert 250 <= attempt.duration_ms < 1000
+
+
+def _trickler(gap: float) -> tuple[socket.socket, int]:
+    """A receiver that sends its status line and headers one byte every ``gap`` seconds (each
+    byte within the timeout of one read), on a port of its own."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Pad: aaaaaaaaaa\r\n\r\nok":
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return  # the sender gave up
+                time.sleep(gap)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+def test_an_answer_trickled_past_the_timeout_is_a_timeout():
+    """docs/api.md: no answer in time is a failed attempt. The timeout held for each read only:
+    a 200 trickled over 17 s with a 1 s timeout was recorded as delivered."""
+    server, port = _trickler(0.2)
+    started = time.monotonic()
+    answer = svc.post(f"http://127.0.0.1:{port}/hook", b"{}", {}, timeout=1.0)
+    took = time.monotonic() - started
+    server.close()
+    assert (answer.status_code, answer.error) == (None, "timeout")
+    assert took < 2.5
+
+
+def test_an_ipv6_address_without_a_port_is_posted_to_the_schemes_port(monkeypatch):
+    """http.client read the last group of a bare IPv6 address as the port: [2606:…::1111]
+    was sent to port 1111 of '2606:4700:4700:'."""
+    dialled = []
+
+    def create_connection(where, *args, **kwargs):
+        dialled.append(where)
+        raise ConnectionRefusedError
+
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    for url, expected in (
+        ("http://[2606:4700:4700::1111]/hook", ("2606:4700:4700::1111", 80)),
+        ("https://[2606:4700:4700::1111]/hook", ("2606:4700:4700::1111", 443)),
+        ("http://[2606:4700:4700::1111]:8080/hook", ("2606:4700:4700::1111", 8080)),
+    ):
+        assert svc.post(url, b"{}", {}, timeout=1.0).error == "connection"
+        assert dialled.pop() == expected
 
 
 def test_nobody_listening_is_a_connection_failure(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -138,13 +139,15 @@ def post(
     """
     parts = urlsplit(url)
     host = parts.hostname or ""
+    # Always a port: without one http.client reads the last group of an IPv6 address as it.
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     connection: http.client.HTTPConnection
     if parts.scheme == "https":
         connection = http.client.HTTPSConnection(
-            host, parts.port, timeout=timeout, context=ssl.create_default_context()
+            host, port, timeout=timeout, context=ssl.create_default_context()
         )
     else:
-        connection = http.client.HTTPConnection(host, parts.port, timeout=timeout)
+        connection = http.client.HTTPConnection(host, port, timeout=timeout)
     if address is not None:
         # Connect to the address ``webhooks.checked`` approved (the name is still the Host and,
         # over TLS, the name the certificate must match).
@@ -153,12 +156,19 @@ def post(
 
         connection._create_connection = pinned  # type: ignore[attr-defined]
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # The timeout is for the whole exchange, not for each read: a receiver that trickles its
+    # status line a byte at a time would otherwise hold a worker as long as it likes. At the
+    # deadline the socket is shut, and whatever was under way fails as a timeout.
+    deadline = time.monotonic() + timeout
+    cut = threading.Timer(timeout, _shut, args=(connection,))
+    cut.daemon = True
+    cut.start()
     try:
-        deadline = time.monotonic() + timeout
         connection.request("POST", path, body=body, headers=headers)
         response = connection.getresponse()
-        # The start of the answer, read for no longer than the timeout in all: a receiver that
-        # trickles its answer a byte at a time does not hold a worker.
+        if time.monotonic() >= deadline:
+            return Answer(None, "", "timeout")
+        # The start of the answer, read until the same deadline.
         raw = b""
         while len(raw) < RESPONSE_KEPT * 4 and time.monotonic() < deadline:
             chunk = response.read1(1024)
@@ -171,9 +181,21 @@ def post(
     except socket.gaierror:
         return Answer(None, "", "gone")
     except (OSError, http.client.HTTPException):
-        return Answer(None, "", "connection")
+        late = time.monotonic() >= deadline
+        return Answer(None, "", "timeout" if late else "connection")
     finally:
+        cut.cancel()
         connection.close()
+
+
+def _shut(connection: http.client.HTTPConnection) -> None:
+    """End an exchange that ran out of time (from the timer's thread)."""
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # closed meanwhile
 
 
 def retry_delay(tries: int) -> float:

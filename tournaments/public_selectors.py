@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring import types as st
+from scoring.scale import adjusted_codes
 from tournaments import play, policy, queue
 from tournaments.analysis_selectors import attach_analyses
 from tournaments.labels import TRUMP_LETTER, call_name, seat_name, side_label, trump_short
@@ -288,13 +289,21 @@ class ResultLine:
         return f"suit-{letter}" if letter else "suit-botifarra"
 
     @property
+    def _adjusted_codes(self) -> list[tuple[str, str]]:
+        """Each side's adjustment; a result holding one side's only gives the other side the
+        complement (docs/scoring.md §2: average plus for one, average minus for the other)."""
+        ns, ew = self.result.adjusted_ns or None, self.result.adjusted_ew or None
+        if not (ns or ew):
+            return []
+        return list(zip(("NS", "EW"), adjusted_codes(ns, ew), strict=True))
+
+    @property
     def adjusted(self) -> str:
         """A referee's adjusted score, short (``NS 60 % · EW 40 %``, no break inside a side's);
         "" for a played result. It is left out of the board's comparison (docs/scoring.md §2)."""
         return " · ".join(
             f"{side_label(side)}\u00a0{st.ADJUSTED_PCT[code]:.0f}\u00a0%"
-            for side, code in (("NS", self.result.adjusted_ns), ("EW", self.result.adjusted_ew))
-            if code
+            for side, code in self._adjusted_codes
         )
 
     @property
@@ -302,8 +311,7 @@ class ResultLine:
         """The same in words: ``NS Average plus (60 %) · EW Average minus (40 %)``."""
         return " · ".join(
             f"{side_label(side)} {BoardResult.Adjusted(code).label}"
-            for side, code in (("NS", self.result.adjusted_ns), ("EW", self.result.adjusted_ew))
-            if code
+            for side, code in self._adjusted_codes
         )
 
 

@@ -13,7 +13,10 @@ from pypdf import PdfReader
 
 from tests.tournaments.public_event import build_played_event
 from tests.tournaments.test_analysis import _adjust
+from tests.tournaments.test_pair_pages import evening, holder, play, tables  # noqa: F401
+from tournaments.actors import Actor
 from tournaments.models import BoardResult
+from tournaments.services import events
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +85,28 @@ def test_the_spreadsheet_for_people_names_the_adjusted_score(client, adjusted, l
     assert words in body and "avg_plus" not in body and "avg_minus" not in body
     program = client.get(reverse("public:export_csv", args=[event.pk, "results"]))
     assert "avg_plus" in program.content.decode()  # the form for programs keeps the codes
+
+
+def test_the_pairs_own_scorecard_says_adjusted(evening, organiser):  # noqa: F811
+    """The table's scorecard (docs/players.md, "your scorecard"), read on the phone that held
+    the code while the round was open, as the public one."""
+    t = tables(evening, 1)
+    for table in t.values():
+        play(table, 1, 40, trump="espases")
+        play(table, 2, 30)
+    phone = holder(t[1], "NS")
+    events.round_close(rnd=evening.rounds.get(number=1), actor=Actor(user=organiser))
+    _adjust(evening)  # board 1 at table 1
+    standings_recompute(evening.pk)
+    html = phone.get(reverse("table:pair_scorecard", args=[t[1].code_ns])).content.decode()
+    row = _words(re.search(r'<tr data-board="1".*?</tr>', html, re.S).group(0))
+    assert SHOWN in row and "espases" not in row, row
+
+
+def test_one_sides_adjustment_shows_the_others_complement(client, adjusted):
+    """A result holding one side's adjustment only (an archive from another program) gives the
+    other side the complement (docs/scoring.md §2), and says so."""
+    BoardResult.objects.filter(pk=adjusted.pk).update(adjusted_ew="")
+    event = adjusted.table.round.event
+    html = client.get(reverse("public:traveller", args=[event.pk, 1])).content.decode()
+    assert SHOWN in _row_of_table_1(html)

@@ -213,3 +213,18 @@ def test_the_finish_is_not_offered_while_a_round_is_open(client, running_event, 
         "tournaments:round_detail", args=[running_event.pk, 1]
     )
     assert "Close the open round first." in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_task_delivered_while_rulings_are_open_proposes_nothing(organiser):
+    """A proposal queued at the close and delivered late (a busy worker, a retry), after the
+    round was reopened for rulings, would pair without them; the rulings' end asks again."""
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor)  # its task held back
+    events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="late")
+    assert tasks.propose_pairings.apply(args=[event.pk, 2]).get() == 0
+    assert not event.rounds.filter(number=2).exists()
+    # The organiser may still pair it by hand (the page's Propose): their decision.
+    assert pairings_propose(event.pk, 2, actor=actor) == 2

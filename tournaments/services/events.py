@@ -567,6 +567,9 @@ def round_propose(
         previous = event.rounds.filter(number=number - 1).first()
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
+        if not replace and previous is not None and previous.ruling_open:
+            # The system's proposal waits for the rulings' end, which asks for it again.
+            raise Conflict(_("Round %(n)s is open for rulings.") % {"n": number - 1}, field="round")
         rnd.tables.all().delete()
         codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(

@@ -272,6 +272,8 @@ def pairing_gate(event: Event, round_number: int) -> list[Table]:
         )
     if previous.status == Round.Status.CLOSED:
         return []
+    if previous.status == Round.Status.PENDING:  # proposed, not played: nothing is missing yet
+        raise Conflict(_("Close round %(n)s first.") % {"n": round_number - 1}, field="round")
     return [table for table, _boards in round_missing(previous)]
 
 

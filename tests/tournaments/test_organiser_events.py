@@ -6,7 +6,7 @@ from django.urls import reverse
 from tests.factories import EventFactory, PairFactory
 from tournaments.actors import Actor
 from tournaments.models import Club, Entry, Event, Round
-from tournaments.services import events
+from tournaments.services import changes, events
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +219,20 @@ def test_start_page_confirms_then_refuses_with_a_message(logged_in, organiser):
 
 def test_finish_page_says_it_reveals_the_seed_and_refuses_an_open_round(logged_in, running_event):
     url = reverse("tournaments:event_finish", args=[running_event.pk])
+    # Round 1 open: the page sends the organiser to it, and a POST (an old page) is refused.
+    page = logged_in.get(url, follow=True)
+    assert "Close the open round first." in _messages(page)
+    events.round_close(
+        rnd=running_event.rounds.get(number=1),
+        actor=Actor(user=running_event.organisers.get()),
+        accept_missing=True,
+    )
     assert "This reveals the seed." in logged_in.get(url).content.decode()
+    changes.round_reopen(
+        rnd=running_event.rounds.get(number=1),
+        actor=Actor(user=running_event.organisers.get()),
+        reason="closed too early",
+    )
     response = logged_in.post(url, follow=True)
     assert "Close the open round first." in _messages(response)
     assert Event.objects.get(pk=running_event.pk).status == "running"

@@ -19,7 +19,7 @@ from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.scoring_io import event_input
-from tournaments.services import events
+from tournaments.services import Conflict, events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -216,15 +216,36 @@ def test_the_finish_is_not_offered_while_a_round_is_open(client, running_event, 
 
 
 @pytest.mark.django_db
-def test_a_task_delivered_while_rulings_are_open_proposes_nothing(organiser):
-    """A proposal queued at the close and delivered late (a busy worker, a retry), after the
-    round was reopened for rulings, would pair without them; the rulings' end asks again."""
+def test_nothing_is_paired_while_the_round_before_is_open_for_rulings(client, organiser):
+    """A proposal queued at the close and delivered late (a busy worker, a retry), or asked by
+    the organiser, after the round was reopened for rulings, would pair without them, and the
+    rulings' end would leave it: refused, and the dashboard's next step is to end them."""
     actor = Actor(user=organiser)
     event = start_four_pairs(organiser, rounds_count=3)
     _play_round_one(event)
     events.round_close(rnd=event.rounds.get(number=1), actor=actor)  # its task held back
     events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="late")
     assert tasks.propose_pairings.apply(args=[event.pk, 2]).get() == 0
+    with pytest.raises(Conflict, match="Round 1 is open for rulings"):
+        pairings_propose(event.pk, 2, actor=actor)
     assert not event.rounds.filter(number=2).exists()
-    # The organiser may still pair it by hand (the page's Propose): their decision.
-    assert pairings_propose(event.pk, 2, actor=actor) == 2
+    client.force_login(organiser)
+    assert _next_step(client, event) == "End the rulings on round 1"
+    page = client.get(reverse("tournaments:round_detail", args=[event.pk, 2])).content.decode()
+    assert "Round 1 is open for rulings: the next round is paired when they end" in page
+
+
+@pytest.mark.django_db
+def test_the_round_after_a_proposed_one_waits_for_its_close(
+    organiser, django_capture_on_commit_callbacks
+):
+    """Round 2 proposed (not played): proposing round 3 said results were missing at every
+    table of round 2; it is the round's state, as docs/api.md names it (409 at round)."""
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.round_close(rnd=event.rounds.get(number=1), actor=actor)
+    with pytest.raises(Conflict, match="Close round 2 first.") as refused:
+        pairings_propose(event.pk, 3, actor=actor)
+    assert refused.value.field == "round"

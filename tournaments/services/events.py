@@ -567,9 +567,9 @@ def round_propose(
         previous = event.rounds.filter(number=number - 1).first()
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
-        if not replace and previous is not None and previous.ruling_open:
-            # The system's proposal waits for the rulings' end, which asks for it again.
-            raise Conflict(_("Round %(n)s is open for rulings.") % {"n": number - 1}, field="round")
+        if previous is not None and previous.ruling_open:
+            # Paired now, the round would miss the rulings: their end proposes it.
+            raise Conflict(rulings_open_message(number - 1), field="round")
         rnd.tables.all().delete()
         codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
@@ -705,6 +705,14 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
 def pair_gone() -> str:
     """What a change of a pair removed meanwhile is told (``relock``'s ``gone``)."""
     return _("This pair was removed meanwhile: reload the page.")
+
+
+def rulings_open_message(number: int) -> str:
+    """Why the round after ``number`` is not paired while ``number`` is open for rulings."""
+    return _(
+        "Round %(n)s is open for rulings: the next round is paired when they end (End the "
+        "rulings, on its page)."
+    ) % {"n": number}
 
 
 def proposal_gone() -> str:

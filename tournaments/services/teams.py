@@ -39,6 +39,7 @@ from tournaments.services.events import (
     renew_codes,
     require_organiser,
     require_status,
+    rulings_open_message,
 )
 from tournaments.services.names import max_length, normal_name
 
@@ -167,9 +168,9 @@ def team_round_store(
         previous = event.rounds.filter(number=number - 1).first()
         if previous is not None and previous.status != Round.Status.CLOSED:
             raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
-        if not replace and previous is not None and previous.ruling_open:
-            # The system's proposal waits for the rulings' end, which asks for it again.
-            raise Conflict(_("Round %(n)s is open for rulings.") % {"n": number - 1}, field="round")
+        if previous is not None and previous.ruling_open:
+            # Paired now, the round would miss the rulings: their end proposes it.
+            raise Conflict(rulings_open_message(number - 1), field="round")
         tables = list(rnd.tables.all())
         TeamMatch.objects.filter(round=rnd).delete()
         Table.objects.filter(pk__in=[t.pk for t in tables]).delete()

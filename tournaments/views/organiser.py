@@ -174,6 +174,13 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 reverse("tournaments:round_close", args=[pk, last.number]),
                 note=_("When every table has finished and confirmed its results."),
             )
+        if last.ruling_open:
+            return NextStep(
+                _("End the rulings on round %(n)s") % {"n": last.number},
+                reverse("tournaments:round_detail", args=[pk, last.number]),
+                "get",
+                note=_("The next round is paired when they end."),
+            )
         if last.number < event.rounds_count and pairings.method_has_round(event, last.number + 1):
             following = last.number + 1
             if event.format == Event.Format.ROUND_ROBIN:
@@ -644,7 +651,7 @@ def _pairing_gate_message(event: Event, number: int) -> str:
         return ""
     previous = _previous_round(event, number)
     if previous is not None and previous.status == Round.Status.CLOSED:
-        return ""
+        return svc.rulings_open_message(previous.number) if previous.ruling_open else ""
     try:
         missing = scoring_io.pairing_gate(event, number)
     except ServiceError as exc:

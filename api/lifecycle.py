@@ -565,8 +565,9 @@ class RoundProposeView(ApiView):
     @_post(
         "Propose a round",
         "The program pairs the round from the standings (as the organiser's Propose button); "
-        "a pending proposal is replaced. Refused (409) while the previous round is open or "
-        "has results missing or unconfirmed.",
+        "a pending proposal is replaced. Refused (409) while the previous round is open, "
+        "has results missing or unconfirmed, or is reopened for rulings (their end proposes "
+        "the round).",
         None,
         ls.RoundDetailSerializer,
     )

@@ -19,7 +19,7 @@ from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.scoring_io import event_input
-from tournaments.services import Conflict, events
+from tournaments.services import Conflict, changes, events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -249,3 +249,34 @@ def test_the_round_after_a_proposed_one_waits_for_its_close(
     with pytest.raises(Conflict, match="Close round 2 first.") as refused:
         pairings_propose(event.pk, 3, actor=actor)
     assert refused.value.field == "round"
+
+
+@pytest.mark.django_db
+def test_rulings_on_the_last_round_promise_no_next_round(client, organiser):
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=1)
+    _play_round_one(event)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor)
+    events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="late")
+    client.force_login(organiser)
+    assert _next_step(client, event) == "Finish the event"
+
+
+@pytest.mark.django_db
+def test_a_round_unopened_during_the_rulings_before_it_keeps_its_tables_and_says_nothing_else(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    """Round 2 opened, round 1 reopened for rulings (round 2 left alone), round 2 un-opened:
+    it keeps its pairing, and its page does not promise one made when the rulings end."""
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser, rounds_count=3)
+    _play_round_one(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.round_close(rnd=event.rounds.get(number=1), actor=actor)
+    events.round_open(rnd=event.rounds.get(number=2), actor=actor)
+    events.round_rulings(rnd=event.rounds.get(number=1), actor=actor, reopen=True, reason="late")
+    changes.round_unopen(rnd=event.rounds.get(number=2), actor=actor, reason="wrong pairing")
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:round_detail", args=[event.pk, 2])).content.decode()
+    assert "paired when they end" not in page
+    assert event.rounds.get(number=2).tables.count() == 2

@@ -6,9 +6,11 @@ retries are in test_webhook_worker.py."""
 import json
 import random
 import socket
+import ssl
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -487,6 +489,101 @@ def test_an_answer_trickled_past_the_timeout_is_a_timeout():
     server.close()
     assert (answer.status_code, answer.error) == (None, "timeout")
     assert took < 2.5
+
+
+TLS = Path(__file__).resolve().parents[1] / "data" / "webhook-tls"  # a self-signed localhost
+
+
+def _tls_trickler(gap: float) -> tuple[socket.socket, int]:
+    """A TLS receiver that sends its handshake in 200-byte pieces and then its status line a
+    byte at a time, ``gap`` seconds apart (each piece within one read's timeout)."""
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(TLS / "cert.pem", TLS / "key.pem")
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        conn.settimeout(10)
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        session = tls.wrap_bio(incoming, outgoing, server_side=True)
+
+        def flush() -> None:
+            data = outgoing.read()
+            for i in range(0, len(data), 200):
+                conn.sendall(data[i : i + 200])
+                time.sleep(gap)
+
+        try:
+            while True:
+                try:
+                    session.do_handshake()
+                    break
+                except ssl.SSLWantReadError:
+                    flush()
+                    incoming.write(conn.recv(65536))
+            flush()
+            request = b""
+            while b"\r\n\r\n" not in request:
+                try:
+                    request += session.read(65536)
+                except ssl.SSLWantReadError:
+                    incoming.write(conn.recv(65536))
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok":
+                session.write(bytes([byte]))
+                conn.sendall(outgoing.read())
+                time.sleep(gap)
+        except (OSError, ssl.SSLError):
+            return  # the sender gave up
+        finally:
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+@pytest.mark.parametrize("latency", [0.0, 0.5])
+def test_a_tls_receiver_trickling_is_cut_at_the_timeout(monkeypatch, latency):
+    """The deadline held only once http.client had its final socket: a handshake under way
+    when the timer fired (a receiver 0.5 s away) left the status line that followed unbounded."""
+    trusting = ssl.create_default_context(cafile=str(TLS / "cert.pem"))
+    monkeypatch.setattr(ssl, "create_default_context", lambda *a, **k: trusting)
+    dial = socket.create_connection
+
+    def far_away(*args, **kwargs):
+        time.sleep(latency)
+        return dial(*args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", far_away)
+    server, port = _tls_trickler(0.12)
+    started = time.monotonic()
+    answer = svc.post(f"https://localhost:{port}/hook", b"{}", {}, 1.0, address="127.0.0.1")
+    took = time.monotonic() - started
+    server.close()
+    assert answer.error == "timeout" and took < 2.5, (answer, took)
+
+
+def test_a_2xx_in_time_stands_though_its_body_comes_later():
+    """docs/api.md: answer with any 2xx quickly and do the work afterwards. A chunked body
+    still open at the deadline threw the 200 away as a timeout."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n")
+            time.sleep(2)
+            try:
+                conn.sendall(b"0\r\n\r\n")
+            except OSError:
+                pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    answer = svc.post(f"http://127.0.0.1:{server.getsockname()[1]}/hook", b"{}", {}, 1.0)
+    server.close()
+    assert (answer.status_code, answer.body, answer.error) == (200, "ok", "")
 
 
 def test_an_ipv6_address_without_a_port_is_posted_to_the_schemes_port(monkeypatch):

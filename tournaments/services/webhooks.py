@@ -148,19 +148,26 @@ def post(
         )
     else:
         connection = http.client.HTTPConnection(host, port, timeout=timeout)
-    if address is not None:
-        # Connect to the address ``webhooks.checked`` approved (the name is still the Host and,
-        # over TLS, the name the certificate must match).
-        def pinned(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
-            return socket.create_connection((address, where[1]), *args, **kwargs)
-
-        connection._create_connection = pinned  # type: ignore[attr-defined]
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    # The timeout is for the whole exchange, not for each read: a receiver that trickles its
-    # status line a byte at a time would otherwise hold a worker as long as it likes. At the
-    # deadline the socket is shut, and whatever was under way fails as a timeout.
+    # A second handle on each socket dialled: at the deadline it shuts the connection whatever
+    # is under way (the TLS handshake included, while http.client's own handle is being
+    # wrapped), so the timeout bounds the whole exchange, not each read: a receiver that
+    # trickles its handshake or its status line a byte at a time does not hold a worker.
+    handles: list[socket.socket] = []
     deadline = time.monotonic() + timeout
-    cut = threading.Timer(timeout, _shut, args=(connection,))
+
+    def dial(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        # With ``address`` (the IP ``webhooks.checked`` approved) the connection goes there,
+        # the name still the Host and, over TLS, the name the certificate must match.
+        sock = socket.create_connection((address or where[0], where[1]), *args, **kwargs)
+        handles.append(sock.dup())
+        if time.monotonic() >= deadline:  # the timer may have found no handle yet
+            sock.close()
+            raise TimeoutError
+        return sock
+
+    connection._create_connection = dial  # type: ignore[attr-defined]
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    cut = threading.Timer(timeout, _shut, args=(handles,))
     cut.daemon = True
     cut.start()
     try:
@@ -168,13 +175,17 @@ def post(
         response = connection.getresponse()
         if time.monotonic() >= deadline:
             return Answer(None, "", "timeout")
-        # The start of the answer, read until the same deadline.
+        # The status came in time: the start of the answer, read until the same deadline (a
+        # body still coming then, chunked or not, is cut; the answer stands).
         raw = b""
-        while len(raw) < RESPONSE_KEPT * 4 and time.monotonic() < deadline:
-            chunk = response.read1(1024)
-            if not chunk:
-                break
-            raw += chunk
+        try:
+            while len(raw) < RESPONSE_KEPT * 4 and time.monotonic() < deadline:
+                chunk = response.read1(1024)
+                if not chunk:
+                    break
+                raw += chunk
+        except (OSError, http.client.HTTPException):
+            pass
         return Answer(response.status, _text(raw), "")
     except TimeoutError:
         return Answer(None, "", "timeout")
@@ -186,14 +197,15 @@ def post(
     finally:
         cut.cancel()
         connection.close()
+        for handle in handles:
+            handle.close()
 
 
-def _shut(connection: http.client.HTTPConnection) -> None:
+def _shut(handles: list[socket.socket]) -> None:
     """End an exchange that ran out of time (from the timer's thread)."""
-    sock = connection.sock
-    if sock is not None:
+    for handle in handles:
         try:
-            sock.shutdown(socket.SHUT_RDWR)
+            handle.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass  # closed meanwhile
 

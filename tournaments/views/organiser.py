@@ -174,14 +174,17 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 reverse("tournaments:round_close", args=[pk, last.number]),
                 note=_("When every table has finished and confirmed its results."),
             )
-        if last.ruling_open:
+        has_next = last.number < event.rounds_count and pairings.method_has_round(
+            event, last.number + 1
+        )
+        if has_next and last.ruling_open:
             return NextStep(
                 _("End the rulings on round %(n)s") % {"n": last.number},
                 reverse("tournaments:round_detail", args=[pk, last.number]),
                 "get",
                 note=_("The next round is paired when they end."),
             )
-        if last.number < event.rounds_count and pairings.method_has_round(event, last.number + 1):
+        if has_next:
             following = last.number + 1
             if event.format == Event.Format.ROUND_ROBIN:
                 note = _("Round %(n)s follows the round robin's schedule.") % {"n": following}
@@ -645,13 +648,16 @@ def _previous_round(event: Event, number: int) -> Round | None:
     return event.rounds.filter(number=number - 1).first() if number > 1 else None
 
 
-def _pairing_gate_message(event: Event, number: int) -> str:
-    """Why round ``number`` cannot be paired yet, or "" when it can."""
+def _pairing_gate_message(event: Event, number: int, *, paired: bool = False) -> str:
+    """Why round ``number`` cannot be paired yet, or "" when it can (or, ``paired``, has its
+    tables already: a round un-opened while the one before is open for rulings keeps them)."""
     if number == 1:
         return ""
     previous = _previous_round(event, number)
     if previous is not None and previous.status == Round.Status.CLOSED:
-        return svc.rulings_open_message(previous.number) if previous.ruling_open else ""
+        return (
+            svc.rulings_open_message(previous.number) if previous.ruling_open and not paired else ""
+        )
     try:
         missing = scoring_io.pairing_gate(event, number)
     except ServiceError as exc:
@@ -694,7 +700,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = selectors.round_tables(rnd) if rnd else []
     gate_message = ""
     if event.status == Event.Status.RUNNING and (rnd is None or rnd.status == Round.Status.PENDING):
-        gate_message = _pairing_gate_message(event, number)
+        gate_message = _pairing_gate_message(event, number, paired=bool(rows))
     swap_form = None
     if (
         can_change

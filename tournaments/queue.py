@@ -56,10 +56,12 @@ def generate_boards(event: Event) -> None:
     _after_commit("generate_boards", event.pk)
 
 
-def propose_pairings(event: Event, round_number: int) -> None:
-    """Queue the proposal of round ``round_number``'s pairings, after commit (its previous
-    round closed). A lost task loses nothing: the organiser's Propose does the same."""
-    _after_commit("propose_pairings", event.pk, round_number)
+def propose_round_after(event: Event, number: int) -> None:
+    """Queue the proposal of the round after ``number`` (which closed, or whose rulings
+    ended), after commit; none after the last round. A lost task loses nothing: the
+    organiser's Propose does the same."""
+    if number < event.rounds_count:
+        _after_commit("propose_pairings", event.pk, number + 1)
 
 
 def request_analysis(event: Event) -> None:

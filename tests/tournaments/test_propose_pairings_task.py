@@ -16,12 +16,10 @@ from tests.teams.conftest import play_team_round, team_event
 from tests.tournaments.test_pairing_methods import play, running
 from tournaments import tasks
 from tournaments.actors import Actor
-from tournaments.demo import play_round
 from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.scoring_io import event_input
 from tournaments.services import Conflict, changes, events
 from tournaments.services.pairings import pairings_propose
-from tournaments.services.standings import standings_recompute
 
 # Groups of two, one qualifier each, and a repesca of two that needs a point nobody who lost
 # the group's only match has: the final is round 2 of the 3 planned (this seed deals no draw).
@@ -111,11 +109,7 @@ def test_a_round_the_method_does_not_have_is_not_proposed_and_the_event_can_fini
     assert event.rounds_count == 3
     rng = random.Random(2)
     for number in (1, 2):
-        pairings_propose(event.pk, number, actor=actor)
-        rnd = events.round_open(rnd=event.rounds.get(number=number), actor=actor)
-        play_round(rnd, rng)
-        events.round_close(rnd=rnd, actor=actor)
-        standings_recompute(event.pk)
+        play_team_round(event, actor, number, rng)  # pairs or teams: propose, play, close
     assert event.rounds.get(number=2).tables.count() == 1  # the final
     assert tasks.propose_pairings.apply(args=[event.pk, 3]).get() == 0
     assert not event.rounds.filter(number=3).exists()

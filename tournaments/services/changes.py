@@ -362,6 +362,21 @@ def withdrawal_plan(entry: Entry) -> WithdrawalPlan:
     )
 
 
+def entry_delete(entry: Entry, *, actor_label: str, note: str = "") -> None:
+    """A pair taken off the list before the start (by the organiser, or by its own sign-up's
+    link): audited, its entry and its pair deleted."""
+    audit.record(
+        event=entry.event,
+        actor=actor_label,
+        action="entry_deleted",
+        changes={"entry": [str(entry), None]},
+        note=note,
+    )
+    pair = entry.pair
+    entry.delete()
+    pair.delete()
+
+
 def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> WithdrawalPlan:
     """Withdraw a pair (before the start: remove it). During an open round where it still has
     boards to play, its match is forfeited; a proposal that includes it is dropped."""
@@ -382,16 +397,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
             )
         plan = withdrawal_plan(entry)
         if plan.deletes:
-            audit.record(
-                event=event,
-                actor=actor.label,
-                action="entry_deleted",
-                changes={"entry": [str(entry), None]},
-            )
-            pair = entry.pair
             signed_up = Registration.objects.filter(entry=entry).first()
-            entry.delete()
-            pair.delete()
+            entry_delete(entry, actor_label=actor.label)
             if signed_up is not None:
                 # Checked in from a sign-up: the pair is out, as when it withdraws by its link.
                 waiting_list.withdraw(signed_up, locked_event)

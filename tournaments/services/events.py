@@ -557,19 +557,9 @@ def round_propose(
             )
         if not set(seen) <= set(entries):
             raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
-        rnd, created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
-            event=event, number=number
-        )
-        if not (created or replace):
+        rnd, store = proposal_round(event, number, replace=replace)
+        if not store:
             return rnd
-        if rnd.status != Round.Status.PENDING:
-            raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
-        previous = event.rounds.filter(number=number - 1).first()
-        if previous is not None and previous.status != Round.Status.CLOSED:
-            raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
-        if previous is not None and previous.ruling_open:
-            # Paired now, the round would miss the rulings: their end proposes it.
-            raise Conflict(rulings_open_message(number - 1), field="round")
         rnd.tables.all().delete()
         codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
@@ -697,14 +687,33 @@ def round_rulings(*, rnd: Round, actor: Actor, reopen: bool, reason: str = "") -
         )
         if not reopen:
             queue.request_standings(event)
-            if rnd.number < event.rounds_count:
-                queue.propose_pairings(event, rnd.number + 1)
+            queue.propose_round_after(event, rnd.number)
     return rnd
 
 
 def pair_gone() -> str:
     """What a change of a pair removed meanwhile is told (``relock``'s ``gone``)."""
     return _("This pair was removed meanwhile: reload the page.")
+
+
+def proposal_round(event: Event, number: int, *, replace: bool) -> tuple[Round, bool]:
+    """Round ``number``, locked, to store a proposal in (made when missing; the caller holds
+    the event's lock), and whether to store it: not when it exists and ``replace`` is false.
+    Refused while it is open, or while the round before is not closed or is open for rulings
+    (paired then, it would miss them: their end proposes it)."""
+    rnd, created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
+        event=event, number=number
+    )
+    if not (created or replace):
+        return rnd, False
+    if rnd.status != Round.Status.PENDING:
+        raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
+    previous = event.rounds.filter(number=number - 1).first()
+    if previous is not None and previous.status != Round.Status.CLOSED:
+        raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
+    if previous is not None and previous.ruling_open:
+        raise Conflict(rulings_open_message(number - 1), field="round")
+    return rnd, True
 
 
 def rulings_open_message(number: int) -> str:
@@ -919,10 +928,9 @@ def round_close(
         )
         queue.request_standings(event)
         queue.request_analysis(event)
-        if rnd.number < event.rounds_count:
-            # The next round's pairings are computed in the background (tasks.propose_pairings),
-            # ready on the dashboard moments later; Propose on the round page pairs it again.
-            queue.propose_pairings(event, rnd.number + 1)
+        # The next round's pairings are computed in the background (tasks.propose_pairings),
+        # ready on the dashboard moments later; Propose on the round page pairs it again.
+        queue.propose_round_after(event, rnd.number)
     return rnd
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournaments import queue
 from tournaments.actors import Actor
 from tournaments.models import Event, Registration
-from tournaments.services import ServiceError, audit, lock_event, waiting_list
+from tournaments.services import ServiceError, audit, changes, lock_event, waiting_list
 from tournaments.services.events import (
     already_registered_problem,
     entry_register,
@@ -224,16 +224,11 @@ def registration_withdraw(*, registration: Registration) -> Registration:
             # organiser removes it (changes.entry_withdraw), and the audit trail says so.
             entry, registration.entry = registration.entry, None
             registration.save(update_fields=["entry"])
-            audit.record(
-                event=event,
-                actor=Actor().label,
-                action="entry_deleted",
-                changes={"entry": [str(entry), None]},
+            changes.entry_delete(
+                entry,
+                actor_label=Actor().label,
                 note=_("Withdrawn by the pair, with its registration link"),
             )
-            pair = entry.pair
-            entry.delete()
-            pair.delete()
         queue.registration_email(registration, WITHDRAWN)
         waiting_list.withdraw(registration, event)
     return registration

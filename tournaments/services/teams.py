@@ -36,10 +36,10 @@ from tournaments.services.events import (
     fresh_codes,
     pair_display_name,
     proposal_gone,
+    proposal_round,
     renew_codes,
     require_organiser,
     require_status,
-    rulings_open_message,
 )
 from tournaments.services.names import max_length, normal_name
 
@@ -158,19 +158,9 @@ def team_round_store(
     with transaction.atomic():
         # The event's lock first, as reopening a round takes it (events.round_propose).
         lock_event(event.pk)
-        rnd, created = Round.objects.select_for_update(of=("self",), no_key=True).get_or_create(
-            event=event, number=number
-        )
-        if not (created or replace):
+        rnd, store = proposal_round(event, number, replace=replace)
+        if not store:
             return rnd
-        if rnd.status != Round.Status.PENDING:
-            raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
-        previous = event.rounds.filter(number=number - 1).first()
-        if previous is not None and previous.status != Round.Status.CLOSED:
-            raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
-        if previous is not None and previous.ruling_open:
-            # Paired now, the round would miss the rulings: their end proposes it.
-            raise Conflict(rulings_open_message(number - 1), field="round")
         tables = list(rnd.tables.all())
         TeamMatch.objects.filter(round=rnd).delete()
         Table.objects.filter(pk__in=[t.pk for t in tables]).delete()

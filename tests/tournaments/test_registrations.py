@@ -125,7 +125,11 @@ def test_removing_a_checked_in_pair_withdraws_its_sign_up_and_frees_its_place(
     assert not open_event.entries.filter(pk=entry.pk).exists()
     assert (first.status, first.entry) == ("withdrawn", None)
     assert third.status == "confirmed"  # moved up, and told
-    assert [m.to for m in mail.outbox] == [["pair3@example.org"]]
+    # The pair removed is told too, as when it withdraws by its link.
+    assert [(m.to, m.subject.split(":")[0]) for m in mail.outbox] == [
+        (["pair1@example.org"], "Registration withdrawn"),
+        (["pair3@example.org"], "A place for you"),
+    ]
     # Its registration page no longer offers a check-in, nor does the organiser's check-in.
     page = client.get(reverse("public:registration", args=[open_event.pk, first.token]))
     assert 'id="check-in-qr"' not in page.content.decode()

@@ -400,7 +400,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Withdrawa
             signed_up = Registration.objects.filter(entry=entry).first()
             entry_delete(entry, actor_label=actor.label)
             if signed_up is not None:
-                # Checked in from a sign-up: the pair is out, as when it withdraws by its link.
+                # Checked in from a sign-up: the pair is out, and told, as when it withdraws by
+                # its link.
                 waiting_list.withdraw(signed_up, locked_event)
             return plan
         entry.withdrawn_after_round = plan.after_round

@@ -41,12 +41,11 @@ from tournaments.services.registrations import (
     REMINDER,
     SOLO,
     WAITING,
-    WITHDRAWN,
     pair_registration,
     readers,
 )
 from tournaments.services.standings import standings_recompute
-from tournaments.services.waiting_list import PROMOTED
+from tournaments.services.waiting_list import PROMOTED, WITHDRAWN
 from tournaments.site import site_url
 
 log = logging.getLogger(__name__)

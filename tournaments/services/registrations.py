@@ -29,7 +29,7 @@ from tournaments.services.events import (
 from tournaments.services.names import length_problems, normal_name
 from tournaments.services.waiting_list import is_full
 
-CONFIRMED, WAITING, WITHDRAWN = "confirmed", "waiting", "withdrawn"
+CONFIRMED, WAITING = "confirmed", "waiting"
 SOLO, MATCHED, REMINDER = "solo", "matched", "reminder"
 
 
@@ -229,7 +229,6 @@ def registration_withdraw(*, registration: Registration) -> Registration:
                 actor_label=Actor().label,
                 note=_("Withdrawn by the pair, with its registration link"),
             )
-        queue.registration_email(registration, WITHDRAWN)
         waiting_list.withdraw(registration, event)
     return registration
 

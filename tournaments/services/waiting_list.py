@@ -7,6 +7,7 @@ from tournaments import queue
 from tournaments.models import Event, Registration
 
 PROMOTED = "promoted"  # the registration e-mail that says a place is the pair's (mailings)
+WITHDRAWN = "withdrawn"  # the one that says its registration is withdrawn
 
 
 def is_full(event: Event) -> bool:
@@ -26,12 +27,13 @@ def promote_first_waiting(event: Event) -> None:
 
 
 def withdraw(registration: Registration, event: Event) -> None:
-    """The sign-up is withdrawn, and a place it held goes to the first pairs waiting, within
-    the cap as it is now (the organiser may have lowered it meanwhile); the caller holds the
-    event's row lock."""
+    """The sign-up is withdrawn and the pair told, and a place it held goes to the first pairs
+    waiting, within the cap as it is now (the organiser may have lowered it meanwhile); the
+    caller holds the event's row lock."""
     had_place = registration.status == Registration.Status.CONFIRMED
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
+    queue.registration_email(registration, WITHDRAWN)
     if had_place:
         promote_within_cap(event)
 

@@ -25,6 +25,7 @@ from tournaments.services import ServiceError
 from tournaments.services.results import InvalidSubmission
 
 NON_FIELD = "non_field_errors"
+NO_DATA = "No data provided"  # DRF's own message for a body of `null`, in English only
 # A value a client sent is echoed cut to ECHO_LIMIT characters where it is quoted (the engine's
 # problems, api.serializers.ChoiceField); these bound a whole message and a field path.
 MESSAGE_LIMIT = 500
@@ -170,6 +171,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Htt
             "detail": _("The body must be JSON (Content-Type: application/json), not %(type)s.")
             % {"type": clip(sent)}
         }
+    if isinstance(exc, exceptions.ValidationError) and data == {NON_FIELD: [NO_DATA]}:
+        # A body of `null`: DRF's sentence for it is not translatable (nor a sentence).
+        data = {"detail": _("The body must be a JSON object, not null.")}
+        exc.field = "body"
     if isinstance(data, dict) and set(data) == {"detail"}:
         field = next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), NON_FIELD)
         field = getattr(exc, "field", None) or field  # a refused body names the value

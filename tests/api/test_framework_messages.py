@@ -73,3 +73,15 @@ def test_a_bad_token_header_and_a_bad_date_answer_in_catalan(running_event, orga
     )
     assert answer.status_code == 400
     assert "La data té un format incorrecte" in answer.content.decode("utf-8")
+
+
+@pytest.mark.django_db
+def test_a_body_of_null_is_refused_at_body_in_the_readers_language(running_event, organiser):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ca")
+    client.force_login(organiser)
+    for path in ("/api/v1/events", "/api/v1/verify"):
+        answer = client.post(path, data="null", content_type="application/json")
+        assert answer.status_code == 400, (path, answer.content)
+        assert answer.json()["errors"] == [
+            {"field": "body", "message": "El cos ha de ser un objecte JSON, no null."}
+        ]

@@ -201,3 +201,20 @@ def test_the_pairs_csv_takes_through_the_api_the_file_the_page_takes(
     too_long = _post(org, f"{API}/events/{pk}/pairs/import", {"csv": "a,b\n" * (140 * 1024)})
     assert too_long.status_code == 400
     assert [f for f, _m in _codes(too_long)] == ["csv"]
+
+
+def test_proposing_an_open_round_after_a_withdrawal_is_still_a_409_at_round(
+    db, django_capture_on_commit_callbacks
+):
+    captured = django_capture_on_commit_callbacks
+    org, pk, E = _started(captured)
+    with captured(execute=True):
+        assert _post(org, f"{E}/rounds/1/propose").status_code == 200
+        assert _post(org, f"{E}/rounds/1/open").status_code == 200
+        assert _post(org, f"{E}/pairs/3/withdraw", {"reason": "left"}).status_code == 200
+        before = AuditEntry.objects.filter(event_id=pk).count()
+        response = _post(org, f"{E}/rounds/1/propose")
+    # The round is open, whoever it seats: not a 400 at `tables`, a field never sent.
+    assert response.status_code == 409
+    assert _codes(response) == [("round", "Round 1 is already open.")]
+    assert AuditEntry.objects.filter(event_id=pk).count() == before

@@ -550,6 +550,10 @@ def round_propose(
         # proposal sees it open and is refused; the pairs it seats are read under it, and a
         # finish meanwhile is seen in the status.
         require_status(lock_event(event.pk), Event.Status.RUNNING, doing=_("pair a round"))
+        # The round's state first: an open round is refused as such, whoever it seats.
+        rnd, store = proposal_round(event, number, replace=replace)
+        if not store:
+            return rnd
         entries = {e.pk: e for e in round_active_entries(event, number)}
         if event.format == Event.Format.SWISS and set(seen) != set(entries):
             raise ServiceError(
@@ -557,9 +561,6 @@ def round_propose(
             )
         if not set(seen) <= set(entries):
             raise ServiceError(_("A pair in these pairings is not playing."), field="tables")
-        rnd, store = proposal_round(event, number, replace=replace)
-        if not store:
-            return rnd
         rnd.tables.all().delete()
         codes = fresh_codes(2 * len(tables))
         Table.objects.bulk_create(
@@ -707,13 +708,17 @@ def proposal_round(event: Event, number: int, *, replace: bool) -> tuple[Round, 
     if not (created or replace):
         return rnd, False
     if rnd.status != Round.Status.PENDING:
-        raise Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
+        raise already_open(number)
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
     if previous is not None and previous.ruling_open:
         raise Conflict(rulings_open_message(number - 1), field="round")
     return rnd, True
+
+
+def already_open(number: int) -> Conflict:
+    return Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
 
 
 def rulings_open_message(number: int) -> str:

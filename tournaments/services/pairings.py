@@ -15,7 +15,7 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Round
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
-from tournaments.services.events import round_propose
+from tournaments.services.events import already_open, round_propose
 from tournaments.services.late_entries import late_entries_refused
 from tournaments.services.teams import team_round_store
 from tournaments.team_io import team_pairing_input
@@ -65,8 +65,11 @@ def pairings_propose(
     changed) is left as it is, and 0 is answered.
     """
     event = Event.objects.get(pk=event_id)
-    if not replace and event.rounds.filter(number=round_number).exists():
+    existing = event.rounds.filter(number=round_number).first()
+    if existing is not None and not replace:
         return 0
+    if existing is not None and existing.status != Round.Status.PENDING:
+        raise already_open(round_number)  # before pairing it anew (proposal_round checks again)
     if not 1 <= round_number <= event.rounds_count:
         raise ServiceError(
             ngettext(

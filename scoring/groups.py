@@ -368,8 +368,11 @@ def groups_next_round(event: EventInput, order: Sequence[int]) -> Pairing:
             if m.top is not None and m.bottom is not None and len(present) == 2:
                 tables.append((m.top, m.bottom))
             elif m.winner is not None or len(present) == 1:
-                # A bye, or an opponent who has withdrawn: straight through.
-                rests.append(m.winner if m.winner is not None else present[0])
+                # A bye, or an opponent who has withdrawn: straight through (a bye's holder
+                # only while it plays on: withdrawn, its place stays empty).
+                through = m.winner if m.winner is not None else present[0]
+                if through in active:
+                    rests.append(through)
         return Pairing(tables=tables, rests=rests)
     raise ValueError(f"the knockout is over: there is no round {number}")
 

@@ -218,3 +218,26 @@ def test_proposing_an_open_round_after_a_withdrawal_is_still_a_409_at_round(
     assert response.status_code == 409
     assert _codes(response) == [("round", "Round 1 is already open.")]
     assert AuditEntry.objects.filter(event_id=pk).count() == before
+
+
+def test_a_substitution_the_events_state_refuses_is_a_409_at_the_reason(
+    db, django_capture_on_commit_callbacks
+):
+    captured = django_capture_on_commit_callbacks
+    run = run_event(captured, finish=False)  # round 2 of 2 open
+    org, E = run.organiser, f"{API}/events/{run.pk}"
+    substitute = {"seat": 1, "name": "Nova Jugadora"}
+    with captured(execute=True):
+        assert _post(org, f"{E}/pairs/1/withdraw", {"reason": "left"}).status_code == 200
+        withdrawn = _post(org, f"{E}/pairs/1/substitute", substitute)
+        closed = _post(org, f"{E}/rounds/2/close", {"accept_missing": True})
+        assert closed.status_code == 200, closed.content
+        played = _post(org, f"{E}/pairs/2/substitute", substitute)
+    assert (withdrawn.status_code, _codes(withdrawn)) == (
+        409,
+        [("pair", "This pair has withdrawn.")],
+    )
+    assert (played.status_code, _codes(played)) == (
+        409,
+        [("round", "Every round has been played: a new player would play none.")],
+    )

@@ -402,7 +402,7 @@ def test_no_substitute_once_every_round_is_played(organiser, actor):
     _close(event, 1, actor)
     with pytest.raises(ServiceError, match="Every round has been played") as refused:
         changes.player_substitute(entry=entry, actor=actor, seat=2, name="Pere Soler")
-    assert refused.value.field == "seat"
+    assert refused.value.field == "round"
     entry.refresh_from_db()
     assert not entry.substitutions.exists() and entry.pair.player2.name != "Pere Soler"
 

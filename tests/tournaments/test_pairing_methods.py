@@ -17,7 +17,7 @@ from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Entry, Event, ForbiddenPair, Round, StandingsSnapshot
 from tournaments.scoring_io import event_input
-from tournaments.services import ServiceError, events, pairing_rules
+from tournaments.services import ServiceError, changes, events, pairing_rules
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
 
@@ -369,6 +369,35 @@ def test_a_knockout_with_byes_for_the_top_seeds(actor):
     assert_rederived(event)
     stage = StandingsSnapshot.objects.get(event=event, after_round=6).stage
     assert stage["bracket"][-1][0]["winner"] is not None
+
+
+def test_a_knockout_bye_whose_holder_withdrew_leaves_its_place_empty(actor):
+    # As above, but a group winner with a bye withdraws before the knockout: the quarter-finals
+    # are proposed without it (it used to be put to rest, a pair not playing, and the round
+    # could not be paired at all), and its semi-final opponent goes straight through.
+    event = running(
+        actor,
+        12,
+        format=Event.Format.GROUPS,
+        group_size=4,
+        qualifiers=2,
+        repesca=0,
+        boards_per_round=2,
+    )
+    rng = random.Random(12)
+    for number in (1, 2, 3):
+        play(event, actor, number, rng)
+    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
+    gone, stays = [m["top"] for m in stage["bracket"][0] if m["bottom"] is None]
+    changes.entry_withdraw(entry=Entry.objects.get(pk=gone), actor=actor)
+    quarter = play(event, actor, 4, rng)
+    assert len(seats(quarter)) == 2
+    assert list(quarter.rests.values_list("pk", flat=True)) == [stays]
+    semi = play(event, actor, 5, rng)
+    assert gone not in {e for t in seats(semi) for e in t}
+    assert len(seats(semi)) == 1 and semi.rests.count() == 1  # the withdrawn's opponent
+    play(event, actor, 6, rng)
+    assert_rederived(event)
 
 
 def test_a_level_knockout_game_plays_its_tie_break_deals_when_draws_stand_elsewhere(actor):

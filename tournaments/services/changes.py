@@ -564,13 +564,13 @@ def player_substitute(
             field="pair",
         )
         if entry.withdrawn:
-            raise Conflict(_("This pair has withdrawn."), field="seat")
+            raise Conflict(_("This pair has withdrawn."), field="pair")
         from_round = substitution_round(event)
         if event.status == Event.Status.RUNNING and from_round > event.rounds_count:
             # The new player would be a member of the pair (and of its club's players) without
             # having played a board.
             raise Conflict(
-                _("Every round has been played: a new player would play none."), field="seat"
+                _("Every round has been played: a new player would play none."), field="round"
             )
         old = entry.pair
         out = old.player1 if seat == 1 else old.player2

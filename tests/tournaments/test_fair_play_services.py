@@ -174,3 +174,28 @@ def test_a_stranger_with_an_account_sees_no_card(running_event, table1):
         table=table1, board_number=1, actor=Actor(table=table1, side="NS"), data=SHORT
     )
     assert not policy.can_see_cards(Actor(user=UserFactory(is_staff=True)), board)
+
+
+def test_a_refused_review_keeps_the_reason_the_referee_typed(confirmed, referee, organiser, client):
+    rnd = confirmed.table.round
+    events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
+    client.force_login(referee)
+    url = f"/referee/event/{rnd.event_id}/results/{confirmed.pk}/review/"
+    reason = "North says the EW total was miscounted at trick 9"
+    answer = client.post(url, {"reason": reason})
+    page = answer.content.decode()
+    assert answer.status_code == 409 and "Rulings are closed" in page
+    assert f">{reason}</textarea>" in page
+    assert not Dispute.objects.filter(result=confirmed).exists()
+
+
+def test_a_refused_correction_keeps_the_reason_the_organiser_typed(confirmed, organiser, client):
+    client.force_login(organiser)
+    event_pk = confirmed.table.round.event_id
+    url = f"/manage/{event_pk}/results/{confirmed.pk}/correct/"
+    reason = "The EW total on the score sheet was 32, not 28"
+    answer = client.post(url, {"reason": reason})  # the event is not finished yet
+    page = answer.content.decode()
+    assert answer.status_code in (400, 409) and 'role="alert"' in page
+    assert f">{reason}</textarea>" in page
+    assert not Dispute.objects.filter(result=confirmed).exists()

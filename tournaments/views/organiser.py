@@ -940,19 +940,20 @@ def result_correct(request: HttpRequest, pk: int, result_pk: int) -> HttpRespons
         pk=result_pk,
         table__round__event=event,
     )
-    error = ""
+    error, status = "", 200
+    reason = request.POST.get("reason", "")[:1000]
     if request.method == "POST":
         try:
             dispute = dispute_services.correction_open(
-                result=result, actor=_actor(request), reason=request.POST.get("reason", "")[:1000]
+                result=result, actor=_actor(request), reason=reason
             )
         except ServiceError as exc:
-            error = exc.message
+            error, status = exc.message, exc.status  # the reason typed stays in the form
         else:
             return redirect("referee:dispute", pk=dispute.pk)
     return render(
         request,
         "tournaments/confirm_correction.html",
-        {"event": event, "result": result, "error": error},
-        status=400 if error else 200,
+        {"event": event, "result": result, "error": error, "reason": reason},
+        status=status,
     )

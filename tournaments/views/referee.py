@@ -94,21 +94,20 @@ def review(request: HttpRequest, pk: int, result_pk: int) -> HttpResponse:
         table__round__event=event,
     )
     error, status = "", 200
+    reason = request.POST.get("reason", "")[:1000]
     if request.method == "POST":
         try:
             opened = disputes.dispute_request(
-                result=result,
-                actor=Actor(user=request.user),
-                reason=request.POST.get("reason", "")[:1000],
+                result=result, actor=Actor(user=request.user), reason=reason
             )
         except ServiceError as exc:
-            error, status = exc.message, exc.status
+            error, status = exc.message, exc.status  # the reason typed stays in the form
         else:
             return redirect("referee:dispute", pk=opened.pk)
     return render(
         request,
         "referee/confirm_review.html",
-        {"event": event, "result": result, "error": error},
+        {"event": event, "result": result, "error": error, "reason": reason},
         status=status,
     )
 

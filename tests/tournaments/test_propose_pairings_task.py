@@ -274,3 +274,24 @@ def test_a_round_unopened_during_the_rulings_before_it_keeps_its_tables_and_says
     page = client.get(reverse("tournaments:round_detail", args=[event.pk, 2])).content.decode()
     assert "paired when they end" not in page
     assert event.rounds.get(number=2).tables.count() == 2
+
+
+@pytest.mark.django_db
+def test_with_one_pair_left_the_next_step_is_to_finish_not_a_proposal_that_cannot_be(
+    client, organiser
+):
+    """Three pairs of four withdrew during round 1: round 2 cannot be paired (proposing it says
+    so), so the dashboard offers Finish, and says a reinstated pair would play on."""
+    actor = Actor(user=organiser)
+    event = start_four_pairs(organiser)
+    for number in (2, 3, 4):
+        changes.entry_withdraw(entry=event.entries.get(number=number), actor=actor)
+    events.round_close(rnd=event.rounds.get(number=1), actor=actor, accept_missing=True)
+    with pytest.raises(Conflict, match="Fewer than two pairs"):
+        pairings_propose(event.pk, 2, actor=actor)
+    client.force_login(organiser)
+    assert _next_step(client, event) == "Finish the event"
+    page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
+    assert "Fewer than two pairs are still playing: reinstate one to play on." in page
+    changes.entry_reinstate(entry=event.entries.get(number=2), actor=actor)
+    assert _next_step(client, event) == "Propose round 2"

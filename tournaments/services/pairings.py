@@ -37,6 +37,13 @@ def method_has_round(event: Event, round_number: int) -> bool:
     return True
 
 
+def competitors_playing(event: Event, round_number: int) -> int:
+    """How many pairs (or teams) could be paired in ``round_number``: fewer than two, and
+    proposing it is refused (``pairings_propose``) until one is reinstated."""
+    played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
+    return len(_pairing_input(event, played).active(round_number))
+
+
 def _pairing_input(event: Event, played: list[Round]) -> Any:
     """One pairing for both kinds of competitor: pairs, or teams ranked by their VPs."""
     if event.is_team_event:

@@ -292,6 +292,29 @@ def test_with_one_pair_left_the_next_step_is_to_finish_not_a_proposal_that_canno
     client.force_login(organiser)
     assert _next_step(client, event) == "Finish the event"
     page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
-    assert "Fewer than two pairs are still playing: reinstate one to play on." in page
+    assert "Fewer than two pairs are still playing: round 2 has no table." in page
     changes.entry_reinstate(entry=event.entries.get(number=2), actor=actor)
     assert _next_step(client, event) == "Propose round 2"
+
+
+@pytest.mark.django_db
+def test_a_round_robin_round_left_without_a_table_says_why_and_offers_to_finish(client, organiser):
+    """Five pairs in a round robin; one pair of each of round 2's two tables withdraws: three
+    pairs still play, but the round's schedule has no table left. Proposing it says so (not
+    that fewer than two pairs play), and the dashboard offers Finish with the same reason."""
+    actor = Actor(user=organiser)
+    event = running(actor, 5, format=Event.Format.ROUND_ROBIN, rounds_count=5)
+    play(event, actor, 1, random.Random(5))
+    pairings_propose(event.pk, 2, actor=actor)
+    for table in event.rounds.get(number=2).tables.all():
+        changes.entry_withdraw(entry=table.ns, actor=actor)
+    reason = (
+        "Round 2 has no table: at each of its tables a pair has withdrawn or asked for a bye. "
+        "Reinstate a withdrawn pair, take back a bye request, or finish the event."
+    )
+    with pytest.raises(Conflict, match=re.escape(reason)):
+        pairings_propose(event.pk, 2, actor=actor)
+    client.force_login(organiser)
+    assert _next_step(client, event) == "Finish the event"
+    page = client.get(reverse("tournaments:event_dashboard", args=[event.pk])).content.decode()
+    assert reason in page

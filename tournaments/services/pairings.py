@@ -37,11 +37,39 @@ def method_has_round(event: Event, round_number: int) -> bool:
     return True
 
 
-def competitors_playing(event: Event, round_number: int) -> int:
-    """How many pairs (or teams) could be paired in ``round_number``: fewer than two, and
-    proposing it is refused (``pairings_propose``) until one is reinstated."""
+def unpairable(event: Event, round_number: int) -> str | None:
+    """Why round ``round_number``, which the method has, would have no table (its pairs
+    withdrew or sit it out; proposing it is refused with this), or None."""
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    return len(_pairing_input(event, played).active(round_number))
+    data = _pairing_input(event, played)
+    if event.format == Event.Format.SWISS:  # every active pair plays: no need to pair it
+        return _no_table(event, round_number, data) if len(data.active(round_number)) < 2 else None
+    try:
+        pairing = next_pairing(data)
+    except ValueError:
+        return None  # no such round (method_has_round)
+    return None if pairing.tables else _no_table(event, round_number, data)
+
+
+def _no_table(event: Event, round_number: int, data: Any) -> str:
+    if event.is_team_event:
+        message = _(
+            "Fewer than two teams are still playing: round %(n)s has no match. Reinstate "
+            "a withdrawn team or finish the event."
+        )
+    elif len(data.active(round_number)) < 2:
+        message = _(
+            "Fewer than two pairs are still playing: round %(n)s has no table. Reinstate "
+            "a withdrawn pair or finish the event."
+        )
+    else:
+        # A round robin's or a group's round whose every table lost a pair (withdrawn, or
+        # sitting the round out at its request): the schedule cannot skip it.
+        message = _(
+            "Round %(n)s has no table: at each of its tables a pair has withdrawn or asked "
+            "for a bye. Reinstate a withdrawn pair, take back a bye request, or finish the event."
+        )
+    return message % {"n": round_number}
 
 
 def _pairing_input(event: Event, played: list[Round]) -> Any:
@@ -93,8 +121,9 @@ def pairings_propose(
             field="results",
         )
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
+    data = _pairing_input(event, played)
     try:
-        pairing = next_pairing(_pairing_input(event, played))
+        pairing = next_pairing(data)
     except ValueError as exc:
         if _late_entry_in_fixed_schedule(event):
             raise ServiceError(
@@ -111,19 +140,8 @@ def pairings_propose(
             field="round",
         ) from exc
     if not pairing.tables:
-        # One competitor left (the others withdrew): a round of a bye only could never open.
-        message = (
-            _(
-                "Fewer than two teams are still playing: round %(n)s has no match. Reinstate "
-                "a withdrawn team or finish the event."
-            )
-            if event.is_team_event
-            else _(
-                "Fewer than two pairs are still playing: round %(n)s has no table. Reinstate "
-                "a withdrawn pair or finish the event."
-            )
-        )
-        raise Conflict(message % {"n": round_number}, field="round")
+        # A round of rests or a bye only could never open.
+        raise Conflict(_no_table(event, round_number, data), field="round")
     if event.is_team_event:
         rnd = team_round_store(
             event=event,

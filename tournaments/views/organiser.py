@@ -184,12 +184,13 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 "get",
                 note=_("The next round is paired when they end."),
             )
-        if has_next and pairings.competitors_playing(event, last.number + 1) < 2:
+        blocked = has_next and pairings.unpairable(event, last.number + 1)
+        if blocked:
             return NextStep(
                 _("Finish the event"),
                 reverse("tournaments:event_finish", args=[pk]),
                 "get",
-                note=_("Fewer than two pairs are still playing: reinstate one to play on."),
+                note=blocked,
             )
         if has_next:
             following = last.number + 1

@@ -340,9 +340,9 @@ def test_a_round_robin_pairing_set_by_hand_rests_whoever_is_left_without_a_table
     assert event.audit.filter(action="round_pairing_set").exists()
 
 
-def test_a_knockout_with_byes_for_the_top_seeds(actor):
-    # 12 pairs in 3 groups of 4, the best 2 of each: 6 qualifiers in a bracket of 8. The two
-    # group winners seeded first go straight to the semi-finals (they rest in round 4).
+def _groups_played(actor, rng):
+    """12 pairs in 3 groups of 4, the best 2 of each: 6 qualifiers in a bracket of 8; the
+    group rounds played. The event and the bracket's first round."""
     event = running(
         actor,
         12,
@@ -353,11 +353,15 @@ def test_a_knockout_with_byes_for_the_top_seeds(actor):
         boards_per_round=2,
     )
     assert event.rounds_count == 3 + 3
-    rng = random.Random(12)
     for number in (1, 2, 3):
         assert len(seats(play(event, actor, number, rng))) == 6
-    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
-    first = stage["bracket"][0]
+    return event, StandingsSnapshot.objects.get(event=event, after_round=3).stage["bracket"][0]
+
+
+def test_a_knockout_with_byes_for_the_top_seeds(actor):
+    # The two group winners seeded first go straight to the semi-finals (they rest in round 4).
+    rng = random.Random(12)
+    event, first = _groups_played(actor, rng)
     byes = [m["top"] for m in first if m["bottom"] is None]
     assert len(first) == 4 and len(byes) == 2
     quarter = play(event, actor, 4, rng)
@@ -375,20 +379,9 @@ def test_a_knockout_bye_whose_holder_withdrew_leaves_its_place_empty(actor):
     # As above, but a group winner with a bye withdraws before the knockout: the quarter-finals
     # are proposed without it (it used to be put to rest, a pair not playing, and the round
     # could not be paired at all), and its semi-final opponent goes straight through.
-    event = running(
-        actor,
-        12,
-        format=Event.Format.GROUPS,
-        group_size=4,
-        qualifiers=2,
-        repesca=0,
-        boards_per_round=2,
-    )
     rng = random.Random(12)
-    for number in (1, 2, 3):
-        play(event, actor, number, rng)
-    stage = StandingsSnapshot.objects.get(event=event, after_round=3).stage
-    gone, stays = [m["top"] for m in stage["bracket"][0] if m["bottom"] is None]
+    event, first = _groups_played(actor, rng)
+    gone, stays = [m["top"] for m in first if m["bottom"] is None]
     changes.entry_withdraw(entry=Entry.objects.get(pk=gone), actor=actor)
     quarter = play(event, actor, 4, rng)
     assert len(seats(quarter)) == 2

@@ -5,6 +5,7 @@ acceleration and prohibited pairings, round robin, groups then knockout) from th
 results as ``scoring_io.event_input`` reads them; this module only stores what it proposes.
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -15,49 +16,53 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Round
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
-from tournaments.services.events import already_open, round_propose
+from tournaments.services.events import already_open, round_active_entries, round_propose
 from tournaments.services.late_entries import late_entries_refused
 from tournaments.services.teams import team_round_store
 from tournaments.team_io import team_pairing_input
 
 
-def method_has_round(event: Event, round_number: int) -> bool:
-    """Whether the event's method has a round ``round_number`` after the rounds before it: a
-    Swiss always does (up to the event's rounds); a round robin or groups then knockout may
-    end sooner (a final reached before the rounds planned for a repesca, withdrawals)."""
+@dataclass(frozen=True)
+class Outlook:
+    """A round not proposed yet, as the event's method sees it."""
+
+    exists: bool  # the method has it (a round robin or a knockout may end sooner)
+    no_table: str | None = None  # why it would have no table: proposing it is refused so
+
+
+def round_outlook(event: Event, round_number: int) -> Outlook:
+    """Round ``round_number`` after the rounds before it, for the dashboard's next step. A
+    Swiss always has it (up to the event's rounds) and seats every pair still playing: they
+    are counted, not paired; a round robin or groups then knockout may end sooner (a final
+    reached before the rounds planned for a repesca, withdrawals), or leave a round with no
+    table."""
     if event.format == Event.Format.SWISS:
-        return True
+        playing = (
+            event.teams.filter(withdrawn_after_round__isnull=True).count()
+            if event.is_team_event
+            else len(round_active_entries(event, round_number))
+        )
+        return Outlook(True, _no_table(event, round_number, playing) if playing < 2 else None)
     if _late_entry_in_fixed_schedule(event):
-        return True  # proposing it says why it cannot be paired (pairings_propose)
-    played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
-    try:
-        next_pairing(_pairing_input(event, played))
-    except ValueError:
-        return False
-    return True
-
-
-def unpairable(event: Event, round_number: int) -> str | None:
-    """Why round ``round_number``, which the method has, would have no table (its pairs
-    withdrew or sit it out; proposing it is refused with this), or None."""
+        return Outlook(True)  # proposing it says why it cannot be paired (pairings_propose)
     played = list(event.rounds.filter(number__lt=round_number).order_by("number"))
     data = _pairing_input(event, played)
-    if event.format == Event.Format.SWISS:  # every active pair plays: no need to pair it
-        return _no_table(event, round_number, data) if len(data.active(round_number)) < 2 else None
     try:
         pairing = next_pairing(data)
     except ValueError:
-        return None  # no such round (method_has_round)
-    return None if pairing.tables else _no_table(event, round_number, data)
+        return Outlook(False)
+    if pairing.tables:
+        return Outlook(True)
+    return Outlook(True, _no_table(event, round_number, len(data.active(round_number))))
 
 
-def _no_table(event: Event, round_number: int, data: Any) -> str:
+def _no_table(event: Event, round_number: int, playing: int) -> str:
     if event.is_team_event:
         message = _(
             "Fewer than two teams are still playing: round %(n)s has no match. Reinstate "
             "a withdrawn team or finish the event."
         )
-    elif len(data.active(round_number)) < 2:
+    elif playing < 2:
         message = _(
             "Fewer than two pairs are still playing: round %(n)s has no table. Reinstate "
             "a withdrawn pair or finish the event."
@@ -141,7 +146,9 @@ def pairings_propose(
         ) from exc
     if not pairing.tables:
         # A round of rests or a bye only could never open.
-        raise Conflict(_no_table(event, round_number, data), field="round")
+        raise Conflict(
+            _no_table(event, round_number, len(data.active(round_number))), field="round"
+        )
     if event.is_team_event:
         rnd = team_round_store(
             event=event,

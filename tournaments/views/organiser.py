@@ -174,9 +174,11 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 reverse("tournaments:round_close", args=[pk, last.number]),
                 note=_("When every table has finished and confirmed its results."),
             )
-        has_next = last.number < event.rounds_count and pairings.method_has_round(
-            event, last.number + 1
+        following = last.number + 1
+        outlook = (
+            pairings.round_outlook(event, following) if following <= event.rounds_count else None
         )
+        has_next = outlook is not None and outlook.exists
         if has_next and last.ruling_open:
             return NextStep(
                 _("End the rulings on round %(n)s") % {"n": last.number},
@@ -184,16 +186,14 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 "get",
                 note=_("The next round is paired when they end."),
             )
-        blocked = has_next and pairings.unpairable(event, last.number + 1)
-        if blocked:
+        if outlook is not None and outlook.exists and outlook.no_table:
             return NextStep(
                 _("Finish the event"),
                 reverse("tournaments:event_finish", args=[pk]),
                 "get",
-                note=blocked,
+                note=outlook.no_table,
             )
         if has_next:
-            following = last.number + 1
             if event.format == Event.Format.ROUND_ROBIN:
                 note = _("Round %(n)s follows the round robin's schedule.") % {"n": following}
             elif event.format == Event.Format.GROUPS:

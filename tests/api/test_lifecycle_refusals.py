@@ -220,7 +220,7 @@ def test_proposing_an_open_round_after_a_withdrawal_is_still_a_409_at_round(
     assert AuditEntry.objects.filter(event_id=pk).count() == before
 
 
-def test_a_substitution_the_events_state_refuses_is_a_409_at_the_reason(
+def test_a_substitution_the_events_state_refuses_is_a_409_at_pair_or_round(
     db, django_capture_on_commit_callbacks
 ):
     captured = django_capture_on_commit_callbacks
@@ -241,3 +241,14 @@ def test_a_substitution_the_events_state_refuses_is_a_409_at_the_reason(
         409,
         [("round", "Every round has been played: a new player would play none.")],
     )
+
+
+def test_proposing_a_round_of_a_finished_event_names_its_status(
+    db, django_capture_on_commit_callbacks
+):
+    captured = django_capture_on_commit_callbacks
+    run = run_event(captured, finish=True)
+    with captured(execute=True):
+        response = _post(run.organiser, f"{API}/events/{run.pk}/rounds/1/propose")
+    assert response.status_code == 409
+    assert [field for field, _m in _codes(response)] == ["status"]

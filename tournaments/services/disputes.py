@@ -418,8 +418,8 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
     if not actor.is_organiser(event):
         raise NotAllowed(_("Only the organisers correct a result after the event."))
     if event.status != Event.Status.FINISHED:
-        raise ServiceError(
-            _("The event is still running: reopen the round for rulings instead."), field="result"
+        raise Conflict(
+            _("The event is still running: reopen the round for rulings instead."), field="status"
         )
     reason = stated_reason(reason, missing=_("Say why the result is corrected."))
     with transaction.atomic():

@@ -708,7 +708,7 @@ def proposal_round(event: Event, number: int, *, replace: bool) -> tuple[Round, 
     if not (created or replace):
         return rnd, False
     if rnd.status != Round.Status.PENDING:
-        raise already_open(number)
+        raise not_pending(rnd)
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         raise Conflict(_("Close round %(n)s first.") % {"n": number - 1}, field="round")
@@ -717,8 +717,11 @@ def proposal_round(event: Event, number: int, *, replace: bool) -> tuple[Round, 
     return rnd, True
 
 
-def already_open(number: int) -> Conflict:
-    return Conflict(_("Round %(n)s is already open.") % {"n": number}, field="round")
+def not_pending(rnd: Round) -> Conflict:
+    """Why a round open or played cannot take a proposal."""
+    if rnd.status == Round.Status.OPEN:
+        return Conflict(_("Round %(n)s is already open.") % {"n": rnd.number}, field="round")
+    return Conflict(_("Round %(n)s has been played.") % {"n": rnd.number}, field="round")
 
 
 def rulings_open_message(number: int) -> str:

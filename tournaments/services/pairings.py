@@ -16,7 +16,12 @@ from tournaments.actors import Actor
 from tournaments.models import Event, Round
 from tournaments.scoring_io import event_input, pairing_gate
 from tournaments.services import Conflict, ServiceError
-from tournaments.services.events import already_open, round_active_entries, round_propose
+from tournaments.services.events import (
+    not_pending,
+    require_status,
+    round_active_entries,
+    round_propose,
+)
 from tournaments.services.late_entries import late_entries_refused
 from tournaments.services.teams import team_round_store
 from tournaments.team_io import team_pairing_input
@@ -65,7 +70,7 @@ def _no_table(event: Event, round_number: int, playing: int) -> str:
     elif playing < 2:
         message = _(
             "Fewer than two pairs are still playing: round %(n)s has no table. Reinstate "
-            "a withdrawn pair or finish the event."
+            "a withdrawn pair, take back a bye request, or finish the event."
         )
     else:
         # A round robin's or a group's round whose every table lost a pair (withdrawn, or
@@ -108,8 +113,9 @@ def pairings_propose(
     existing = event.rounds.filter(number=round_number).first()
     if existing is not None and not replace:
         return 0
+    require_status(event, Event.Status.RUNNING, doing=_("pair a round"))
     if existing is not None and existing.status != Round.Status.PENDING:
-        raise already_open(round_number)  # before pairing it anew (proposal_round checks again)
+        raise not_pending(existing)  # before pairing it anew (proposal_round checks again)
     if not 1 <= round_number <= event.rounds_count:
         raise ServiceError(
             ngettext(

@@ -186,7 +186,7 @@ def next_step(event: Event, rounds: list[Round], counts: selectors.EventCounts) 
                 "get",
                 note=_("The next round is paired when they end."),
             )
-        if outlook is not None and outlook.exists and outlook.no_table:
+        if has_next and outlook.no_table:
             return NextStep(
                 _("Finish the event"),
                 reverse("tournaments:event_finish", args=[pk]),

@@ -234,7 +234,7 @@ def pdf_plan(
     common: dict[str, Any] = {"event": event, "ev": ev}
     pairs = len(ev.entries)
     if kind in ("teams", "butler", "team-matches"):
-        return _team_plan(ev, kind, number, slug=slug, common=common)
+        return _team_plan(ev, kind, number, slug=slug, common=common, pairs=pairs)
     if ev.event.is_team_event and kind not in ("hand-records", "table-cards"):
         raise PdfRefused(
             _("A team event prints its team standings, its matches and the Butler ranking.")
@@ -404,14 +404,23 @@ def pdf_plan(
             filename=f"{slug}-groups.pdf",
             common=common | {"stage": stage},
             parts=[{}],
+            pairs=pairs,
         )
     raise PdfRefused(_("Unknown PDF: %(kind)s.") % {"kind": kind})
 
 
 def _team_plan(
-    ev: sel.EventView, kind: str, number: int | None, *, slug: str, common: dict[str, Any]
+    ev: sel.EventView,
+    kind: str,
+    number: int | None,
+    *,
+    slug: str,
+    common: dict[str, Any],
+    pairs: int,
 ) -> PdfPlan:
-    """A team event's PDFs: its standings, the Butler ranking, a round's match scorecards."""
+    """A team event's PDFs: its standings, the Butler ranking, a round's match scorecards
+    (``pairs``: the event's, which decide with the boards whether it is built in the
+    background)."""
     if not ev.event.is_team_event:
         raise PdfRefused(_("This is not a team event."))
     if kind == "team-matches":
@@ -421,14 +430,17 @@ def _team_plan(
         if number is None or number not in rounds:
             raise PdfRefused(_("There are no matches to print yet."))
         matches = ts.match_queryset().filter(round__event=ev.event, round__number=number)
+        views = [ts.match_view(m) for m in matches.order_by("number")]
         return PdfPlan(
             kind=kind,
             round=number,
             template="print/team_matches.html",
             title=_("Match scorecards"),
             filename=f"{slug}-matches-round-{number}.pdf",
-            common=common | {"matches": [ts.match_view(m) for m in matches.order_by("number")]},
+            common=common | {"matches": views},
             parts=[{}],
+            pairs=pairs,
+            boards=sum(len(v.boards) for v in views),  # a line each, both rooms' results
         )
     view = ts.team_standings(ev, after_round=number)
     if number is not None and view.after_round != number:
@@ -442,6 +454,7 @@ def _team_plan(
         filename=f"{slug}-{kind}.pdf",
         common=common | {"view": view},
         parts=[{}],
+        pairs=pairs,
     )
 
 

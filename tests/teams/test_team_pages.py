@@ -104,6 +104,25 @@ def test_public_pages_after_the_round_is_closed(actor, rng):
         assert answer.status_code == 200 and answer.content.startswith(b"PK"), kind
 
 
+def test_a_large_team_events_pdfs_are_built_in_the_background(actor, rng, monkeypatch):
+    """docs/exports.md: a PDF of a large event (more than 60 pairs, or more than 40 boards) is
+    built by a task; a team event's were always built in the request (audit)."""
+    from tournaments import pdf
+
+    event = team_event(actor, 4, rounds_count=2, boards_per_round=2)  # 8 pairs
+    events.event_publish(event=event, actor=actor)
+    play_team_round(event, actor, 1, rng)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    monkeypatch.setattr(pdf, "LARGE_PAIRS", 7)
+    for kind in ("teams", "butler", "team-matches"):
+        page = client.get(f"/e/{event.pk}/pdf/{kind}/")
+        assert page.status_code == 200 and b"Make the PDF" in page.content, kind
+    monkeypatch.setattr(pdf, "LARGE_PAIRS", 8)
+    monkeypatch.setattr(pdf, "LARGE_BOARDS", 3)  # two matches of two boards: four lines
+    assert b"Make the PDF" in client.get(f"/e/{event.pk}/pdf/team-matches/").content
+    assert client.get(f"/e/{event.pk}/pdf/teams/").content.startswith(b"%PDF")
+
+
 def test_team_pages_of_a_pairs_event_say_so(actor):
     event = events.event_create(actor=actor, name="Parelles", published=True)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")

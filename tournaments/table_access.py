@@ -119,7 +119,8 @@ class Access:
 
 
 class NoAccess(Exception):
-    """``kind``: 'login' (send to the code form), 'forbidden' or 'closed'."""
+    """``kind``: 'login' (send to the code form), 'replaced' (the session's table has new
+    codes since: the new one is to be typed), 'forbidden' or 'closed'."""
 
     def __init__(self, kind: str, table: Table | None = None) -> None:
         super().__init__(kind)
@@ -139,6 +140,17 @@ def _held(held: dict | None, table: Table) -> bool:
         and held.get("table") == table.pk
         and held.get("v") == table.codes_version
         and held.get("side") in SIDES
+    )
+
+
+def _replaced(held: dict) -> bool:
+    """Has the organiser given the session's table new codes since its code was typed (its
+    round still open)? Said to that phone only: it held the table, and learns nothing of a
+    board (its address's code, now matching no table, is the old one or a typo)."""
+    return isinstance(held.get("table"), int) and (
+        Table.objects.filter(pk=held["table"], round__status=Round.Status.OPEN)
+        .exclude(codes_version=held.get("v"))
+        .exists()
     )
 
 
@@ -165,6 +177,8 @@ def resolve(request: HttpRequest, raw_code: str, *, closed_ok: bool = False) -> 
         if access is not None:
             break
     if access is None:
+        if held is not None and not tables and _replaced(held):
+            raise NoAccess("replaced")
         if held is not None or user.is_authenticated:
             raise NoAccess("forbidden")
         raise NoAccess("login")

@@ -510,6 +510,13 @@ def outbox_text() -> dict[str, Any]:
             "They are kept on this phone and sent by themselves, in order, as soon as the "
             "network is back, even after closing this page. Nothing is stored before then."
         ),
+        "keptAnswered": _(
+            "They are kept on this phone and sent by themselves, in order, once the server "
+            "takes them, even after closing this page. Nothing is stored before then."
+        ),
+        "languageOffline": _(
+            "Changing the language needs the network: try again once this phone is online."
+        ),
         "sendNow": _("Try to send now"),
         "sent": _("stored by the server:"),
         "stored": _("stored."),

@@ -81,7 +81,7 @@
     return parts.join(" ");
   }
 
-  var WAIT_CODES = {key_in_use: true, login: true, forbidden: true, side: true};
+  var WAIT_CODES = {key_in_use: true, login: true, forbidden: true, replaced: true, side: true};
 
   /* "sent", "refused" or "wait" (no answer, or an answer that says: try again later). */
   function send(item) {
@@ -254,9 +254,12 @@
         });
         box.appendChild(el("summary", "outbox-count", counts.join(" · ")));
         var why = navigator.onLine === false ? t("offline") : t("noAnswer");
+        var kept = t("kept");
         var wait = here ? lastWaits[here] : lastWaits[Object.keys(lastWaits)[0]];
-        if (wait && wait.data && wait.data.error) { why = wait.data.error; }
-        box.appendChild(el("p", "muted", why + " " + t("kept")));
+        // The server answered (a code to type, a key still in use): the network is not what
+        // holds them back.
+        if (wait && wait.data && wait.data.error) { why = wait.data.error; kept = t("keptAnswered"); }
+        box.appendChild(el("p", "muted", why + " " + kept));
         var again = el("button", "small", t("sendNow"));
         again.type = "button";
         again.addEventListener("click", flush);
@@ -427,15 +430,49 @@
           var u = new URL(a.href, window.location.href);
           if (u.origin === window.location.origin) { urls.push(u.pathname + u.search); }
         });
-        if (reg.active) { reg.active.postMessage({keep: urls}); }
+        // The page's language too: the worker fetches again what it kept in another one.
+        if (reg.active) { reg.active.postMessage({keep: urls, lang: document.documentElement.lang || ""}); }
       })
       .catch(function () { /* an old browser: the pages still work online */ });
+  }
+
+  /* The language selector (base.html) posts to an address outside the worker's scope: without
+     the network the browser would leave the table for its own error page. Sent from here, a
+     failure leaves the player on the page, told why. */
+  function initLanguage() {
+    var form = document.querySelector("form.lang");
+    if (!form || !window.fetch || !window.FormData) { return; }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var old = document.getElementById("lang-note");
+      if (old) { old.remove(); }
+      var failed = function () {
+        var note = el("ul", "messages");
+        note.id = "lang-note";
+        note.setAttribute("role", "alert");
+        note.appendChild(el("li", "msg-warning", t("languageOffline")));
+        var main = document.getElementById("main");
+        if (main) { main.insertBefore(note, main.firstChild); }
+      };
+      if (navigator.onLine === false) { failed(); return; }
+      // Not followed: the page it sends back to is opened by the browser next.
+      fetch(form.action, {method: "POST", body: new FormData(form), credentials: "same-origin",
+                          redirect: "manual"})
+        .then(function (res) {
+          if (!res.ok && res.type !== "opaqueredirect") {
+            form.submit();  // the browser shows what the server said
+            return;
+          }
+          window.location.assign(form.elements.next.value || window.location.href);
+        }, failed);
+    });
   }
 
   window.BotifarraOutbox = {enqueue: enqueue, flush: flush, render: render};
 
   document.addEventListener("DOMContentLoaded", function () {
     initForms();
+    initLanguage();
     initWorker();
     forgetOthers().then(render);
     flush();

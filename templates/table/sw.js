@@ -205,11 +205,40 @@ self.addEventListener("message", function (event) {
     return typeof u === "string" && u.indexOf(SCOPE) === 0 && !NEVER.test(u.split("?")[0]) &&
       urls.indexOf(u) === i;
   }).slice(0, 40);
-  event.waitUntil(Promise.all(urls.map(function (u) {
-    var request = new Request(u);
-    var asked = forgotten;
-    return fetch(u, {credentials: "same-origin"}).then(function (response) {
-      return keep(request, response, asked);
-    }).catch(function () { return null; });
-  })));
+  var lang = event.data && typeof event.data.lang === "string" ? event.data.lang : "";
+  event.waitUntil(Promise.all(urls.map(fetchAndKeep)).then(function () {
+    return lang ? refreshOtherLanguages(lang, urls) : null;
+  }));
 });
+
+function fetchAndKeep(u) {
+  var request = new Request(u);
+  var asked = forgotten;
+  return fetch(u, {credentials: "same-origin"}).then(function (response) {
+    if (response.status === 401 || response.status === 403 || response.status === 404) {
+      return caches.open(CACHE).then(function (cache) {
+        return cache.delete(request, {ignoreVary: true});
+      });
+    }
+    return keep(request, response, asked);
+  }).catch(function () { return null; });
+}
+
+// The language was changed: the pages kept in another one (a pair's evening pages, kept once
+// opened) are fetched again, so that the phone offline speaks the language chosen.
+function refreshOtherLanguages(lang, done) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (request) {
+        var url = new URL(request.url);
+        var u = url.pathname + url.search;
+        if (done.indexOf(u) >= 0 || u.indexOf(SCOPE) !== 0) { return null; }
+        return cache.match(request, {ignoreVary: true}).then(function (kept) {
+          var said = kept && kept.headers.get("Content-Language");
+          var html = kept && (kept.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+          return html && said && said !== lang ? fetchAndKeep(u) : null;
+        });
+      }));
+    });
+  });
+}

@@ -51,15 +51,25 @@ def _short(table, number, side, trump, ns_total, version=None):
     )
 
 
+def _until(page, script, arg=None, timeout=20.0):
+    """Poll ``script`` in the page until it is truthy. Not ``wait_for_function``: that takes
+    the promise an async script returns as truthy at once, and would wait for nothing."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script, arg):
+        if time.monotonic() > deadline:
+            pytest.fail(f"still false after {timeout} s: {script} ({arg})")
+        page.wait_for_timeout(100)
+
+
 def _kept_offline(page, urls):
     """Wait until the service worker is active and keeps ``urls``. (The page that registered
     it may stay without it: a worker that starts while that page's own request is on its way
     does not take the page over; every page opened after is served by it.)"""
-    page.wait_for_function("() => navigator.serviceWorker.ready.then((r) => !!r.active)")
+    _until(page, "() => navigator.serviceWorker.ready.then((r) => !!r.active)")
     for url in urls:
-        page.wait_for_function(
-            "async (u) => !!(await caches.match(u, {ignoreVary: true}))", arg=url, timeout=20_000
-        )
+        _until(page, "async (u) => !!(await caches.match(u, {ignoreVary: true}))", url)
 
 
 CACHE_STATE = """async () => {
@@ -279,9 +289,7 @@ def _no_cards_offline(page, urls):
     """Once the worker has forgotten ``urls`` (it does so after the answer that tells it to),
     none of them shows the board's cards or a kept copy without the network."""
     for url in urls:
-        page.wait_for_function(
-            "async (u) => !(await caches.match(u, {ignoreVary: true}))", arg=url, timeout=10_000
-        )
+        _until(page, "async (u) => !(await caches.match(u, {ignoreVary: true}))", url, 10)
     page.context.set_offline(True)
     try:
         for url in urls:
@@ -436,7 +444,7 @@ def test_another_tables_waiting_entry_is_not_shown_on_this_tables_board(
         enter_code(page, t2.code_ns)
         # Kept on the phone for table 1, and not shown on table 2's page at all (players.md
         # §11): neither counted nor with its reason (audit: "1 result waiting" was shown).
-        page.wait_for_function(f"() => ({OUTBOX_QUEUE})().then((q) => q.length === 1)")
+        _until(page, f"() => ({OUTBOX_QUEUE})().then((q) => q.length === 1)")
         page.evaluate("() => window.BotifarraOutbox.flush()")
         expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
         assert page.locator("#board-2 .outbox-note").count() == 0
@@ -476,7 +484,7 @@ def test_a_phone_passed_to_another_table_does_not_show_the_first_tables_stored_r
         expect(page.locator("#outbox")).to_contain_text("Board 2 entered")
         # Table 2 plays the same boards and has not played board 2 yet.
         enter_code(page, t2.code_ns)
-        page.wait_for_function(f"() => ({OUTBOX_LOG})().then((log) => log.length === 0)")
+        _until(page, f"() => ({OUTBOX_LOG})().then((log) => log.length === 0)")
         assert "Board 2" not in page.inner_text("#outbox")
     finally:
         context.close()
@@ -621,5 +629,81 @@ def test_a_kept_page_counts_the_clock_down_from_now_not_from_when_it_was_kept(
         page.context.set_offline(False)
         shown = int(minutes) * 60 + int(seconds)
         assert shown <= (ends - time.time() * 1000) / 1000 + 3  # within a tick of the truth
+    finally:
+        context.close()
+
+
+# --- the language and new codes, seen from the phone (found by an audit; each failed before) ---
+
+
+def test_changing_the_language_without_the_network_keeps_the_table_page(
+    three_board_round, browser, live_server
+):
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        home = _board_2_entered_offline(page, t1)
+        _open_offline(page, home)
+        page.select_option("#lang-select", "ca")
+        page.click("#lang-submit")
+        expect(page.locator("#lang-note")).to_contain_text("needs the network")
+        assert page.url.endswith(home) and page.locator("#boards").count() == 1
+        assert page.locator("#outbox").get_attribute("data-waiting") == "1"
+        # Back online, the same button changes the language.
+        page.context.set_offline(False)
+        page.click("#lang-submit")
+        expect(page.locator("html")).to_have_attribute("lang", "ca", timeout=15_000)
+        assert page.url.endswith(home)
+    finally:
+        context.close()
+
+
+def test_after_new_codes_the_phone_says_to_type_the_new_code(
+    three_board_round, browser, live_server, organiser
+):
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        home = _board_2_entered_offline(page, t1)
+        events.table_new_codes(table=t1, actor=Actor(user=organiser))
+        page.context.set_offline(False)
+        page.evaluate("() => window.BotifarraOutbox.flush()")
+        waiting = page.locator("#outbox .outbox-waiting p")
+        expect(waiting).to_contain_text("new codes", timeout=15_000)
+        assert "another table" not in waiting.inner_text()
+        assert "network is back" not in waiting.inner_text()
+        page.goto(home)
+        expect(page.locator("h1")).to_have_text("New codes for your table")
+    finally:
+        context.close()
+
+
+LANGUAGE_KEPT = (
+    "async (u) => { const r = await caches.match(u, {ignoreVary: true});"
+    " return r ? r.headers.get('Content-Language') : null; }"
+)
+
+
+def test_a_page_kept_in_one_language_is_kept_again_in_the_one_chosen(
+    three_board_round, browser, live_server
+):
+    t1 = Table.objects.get(round__event=three_board_round, round__number=1, number=1)
+    context, page = _phone(browser, live_server)
+    try:
+        enter_code(page, t1.code_ns)
+        home = f"/table/{t1.code_ns}/"
+        page.goto(home + "scorecard/")  # an evening page: kept once opened
+        _kept_offline(page, [home, home + "scorecard/"])
+        assert page.evaluate(LANGUAGE_KEPT, home + "scorecard/") == "en"
+        page.goto(home)
+        page.select_option("#lang-select", "ca")
+        page.click("#lang-submit")
+        expect(page.locator("html")).to_have_attribute("lang", "ca")
+        _until(
+            page, f"async (u) => ({LANGUAGE_KEPT})(u).then((l) => l === 'ca')", home + "scorecard/"
+        )
+        page.context.set_offline(True)
+        _open_offline(page, home + "scorecard/")
+        assert page.evaluate("() => document.documentElement.lang") == "ca"
     finally:
         context.close()

@@ -163,6 +163,35 @@ def test_new_codes_end_the_phones_of_the_old_ones(client, running_event, organis
     assert enter_code(Client(), table.code_ns).status_code == 302
 
 
+def test_a_phone_whose_table_got_new_codes_is_told_to_type_the_new_one(
+    client, running_event, organiser
+):
+    """Not "another table" (audit): the phone held this table; the page and the outbox's JSON
+    answer say new codes were given. Another table's code still answers "another table"."""
+    from tournaments.actors import Actor
+    from tournaments.services import events
+
+    table, other = tables(running_event)[:2]
+    hold(client, table, "NS")
+    old = table.code_ns
+    events.table_new_codes(table=table, actor=Actor(user=organiser))
+    page = client.get(reverse("table:table_home", args=[old]))
+    assert page.status_code == 403 and b"New codes for your table" in page.content
+    sent = client.post(
+        reverse("table:board_short", args=[old, 1]),
+        data="{}",
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
+    assert sent.status_code == 403 and sent.json()["code"] == "replaced"
+    assert "new code" in sent.json()["error"]
+    elsewhere = client.get(home(other), HTTP_ACCEPT="application/json")
+    assert elsewhere.status_code == 403 and elsewhere.json()["code"] == "forbidden"
+    # Someone who never held the table learns nothing of its codes from the old one.
+    stranger = Client().get(reverse("table:table_home", args=[old]))
+    assert stranger.status_code == 302
+
+
 # --- who sees which table ------------------------------------------------------------------
 
 

@@ -35,6 +35,10 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
         messages_by_kind = {
             "login": _("Enter your table's code first."),
             "forbidden": _("This page belongs to another table."),
+            "replaced": _(
+                "Your table has new codes: type the new code from your table card (what "
+                "waits on this phone is sent with it)."
+            ),
             "closed": _("This round is closed: results can no longer be entered here."),
         }
         return JsonResponse({"error": messages_by_kind[exc.kind], "code": exc.kind}, status=403)
@@ -53,7 +57,8 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
             "outbox_table": exc.table.pk if side else "",
         }
         return render(request, "table/closed.html", context, status=403)
-    return render(request, "table/forbidden.html", {}, status=403)
+    context = {"replaced": exc.kind == "replaced"}
+    return render(request, "table/forbidden.html", context, status=403)
 
 
 def _table_view(view: Callable, *, closed_ok: bool) -> Callable:

@@ -66,6 +66,11 @@ class ApiView(APIView):
     parser_classes = [StorableJSONParser]
 
 
+# Preconditions of a write: on a read, Django's helper would answer them with an empty 412,
+# outside the API's contract. A poll is answered whatever they say.
+WRITE_PRECONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
+
+
 class ConditionalGetView(ApiView):
     """A GET answer that readers poll: it carries an ETag (a hash of its bytes) and is a 304
     without a body when the reader's ``If-None-Match`` names it."""
@@ -77,7 +82,12 @@ class ConditionalGetView(ApiView):
         response.render()
         set_response_etag(response)
         response["Cache-Control"] = "no-cache"
-        return get_conditional_response(request, etag=response["ETag"], response=response)
+        meta = request.META
+        ignored = {k: meta.pop(k) for k in WRITE_PRECONDITIONS if k in meta}
+        try:
+            return get_conditional_response(request, etag=response["ETag"], response=response)
+        finally:
+            meta.update(ignored)
 
 
 def refuse_if_blocked(attempt: ratelimit.Attempt) -> None:

@@ -53,6 +53,23 @@ def page_urls(event):
     ]
 
 
+def test_each_printable_page_has_print_and_a_pdf(client, played_event):
+    """docs/walkthrough.md step 17: standings, round results, travellers, scorecards and hand
+    records each print (*Print*) and have a PDF (the round page and the scorecard lacked one;
+    audit)."""
+    pk = played_event.pk
+    for name, args, pdf_kind in (
+        ("public:standings", [pk], "standings"),
+        ("public:round_results", [pk, 1], "travellers"),
+        ("public:traveller", [pk, 1], "travellers"),
+        ("public:scorecard", [pk, 1], "scorecards"),
+        ("public:hand_records", [pk], "hand-records"),
+    ):
+        page = get(client, name, *args).content.decode()
+        assert "data-print" in page and "js/public.js" in page, name
+        assert reverse("public:pdf", args=[pk, pdf_kind]) in page, name
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_public_page_renders_in_each_language(client, played_event, lang):
     first = played_event.entries.get(number=1).pair.name

@@ -15,11 +15,13 @@ any operation of its kind can answer, whatever its view does:
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from api.serializers import ErrorSerializer
+from tournaments.idempotency import HEADER, REPLAYED_HEADER
 
 TEXT = {
     400: "Bad input: every problem with its field path.",
@@ -45,12 +47,51 @@ NOT_MODIFIED = {
 }
 
 
+# The headers docs/api.md promises, declared where they are sent.
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    response=[429, 503],
+    description="Seconds to wait before trying again.",
+)
+# On the success of a write that takes an Idempotency-Key (declared by extend_schema, whose
+# parameters come after this class's: hence added where the response headers are built).
+REPLAYED = {
+    "schema": {"type": "string", "enum": ["true"]},
+    "description": "Present when this is the stored answer to the first request with the same "
+    "Idempotency-Key: nothing new was stored.",
+}
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="Identifies this answer: send it in If-None-Match to get a 304 while it is "
+    "unchanged.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag of the answer you hold: a 304 without a body if it is still the same.",
+)
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     """The error responses ``codes`` for ``extend_schema(responses=...)``."""
     return {code: OpenApiResponse(ErrorSerializer, description=TEXT[code]) for code in codes}
 
 
 class ApiSchema(AutoSchema):
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        parameters.append(RETRY_AFTER)
+        if getattr(self.view, "conditional_get", False) and self.method == "GET":
+            parameters += [IF_NONE_MATCH, ETAG]
+        return parameters
+
     def _implied_errors(self) -> list[int]:
         view, write = self.view, self.method in WRITES
         codes = [503]
@@ -65,6 +106,13 @@ class ApiSchema(AutoSchema):
         if write:
             codes += [413, 415]
         return codes
+
+    def _get_response_headers_for_code(self, status_code: Any, direction: Any = "response") -> Any:
+        headers = super()._get_response_headers_for_code(status_code, direction)
+        keyed = any(getattr(p, "name", None) == HEADER for p in self.get_override_parameters())
+        if keyed and str(status_code) in ("200", "201", "202"):
+            headers = {**headers, REPLAYED_HEADER: REPLAYED}
+        return headers
 
     def _map_serializer_field(
         self, field: Any, direction: Any, bypass_extensions: bool = False

@@ -14,7 +14,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
@@ -74,6 +75,8 @@ WRITE_PRECONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
 class ConditionalGetView(ApiView):
     """A GET answer that readers poll: it carries an ETag (a hash of its bytes) and is a 304
     without a body when the reader's ``If-None-Match`` names it."""
+
+    conditional_get = True  # api.schema declares the headers
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -526,8 +529,8 @@ class ResultListView(generics.ListAPIView):
         summary="Results",
         parameters=[s.ResultFilterSerializer],
         description="Everyone sees the results of a closed round of a visible event; "
-        "before the round closes, only that table, the event's organisers and "
-        "referees, and staff.",
+        "before the round closes, only that table and the event's organisers and "
+        "referees.",
         responses={200: s.ResultSerializer(many=True), **errors(400)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -846,6 +849,14 @@ class DisputeListView(generics.ListAPIView):
         summary="Disputes",
         description="Referees and organisers: their events' disputes; players and "
         "table tokens: their own table's.",
+        parameters=[
+            OpenApiParameter(
+                "status",
+                OpenApiTypes.STR,
+                enum=Dispute.Status.values,
+                description="Only the disputes in this state.",
+            )
+        ],
         responses={200: s.DisputeSerializer(many=True), **errors(400, 401)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

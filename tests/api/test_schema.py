@@ -140,6 +140,33 @@ def test_errors_and_idempotency_are_documented(schema):
     assert "tableToken" in schema["components"]["securitySchemes"]
 
 
+def test_the_headers_docs_api_promises_are_in_the_schema(schema):
+    """docs/api.md: Retry-After on 429 and 503, Idempotent-Replayed on a replayed answer, an
+    ETag and If-None-Match on the polled standings; the disputes' status filter (audit)."""
+    paths = {re.sub(r"\{pk\}", "{id}", p): ops for p, ops in schema["paths"].items()}
+    for path, methods in paths.items():
+        for method, operation in methods.items():
+            for code in ("429", "503"):
+                if code in operation["responses"]:
+                    assert "Retry-After" in operation["responses"][code].get("headers", {}), (
+                        path,
+                        method,
+                        code,
+                    )
+    for path in SUBMITTING:
+        responses = paths[path]["post"]["responses"]
+        ok = next(code for code in ("200", "201", "202") if code in responses)
+        assert "Idempotent-Replayed" in responses[ok]["headers"], path
+    for path in ("/api/v1/events/{id}/standings", "/api/v1/events/{id}/team-standings"):
+        operation = paths[path]["get"]
+        assert "ETag" in operation["responses"]["200"]["headers"], path
+        assert "ETag" in operation["responses"]["304"]["headers"], path
+        assert "If-None-Match" in [p["name"] for p in operation["parameters"]], path
+    disputes = paths["/api/v1/disputes"]["get"]["parameters"]
+    status = next(p for p in disputes if p["name"] == "status")
+    assert set(status["schema"]["enum"]) == {"open", "ruled", "withdrawn"}
+
+
 def test_every_post_is_idempotent():
     """Every POST of the API (but logins and the dry run of verify) honours Idempotency-Key."""
     generated = SchemaGenerator().get_schema(request=None, public=True)

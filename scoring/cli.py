@@ -52,7 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = raw.decode("utf-8")
         tournament = loads(text)
     except UnicodeDecodeError as exc:
-        print(f"error: the file is not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        line = raw.count(b"\n", 0, exc.start) + 1
+        print(f"error: line {line}: the file is not UTF-8 text (byte {exc.start})", file=sys.stderr)
         return 2
     except (OSError, TournamentFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)

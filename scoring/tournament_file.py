@@ -184,6 +184,7 @@ def loads(text: str) -> TournamentFile:
     forbidden: list[tuple[int, int]] = []
     requests: list[ByeRequest] = []
     rounds: list[RoundInput] = []
+    named_at: list[tuple[int, int]] = []  # (a competitor id the file names, its line)
     match: dict[str, object] = {}
     ranking, bye_points = "wins", 36
     pairing = PairingOptions()
@@ -234,6 +235,7 @@ def loads(text: str) -> TournamentFile:
                 bye_points = _int(_keyvals(tokens[1:], n).get("bye_points", "36"), n, "bye_points")
             elif code == "ORDER":
                 order = [_int(x, n, "an id") for x in tokens]
+                named_at += [(e, n) for e in order]
             elif code == "PAIR":
                 e, number = _int(tokens[0], n, "the id"), _int(tokens[1], n, "the number")
                 if e in numbers:
@@ -261,9 +263,11 @@ def loads(text: str) -> TournamentFile:
                         raise TournamentFileError(n, f"unknown competitor field {key!r}")
             elif code == "FORBID":
                 forbidden.append((_int(tokens[0], n, "an id"), _int(tokens[1], n, "an id")))
+                named_at += [(e, n) for e in forbidden[-1]]
             elif code == "REQUEST":
                 q_round, q_entry, q_mp = (_int(x, n, "REQUEST") for x in tokens[:3])
                 requests.append(ByeRequest(entry=q_entry, round=q_round, match_points=q_mp))
+                named_at.append((q_entry, n))
             elif code == "ROUND":
                 number = _int(tokens[0], n, "the round")
                 if number != len(rounds) + 1:
@@ -278,8 +282,13 @@ def loads(text: str) -> TournamentFile:
                         rests=_int_list(kv3.get("rests", _NONE), n, "a rest"),
                     )
                 )
+                bye = rounds[-1].bye
+                named_at += [
+                    (e, n) for e in [*([bye] if bye is not None else []), *rounds[-1].rests]
+                ]
             elif code == "TABLE":
                 rnd_no, table, ns, ew = (_int(x, n, "TABLE") for x in tokens[:4])
+                named_at += [(ns, n), (ew, n)]
                 if not rounds or rounds[-1].number != rnd_no:
                     raise TournamentFileError(n, f"table of round {rnd_no} outside its ROUND")
                 if any(t.table == table for t in rounds[-1].tables):
@@ -332,18 +341,9 @@ def loads(text: str) -> TournamentFile:
         except ValueError as exc:
             raise TournamentFileError(n, str(exc)) from exc
     known = set(entries)
-    for rnd in rounds:
-        for t in rnd.tables:
-            for e in (t.ns, t.ew):
-                if e not in known:
-                    raise TournamentFileError(0, f"round {rnd.number}: competitor {e} unknown")
-        for e in [*([rnd.bye] if rnd.bye is not None else []), *rnd.rests]:
-            if e not in known:
-                raise TournamentFileError(0, f"round {rnd.number}: competitor {e} unknown")
-    named = [*(order or []), *(x for pair in forbidden for x in pair), *(q.entry for q in requests)]
-    for e in named:
+    for e, n in named_at:
         if e not in known:
-            raise TournamentFileError(0, f"competitor {e} unknown")
+            raise TournamentFileError(n, f"competitor {e} unknown")
     try:
         event = EventInput(
             entries=entries,

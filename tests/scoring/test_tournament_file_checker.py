@@ -230,13 +230,20 @@ def test_a_file_saved_by_notepad_or_with_windows_line_ends_reads_as_the_same():
         (lambda text: text + "FORBID 1 999\n", "competitor 999 unknown"),
         (lambda text: text + "REQUEST 1 999 0\n", "competitor 999 unknown"),
         (lambda text: text + "ORDER 999\n", "competitor 999 unknown"),
+        (lambda text: text.replace(" bye=7 ", " bye=999 ", 1), "competitor 999 unknown"),
+        (lambda text: text.replace("\nTABLE 1 1 8 6 ", "\nTABLE 1 1 999 6 ", 1), "competitor 999"),
     ],
 )
 def test_a_file_naming_what_it_does_not_hold_cannot_be_read(change, says):
-    """Exit status 2 (the file cannot be read), not 1 (differences): docs/formats.md."""
+    """Exit status 2 (the file cannot be read), not 1 (differences), and the error names the
+    line (docs/formats.md; an unknown competitor's line was not named: audit)."""
     text = change(_clean_swiss())
-    with pytest.raises(TournamentFileError, match=says):
+    with pytest.raises(TournamentFileError, match=says) as refused:
         loads(text)
+    line = refused.value.line
+    assert line > 0 and (
+        "999" in text.splitlines()[line - 1] or "foo" in text.splitlines()[line - 1]
+    )
 
 
 def test_the_command_reads_a_file_as_loads_does(tmp_path):
@@ -261,3 +268,5 @@ def test_a_file_that_is_not_utf8_is_exit_status_2(tmp_path):
         text=True,
     )
     assert run.returncode == 2 and "not UTF-8" in run.stderr
+    line = next(n for n, text in enumerate(_clean_swiss().splitlines(), 1) if "NAME " in text)
+    assert f"line {line}:" in run.stderr

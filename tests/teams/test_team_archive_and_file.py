@@ -226,3 +226,7 @@ def test_a_team_event_has_no_tournament_file(actor, client, organiser):
     response = client.get(f"/e/{event.pk}/export/tournament.btf")
     assert response.status_code == 404
     assert "team event has no tournament file" in response.content.decode()
+    # Nor does its dashboard offer one (it did, to a 404: audit).
+    dashboard = client.get(f"/manage/{event.pk}/").content.decode()
+    assert "Finished" in dashboard or "finished" in dashboard
+    assert 'id="tournament-file"' not in dashboard

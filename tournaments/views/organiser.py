@@ -352,8 +352,9 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                 "referee": _url("referee:queue", pk),
                 "public": _url("public:event", pk),
                 "standings": _url("public:standings", pk),
+                # docs/formats.md: a team event has no tournament file.
                 "tournament_file": _url("public:export_tournament_file", pk)
-                if can_change and event.seed_revealed
+                if can_change and event.seed_revealed and not event.is_team_event
                 else None,
                 "archive": _url("api:event_archive", pk) if can_change else None,
             },

@@ -145,8 +145,8 @@ def _held(held: dict | None, table: Table) -> bool:
 
 def _replaced(held: dict) -> bool:
     """Has the organiser given the session's table new codes since its code was typed (its
-    round still open)? Said to that phone only: it held the table, and learns nothing of a
-    board (its address's code, now matching no table, is the old one or a typo)."""
+    round still open)? Said to that phone only, whatever code its address holds: it held the
+    table, and learns nothing of a board nor of which codes exist."""
     return isinstance(held.get("table"), int) and (
         Table.objects.filter(pk=held["table"], round__status=Round.Status.OPEN)
         .exclude(codes_version=held.get("v"))
@@ -177,7 +177,8 @@ def resolve(request: HttpRequest, raw_code: str, *, closed_ok: bool = False) -> 
         if access is not None:
             break
     if access is None:
-        if held is not None and not tables and _replaced(held):
+        # From the session alone, whatever the address's code: which codes exist is not told.
+        if held is not None and _replaced(held):
             raise NoAccess("replaced")
         if held is not None or user.is_authenticated:
             raise NoAccess("forbidden")

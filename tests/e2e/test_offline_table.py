@@ -56,8 +56,14 @@ def _until(page, script, arg=None, timeout=20.0):
     the promise an async script returns as truthy at once, and would wait for nothing."""
     import time
 
+    # Each look is bounded too: a promise that never settles (no worker ever controls the
+    # page) counts as false rather than hanging the test.
+    bounded = (
+        "async ([a, ms]) => Promise.race("
+        f"[Promise.resolve(({script})(a)), new Promise((r) => setTimeout(() => r(false), ms))])"
+    )
     deadline = time.monotonic() + timeout
-    while not page.evaluate(script, arg):
+    while not page.evaluate(bounded, [arg, 2000]):
         if time.monotonic() > deadline:
             pytest.fail(f"still false after {timeout} s: {script} ({arg})")
         page.wait_for_timeout(100)

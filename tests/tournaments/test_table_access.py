@@ -167,7 +167,8 @@ def test_a_phone_whose_table_got_new_codes_is_told_to_type_the_new_one(
     client, running_event, organiser
 ):
     """Not "another table" (audit): the phone held this table; the page and the outbox's JSON
-    answer say new codes were given. Another table's code still answers "another table"."""
+    answer say new codes were given, whatever code the address holds (the answer must not tell
+    which codes exist: review)."""
     from tournaments.actors import Actor
     from tournaments.services import events
 
@@ -185,11 +186,27 @@ def test_a_phone_whose_table_got_new_codes_is_told_to_type_the_new_one(
     )
     assert sent.status_code == 403 and sent.json()["code"] == "replaced"
     assert "new code" in sent.json()["error"]
-    elsewhere = client.get(home(other), HTTP_ACCEPT="application/json")
-    assert elsewhere.status_code == 403 and elsewhere.json()["code"] == "forbidden"
+    for code in (other.code_ns, "ZZZZZZ", table.code_ns):
+        answer = client.get(
+            reverse("table:table_home", args=[code]), HTTP_ACCEPT="application/json"
+        )
+        assert (answer.status_code, answer.json()["code"]) == (403, "replaced"), code
     # Someone who never held the table learns nothing of its codes from the old one.
     stranger = Client().get(reverse("table:table_home", args=[old]))
     assert stranger.status_code == 302
+
+
+def test_a_phone_holding_another_code_is_offered_the_form_with_the_addresss_code(
+    client, running_event
+):
+    """A card's QR code scanned on a phone that typed another table's code: "Not your table",
+    with the code form filled in with the QR's code, for any well-formed code alike."""
+    table, other = tables(running_event)[:2]
+    hold(client, table, "NS")
+    for code in (other.code_ew, "ZZZZZZ"):
+        page = client.get(reverse("table:table_home", args=[code]))
+        assert page.status_code == 403 and b"Not your table" in page.content
+        assert f'href="{reverse("table:enter")}?code={code}"'.encode() in page.content
 
 
 # --- who sees which table ------------------------------------------------------------------

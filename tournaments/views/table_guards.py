@@ -57,7 +57,13 @@ def _refuse(request: HttpRequest, code: str, exc: NoAccess) -> HttpResponse:
             "outbox_table": exc.table.pk if side else "",
         }
         return render(request, "table/closed.html", context, status=403)
-    context = {"replaced": exc.kind == "replaced"}
+    # The code form, with the address's code filled in (a card's QR code scanned on a phone that
+    # held another code): offered for any well-formed code, existing or not.
+    typed = table_access.normalise_code(code)
+    context = {
+        "replaced": exc.kind == "replaced",
+        "code": typed if table_access.code_well_formed(typed) else "",
+    }
     return render(request, "table/forbidden.html", context, status=403)
 
 

@@ -86,3 +86,60 @@ def test_healthz_is_ok_once_the_manifest_is_written(client, production_static, m
     response = client.get("/healthz")
     assert response.status_code == 200, response.json()
     assert response.json()["checks"]["static"] == "ok"
+
+
+class _SlowRedis:
+    """A loopback server that answers like a Redis, ``delay`` seconds late."""
+
+    def __init__(self, delay: float) -> None:
+        import socket
+        import threading
+
+        self.delay = delay
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import threading
+
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn) -> None:
+        import time
+
+        with conn:
+            while data := conn.recv(65536):
+                # One answer a command (a client may send several in one packet): HELLO (the
+                # client's RESP3 handshake) gets a map, anything else +PONG; PING is late.
+                commands = data.split(b"*")[1:]
+                if any(b"PING" in command.upper() for command in commands):
+                    time.sleep(self.delay)
+                conn.sendall(
+                    b"".join(
+                        b"%2\r\n$6\r\nserver\r\n$5\r\nredis\r\n$5\r\nproto\r\n:3\r\n"
+                        if b"HELLO" in command.upper()
+                        else b"+PONG\r\n"
+                        for command in commands
+                    )
+                )
+
+
+@pytest.mark.django_db
+def test_healthz_waits_for_redis_as_long_as_the_site_does(client, settings):
+    """docs/deploy.md: REDIS_SOCKET_TIMEOUT is how long a call to Redis may wait; /healthz
+    gave up after 1 s whatever it said (audit)."""
+    slow = _SlowRedis(delay=1.5)
+    try:
+        settings.REDIS_URL = f"redis://127.0.0.1:{slow.port}/0"
+        settings.REDIS_SOCKET_TIMEOUT = 3.0
+        assert client.get("/healthz").json()["checks"]["redis"] == "ok"
+        settings.REDIS_SOCKET_TIMEOUT = 0.5  # the default: the probe still waits 1 s
+        assert client.get("/healthz").json()["checks"]["redis"] == "down"
+    finally:
+        slow.server.close()

@@ -25,8 +25,10 @@ def _redis_ok() -> bool:
     import redis
 
     try:
+        # As long as the site's own calls may wait (REDIS_SOCKET_TIMEOUT), and at least 1 s.
+        wait = max(settings.REDIS_SOCKET_TIMEOUT, 1.0)
         client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+            settings.REDIS_URL, socket_connect_timeout=wait, socket_timeout=wait
         )
         answered = bool(client.ping())
     except Exception:  # noqa: BLE001

@@ -175,7 +175,8 @@ def test_a_phone_whose_table_got_new_codes_is_told_to_type_the_new_one(
     table, other = tables(running_event)[:2]
     hold(client, table, "NS")
     old = table.code_ns
-    events.table_new_codes(table=table, actor=Actor(user=organiser))
+    table = events.table_new_codes(table=table, actor=Actor(user=organiser))
+    assert table.code_ns != old
     page = client.get(reverse("table:table_home", args=[old]))
     assert page.status_code == 403 and b"New codes for your table" in page.content
     sent = client.post(

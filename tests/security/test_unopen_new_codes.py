@@ -15,6 +15,7 @@ import json
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from api.authentication import table_token
@@ -90,4 +91,13 @@ def test_un_open_gives_every_table_new_codes_and_revokes_their_tokens(running_ev
     assert Client().post("/table/", {"code": tables[1].code_ew}).status_code == 302  # new code
     entry = AuditEntry.objects.filter(event=running_event, action="round_unopened").get()
     assert entry.changes["new_codes_tables"] == [None, [1, 2]]
-    assert "2 token(s) revoked" in entry.note
+    assert "2 tokens revoked" in entry.note
+
+
+def test_the_new_codes_note_is_written_in_the_organisers_language(running_event, organiser):
+    table = Table.objects.filter(round__event=running_event, round__number=1).first()
+    table_token(table, "NS")
+    with translation.override("ca"):
+        events.table_new_codes(table=table, actor=Actor(user=organiser))
+    entry = AuditEntry.objects.get(event=running_event, action="table_new_codes")
+    assert entry.note == "1 token revocat"

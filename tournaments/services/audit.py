@@ -1,5 +1,7 @@
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from tournaments import kept
 from tournaments.models import AuditEntry, BoardResult, Event
 from tournaments.rows import insert_all
@@ -55,3 +57,8 @@ def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
         for key in sorted(set(before) | set(after))
         if before.get(key) != after.get(key)
     }
+
+
+def revoked_note(count: int) -> str:
+    """The note of an entry that gave a table new codes, in the actor's language."""
+    return ngettext("%(n)s token revoked", "%(n)s tokens revoked", count) % {"n": count}

@@ -220,7 +220,7 @@ def round_unopen(*, rnd: Round, actor: Actor, reason: str) -> Round:
                 "new_codes_tables": [None, [t.number for t in tables]],
                 **({"missed_round_taken_back": [back, None]} if back else {}),
             },
-            note=f"{reason.strip()} ({revoked} token(s) revoked)",
+            note=f"{reason.strip()} ({audit.revoked_note(revoked)})",
         )
         queue.request_standings(event)
     return rnd

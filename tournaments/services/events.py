@@ -646,7 +646,7 @@ def table_new_codes(*, table: Table, actor: Actor) -> Table:
             actor=actor.label,
             action="table_new_codes",
             changes={"table": [None, table.number], "round": [None, table.round.number]},
-            note=f"{revoked} token(s) revoked",
+            note=audit.revoked_note(revoked),
         )
     return table
 

@@ -141,7 +141,7 @@ def role_grant(*, event: Event, actor: Actor, identifier: str, role: str) -> Any
             actor=actor.label,
             action="role_granted",
             changes={"user": [None, _username(user)], "role": [None, role]},
-            note="replaces: " + ", ".join(dropped) if dropped else "",
+            note=_("Was a referee of this event until now") if dropped else "",
         )
     return user
 
@@ -349,6 +349,6 @@ def invitation_accept(
                 "user": [None, _username(user)],
                 "role": [None, invitation.role],
             },
-            note="replaces: " + ", ".join(dropped) if dropped else "",
+            note=_("Was a referee of this event until now") if dropped else "",
         )
     return user

@@ -283,7 +283,7 @@ def lineup_set(
             actor=actor.label,
             action="team_lineup",
             changes=changes,
-            note=f"{revoked} token(s) revoked" if renewed else "",
+            note=audit.revoked_note(revoked) if renewed else "",
         )
     queue.request_standings(event)
     return LineUp.objects.get(match=match, team=team)

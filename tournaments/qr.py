@@ -7,9 +7,15 @@ from django.utils.safestring import SafeString, mark_safe
 
 
 def qr_svg(url: str, *, title: str, scale: int = 4) -> SafeString:
-    """A QR code of ``url`` as inline SVG (segno's own markup)."""
+    """A QR code of ``url`` as inline SVG (segno's own markup), drawn at its natural size and
+    scaling with it when a style sets another (segno writes no viewBox beside a size)."""
     qr = segno.make(url, error="m")
-    return mark_safe(qr.svg_inline(scale=scale, title=title, svgclass="qr"))  # noqa: S308
+    width, height = qr.symbol_size(scale=scale)
+    markup = qr.svg_inline(scale=scale, title=title, svgclass="qr")
+    sized = f'<svg width="{width}" height="{height}"'
+    assert markup.startswith(sized), markup[:60]
+    markup = f'{sized} viewBox="0 0 {width} {height}"' + markup[len(sized) :]
+    return mark_safe(markup)  # noqa: S308
 
 
 def qr_png(url: str, *, scale: int = 6) -> bytes:

@@ -1,14 +1,91 @@
 /* The room's screen: show one slide at a time, the next every data-rotate-every ms (12 s by
    default, ?every=N in the address); the slides themselves are refreshed by live.js. "Pause"
-   stops the rotation (and shows every slide). */
+   stops the rotation (and shows every slide).
+
+   The server sends each list ("find your table", the standings) as one table; it is split here
+   into as many slides as the screen's height needs, since nobody scrolls a projector. */
 (function () {
   "use strict";
   var index = 0;
   var paused = false;
+  var MARGIN = 12; // px kept free under a slide's last row
 
   function slides() {
     var box = document.getElementById("screen-slides");
     return box ? Array.prototype.slice.call(box.querySelectorAll("[data-slide]")) : [];
+  }
+
+  function only(section) {
+    slides().forEach(function (s) { s.classList.toggle("current", s === section); });
+  }
+
+  function emptied(section) {
+    var copy = section.cloneNode(true);
+    var body = copy.querySelector("tbody");
+    while (body.firstChild) { body.removeChild(body.firstChild); }
+    return copy;
+  }
+
+  function numbered(parts, kind) {
+    parts.forEach(function (part, i) {
+      var heading = part.querySelector("h2");
+      var id = kind + "-" + (i + 1);
+      heading.id = id;
+      part.setAttribute("aria-labelledby", id);
+      var sub = part.querySelector("[data-part]");
+      if (sub) {
+        sub.textContent = (i + 1) + "/" + parts.length;
+        sub.hidden = parts.length < 2;
+      }
+    });
+  }
+
+  /* Fill slides one row at a time, each shown alone as the room sees it, and start a new
+     slide when a row would end below the screen (a slide keeps at least one row). */
+  function split(first) {
+    var kind = first.getAttribute("data-fit");
+    var body = first.querySelector("tbody");
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.forEach(function (row) { body.removeChild(row); });
+    var parts = [first];
+    var section = first;
+    var limit = window.innerHeight - MARGIN;
+    only(section);
+    rows.forEach(function (row) {
+      body.appendChild(row);
+      if (body.rows.length > 1 && row.getBoundingClientRect().bottom > limit) {
+        body.removeChild(row);
+        var next = emptied(section);
+        section.parentNode.insertBefore(next, section.nextSibling);
+        section = next;
+        body = section.querySelector("tbody");
+        only(section);
+        body.appendChild(row);
+        parts.push(section);
+      }
+    });
+    numbered(parts, kind);
+  }
+
+  /* Put every list back in one table, then split it again for this screen. */
+  function fit() {
+    var box = document.getElementById("screen-slides");
+    if (!box) { return; }
+    var firsts = {};
+    slides().forEach(function (s) {
+      var kind = s.getAttribute("data-fit");
+      if (!kind) { return; }
+      if (!firsts[kind]) { firsts[kind] = s; return; }
+      var body = firsts[kind].querySelector("tbody");
+      Array.prototype.slice.call(s.querySelector("tbody").rows).forEach(function (row) {
+        body.appendChild(row);
+      });
+      s.parentNode.removeChild(s);
+    });
+    var rotating = box.classList.contains("rotating");
+    box.classList.add("rotating");
+    Object.keys(firsts).forEach(function (kind) { split(firsts[kind]); });
+    box.classList.toggle("rotating", rotating);
   }
 
   function show() {
@@ -28,6 +105,11 @@
     show();
   }
 
+  function refit() {
+    fit();
+    show();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("screen-pause");
     if (button) {
@@ -37,10 +119,15 @@
         show();
       });
     }
-    show();
+    refit();
     var box = document.getElementById("screen-slides");
     var every = box ? parseInt(box.getAttribute("data-rotate-every"), 10) : 0;
     window.setInterval(next, every > 0 ? every : 12000);
+    var waiting = null;
+    window.addEventListener("resize", function () {
+      window.clearTimeout(waiting);
+      waiting = window.setTimeout(refit, 200);
+    });
   });
-  document.addEventListener("live:updated", show);
+  document.addEventListener("live:updated", refit);
 })();

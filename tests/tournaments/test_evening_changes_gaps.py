@@ -105,7 +105,7 @@ def test_the_screens_find_your_table_lists_the_pair_with_the_bye(client, running
     running_event.published = True
     running_event.save(update_fields=["published"])
     page = client.get(reverse("public:screen", args=[running_event.pk]))
-    seats = {s.player: s for p in page.context["seat_pages"] for s in p}
+    seats = {s.player: s for s in page.context["seats"]}
     assert (seats["Aaron Late"].table, seats["Aaron Late"].direction) == (None, "bye")
     assert len(seats) == 2 * running_event.entries.count()
 

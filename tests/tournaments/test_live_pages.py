@@ -104,7 +104,7 @@ def test_screen_lists_the_open_rounds_players_alphabetically_with_table_and_dire
     running_event.published = True
     running_event.save()
     page = client.get(reverse("public:screen", args=[running_event.pk]))
-    seats = page.context["seat_pages"][0]
+    seats = page.context["seats"]
     names = [s.player for s in seats]
     assert names == sorted(names, key=str.casefold) and len(names) == 8
     table = _table(running_event)
@@ -123,7 +123,7 @@ def test_screen_never_shows_the_open_rounds_scores_even_to_an_organiser(logged_i
     assert standings.context["view"].after_round == 1
     # ... the room's screen does not, even opened from the organiser's laptop.
     screen = logged_in.get(reverse("public:screen", args=[running_event.pk]))
-    assert screen.context["standing_pages"] == []
+    assert screen.context["standing_rows"] == []
     assert "Standings after round" not in screen.content.decode()
 
 

@@ -367,10 +367,6 @@ def check_boards(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-SCREEN_NAMES_PER_SLIDE = 24
-SCREEN_ROWS_PER_SLIDE = 16
-
-
 def screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The room's screen (a projector or a TV): large type, rotating between "find your table",
     the standings of closed rounds and a QR code to the public pages; refreshes itself.
@@ -411,8 +407,10 @@ def _screen_context(request: HttpRequest, ev: sel.EventView) -> dict[str, Any]:
         ev,
         round=rnd,
         clock=round_clock(rnd) if rnd else None,
-        seat_pages=pdf.groups(seats, SCREEN_NAMES_PER_SLIDE),
-        standing_pages=pdf.groups(rows, SCREEN_ROWS_PER_SLIDE),
+        # Every row in one table of its kind: screen.js splits it into as many slides as the
+        # screen's height needs.
+        seats=seats,
+        standing_rows=rows,
         view=view,
         public_url=public_url,
         rotate_s=rotate,

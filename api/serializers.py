@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine import clip
-from tournaments import play
+from tournaments import play, policy
 from tournaments.clock import round_clock
 from tournaments.models import (
     AuditEntry,
@@ -270,6 +270,12 @@ class TableSerializer(serializers.ModelSerializer):
     code_ew = serializers.SerializerMethodField(
         help_text=_("EW's code; only for the event's organisers.")
     )
+    time_after = serializers.SerializerMethodField(
+        help_text=_(
+            "The deal during which time was called at the table (null until it says). While the "
+            "round is open, only for the event's organisers and referees and the table itself."
+        )
+    )
 
     class Meta:
         model = Table
@@ -282,6 +288,15 @@ class TableSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_code_ew(self, table: Table) -> str | None:
         return table.code_ew if self.context.get("show_codes") else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_time_after(self, table: Table) -> int | None:
+        actor = self.context.get("actor")
+        if table.time_after is None or actor is None:
+            return None
+        if not policy.can_see_time_called(actor, table, staff=self.context.get("staff", False)):
+            return None
+        return table.time_after
 
 
 class BoardSerializer(serializers.Serializer):

@@ -288,7 +288,10 @@ class RoundTablesView(generics.ListAPIView):
     def get_serializer_context(self) -> dict[str, Any]:
         context = super().get_serializer_context()
         if hasattr(self, "round"):
-            context["show_codes"] = access.actor_for(self.request).is_organiser(self.round.event)
+            actor = access.actor_for(self.request)
+            context["actor"] = actor
+            context["show_codes"] = policy.can_see_codes(actor, self.round.event)
+            context["staff"] = policy.is_event_staff(actor, self.round.event)
         return context
 
 
@@ -692,7 +695,8 @@ class TableNewCodesView(ApiView):
         events.require_organiser(table.round.event, actor)  # refused before the body is read
         no_body(request)
         table = events.table_new_codes(table=table, actor=actor)
-        return Response(s.TableSerializer(table, context={"show_codes": True}).data)
+        context = {"actor": actor, "show_codes": True, "staff": True}
+        return Response(s.TableSerializer(table, context=context).data)
 
 
 # ---- play records ---------------------------------------------------------------------------

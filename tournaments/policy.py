@@ -52,6 +52,13 @@ def can_see_codes(actor: Actor, event: Event) -> bool:
     return actor.is_organiser(event)
 
 
+def can_see_time_called(actor: Actor, table: Table, *, staff: bool) -> bool:
+    """The deal during which time was called at ``table``: a table is asked only while its
+    match goes on, which in game mode depends on its scores, so until the round closes it is
+    the event's staff's (``staff``, decided once per list) and the table's own."""
+    return staff or table.round.status == Round.Status.CLOSED or actor.sits_at(table)
+
+
 def can_download_tournament_file(actor: Actor, event: Event) -> bool:
     """The tournament file holds the seed, which stays secret from everyone, organisers
     included, until the event is finished: then anyone may check the pairings with it."""

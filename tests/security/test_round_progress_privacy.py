@@ -8,16 +8,18 @@ playing it. A proposed round's tables were public through the API while the pair
 them for the organisers and referees."""
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import engine
 from api.authentication import table_token
 from tournaments import play, queue
 from tournaments.actors import Actor
-from tournaments.models import Event, StandingsSnapshot, Table
-from tournaments.services import events, results
+from tournaments.models import Event, Round, StandingsSnapshot, Table
+from tournaments.services import clock, events, results
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +187,29 @@ def test_a_hand_entered_after_its_short_result_does_not_open_the_channel_again(
     assert after.json()["stale"] is False
     assert after["ETag"] == before["ETag"]
     assert page_after["ETag"] == page_before["ETag"]
+
+
+def test_when_time_was_called_at_a_table_stays_with_the_staff_and_the_table_until_the_round_closes(
+    game_event, organiser
+):
+    """Fair-play audit, 2026-12-07. A table is asked when time was called only while its match
+    goes on, which in game mode depends on its scores: ``time_after`` on the public list of a
+    round's tables told the table next door that board 1 had not ended table 1's game."""
+    _play_board_1(game_event, {"NS": 36, "EW": 36})  # nobody scores: the game goes on
+    rnd = game_event.rounds.get(number=1)
+    table1, table2 = Table.objects.filter(round=rnd).order_by("number")
+    Round.objects.filter(pk=rnd.pk).update(clock_ends_at=timezone.now() - timedelta(minutes=1))
+    clock.table_time_called(table=table1, actor=Actor(table=table1, side="NS"), deal=2)
+
+    def seen(client):
+        body = client.get(f"/api/v1/rounds/{rnd.pk}/tables").json()["results"]
+        return {t["number"]: t["time_after"] for t in body}
+
+    own, neighbour, staff = APIClient(), APIClient(), APIClient()
+    own.credentials(HTTP_AUTHORIZATION=f"Table {table_token(table1, 'EW')}")
+    neighbour.credentials(HTTP_AUTHORIZATION=f"Table {table_token(table2, 'NS')}")
+    staff.force_authenticate(organiser)
+    assert seen(APIClient()) == {1: None, 2: None} == seen(neighbour)
+    assert seen(own) == {1: 2, 2: None} == seen(staff)
+    events.round_close(rnd=rnd, actor=Actor(user=organiser), accept_missing=True)
+    assert seen(APIClient()) == {1: 2, 2: None}

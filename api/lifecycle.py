@@ -369,13 +369,24 @@ class PairsView(ApiView):
         created = []
         with transaction.atomic():
             batch = svc.PairBatch(event)
+            refused: dict[int, dict[str, list[str]]] = {}
+            first_at: dict[frozenset[str], int] = {}
             for i, row in enumerate(rows):
+                players = svc.players_key(row["player1"], row["player2"])
+                if many and players in first_at:
+                    message = _("The same two players as pairs[%(i)s]: a pair is registered once.")
+                    refused[i] = {"player2": [message % {"i": first_at[players]}]}
+                    continue
+                first_at.setdefault(players, i)
                 try:
-                    created.append(register(event=event, actor=actor, batch=batch, **row))
+                    with transaction.atomic():  # the other pairs go on being checked
+                        created.append(register(event=event, actor=actor, batch=batch, **row))
                 except ServiceError as exc:
-                    if many and exc.field:
-                        exc.field = f"pairs[{i}].{exc.field}"
-                    raise
+                    if not many or exc.code != "invalid":  # the same for every pair: say it once
+                        raise
+                    refused[i] = {exc.field or NON_FIELD: [exc.message]}
+            if refused:  # all or none: every problem at once, nothing stored
+                raise ValidationError({"pairs": refused})
         return Response(
             ls.PairSerializer(
                 selectors.event_entries(event).filter(pk__in=[e.pk for e in created]), many=True

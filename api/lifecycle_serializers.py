@@ -13,10 +13,16 @@ from rest_framework import serializers
 from api.serializers import ChoiceField, RequestSerializer
 from tournaments.forms import MAX_CSV_BYTES, PRESETS
 from tournaments.models import Club, Entry, Event, Pair, Player, RoleInvitation, Round, Table
-from tournaments.services.events import OUTSTANDING_KINDS
+from tournaments.services.events import OPTION_RANGES, OUTSTANDING_KINDS
 from tournaments.services.names import max_length
 
 PAIR_NUMBER = {"min_value": 1, "max_value": 32767}
+
+
+def ranged(option: str) -> dict[str, int]:
+    """The least and largest value of a numeric option, as an IntegerField's arguments."""
+    least, most = OPTION_RANGES[option]
+    return {"min_value": least, "max_value": most}
 
 
 class EventWriteSerializer(RequestSerializer):
@@ -40,25 +46,25 @@ class EventWriteSerializer(RequestSerializer):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     ruleset = ChoiceField(choices=Event.Ruleset.choices, required=False)
     sant_vicenc_in_botifarra = serializers.BooleanField(required=False, allow_null=True)
-    game_target = serializers.IntegerField(min_value=1, max_value=32767, required=False)
-    game_cap = serializers.IntegerField(min_value=1, max_value=32767, required=False)
-    deal_limit = serializers.IntegerField(
-        min_value=1, max_value=32767, required=False, allow_null=True
-    )
+    game_target = serializers.IntegerField(**ranged("game_target"), required=False)
+    game_cap = serializers.IntegerField(**ranged("game_cap"), required=False)
+    deal_limit = serializers.IntegerField(**ranged("deal_limit"), required=False, allow_null=True)
     match_mode = ChoiceField(choices=Event.MatchMode.choices, required=False)
-    rounds_count = serializers.IntegerField(min_value=1, max_value=30, required=False)
-    boards_per_round = serializers.IntegerField(min_value=1, max_value=36, required=False)
+    rounds_count = serializers.IntegerField(**ranged("rounds_count"), required=False)
+    boards_per_round = serializers.IntegerField(**ranged("boards_per_round"), required=False)
     ranking_method = ChoiceField(choices=Event.Ranking.choices, required=False)
-    bye_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    bye_points = serializers.IntegerField(**ranged("bye_points"), required=False)
     draw = ChoiceField(choices=Event.Draw.choices, required=False)
-    tiebreak_deals = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    tiebreak_deals = serializers.IntegerField(**ranged("tiebreak_deals"), required=False)
     round_minutes = serializers.IntegerField(
-        min_value=1, max_value=600, required=False, allow_null=True
+        **ranged("round_minutes"), required=False, allow_null=True
     )
-    late_entry_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
-    requested_bye_points = serializers.IntegerField(min_value=0, max_value=2, required=False)
+    late_entry_points = serializers.IntegerField(**ranged("late_entry_points"), required=False)
+    requested_bye_points = serializers.IntegerField(
+        **ranged("requested_bye_points"), required=False
+    )
     registration_cap = serializers.IntegerField(
-        min_value=2, max_value=32767, required=False, allow_null=True
+        **ranged("registration_cap"), required=False, allow_null=True
     )
     fee_amount = serializers.DecimalField(
         max_digits=8, decimal_places=2, min_value=0, required=False, allow_null=True
@@ -66,19 +72,17 @@ class EventWriteSerializer(RequestSerializer):
     fee_currency = serializers.CharField(max_length=3, required=False)
     fee_instructions = serializers.CharField(max_length=300, required=False, allow_blank=True)
     competitor = ChoiceField(choices=Event.Competitor.choices, required=False)
-    team_bye_vp = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    team_bye_vp = serializers.IntegerField(**ranged("team_bye_vp"), required=False)
     # The pairing page's options (docs/organisers.md, "Choosing a pairing method").
     format = ChoiceField(choices=Event.Format.choices, required=False)
     seeding = ChoiceField(choices=Event.Seeding.choices, required=False)
     accelerated = serializers.BooleanField(required=False)
-    club_rounds = serializers.IntegerField(min_value=0, max_value=30, required=False)
+    club_rounds = serializers.IntegerField(**ranged("club_rounds"), required=False)
     round_robin = ChoiceField(choices=Event.RoundRobin.choices, required=False)
-    group_size = serializers.IntegerField(min_value=2, max_value=16, required=False)
-    qualifiers = serializers.IntegerField(min_value=1, max_value=32767, required=False)
-    repesca = serializers.IntegerField(
-        min_value=0, max_value=32767, required=False, allow_null=True
-    )
-    repesca_min_points = serializers.IntegerField(min_value=0, max_value=32767, required=False)
+    group_size = serializers.IntegerField(**ranged("group_size"), required=False)
+    qualifiers = serializers.IntegerField(**ranged("qualifiers"), required=False)
+    repesca = serializers.IntegerField(**ranged("repesca"), required=False, allow_null=True)
+    repesca_min_points = serializers.IntegerField(**ranged("repesca_min_points"), required=False)
 
 
 class PresetSerializer(serializers.Serializer):

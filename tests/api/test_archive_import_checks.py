@@ -168,6 +168,29 @@ def test_an_option_of_the_wrong_type_is_a_400_at_that_option(db, commits, option
     _refused(run, bad, f"event.options.{option}")
 
 
+@pytest.mark.parametrize(
+    "path, value",
+    [
+        ("options.round_minutes", 9999),
+        ("options.requested_bye_points", 9),
+        ("options.group_size", 1),
+        ("registration_cap", 1),
+    ],
+)
+def test_an_option_outside_what_an_event_takes_is_a_400_at_that_option(db, commits, path, value):
+    """The events API refuses these values; an import stored them (API audit, 2026-12-07)."""
+    run = run_event(commits)
+    doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()
+    bad = copy.deepcopy(doc)
+    *parents, name = ["event", *path.split(".")]
+    holder = bad
+    for key in parents:
+        holder = holder[key]
+    holder[name] = value
+    message = _refused(run, bad, f"event.{path}")
+    assert message.startswith("Not a value this option takes: from ")
+
+
 def test_a_round_past_the_events_number_of_rounds_is_refused(db, commits):
     run = run_event(commits)
     doc = run.organiser.get(f"{API}/events/{run.pk}/archive").json()

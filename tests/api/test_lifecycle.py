@@ -52,6 +52,31 @@ def test_wrong_states_are_409(world):
     assert register.status_code == 409 and "status" in errors_of(register)
 
 
+def test_a_batch_of_pairs_names_every_bad_pair_and_stores_none(world):
+    organiser = world.client("organiser")
+    draft = EventFactory(organisers=[world.users["organiser"]], status="registration")
+    url = f"/api/v1/events/{draft.pk}/pairs"
+    many = {
+        "pairs": [
+            {"player1": "Anna", "player2": "anna"},
+            {"player1": "Berta", "player2": "Carles"},
+            {"player1": "Dolors", "player2": "Dolors"},
+            {"player1": "carles", "player2": "berta"},
+        ]
+    }
+    response = organiser.post(url, many, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert [e["field"] for e in errors] == [
+        "pairs[0].player2",
+        "pairs[2].player2",
+        "pairs[3].player2",
+    ]
+    # Pair 1 of the batch was never stored: the repeat names it by its place in the request.
+    assert errors[2]["message"] == ("The same two players as pairs[1]: a pair is registered once.")
+    assert not Entry.objects.filter(event=draft).exists()
+
+
 def test_closing_lists_the_missing_boards_until_decided(world):
     organiser = world.client("organiser")
     round_url = _url(world, "rounds/1")

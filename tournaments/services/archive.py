@@ -53,7 +53,12 @@ from tournaments.models import (
 )
 from tournaments.services import Conflict, NotAllowed, ServiceError, audit, clubs
 from tournaments.services.disputes import ruling_values
-from tournaments.services.events import EVENT_OPTIONS, players_key, same_person_problem
+from tournaments.services.events import (
+    EVENT_OPTIONS,
+    OPTION_RANGES,
+    players_key,
+    same_person_problem,
+)
 from tournaments.services.names import normal_name
 from tournaments.services.results import short_values
 from tournaments.services.standings import standings_recompute
@@ -379,6 +384,16 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
             and (not isinstance(value, types) or (bool not in types and isinstance(value, bool)))
         ):
             raise ServiceError(_("Not a value this option takes."), field=f"event.options.{name}")
+    ranged = [(f"event.options.{name}", value) for name, value in data["options"].items()]
+    ranged.append(("event.registration_cap", data["registration_cap"]))
+    for path, value in ranged:
+        least, most = OPTION_RANGES.get(path.rsplit(".", 1)[1], (None, None))
+        if isinstance(value, int) and least is not None and not least <= value <= most:
+            raise ServiceError(
+                _("Not a value this option takes: from %(least)s to %(most)s.")
+                % {"least": least, "most": most},
+                field=path,
+            )
     event = Event(
         name=data["name"],
         club=clubs.club_for(name=data["club"] or "", actor=actor),

@@ -20,6 +20,8 @@ from scoring.types import CannotPair
 from tournaments import play, queue, rating_reads, scoring_io, team_io, webhooks
 from tournaments.actors import Actor
 from tournaments.models import (
+    MAX_BOARDS_PER_ROUND,
+    MAX_ROUNDS,
     Board,
     ByeRequest,
     Club,
@@ -1020,6 +1022,28 @@ EVENT_OPTIONS = (
     "repesca",
     "repesca_min_points",
 )
+SMALLEST_CEILING = 32767  # a PositiveSmallIntegerField's largest value
+# The values each numeric option (and the place limit) may take when an event is made: the API
+# checks them, and so does an import (the organiser's page checks them too, with its sentences).
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "team_bye_vp": (0, 20),
+    "game_target": (1, SMALLEST_CEILING),
+    "game_cap": (1, SMALLEST_CEILING),
+    "deal_limit": (1, SMALLEST_CEILING),
+    "tiebreak_deals": (0, SMALLEST_CEILING),
+    "round_minutes": (1, 600),
+    "late_entry_points": (0, SMALLEST_CEILING),
+    "requested_bye_points": (0, 2),
+    "rounds_count": (1, MAX_ROUNDS),
+    "boards_per_round": (1, MAX_BOARDS_PER_ROUND),
+    "bye_points": (0, SMALLEST_CEILING),
+    "club_rounds": (0, MAX_ROUNDS),
+    "group_size": (2, 16),
+    "qualifiers": (1, SMALLEST_CEILING),
+    "repesca": (0, SMALLEST_CEILING),
+    "repesca_min_points": (0, SMALLEST_CEILING),
+    "registration_cap": (2, SMALLEST_CEILING),
+}
 EVENT_DETAILS = (
     "name",
     "club",

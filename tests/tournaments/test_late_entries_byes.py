@@ -119,7 +119,16 @@ def test_the_pairs_page_registers_a_late_entry_and_a_requested_bye(client, organ
     url = reverse("tournaments:entries", args=[event.pk])
     page = client.get(url).content.decode()
     assert 'id="late-form"' in page and 'id="bye-form"' in page
-    response = client.post(url, {"player1": "Laia Puig", "player2": "Joan Vidal"})
+    late = {"player1": "Laia Puig", "player2": "Joan Vidal"}
+    # Issue 14: a late change asks first, saying what it will do.
+    asked = client.post(url, late)
+    assert asked.status_code == 200 and event.entries.count() == 4
+    plan = asked.content.decode().split('id="plan"')[1].split("</ul>")[0]
+    assert "Register Laia Puig – Joan Vidal as a late entry." in plan
+    mp = event.late_entry_points
+    assert f"It plays from round 2 and starts with {mp} match points." in plan
+    assert "Drop the proposed" not in asked.content.decode()
+    response = client.post(url, {**late, "confirmed": "1"})
     assert response.status_code == 302
     late = event.entries.get(number=5)
     assert late.joins_round == 2
@@ -130,8 +139,15 @@ def test_the_pairs_page_registers_a_late_entry_and_a_requested_bye(client, organ
     form = bad.content.decode().split('id="bye-form"')[1].split("</form>")[0]
     field = form.split('id="field-round_number"')[1].split("</div>")[0]
     assert "the others have started or do not exist" in field
-    client.post(bye_url, {"entry": late.pk, "round_number": "3"})
+    asked = client.post(bye_url, {"entry": late.pk, "round_number": "3"})
+    assert asked.status_code == 200 and not ByeRequest.objects.exists()
+    sits_out = f"Pair 5 sits out round 3 and scores {event.requested_bye_points} match points"
+    assert sits_out in asked.content.decode()
+    client.post(bye_url, {"entry": late.pk, "round_number": "3", "confirmed": "1"})
     assert ByeRequest.objects.filter(entry=late, round_number=3).exists()
+    # A request the service would refuse is refused before asking (here: the same one again).
+    again = client.post(bye_url, {"entry": late.pk, "round_number": "3"})
+    assert again.status_code == 400 and "already sits out round 3" in again.content.decode()
     page = client.get(url).content.decode()
     assert "late entry: from round 2" in page and 'data-bye-request="5-3"' in page
 
@@ -210,6 +226,9 @@ def test_a_late_entry_or_a_bye_that_drops_a_proposal_asks_first(client, organise
     assert client.post(bye_url, {**bye, "confirmed": "1"}).status_code == 302
     assert ByeRequest.objects.filter(round_number=2).exists()
     assert not event.rounds.filter(number=2).exists()
-    # Without a proposal to drop, nothing is asked.
+    # Without a proposal to drop, the page still asks, and says nothing is dropped.
     third = {"entry": event.entries.get(number=2).pk, "round_number": "3"}
-    assert client.post(bye_url, third).status_code == 302
+    asked = client.post(bye_url, third)
+    assert asked.status_code == 200 and "Drop the proposed" not in asked.content.decode()
+    assert client.post(bye_url, {**third, "confirmed": "1"}).status_code == 302
+    assert ByeRequest.objects.filter(round_number=3).exists()

@@ -69,7 +69,9 @@ def test_once_running_a_pair_registers_as_a_late_entry(logged_in, running_event)
     url = reverse("tournaments:entries", args=[running_event.pk])
     page = logged_in.get(url).content.decode()
     assert 'id="register-form"' not in page and 'id="late-form"' in page
-    response = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
+    asked = logged_in.post(url, {"player1": "Late", "player2": "Comers"})
+    assert asked.status_code == 200 and not running_event.entries.filter(number=5).exists()
+    response = logged_in.post(url, {"player1": "Late", "player2": "Comers", "confirmed": "1"})
     assert response.status_code == 302
     assert running_event.entries.get(number=5).joins_round == 2
 

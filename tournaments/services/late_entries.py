@@ -163,6 +163,25 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
     return request
 
 
+def bye_request_check(*, entry: Entry, round_number: int) -> None:
+    """Refuse as :func:`bye_request_add` would, changing nothing: the page asks only about a
+    request it can record."""
+    _check_bye_round(entry.event, entry, round_number)
+    if ByeRequest.objects.filter(entry=entry, round_number=round_number).exists():
+        raise ServiceError(
+            _("This pair already sits out round %(n)s.") % {"n": round_number}, field="round"
+        )
+
+
+def late_entry_possible(event: Event) -> bool:
+    """Whether ``event`` takes a late entry now (the service says why not when it does not)."""
+    return (
+        event.status == Event.Status.RUNNING
+        and not late_entries_refused(event)
+        and next_unopened_round(event) <= event.rounds_count
+    )
+
+
 def _check_bye_round(event: Event, entry: Entry, round_number: int) -> None:
     require_status(
         event, Event.Status.REGISTRATION, Event.Status.RUNNING, doing=_("record a requested bye")

@@ -504,10 +504,8 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     form = EntryForm(request.POST)
     if form.is_valid():
-        if event.status == Event.Status.RUNNING:
-            asked = _ask_before_dropping(request, event, late_entries.next_unopened_round(event))
-            if asked is not None:
-                return asked
+        if late_entries.late_entry_possible(event) and not request.POST.get("confirmed"):
+            return _ask_late_entry(request, event, form.cleaned_data)
         try:
             register = (
                 late_entries.late_entry_register
@@ -533,6 +531,23 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     return _entries_page(request, event, form=form, status=400)
 
 
+def _ask_late_entry(request: HttpRequest, event: Event, data: dict[str, Any]) -> HttpResponse:
+    players = data["name"] or svc.pair_display_name(data["player1"], data["player2"])
+    joins = late_entries.next_unopened_round(event)
+    return _ask_late_change(
+        request,
+        event,
+        joins,
+        heading=_("Register a late entry?"),
+        plan=[
+            _("Register %(players)s as a late entry.") % {"players": players},
+            _("It plays from round %(k)s and starts with %(mp)s match points.")
+            % {"k": joins, "mp": event.late_entry_points},
+        ],
+        confirm_label=_("Register the late entry"),
+    )
+
+
 @login_required
 @require_POST
 def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
@@ -541,29 +556,44 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _entries_page(request, event, bye_form=form, status=400)
     entry, number = form.cleaned_data["entry"], form.cleaned_data["round_number"]
-    asked = _ask_before_dropping(request, event, number)
-    if asked is not None:
-        return asked
+    sits_out = _("Pair %(n)s sits out round %(r)s and scores %(mp)s match points for it.") % {
+        "n": entry.number,
+        "r": number,
+        "mp": event.requested_bye_points,
+    }
     try:
+        if not request.POST.get("confirmed"):
+            late_entries.bye_request_check(entry=entry, round_number=number)
+            return _ask_late_change(
+                request,
+                event,
+                number,
+                heading=_("Record a requested bye?"),
+                plan=[sits_out],
+                confirm_label=_("Record the requested bye"),
+            )
         late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
     except ServiceError as exc:
         # The refusal beside its field: "round" is the form's round_number, "entry" its pair.
         field = {"round": "round_number", "entry": "entry"}.get(exc.field or "")
         form.add_error(field, exc.message)
         return _entries_page(request, event, bye_form=form, status=400)
-    messages.success(
-        request,
-        _("Pair %(n)s sits out round %(r)s and scores %(mp)s match points for it.")
-        % {"n": entry.number, "r": number, "mp": event.requested_bye_points},
-    )
+    messages.success(request, sits_out)
     return redirect("tournaments:entries", event.pk)
 
 
-def _ask_before_dropping(request: HttpRequest, event: Event, number: int) -> HttpResponse | None:
-    """A confirmation page when this change would drop round ``number``'s proposed pairing
-    (and any change made to it by hand); None when there is none, or the page was answered."""
-    if request.POST.get("confirmed") or not late_entries.proposal_pending(event, number):
-        return None
+def _ask_late_change(
+    request: HttpRequest,
+    event: Event,
+    number: int,
+    *,
+    heading: str,
+    plan: list[str],
+    confirm_label: str,
+) -> HttpResponse:
+    """The page that asks before a late entry or a requested bye touching round ``number``:
+    what will happen, and whether it drops that round's proposed pairing (with any change made
+    to it by hand). Its form sends the same fields again with ``confirmed``."""
     fields = [
         (key, value)
         for key, values in request.POST.lists()
@@ -572,8 +602,16 @@ def _ask_before_dropping(request: HttpRequest, event: Event, number: int) -> Htt
     ]
     return render(
         request,
-        "tournaments/confirm_drop_proposal.html",
-        {"event": event, "round": number, "fields": fields},
+        "tournaments/confirm_late_change.html",
+        {
+            "event": event,
+            "round": number,
+            "drops_proposal": late_entries.proposal_pending(event, number),
+            "heading": heading,
+            "plan": plan,
+            "confirm_label": confirm_label,
+            "fields": fields,
+        },
     )
 
 

@@ -239,6 +239,14 @@ def test_csv_parse_reads_lines_ending_in_a_carriage_return_alone():
     assert [(r.line, r.player1) for r in preview.rows] == [(2, "Anna"), (3, "Marta")]
 
 
+def test_csv_parse_reads_the_header_after_a_byte_order_mark():
+    """A spreadsheet's "CSV UTF-8" starts with U+FEFF: pasted on the page or sent to the API
+    (only an uploaded file was decoded without it), its header was registered as a pair."""
+    preview = events.pairs_csv_parse("\ufeffplayer1,player2,name,club\nAnna,Jordi,,\n")
+    assert preview.ok, preview.errors
+    assert [r.player1 for r in preview.rows] == ["Anna"]
+
+
 def test_csv_parse_takes_the_header_on_the_first_line_with_text():
     """A header after an empty line (or an empty spreadsheet row) is not a pair "player1 –
     player2"."""

@@ -193,8 +193,9 @@ def pairs_csv_parse(text: str, *, event: Event | None = None) -> CsvPreview:
     preview = CsvPreview()
     registered = registered_pairs(event) if event is not None else {}
     players_seen: dict[frozenset[str], int] = {}
-    # Lines end in \n, \r\n or, from old spreadsheets of the Mac, \r alone.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Lines end in \n, \r\n or, from old spreadsheets of the Mac, \r alone; a spreadsheet's
+    # "CSV UTF-8" starts with a byte-order mark, which pasted text and the API keep.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     reader = csv.reader(io.StringIO(text), delimiter=_separator(text))
     seen: dict[str, int] = {}
     header_possible = True  # the first line with text may name the columns

@@ -8,6 +8,7 @@
   "use strict";
   var index = 0;
   var paused = false;
+  var shown = null; // the slide on the screen: its list and first row, found again after a refit
   var MARGIN = 12; // px kept free under a slide's last row
 
   function slides() {
@@ -97,6 +98,32 @@
     index = index % all.length;
     all.forEach(function (s, i) { s.classList.toggle("current", i === index); });
     box.setAttribute("data-current", String(index));
+    shown = mark(all[index]);
+  }
+
+  function kindOf(slide) {
+    return slide.getAttribute("data-fit") || slide.getAttribute("aria-labelledby");
+  }
+
+  function mark(slide) {
+    var row = slide.querySelector("tbody tr");
+    return {kind: kindOf(slide), row: row ? row.textContent : null};
+  }
+
+  /* After the lists were split again (a refresh, a resize, the clock's line coming or going)
+     the slide count may differ: go on from the slide holding what was on the screen, so the
+     rotation neither jumps back nor skips a slide. */
+  function findShown() {
+    if (!shown) { return; }
+    var all = slides();
+    var same = all.filter(function (s) { return kindOf(s) === shown.kind; });
+    if (!same.length) { return; }
+    var holding = same.filter(function (s) {
+      return Array.prototype.some.call(s.querySelectorAll("tbody tr"), function (r) {
+        return r.textContent === shown.row;
+      });
+    });
+    index = all.indexOf(holding.length ? holding[0] : same[0]);
   }
 
   function next() {
@@ -107,6 +134,7 @@
 
   function refit() {
     fit();
+    findShown();
     show();
   }
 

@@ -68,3 +68,43 @@ def test_every_slide_fits_the_screen_and_follows_its_size(new_page):
     assert qr["drawn"][1] > 0.7 * qr["svg"][1] > 200, qr  # drawn at the box's size (22rem)
     assert abs(qr["drawn"][0] - qr["svg"][0]) < 2, qr  # and centred in it
     problems.assert_clean()
+
+
+CURRENT = """() => {
+  const slide = document.querySelector('#screen-slides [data-slide].current');
+  const row = slide.querySelector('tbody tr');
+  return {kind: slide.dataset.fit || 'qr', row: row ? row.innerText : null,
+          rows: [...slide.querySelectorAll('tbody tr')].map(r => r.innerText),
+          slides: document.querySelectorAll('#screen-slides [data-slide]').length};
+}"""
+
+
+def test_the_rotation_goes_on_from_the_slide_shown_when_the_lists_are_split_again(new_page):
+    """A refit (a refresh, the clock's line appearing, a resize) may change the number of
+    slides: the rotation went on from the old slide's number, jumping back to "find your table"
+    from the standings and skipping slides."""
+    event = build_demo().event
+    page, problems, shoot = new_page("room-screen-refit")
+    page.clock.install()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"/e/{event.pk}/screen/?every=2")
+    expect(page.locator("#screen-slides [data-slide].current")).to_have_count(1)
+    for _tick in range(12):
+        if page.evaluate(CURRENT)["kind"] == "standings":
+            break
+        page.clock.run_for(2000)
+    before = page.evaluate(CURRENT)
+    assert before["kind"] == "standings", before
+
+    page.set_viewport_size({"width": 1280, "height": 600})
+    page.wait_for_function("() => window.innerHeight === 600")
+    # The browser's own resize event may come after the clock below has run: send one now.
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.clock.run_for(300)  # the resize's pause, well before the next slide
+    after = page.evaluate(CURRENT)
+    assert after["slides"] > before["slides"]
+    assert after["kind"] == "standings" and before["row"] in after["rows"], (before, after)
+    page.clock.run_for(2000)
+    following = page.evaluate(CURRENT)
+    assert following["kind"] in ("standings", "qr"), following
+    problems.assert_clean()

@@ -232,3 +232,24 @@ def test_a_late_entry_or_a_bye_that_drops_a_proposal_asks_first(client, organise
     assert asked.status_code == 200 and "Drop the proposed" not in asked.content.decode()
     assert client.post(bye_url, {**third, "confirmed": "1"}).status_code == 302
     assert ByeRequest.objects.filter(round_number=3).exists()
+
+
+def test_a_late_change_confirmed_once_the_event_finished_says_why(client, organiser, event):
+    """The event finished while the confirmation page was open: the refusal went onto a form
+    the finished event's pairs page no longer draws, so the organiser saw no reason at all."""
+    client.force_login(organiser)
+    late = {"player1": "Laia Puig", "player2": "Joan Vidal"}
+    bye = {"entry": event.entries.get(number=1).pk, "round_number": "2"}
+    entries_url = reverse("tournaments:entries", args=[event.pk])
+    bye_url = reverse("tournaments:bye_request_add", args=[event.pk])
+    assert client.post(entries_url, late).status_code == 200
+    assert client.post(bye_url, bye).status_code == 200
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    for url, data, refusal in (
+        (entries_url, late, "Cannot register pairs: the event is finished."),
+        (bye_url, bye, "Cannot record a requested bye: the event is finished."),
+    ):
+        page = client.post(url, {**data, "confirmed": "1"}, follow=True)
+        assert refusal in page.content.decode(), refusal
+        assert "The event is finished: its pairs no longer change." in page.content.decode()
+    assert event.entries.count() == 4 and not ByeRequest.objects.exists()

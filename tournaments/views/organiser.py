@@ -514,6 +514,10 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
             )
             entry = register(event=event, actor=_actor(request), **form.cleaned_data)
         except (ServiceError, ValidationError) as exc:
+            if event.status not in (*EDITABLE_STATUSES, Event.Status.RUNNING):
+                # Finished meanwhile (a confirmation page was open): no form to show it beside.
+                messages.error(request, _error_text(exc))
+                return redirect("tournaments:entries", event.pk)
             field = getattr(exc, "field", None)  # beside the player it is about, if a field
             form.add_error(field if field in form.fields else None, _error_text(exc))
         else:
@@ -574,6 +578,9 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
             )
         late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
     except ServiceError as exc:
+        if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
+            messages.error(request, exc.message)  # as above: the page shows no bye form
+            return redirect("tournaments:entries", event.pk)
         # The refusal beside its field: "round" is the form's round_number, "entry" its pair.
         field = {"round": "round_number", "entry": "entry"}.get(exc.field or "")
         form.add_error(field, exc.message)

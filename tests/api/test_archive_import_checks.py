@@ -558,3 +558,34 @@ def test_the_demo_events_round_trip_with_rulings_of_every_kind(db, settings, com
         )
         event_import(document=public, actor=organiser)
     assert Submission.objects.exists()
+
+
+def test_a_round_robin_of_more_rounds_than_a_swiss_may_choose_imports(organiser, commits):
+    """A round robin of 32 pairs has 31 rounds, more than the 30 an organiser may choose: its
+    archive was refused at event.options.rounds_count (review of 2026-12-07)."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import EventFactory, PairFactory
+
+    actor = Actor(user=organiser)
+    event = EventFactory(
+        organisers=[organiser],
+        status="registration",
+        format="roundrobin",
+        boards_per_round=1,
+        club=None,
+    )
+    for number in range(1, 33):
+        Entry.objects.create(event=event, pair=PairFactory(), number=number)
+    with commits(execute=True):
+        events.event_start(event=event, actor=actor)
+        events.boards_generate(event=event)
+        events.event_finish(event=Event.objects.get(pk=event.pk), actor=actor)
+    assert Event.objects.get(pk=event.pk).rounds_count == 31
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(organiser)
+    document = api.get(f"{API}/events/{event.pk}/archive").json()
+    with commits(execute=True):
+        answer = api.post(f"{API}/events/import", document, format="json")
+    assert answer.status_code == 201, answer.content[:300]
+    assert Event.objects.get(pk=answer.json()["id"]).rounds_count == 31

@@ -3,6 +3,8 @@ slide's rows are inside the screen, on a 1080p TV as on a 720p projector, and ag
 window changes size; the rows are split into slides, none lost; the QR code is drawn at the
 size the screen gives it."""
 
+import datetime
+
 import pytest
 from playwright.sync_api import expect
 
@@ -85,7 +87,10 @@ def test_the_rotation_goes_on_from_the_slide_shown_when_the_lists_are_split_agai
     from the standings and skipping slides."""
     event = build_demo().event
     page, problems, shoot = new_page("room-screen-refit")
-    page.clock.install()
+    # Time stands still but for run_for: only the test moves the rotation on.
+    start = datetime.datetime.now(datetime.UTC)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + datetime.timedelta(seconds=1))
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"/e/{event.pk}/screen/?every=2")
     expect(page.locator("#screen-slides [data-slide].current")).to_have_count(1)
@@ -97,7 +102,7 @@ def test_the_rotation_goes_on_from_the_slide_shown_when_the_lists_are_split_agai
     assert before["kind"] == "standings", before
 
     page.set_viewport_size({"width": 1280, "height": 600})
-    page.wait_for_function("() => window.innerHeight === 600")
+    assert page.evaluate("() => window.innerHeight") == 600
     # The browser's own resize event may come after the clock below has run: send one now.
     page.evaluate("() => window.dispatchEvent(new Event('resize'))")
     page.clock.run_for(300)  # the resize's pause, well before the next slide

@@ -225,7 +225,10 @@ def test_a_team_event_takes_no_requested_bye_nor_prohibited_pairing(organiser, a
     with pytest.raises(Conflict):
         pairing_rules.forbidden_add(event=event, actor=actor, a=first.pk, b=third.pk)
     client.force_login(organiser)
-    client.post(f"/manage/{event.pk}/pairs/byes/", {"entry": first.pk, "round_number": 2})
+    asked = client.post(
+        f"/manage/{event.pk}/pairs/byes/", {"entry": first.pk, "round_number": 2}, follow=True
+    )
+    assert "In a team event the pairs come from the teams&#x27; line-ups." in asked.content.decode()
     client.post(
         f"/manage/{event.pk}/pairing/prohibited/", {"entry_a": first.pk, "entry_b": third.pk}
     )

@@ -253,3 +253,16 @@ def test_a_late_change_confirmed_once_the_event_finished_says_why(client, organi
         assert refusal in page.content.decode(), refusal
         assert "The event is finished: its pairs no longer change." in page.content.decode()
     assert event.entries.count() == 4 and not ByeRequest.objects.exists()
+
+
+def test_a_late_entry_the_service_would_refuse_is_refused_before_asking(client, organiser, event):
+    client.force_login(organiser)
+    one = event.entries.get(number=1).pair
+    url = reverse("tournaments:entries", args=[event.pk])
+    again = {"player1": one.player2.name.upper(), "player2": one.player1.name}
+    refused = client.post(url, again)
+    assert refused.status_code == 400 and 'id="plan"' not in refused.content.decode()
+    assert "already registered as pair 1" in refused.content.decode()
+    same = client.post(url, {"player1": "Laia Puig", "player2": "laia  puig"})
+    assert same.status_code == 400 and "the same person" in same.content.decode()
+    assert event.entries.count() == 4

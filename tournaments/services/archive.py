@@ -384,7 +384,14 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
             and (not isinstance(value, types) or (bool not in types and isinstance(value, bool)))
         ):
             raise ServiceError(_("Not a value this option takes."), field=f"event.options.{name}")
-    ranged = [(f"event.options.{name}", value) for name, value in data["options"].items()]
+    # A round robin's or groups event's rounds are as many as its pairs make (a round robin
+    # of 32 pairs has 31), not the number an organiser may choose for a Swiss.
+    drawn = data["options"].get("format", Event.Format.SWISS) != Event.Format.SWISS
+    ranged = [
+        (f"event.options.{name}", value)
+        for name, value in data["options"].items()
+        if not (drawn and name == "rounds_count")
+    ]
     ranged.append(("event.registration_cap", data["registration_cap"]))
     for path, value in ranged:
         least, most = OPTION_RANGES.get(path.rsplit(".", 1)[1], (None, None))
@@ -407,7 +414,7 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
         **data["options"],
     )
     try:
-        event.full_clean(exclude=["commitment"])
+        event.full_clean(exclude=["commitment", *(["rounds_count"] if drawn else [])])
     except DjangoValidationError as exc:
         field, messages = next(iter(exc.message_dict.items()))
         path = "event" if field == "__all__" else f"event.{field}"

@@ -318,6 +318,35 @@ def entry_register(
         )
 
 
+def new_pair(
+    player1: str,
+    player2: str,
+    name: str,
+    club: str,
+    *,
+    registered: dict[frozenset[str], Entry],
+) -> tuple[str, str, str, str, frozenset[str]]:
+    """The names of a new pair as stored (``normal_name``) and its players' key, or the
+    ServiceError that refuses it: a name missing or too long, one player twice, or the two
+    players of a pair ``registered`` already."""
+    player1, player2 = normal_name(player1), normal_name(player2)
+    name, club = normal_name(name), normal_name(club)
+    for field_name, value in (("player1", player1), ("player2", player2)):
+        if not value:  # nothing printable was typed (the forms require a name)
+            raise ServiceError(_("Type the player's name."), field=field_name)
+    too_long = length_problems(player1=player1, player2=player2, name=name, club=club)
+    if too_long:
+        field_name, message = too_long[0]
+        raise ServiceError(message, field=field_name)
+    players = players_key(player1, player2)
+    if len(players) == 1:
+        raise ServiceError(same_person_problem(), field="player2")
+    same = registered.get(players)
+    if same is not None:
+        raise ServiceError(already_registered_problem(same), field="player2")
+    return player1, player2, name, club, players
+
+
 def entry_create(
     *,
     event: Event,
@@ -333,23 +362,11 @@ def entry_create(
     """Store a new pair of the event (the callers check who may and when), audited. A caller
     registering many pairs passes one ``batch`` for them all (made in its transaction); a late
     entry's caller names the round whose proposed pairing it dropped, for the audit trail."""
-    player1, player2 = normal_name(player1), normal_name(player2)
-    name, club = normal_name(name), normal_name(club)
-    for field_name, value in (("player1", player1), ("player2", player2)):
-        if not value:  # nothing printable was typed (the forms require a name)
-            raise ServiceError(_("Type the player's name."), field=field_name)
-    too_long = length_problems(player1=player1, player2=player2, name=name, club=club)
-    if too_long:
-        field_name, message = too_long[0]
-        raise ServiceError(message, field=field_name)
     with transaction.atomic():
         batch = batch or PairBatch(event)
-        players = players_key(player1, player2)
-        if len(players) == 1:
-            raise ServiceError(same_person_problem(), field="player2")
-        same = batch.registered.get(players)
-        if same is not None:
-            raise ServiceError(already_registered_problem(same), field="player2")
+        player1, player2, name, club, players = new_pair(
+            player1, player2, name, club, registered=batch.registered
+        )
         club_obj = clubs.home_club(club) or event.club
         p1 = Player.objects.create(name=player1, club=club_obj)
         p2 = Player.objects.create(name=player2, club=club_obj)

@@ -18,7 +18,9 @@ from tournaments.services import Conflict, ServiceError, audit, lock_event, relo
 from tournaments.services.events import (
     PairBatch,
     entry_create,
+    new_pair,
     pair_gone,
+    registered_pairs,
     require_organiser,
     require_pairs_event,
     require_status,
@@ -166,11 +168,21 @@ def bye_request_add(*, entry: Entry, actor: Actor, round_number: int) -> ByeRequ
 def bye_request_check(*, entry: Entry, round_number: int) -> None:
     """Refuse as :func:`bye_request_add` would, changing nothing: the page asks only about a
     request it can record."""
+    require_pairs_event(entry.event)
     _check_bye_round(entry.event, entry, round_number)
     if ByeRequest.objects.filter(entry=entry, round_number=round_number).exists():
         raise ServiceError(
             _("This pair already sits out round %(n)s.") % {"n": round_number}, field="round"
         )
+
+
+def late_entry_check(
+    *, event: Event, player1: str, player2: str, name: str = "", club: str = ""
+) -> None:
+    """Refuse a late entry as :func:`late_entry_register` would for this pair, changing
+    nothing: the page asks only about a late entry it can register."""
+    require_pairs_event(event)
+    new_pair(player1, player2, name, club, registered=registered_pairs(event))
 
 
 def late_entry_possible(event: Event) -> bool:

@@ -504,9 +504,10 @@ def entries(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk, change=True)
     form = EntryForm(request.POST)
     if form.is_valid():
-        if late_entries.late_entry_possible(event) and not request.POST.get("confirmed"):
-            return _ask_late_entry(request, event, form.cleaned_data)
         try:
+            if late_entries.late_entry_possible(event) and not request.POST.get("confirmed"):
+                late_entries.late_entry_check(event=event, **form.cleaned_data)
+                return _ask_late_entry(request, event, form.cleaned_data)
             register = (
                 late_entries.late_entry_register
                 if event.status == Event.Status.RUNNING
@@ -578,7 +579,10 @@ def bye_request_add(request: HttpRequest, pk: int) -> HttpResponse:
             )
         late_entries.bye_request_add(entry=entry, actor=_actor(request), round_number=number)
     except ServiceError as exc:
-        if event.status not in (Event.Status.REGISTRATION, Event.Status.RUNNING):
+        if event.is_team_event or event.status not in (
+            Event.Status.REGISTRATION,
+            Event.Status.RUNNING,
+        ):
             messages.error(request, exc.message)  # as above: the page shows no bye form
             return redirect("tournaments:entries", event.pk)
         # The refusal beside its field: "round" is the form's round_number, "entry" its pair.

@@ -369,30 +369,49 @@ class PairsView(ApiView):
         created = []
         with transaction.atomic():
             batch = svc.PairBatch(event)
-            refused: dict[int, dict[str, list[str]]] = {}
-            first_at: dict[frozenset[str], int] = {}
-            for i, row in enumerate(rows):
-                players = svc.players_key(row["player1"], row["player2"])
-                if many and players in first_at:
-                    message = _("The same two players as pairs[%(i)s]: a pair is registered once.")
-                    refused[i] = {"player2": [message % {"i": first_at[players]}]}
-                    continue
-                first_at.setdefault(players, i)
-                try:
-                    with transaction.atomic():  # the other pairs go on being checked
-                        created.append(register(event=event, actor=actor, batch=batch, **row))
-                except ServiceError as exc:
-                    if not many or exc.code != "invalid":  # the same for every pair: say it once
-                        raise
-                    refused[i] = {exc.field or NON_FIELD: [exc.message]}
+            refused = _refused_pairs(rows, batch) if many else {}
             if refused:  # all or none: every problem at once, nothing stored
                 raise ValidationError({"pairs": refused})
+            for i, row in enumerate(rows):
+                try:
+                    created.append(register(event=event, actor=actor, batch=batch, **row))
+                except ServiceError as exc:
+                    if many and exc.field:
+                        exc.field = f"pairs[{i}].{exc.field}"
+                    raise
         return Response(
             ls.PairSerializer(
                 selectors.event_entries(event).filter(pk__in=[e.pk for e in created]), many=True
             ).data,
             status=status.HTTP_201_CREATED,
         )
+
+
+def _refused_pairs(
+    rows: list[dict[str, Any]], batch: svc.PairBatch
+) -> dict[int, dict[str, list[str]]]:
+    """Every pair of a batch that cannot be registered, by its place in the request, with why:
+    its names, a pair registered already, or the same two players as an earlier pair of it."""
+    refused: dict[int, dict[str, list[str]]] = {}
+    first_at: dict[frozenset[str], int] = {}
+    for i, row in enumerate(rows):
+        try:
+            *_names, players = svc.new_pair(
+                row["player1"],
+                row["player2"],
+                row.get("name", ""),
+                row.get("club", ""),
+                registered=batch.registered,
+            )
+        except ServiceError as exc:
+            refused[i] = {exc.field or NON_FIELD: [exc.message]}
+            continue
+        if players in first_at:
+            message = _("The same two players as pairs[%(i)s]: a pair is registered once.")
+            refused[i] = {"player2": [message % {"i": first_at[players]}]}
+        else:
+            first_at[players] = i
+    return refused
 
 
 class PairsImportView(ApiView):

@@ -366,19 +366,13 @@ class PairsView(ApiView):
             if event.status == Event.Status.RUNNING
             else svc.entry_register
         )
-        created = []
         with transaction.atomic():
             batch = svc.PairBatch(event)
-            refused = _refused_pairs(rows, batch) if many else {}
-            if refused:  # all or none: every problem at once, nothing stored
-                raise ValidationError({"pairs": refused})
-            for i, row in enumerate(rows):
-                try:
-                    created.append(register(event=event, actor=actor, batch=batch, **row))
-                except ServiceError as exc:
-                    if many and exc.field:
-                        exc.field = f"pairs[{i}].{exc.field}"
-                    raise
+            created = (
+                _register_many(rows, batch, register, actor)
+                if many
+                else [register(event=event, actor=actor, batch=batch, **rows[0])]
+            )
         return Response(
             ls.PairSerializer(
                 selectors.event_entries(event).filter(pk__in=[e.pk for e in created]), many=True
@@ -387,31 +381,34 @@ class PairsView(ApiView):
         )
 
 
-def _refused_pairs(
-    rows: list[dict[str, Any]], batch: svc.PairBatch
-) -> dict[int, dict[str, list[str]]]:
-    """Every pair of a batch that cannot be registered, by its place in the request, with why:
-    its names, a pair registered already, or the same two players as an earlier pair of it."""
+def _register_many(
+    rows: list[dict[str, Any]], batch: svc.PairBatch, register: Any, actor: Any
+) -> list[Entry]:
+    """Register a batch's pairs, all or none: every pair that cannot be registered is listed
+    (its names, a pair registered already, the same two players as an earlier pair of the
+    request), by its place in the request; what refuses the whole batch (the event's state, its
+    format) is said once, at its own field, by the first pair registered."""
     refused: dict[int, dict[str, list[str]]] = {}
     first_at: dict[frozenset[str], int] = {}
+    created = []
     for i, row in enumerate(rows):
-        try:
-            *_names, players = svc.new_pair(
-                row["player1"],
-                row["player2"],
-                row.get("name", ""),
-                row.get("club", ""),
-                registered=batch.registered,
-            )
-        except ServiceError as exc:
-            refused[i] = {exc.field or NON_FIELD: [exc.message]}
-            continue
+        players = svc.players_key(row["player1"], row["player2"])
         if players in first_at:
             message = _("The same two players as pairs[%(i)s]: a pair is registered once.")
             refused[i] = {"player2": [message % {"i": first_at[players]}]}
-        else:
-            first_at[players] = i
-    return refused
+            continue
+        first_at[players] = i
+        names = (row["player1"], row["player2"], row.get("name", ""), row.get("club", ""))
+        try:
+            svc.new_pair(*names, registered=batch.registered)
+        except ServiceError as exc:
+            refused[i] = {exc.field or NON_FIELD: [exc.message]}
+            continue
+        if not refused:  # nothing is stored once a pair is refused: the rest is only checked
+            created.append(register(event=batch.event, actor=actor, batch=batch, **row))
+    if refused:  # the transaction rolls back what was registered before the first refusal
+        raise ValidationError({"pairs": refused})
+    return created
 
 
 class PairsImportView(ApiView):

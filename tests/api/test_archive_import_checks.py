@@ -10,6 +10,7 @@ import io
 import json
 import random
 import unicodedata
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -589,3 +590,6 @@ def test_a_round_robin_of_more_rounds_than_a_swiss_may_choose_imports(organiser,
         answer = api.post(f"{API}/events/import", document, format="json")
     assert answer.status_code == 201, answer.content[:300]
     assert Event.objects.get(pk=answer.json()["id"]).rounds_count == 31
+    # Not any number, though: no more than a double round robin of its pairs could have.
+    document["event"]["options"]["rounds_count"] = 65
+    _refused(SimpleNamespace(organiser=api), document, "event.options.rounds_count")

@@ -77,6 +77,19 @@ def test_a_batch_of_pairs_names_every_bad_pair_and_stores_none(world):
     assert not Entry.objects.filter(event=draft).exists()
 
 
+def test_a_batch_of_pairs_for_a_finished_event_is_a_409_at_status(world):
+    """What refuses the whole batch is said once, at its own field, even beside a bad pair."""
+    organiser = world.client("organiser")
+    finished = EventFactory(organisers=[world.users["organiser"]], status="finished")
+    url = f"/api/v1/events/{finished.pk}/pairs"
+    good = {"player1": "Aa Bb", "player2": "Cc Dd"}
+    for pairs in ([good], [good, {"player1": "Ee Ff", "player2": "ee ff"}]):
+        response = organiser.post(url, {"pairs": pairs}, format="json")
+        assert response.status_code == 409, response.content
+        assert [e["field"] for e in response.json()["errors"]] == ["status"]
+    assert not Entry.objects.filter(event=finished).exists()
+
+
 def test_closing_lists_the_missing_boards_until_decided(world):
     organiser = world.client("organiser")
     round_url = _url(world, "rounds/1")

@@ -56,6 +56,7 @@ from tournaments.services.disputes import ruling_values
 from tournaments.services.events import (
     EVENT_OPTIONS,
     OPTION_RANGES,
+    SMALLEST_CEILING,
     players_key,
     same_person_problem,
 )
@@ -370,7 +371,7 @@ def _option_type(field: models.Field) -> tuple[type, ...] | None:
     return None
 
 
-def _event(data: Mapping[str, Any], actor: Actor) -> Event:
+def _event(data: Mapping[str, Any], actor: Actor, *, competitors: int) -> Event:
     unknown = sorted(set(data["options"]) - set(EVENT_OPTIONS))
     if unknown:
         raise ServiceError(
@@ -384,17 +385,17 @@ def _event(data: Mapping[str, Any], actor: Actor) -> Event:
             and (not isinstance(value, types) or (bool not in types and isinstance(value, bool)))
         ):
             raise ServiceError(_("Not a value this option takes."), field=f"event.options.{name}")
-    # A round robin's or groups event's rounds are as many as its pairs make (a round robin
-    # of 32 pairs has 31), not the number an organiser may choose for a Swiss.
+    # A round robin's or groups event's rounds are as many as its competitors make (a round
+    # robin of 32 pairs has 31, a double one of n pairs up to 2n), not the number an organiser
+    # may choose for a Swiss.
     drawn = data["options"].get("format", Event.Format.SWISS) != Event.Format.SWISS
-    ranged = [
-        (f"event.options.{name}", value)
-        for name, value in data["options"].items()
-        if not (drawn and name == "rounds_count")
-    ]
+    ranges = dict(OPTION_RANGES)
+    if drawn:
+        ranges["rounds_count"] = (1, min(SMALLEST_CEILING, max(1, 2 * competitors)))
+    ranged = [(f"event.options.{name}", value) for name, value in data["options"].items()]
     ranged.append(("event.registration_cap", data["registration_cap"]))
     for path, value in ranged:
-        least, most = OPTION_RANGES.get(path.rsplit(".", 1)[1], (None, None))
+        least, most = ranges.get(path.rsplit(".", 1)[1], (None, None))
         if isinstance(value, int) and least is not None and not least <= value <= most:
             raise ServiceError(
                 _("Not a value this option takes: from %(least)s to %(most)s.")
@@ -935,7 +936,8 @@ def event_import(*, document: Mapping[str, Any], actor: Actor) -> Event:
     users = _Users(actor)
     try:
         with transaction.atomic():
-            event = _event(document["event"], actor)
+            competitors = max(len(document.get("pairs") or []), len(document.get("teams") or []))
+            event = _event(document["event"], actor, competitors=competitors)
             teams = _teams(event, document, actor)
             entries = _entries(event, document, actor, teams)
             boards = _boards(event, document)

@@ -6,12 +6,11 @@ certain."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.factories import EventFactory
 from tests.tournaments.test_lifecycle_races_pg import _race, _refusals_only
+from tests.tournaments.test_start_races_pg import _after, _slowed
 from tournaments.actors import Actor
 from tournaments.models import Registration
 from tournaments.services import events
@@ -20,33 +19,15 @@ from tournaments.services import registrations as svc
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _slowed(monkeypatch, owner, name):
-    original = getattr(owner, name)
-
-    def slow(*args, **kwargs):
-        time.sleep(0.5)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, slow)
-
-
-def _late(call):
-    def run():
-        time.sleep(0.15)
-        call()
-
-    return run
-
-
 def test_a_check_in_and_the_pairs_withdrawal_at_once(organiser, monkeypatch):
-    _slowed(monkeypatch, events.PairBatch, "__init__")  # between the check-in's locks
+    checking_in = _slowed(monkeypatch, events.PairBatch, "__init__", 0.5)  # between its locks
     event = EventFactory(organisers=[organiser], status="registration")
     pair = svc.registration_signup(
         event=event, player1="Anna", player2="Biel", email="p@x.org", language="en"
     )
     raised = _race(
         lambda: svc.registration_check_in(registration=pair, actor=Actor(user=organiser)),
-        _late(lambda: svc.registration_withdraw(registration=pair)),
+        _after(lambda: svc.registration_withdraw(registration=pair), checking_in),
     )
     _refusals_only(raised)
     pair.refresh_from_db()
@@ -57,13 +38,16 @@ def test_a_check_in_and_the_pairs_withdrawal_at_once(organiser, monkeypatch):
 
 
 def test_a_solo_link_withdraws_the_pair_it_was_just_matched_into(organiser, monkeypatch):
-    _slowed(monkeypatch, svc, "is_full")  # the match holds the event's lock a while
+    matching = _slowed(monkeypatch, svc, "is_full", 0.5)  # the match holds the event's lock a while
     event = EventFactory(organisers=[organiser], status="registration")
     rosa = svc.registration_signup(event=event, player1="Rosa", email="s1@x.org", language="en")
     pere = svc.registration_signup(event=event, player1="Pere", email="s2@x.org", language="en")
     raised = _race(
         lambda: svc.registration_match(first=rosa, second=pere, actor=Actor(user=organiser)),
-        _late(lambda: svc.registration_withdraw(registration=Registration.objects.get(pk=pere.pk))),
+        _after(
+            lambda: svc.registration_withdraw(registration=Registration.objects.get(pk=pere.pk)),
+            matching,
+        ),
     )
     _refusals_only(raised)
     rosa.refresh_from_db()

@@ -3,6 +3,7 @@ under concurrent requests (PostgreSQL, real threads, each on its own connection)
 race needs one request to hold its lock a moment for the other to arrive, a function called
 inside its transaction is slowed down; the invariants are the docs' (docs/organisers.md)."""
 
+import threading
 import time
 
 import pytest
@@ -20,19 +21,28 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 REPEATS = 3
 
 
-def _slowed(monkeypatch, owner, name: str, seconds: float = 0.3) -> None:
+def _slowed(monkeypatch, owner, name: str, seconds: float = 0.3) -> threading.Event:
+    """Slows ``owner.name`` down; the event returned is set once a call has entered it."""
     original = getattr(owner, name)
+    entered = threading.Event()
 
     def slow(*args, **kwargs):
+        entered.set()
         time.sleep(seconds)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(owner, name, slow)
+    return entered
 
 
-def _after(call, seconds: float = 0.1):
+def _after(call, entered: threading.Event):
+    """``call`` once the other request is inside the slowed function, holding its locks: a
+    head start by sleeping lost the race on a loaded machine. Built just before the race: the
+    set-up may have passed through the slowed function already."""
+    entered.clear()
+
     def run() -> None:
-        time.sleep(seconds)
+        assert entered.wait(10), "the other request never reached the slowed function"
         call()
 
     return run
@@ -66,18 +76,22 @@ def _started_and_refused(event: Event, actor: Actor, enter) -> None:
 def test_pairs_entered_while_the_event_starts_are_refused(organiser, monkeypatch, how, repeat):
     """The start works out a round robin's rounds from the pairs entered then: a pair checked
     in, or a file of pairs imported, meanwhile is refused."""
-    _slowed(monkeypatch, events, "_set_status")  # the start holds the event's lock a while
+    started = _slowed(monkeypatch, events, "_set_status")  # the start holds the event's lock
     event = _round_robin(organiser)
     actor = Actor(user=organiser)
     if how == "check_in":
         signed_up = signups.registration_signup(
             event=event, player1="Anna", player2="Biel", email="p@example.org", language="en"
         )
-        enter = _after(lambda: signups.registration_check_in(registration=signed_up, actor=actor))
+        enter = _after(
+            lambda: signups.registration_check_in(registration=signed_up, actor=actor), started
+        )
     else:
         stale = Event.objects.get(pk=event.pk)
         text = "Xa,Xb\nYa,Yb\n"
-        enter = _after(lambda: events.entries_import_csv(event=stale, actor=actor, text=text))
+        enter = _after(
+            lambda: events.entries_import_csv(event=stale, actor=actor, text=text), started
+        )
     _started_and_refused(event, actor, enter)
     assert event.entries.count() == 4
     assert event.rounds_count == scoring_io.rounds_planned(event)
@@ -85,7 +99,7 @@ def test_pairs_entered_while_the_event_starts_are_refused(organiser, monkeypatch
 
 @pytest.mark.parametrize("repeat", range(REPEATS))
 def test_a_team_registered_while_the_event_starts_is_refused(organiser, monkeypatch, repeat):
-    _slowed(monkeypatch, events, "_set_status")
+    started = _slowed(monkeypatch, events, "_set_status")
     actor = Actor(user=organiser)
     event = events.event_create(
         actor=actor,
@@ -102,7 +116,7 @@ def test_a_team_registered_while_the_event_starts_is_refused(organiser, monkeypa
     stale = Event.objects.get(pk=event.pk)
     late = [f"LP{k}" for k in range(1, 5)]
     register = _after(
-        lambda: teams.team_register(event=stale, actor=actor, name="Tard", players=late)
+        lambda: teams.team_register(event=stale, actor=actor, name="Tard", players=late), started
     )
     _started_and_refused(event, actor, register)
     assert event.teams.count() == 4
@@ -125,7 +139,9 @@ def test_start_pressed_twice_starts_once(organiser, monkeypatch, repeat):
 
 @pytest.mark.parametrize("repeat", range(REPEATS))
 def test_no_event_starts_with_one_pair(organiser, monkeypatch, repeat):
-    _slowed(monkeypatch, changes, "withdrawal_plan")  # the removal holds the event's lock
+    removing = _slowed(
+        monkeypatch, changes, "withdrawal_plan"
+    )  # the removal holds the event's lock
     event = EventFactory(organisers=[organiser], status="registration")
     pairs = [Entry.objects.create(event=event, pair=PairFactory(), number=n) for n in (1, 2)]
     actor = Actor(user=organiser)
@@ -134,7 +150,7 @@ def test_no_event_starts_with_one_pair(organiser, monkeypatch, repeat):
         entry = Entry.objects.select_related("event").get(pk=pairs[1].pk)
         changes.entry_withdraw(entry=entry, actor=actor)
 
-    _refusals_only(_race(remove, _after(_start(event, actor))))
+    _refusals_only(_race(remove, _after(_start(event, actor), removing)))
     event.refresh_from_db()
     assert event.status == Event.Status.REGISTRATION
     assert event.entries.count() == 1
@@ -146,7 +162,9 @@ def test_a_substitution_while_the_last_round_closes_has_a_round_to_play(
 ):
     """ "Once every round has been played there is no round left for them: the substitution
     is refused" (docs/organisers.md)."""
-    _slowed(monkeypatch, changes, "pair_display_name")  # inside the substitution's transaction
+    substituting = _slowed(
+        monkeypatch, changes, "pair_display_name"
+    )  # inside the substitution's transaction
     event = start_four_pairs(organiser, boards_per_round=2, rounds_count=1)
     actor = Actor(user=organiser)
     entry = event.entries.get(number=1)
@@ -167,7 +185,7 @@ def test_a_substitution_while_the_last_round_closes_has_a_round_to_play(
             accept_missing=True,
         )
 
-    _refusals_only(_race(substitute, _after(close)))
+    _refusals_only(_race(substitute, _after(close, substituting)))
     for substitution in Substitution.objects.filter(entry=entry):
         assert substitution.from_round <= event.rounds_count
 
@@ -228,7 +246,7 @@ def test_two_events_creating_one_new_club_at_once(organiser, repeat):
 def test_an_event_edited_while_a_pair_registers_naming_one_new_club(organiser, monkeypatch, repeat):
     """Both take the event's lock, then the new club's name: they wait for each other, in
     that order on both paths, instead of deadlocking (PostgreSQL aborted one: a 500)."""
-    _slowed(monkeypatch, clubs, "named", 0.4)  # each holds its locks a while
+    naming = _slowed(monkeypatch, clubs, "named", 0.4)  # each holds its locks a while
     event = EventFactory(organisers=[organiser], status="registration", club=None)
     actor = Actor(user=organiser)
 
@@ -246,7 +264,7 @@ def test_an_event_edited_while_a_pair_registers_naming_one_new_club(organiser, m
             club="penya nova",
         )
 
-    _refusals_only(_race(edit, _after(register)))
+    _refusals_only(_race(edit, _after(register, naming)))
     (club,) = Club.objects.filter(name__iexact="penya nova")
     assert Event.objects.get(pk=event.pk).club == club
     assert event.entries.get().pair.club == club

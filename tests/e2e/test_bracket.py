@@ -5,6 +5,7 @@ and on a desktop (accessible, printable); an open round's results never show."""
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.journey import log_in
 from tests.e2e.test_public_pages import assert_accessible, no_sideways_scroll
@@ -123,22 +124,22 @@ def test_the_pairing_page_on_a_phone(new_page, organiser):
     page.get_by_label("Groups, then knockout").check()
     page.get_by_label("Repesca places").fill("")
     page.get_by_role("button", name="Save", exact=True).click()
-    assert page.get_by_text("Pairing method saved.").is_visible()
+    expect(page.get_by_text("Pairing method saved.")).to_be_visible()
     event.refresh_from_db()
     assert event.format == "groups" and event.repesca is None
-    assert page.get_by_text("Only the Swiss keeps two pairs apart").is_visible()
-    assert page.get_by_role("button", name="Keep apart").count() == 0
+    expect(page.get_by_text("Only the Swiss keeps two pairs apart")).to_be_visible()
+    expect(page.get_by_role("button", name="Keep apart")).to_have_count(0)
     page.get_by_label("Swiss pairs").check()
     page.get_by_role("button", name="Save", exact=True).click()
-    assert page.get_by_text("Pairing method saved.").is_visible()
+    expect(page.get_by_text("Pairing method saved.")).to_be_visible()
     page.select_option("#id_entry_a", label="1. Anna 0 – Pere 0")
     page.select_option("#id_entry_b", label="3. Anna 2 – Pere 2")
     page.get_by_role("button", name="Keep apart").click()
-    assert page.locator(".forbidden-list li").count() == 1
+    expect(page.locator(".forbidden-list li")).to_have_count(1)
     shoot("kept-apart")
     assert_accessible(page, "pairing page")
     page.locator(".forbidden-list a", has_text="Remove").click()
     page.locator("#confirm").click()
-    assert page.get_by_text("No prohibited pairings.").is_visible()
+    expect(page.get_by_text("No prohibited pairings.")).to_be_visible()
     no_sideways_scroll(page)
     problems.assert_clean()

@@ -228,6 +228,8 @@ def test_with_a_worker_a_finished_event_is_rated_and_a_repeat_changes_nothing(
     assert wait_for(lambda: Event.objects.get(pk=second.pk).rated_at is not None, timeout=60)
     by_worker = _stored(club)
     runs = RATINGS_RUNS.format(second.pk)
+    # The run counts itself after its ratings are committed: wait for the count too.
+    assert wait_for(lambda: cache.get(runs) is not None, timeout=10)
     assert cache.get(runs) == 1
     update_ratings.delay(second.pk)  # delivered twice: the second run changes nothing
     assert wait_for(lambda: cache.get(runs) == 2, timeout=30)

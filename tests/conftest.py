@@ -186,15 +186,20 @@ def _english_by_default(settings):
 
 
 class _RequestsInFlight:
-    """Wraps the live server's WSGI application to count the requests it is still answering."""
+    """Wraps the live server's WSGI application to count the requests it is still answering;
+    once closed, it answers 503 without touching the database."""
 
     def __init__(self, app):
         self.app = app
         self.count = 0
+        self.closed = False
         self.idle = threading.Condition()
 
     def __call__(self, environ, start_response):
         with self.idle:
+            if self.closed:
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"The test is over."]
             self.count += 1
         try:
             result = self.app(environ, start_response)
@@ -208,9 +213,14 @@ class _RequestsInFlight:
             self.count -= 1
             self.idle.notify_all()
 
-    def wait_idle(self, timeout: float) -> bool:
+    def close_and_wait(self, timeout: float) -> bool:
         with self.idle:
+            self.closed = True
             return self.idle.wait_for(lambda: self.count == 0, timeout)
+
+    def open(self):
+        with self.idle:
+            self.closed = False
 
 
 class _ClosingResult:
@@ -230,20 +240,25 @@ class _ClosingResult:
 
 @pytest.fixture(autouse=True)
 def _live_server_answers_before_flush(request):
-    """A browser test ends while the page may still have a request in flight (a poll, the offline
+    """A browser test ends while a page may still have a request in flight (a poll, the offline
     copy's fetches): its transaction's locks deadlocked the flush's TRUNCATE that empties the
-    database after the test (seen in CI), leaving the rows to the next test. The flush waits."""
+    database after the test (seen in CI), leaving the rows to the next test. So the pages still
+    open are closed, the server stops answering and finishes what it answers, then the flush."""
     if "live_server" not in request.fixturenames:
         yield
         return
     request.getfixturevalue("transactional_db")  # set up before, so flushed after this waits
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
     httpd = request.getfixturevalue("live_server").thread.httpd
     app = httpd.get_app()
     if not isinstance(app, _RequestsInFlight):
         app = _RequestsInFlight(app)
         httpd.set_app(app)
+    app.open()
     yield
-    if not app.wait_idle(timeout=30):
+    for context in browser.contexts if browser else ():
+        context.close()  # one a failed test left open would go on polling
+    if not app.close_and_wait(timeout=30):
         pytest.fail("the live server still answers a request 30 s after the test", pytrace=False)
 
 

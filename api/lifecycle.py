@@ -387,7 +387,8 @@ def _register_many(
     """Register a batch's pairs, all or none: every pair that cannot be registered is listed
     (its names, a pair registered already, the same two players as an earlier pair of the
     request), by its place in the request; what refuses the whole batch (the event's state, its
-    format) is said once, at its own field, by the first pair registered."""
+    format) is said once, at its own field, by the service when it registers the first good pair
+    (also after a bad one: the transaction rolls it back)."""
     refused: dict[int, dict[str, list[str]]] = {}
     first_at: dict[frozenset[str], int] = {}
     created = []
@@ -404,9 +405,9 @@ def _register_many(
         except ServiceError as exc:
             refused[i] = {exc.field or NON_FIELD: [exc.message]}
             continue
-        if not refused:  # nothing is stored once a pair is refused: the rest is only checked
+        if not refused or not created:  # after a refusal, the rest is only checked
             created.append(register(event=batch.event, actor=actor, batch=batch, **row))
-    if refused:  # the transaction rolls back what was registered before the first refusal
+    if refused:  # the transaction rolls back what was registered
         raise ValidationError({"pairs": refused})
     return created
 

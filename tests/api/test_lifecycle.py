@@ -83,7 +83,8 @@ def test_a_batch_of_pairs_for_a_finished_event_is_a_409_at_status(world):
     finished = EventFactory(organisers=[world.users["organiser"]], status="finished")
     url = f"/api/v1/events/{finished.pk}/pairs"
     good = {"player1": "Aa Bb", "player2": "Cc Dd"}
-    for pairs in ([good], [good, {"player1": "Ee Ff", "player2": "ee ff"}]):
+    bad = {"player1": "Ee Ff", "player2": "ee ff"}
+    for pairs in ([good], [good, bad], [bad, good]):
         response = organiser.post(url, {"pairs": pairs}, format="json")
         assert response.status_code == 409, response.content
         assert [e["field"] for e in response.json()["errors"]] == ["status"]

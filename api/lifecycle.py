@@ -384,11 +384,11 @@ class PairsView(ApiView):
 def _register_many(
     rows: list[dict[str, Any]], batch: svc.PairBatch, register: Any, actor: Any
 ) -> list[Entry]:
-    """Register a batch's pairs, all or none: every pair that cannot be registered is listed
-    (its names, a pair registered already, the same two players as an earlier pair of the
-    request), by its place in the request; what refuses the whole batch (the event's state, its
-    format) is said once, at its own field, by the service when it registers the first good pair
-    (also after a bad one: the transaction rolls it back)."""
+    """Register a batch's pairs, all or none: what refuses the whole batch (the event's state,
+    its format) is said first, once, at its own field; then every pair that cannot be
+    registered is listed (its names, a pair registered already, the same two players as an
+    earlier pair of the request), by its place in the request."""
+    late_entries.require_taking_pairs(batch.event, actor)
     refused: dict[int, dict[str, list[str]]] = {}
     first_at: dict[frozenset[str], int] = {}
     created = []
@@ -405,7 +405,7 @@ def _register_many(
         except ServiceError as exc:
             refused[i] = {exc.field or NON_FIELD: [exc.message]}
             continue
-        if not refused or not created:  # after a refusal, the rest is only checked
+        if not refused:  # after a refusal, the rest is only checked
             created.append(register(event=batch.event, actor=actor, batch=batch, **row))
     if refused:  # the transaction rolls back what was registered
         raise ValidationError({"pairs": refused})

@@ -78,15 +78,20 @@ def test_a_batch_of_pairs_names_every_bad_pair_and_stores_none(world):
 
 
 def test_a_batch_of_pairs_for_a_finished_event_is_a_409_at_status(world):
-    """What refuses the whole batch is said once, at its own field, even beside a bad pair."""
+    """What refuses the whole batch is said once, at its own field, even beside bad pairs or a
+    bad file."""
     organiser = world.client("organiser")
     finished = EventFactory(organisers=[world.users["organiser"]], status="finished")
     url = f"/api/v1/events/{finished.pk}/pairs"
     good = {"player1": "Aa Bb", "player2": "Cc Dd"}
     bad = {"player1": "Ee Ff", "player2": "ee ff"}
-    for pairs in ([good], [good, bad], [bad, good]):
+    for pairs in ([good], [good, bad], [bad, good], [bad], [bad, bad]):
         response = organiser.post(url, {"pairs": pairs}, format="json")
-        assert response.status_code == 409, response.content
+        assert response.status_code == 409, (pairs, response.content)
+        assert [e["field"] for e in response.json()["errors"]] == ["status"]
+    for csv in ("Aa Bb,Cc Dd\n", "Aa Bb\n"):
+        response = organiser.post(url + "/import", {"csv": csv}, format="json")
+        assert response.status_code == 409, (csv, response.content)
         assert [e["field"] for e in response.json()["errors"]] == ["status"]
     assert not Entry.objects.filter(event=finished).exists()
 

@@ -83,6 +83,15 @@ def test_the_api_refuses_a_late_entry_with_a_409_at_format(actor):
     assert response.status_code == 409, response.content
     [error] = response.json()["errors"]
     assert error["field"] == "format" and "takes no late entry" in error["message"]
+    # A batch hears it before its pairs' own problems.
+    batch = api.post(
+        f"/api/v1/events/{event.pk}/pairs",
+        {"pairs": [{"player1": "L3", "player2": "l3"}, {"player1": "L4", "player2": "L5"}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+    )
+    assert batch.status_code == 409, batch.content
+    assert [e["field"] for e in batch.json()["errors"]] == ["format"]
     assert event.entries.count() == 4
 
 

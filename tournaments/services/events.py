@@ -299,14 +299,9 @@ def entry_register(
     club: str = "",
     batch: PairBatch | None = None,
 ) -> Entry:
-    require_organiser(event, actor)
-    require_pairs_event(event)
     with transaction.atomic():
         batch = batch or PairBatch(event)
-        # Before the start only: the start fixes the rounds from the pairs entered then.
-        require_status(
-            batch.event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs")
-        )
+        require_registration(batch.event, actor)
         return entry_create(
             event=event,
             actor=actor,
@@ -316,6 +311,15 @@ def entry_register(
             club=club,
             batch=batch,
         )
+
+
+def require_registration(event: Event, actor: Actor) -> None:
+    """Refuse what refuses every pair before the start, ``event`` as read under the batch's
+    lock: not its organiser, a teams event, an event that has started (the start fixes the
+    rounds from the pairs entered then)."""
+    require_organiser(event, actor)
+    require_pairs_event(event)
+    require_status(event, Event.Status.DRAFT, Event.Status.REGISTRATION, doing=_("register pairs"))
 
 
 def new_pair(
@@ -392,15 +396,17 @@ def entry_create(
 
 
 def entries_import_csv(*, event: Event, actor: Actor, text: str) -> list[Entry]:
-    """Register every pair of the file, or none of them when any line is wrong."""
-    preview = pairs_csv_parse(text, event=event)
-    if not preview.ok:
-        line, message = preview.errors[0]
-        raise ServiceError(
-            _("Line %(line)s: %(message)s") % {"line": line, "message": message}, field="file"
-        )
+    """Register every pair of the file, or none of them when any line is wrong. An event that
+    takes no pair at all says so before the file's lines are read."""
     with transaction.atomic():
         batch = PairBatch(event)
+        require_registration(batch.event, actor)
+        preview = pairs_csv_parse(text, event=event)
+        if not preview.ok:
+            line, message = preview.errors[0]
+            raise ServiceError(
+                _("Line %(line)s: %(message)s") % {"line": line, "message": message}, field="file"
+            )
         return [
             entry_register(
                 event=event,

@@ -23,6 +23,7 @@ from tournaments.services.events import (
     registered_pairs,
     require_organiser,
     require_pairs_event,
+    require_registration,
     require_status,
 )
 
@@ -67,6 +68,33 @@ def _drop_proposal(event: Event, number: int) -> bool:
     return _proposal(event, number).delete()[0] > 0
 
 
+def _late_entry_round(event: Event) -> int:
+    """The round a late entry joins ``event`` at (as read under its lock), or the Conflict
+    that refuses every late entry now."""
+    require_status(event, Event.Status.RUNNING, doing=_("register a late entry"))
+    refused = late_entries_refused(event)
+    if refused:
+        raise Conflict(refused, field="format")
+    joins = next_unopened_round(event)
+    if joins > event.rounds_count:
+        raise Conflict(
+            _("Every round has started: a late entry has no round left to play."), field="round"
+        )
+    return joins
+
+
+def require_taking_pairs(event: Event, actor: Actor) -> None:
+    """Refuse at once what would refuse every pair of a batch (the checks of the event in
+    :func:`entry_register` and :func:`late_entry_register`, ``event`` as read under the batch's
+    lock), so a batch hears it before its pairs' own problems."""
+    if event.status != Event.Status.RUNNING:
+        require_registration(event, actor)
+        return
+    require_organiser(event, actor)
+    require_pairs_event(event)
+    _late_entry_round(event)
+
+
 def late_entry_register(
     *,
     event: Event,
@@ -83,17 +111,7 @@ def late_entry_register(
     require_organiser(event, actor)
     require_pairs_event(event)
     with transaction.atomic():
-        current = lock_event(event.pk)  # a finish meanwhile is seen here
-        require_status(current, Event.Status.RUNNING, doing=_("register a late entry"))
-        refused = late_entries_refused(current)
-        if refused:
-            raise Conflict(refused, field="format")
-        joins = next_unopened_round(event)
-        if joins > event.rounds_count:
-            raise Conflict(
-                _("Every round has started: a late entry has no round left to play."),
-                field="round",
-            )
+        joins = _late_entry_round(lock_event(event.pk))  # a finish meanwhile is seen here
         dropped = _drop_proposal(event, joins)
         entry = entry_create(
             event=event,

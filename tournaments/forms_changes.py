@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.labels import side_label
 from tournaments.models import Entry, Player, Substitution
 from tournaments.services.names import max_length
 
@@ -55,7 +56,7 @@ class PairingForm(forms.Form):
         choices = [("", "—")] + [(e.number, f"{e.number}. {e.pair.name}") for e in entries]
         self.table_count = tables
         for i in range(1, tables + 1):
-            for side, label in (("ns", _("NS")), ("ew", _("EW"))):
+            for side, label in (("ns", side_label("NS")), ("ew", side_label("EW"))):
                 self.fields[f"t{i}_{side}"] = forms.TypedChoiceField(
                     label=_("Table %(n)s · %(side)s") % {"n": i, "side": label},
                     choices=choices,

@@ -11,12 +11,12 @@ from tournaments import play
 from tournaments.actors import label_for_display
 from tournaments.forms_results import call_choices, read_totals
 from tournaments.jsonio import JSONRejected, read_json
-from tournaments.labels import trump_form_choices
+from tournaments.labels import side_name_lazy, trump_form_choices
 from tournaments.models import Board, BoardResult, Dispute, PlayRecord, Ruling, Submission
 from tournaments.services import ServiceError
 from tournaments.services.disputes import adjusted_score_problem
 
-PAIRS = [("NS", _("North–South")), ("EW", _("East–West"))]
+PAIRS = [("NS", side_name_lazy("NS")), ("EW", side_name_lazy("EW"))]
 CALLS = ("contro", "recontro", "sant_vicenc")
 
 
@@ -186,12 +186,14 @@ class CorrectedRecordForm(RulingForm):
 class AdjustedForm(RulingForm):
     kind = Ruling.Kind.ADJUSTED
     adjusted_ns = forms.ChoiceField(
-        label=_("North–South"),
+        label=side_name_lazy("NS"),
         choices=BoardResult.Adjusted.choices,
         initial=BoardResult.Adjusted.AVG,
     )
     adjusted_ew = forms.ChoiceField(
-        label=_("East–West"), choices=BoardResult.Adjusted.choices, initial=BoardResult.Adjusted.AVG
+        label=side_name_lazy("EW"),
+        choices=BoardResult.Adjusted.choices,
+        initial=BoardResult.Adjusted.AVG,
     )
     score_ns = forms.IntegerField(
         label=_("Match score counted for NS"), min_value=0, max_value=10000, initial=0

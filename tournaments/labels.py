@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext, pgettext_lazy
 
@@ -122,6 +122,10 @@ def side_label(side: str) -> str:
 def side_name(side: str) -> str:
     """``North–South``, ``East–West`` (Est–Oest, Este–Oeste)."""
     return {"NS": _("North–South"), "EW": _("East–West")}.get(side, side)
+
+
+side_name_lazy = lazy(side_name, str)
+"""``side_name`` for what is built at import: form labels and choices."""
 
 
 def side_of(side: str) -> str:

@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import charts, site, stage_pages
+from tournaments import charts, labels, site, stage_pages
 from tournaments import public_selectors as sel
 from tournaments import team_selectors as ts
 from tournaments.analysis_selectors import against_par, attach_analyses
@@ -195,8 +195,8 @@ def table_card_context(rnd: Round, table: Any, *, base: str) -> dict[str, Any]:
     ``base`` is the site's address (tournaments/site.py) the QR codes point at."""
     halves = []
     for side, entry, direction in (
-        ("NS", table.ns, _("North–South")),
-        ("EW", table.ew, _("East–West")),
+        ("NS", table.ns, labels.side_name("NS")),
+        ("EW", table.ew, labels.side_name("EW")),
     ):
         code = table.code_for(side)
         url = site.table_url(base, code)

@@ -2,7 +2,6 @@
 instead when REQUIRE_SERVICES=1 (as in CI)."""
 
 import os
-import signal
 import socket
 import subprocess
 import threading
@@ -15,6 +14,7 @@ from django.conf import settings
 
 from benchmarks.stack import celery_worker_argv
 from tests.catalogues import LANGS, MSGFMT, msgfmt, po_path
+from tests.workers import stop_group, test_database_url, wait_until_answering
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -281,22 +281,20 @@ def celery_worker_factory(transactional_db):
 
     yield start
     for proc, handle in procs:
-        _stop_worker(proc)
+        stop_group(proc)
         handle.close()
 
 
 def _start_worker(concurrency: int, index: int, queues: str | None = None):
-    db = settings.DATABASES["default"]
-    url = urlparse(os.environ["DATABASE_URL"])
-    test_db_url = url._replace(path="/" + db["NAME"]).geturl()
-    env = dict(os.environ, DATABASE_URL=test_db_url, DEBUG="1", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, DATABASE_URL=test_database_url(), DEBUG="1", PYTHONUNBUFFERED="1")
+    name = f"test{index}@{socket.gethostname()}"
     process = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     log = ROOT / "test-artifacts" / f"celery-worker-{process}-{index}.log"
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     proc = subprocess.Popen(
         celery_worker_argv(
-            name=f"test{index}@{socket.gethostname()}",
+            name=name,
             concurrency=concurrency,
             pool="solo" if concurrency == 1 else "prefork",
             queues=queues,
@@ -307,32 +305,12 @@ def _start_worker(concurrency: int, index: int, queues: str | None = None):
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    from config.celery import app
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"celery worker exited: see {log}")
-        try:
-            if app.control.ping(destination=[f"test{index}@{socket.gethostname()}"], timeout=0.5):
-                break
-        except Exception:  # noqa: BLE001
-            pass
-        time.sleep(0.3)
-    else:
-        proc.kill()
-        raise RuntimeError(f"celery worker did not answer within 30 s: see {log}")
+    try:
+        wait_until_answering(proc, name, log, os.environ["REDIS_URL"])
+    except RuntimeError:
+        handle.close()
+        raise
     return proc, handle
-
-
-def _stop_worker(proc):
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def wait_for(predicate, timeout: float = 20.0, interval: float = 0.2):

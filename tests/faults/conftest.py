@@ -14,13 +14,12 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from django.conf import settings
 
 from benchmarks.stack import celery_worker_argv
 from tests.conftest import REQUIRE_SERVICES, ROOT, wait_for
+from tests.workers import stop_group, test_database_url, wait_until_answering
 
 # A board's short result as the table page's form posts it (40–32, copes).
 TABLE_FORM = {
@@ -47,26 +46,6 @@ def port_open(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def test_database_url() -> str:
-    """DATABASE_URL of pytest-django's test database (what subprocesses must use)."""
-    url = urlparse(os.environ["DATABASE_URL"])
-    return url._replace(path="/" + settings.DATABASES["default"]["NAME"]).geturl()
-
-
-def stop_group(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
-    """Stop a process started with ``start_new_session=True`` and everything it forked."""
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, sig)
-        proc.wait(timeout=timeout)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
 
 
 def children(pid: int) -> list[int]:
@@ -156,8 +135,6 @@ class Workers:
         pool: str = "prefork",
         env: dict[str, str] | None = None,
     ) -> Spawned:
-        from celery import Celery
-
         redis_url = redis_url or os.environ["REDIS_URL"]
         self.count += 1
         name = f"faults{self.count}@{socket.gethostname()}"
@@ -166,21 +143,7 @@ class Workers:
             celery_worker_argv(name=name, concurrency=concurrency, pool=pool),
             app_env(redis_url=redis_url, **(env or {})),
         )
-        pinger = Celery(broker=redis_url, set_as_current=False)  # never the tasks' app
-        try:
-
-            def answers() -> bool:
-                if spawned.proc.poll() is not None:
-                    raise RuntimeError(f"celery worker exited: see {spawned.log}")
-                try:
-                    return bool(pinger.control.ping(destination=[name], timeout=0.5))
-                except Exception:  # noqa: BLE001 - not up yet
-                    return False
-
-            if not wait_for(answers, timeout=30, interval=0.3):
-                raise RuntimeError(f"celery worker did not answer within 30 s: see {spawned.log}")
-        finally:
-            pinger.close()
+        wait_until_answering(spawned.proc, name, spawned.log, redis_url)
         return spawned
 
 

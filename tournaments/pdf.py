@@ -210,7 +210,7 @@ def table_card_context(rnd: Round, table: Any, *, base: str) -> dict[str, Any]:
                 "qr": mark_safe(table_qr(url)),  # noqa: S308 - segno's own SVG
             }
         )
-    return {"table": table, "round": rnd, "halves": halves}
+    return {"table": table, "round": rnd, "halves": halves, "commitment": rnd.event.commitment}
 
 
 def parse_per_page(value: str | None) -> int:

@@ -278,6 +278,9 @@ def test_table_cards_with_their_codes_are_for_organisers_only(client, played_eve
             assert f"http://testserver/table/{code}/" in content
         assert table.ns.pair.name in content and table.ew.pair.name in content
     assert content.count("qrline") == 2 * len(tables)  # one QR code per side of each table
+    # Every table holds the seed's commitment before play (the seed stays secret).
+    assert content.count(played_event.commitment) == len(tables)
+    assert played_event.seed not in content
 
 
 def test_withdrawn_pair_marked_on_event_page(client, played_event):

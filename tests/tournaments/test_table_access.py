@@ -53,6 +53,8 @@ def test_a_side_code_opens_the_table_for_that_side_only(client, running_event):
     page = client.get(response["Location"]).content.decode()
     assert table.ns.pair.name in page and table.ew.pair.name in page
     assert "You enter for EW" in page
+    # The seed's commitment before play, so the players can check the boards once it is revealed.
+    assert running_event.commitment in page and running_event.seed not in page
     # The address may carry the other side's code: the side is still the one typed.
     assert "You enter for EW" in client.get(home(table)).content.decode()
 

@@ -14,8 +14,8 @@ from django.db import DatabaseError, connection
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
+from tests.plays import ew, ns
 from tournaments import play as adapter
-from tournaments.actors import Actor
 from tournaments.models import (
     AuditEntry,
     BoardResult,
@@ -75,19 +75,11 @@ def stale_mark(event) -> object:
     return Event.objects.values_list("standings_requested_at", flat=True).get(pk=event.pk)
 
 
-def record_for(table, number: int) -> dict:
+def legal_record(table, number: int) -> dict:
     board = table.round.event.boards.get(number=number)
     return adapter.record(
         board, trump="copes", cards=adapter.random_play(board, "copes", random.Random(7))
     )
-
-
-def ns(table):
-    return Actor(table=table, side="NS")
-
-
-def ew(table):
-    return Actor(table=table, side="EW")
 
 
 def submit_short(table, actor, data=SHORT):
@@ -96,7 +88,7 @@ def submit_short(table, actor, data=SHORT):
 
 def submit_record(table, actor):
     return results.result_submit_play_record(
-        table=table, board_number=1, actor=actor, record=record_for(table, 1)
+        table=table, board_number=1, actor=actor, record=legal_record(table, 1)
     )
 
 

@@ -10,15 +10,12 @@ recorded against what the referee saw (found by an audit against docs/referees.m
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from engine import random_play
 from tests.api.conftest import _fast_passwords, world  # noqa: F401 - the API tests' fixtures
-from tournaments import play as adapter
+from tests.plays import ew, illegal_play, ns, record_for
 from tournaments import referee_desk as desk
 from tournaments.actors import Actor
 from tournaments.models import AuditEntry, BoardResult, Dispute, Event, Round, Ruling
@@ -30,14 +27,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def english(client):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-
-
-def ns(table):
-    return Actor(table=table, side="NS")
-
-
-def ew(table):
-    return Actor(table=table, side="EW")
 
 
 def short(table, *, actor=None, totals=None):
@@ -138,16 +127,11 @@ def test_after_the_event_the_organiser_corrects_a_board_left_with_an_open_reques
 
 def _illegal_dispute(event, table):
     board = event.boards.get(number=1)
-    rules = adapter.rules(event)
-    for seed in range(1, 80):
-        cards = random_play(adapter.deal(board), "copes", rules, random.Random(seed), illegal_at=8)
-        if len(cards) < 48:
-            record = adapter.record(board, trump="copes", cards=cards)
-            out = results.result_submit_play_record(
-                table=table, board_number=1, actor=ns(table), record=record
-            )
-            return out.result.disputes.get()
-    raise AssertionError("no illegal play found")
+    record = record_for(board, "copes", illegal_play(board, event))
+    out = results.result_submit_play_record(
+        table=table, board_number=1, actor=ns(table), record=record
+    )
+    return out.result.disputes.get()
 
 
 def test_a_ruling_posted_twice_is_refused_not_a_revision(client, running_event, table1, referee):

@@ -1,13 +1,11 @@
 """Disputes: every way one opens, every ruling and its effect on the result and the standings,
 revisions, the audit trail and who may rule (tournaments/services/disputes.py)."""
 
-import random
-
 import pytest
 
 import engine
-from engine import random_play
 from tests.factories import UserFactory
+from tests.plays import ew, illegal_play, legal_play, ns, record_for
 from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.models import (
@@ -24,25 +22,6 @@ from tournaments.services.standings import standings_recompute
 pytestmark = pytest.mark.django_db
 
 
-def record_for(board, trump, play, event):
-    return adapter.record(board, trump=trump, cards=play)
-
-
-def legal_play(board, event, trump="copes", seed=1):
-    return random_play(adapter.deal(board), trump, adapter.rules(event), random.Random(seed))
-
-
-def illegal_play(board, event, trump="copes", seed=1):
-    """A play list whose last card is illegal (retries seeds until one has a forbidden card)."""
-    for s in range(seed, seed + 50):
-        play = random_play(
-            adapter.deal(board), trump, adapter.rules(event), random.Random(s), illegal_at=8
-        )
-        if len(play) < 48:
-            return play
-    raise AssertionError("no illegal play found")
-
-
 def totals_of(board, event, play, trump="copes"):
     hand = engine.Hand(adapter.deal(board), trump, adapter.rules(event))
     for token in play:
@@ -53,14 +32,6 @@ def totals_of(board, event, play, trump="copes"):
 @pytest.fixture
 def board1(running_event):
     return running_event.boards.get(number=1)
-
-
-def ns(table):
-    return Actor(table=table, side="NS")
-
-
-def ew(table):
-    return Actor(table=table, side="EW")
 
 
 def enter_legal(table, board, event):
@@ -96,7 +67,7 @@ def submit_illegal(table, board, event):
         table=table,
         board_number=board.number,
         actor=ns(table),
-        record=record_for(board, "copes", play, event),
+        record=record_for(board, "copes", play),
     )
     return out.result
 
@@ -149,7 +120,7 @@ def test_short_result_contradicting_a_play_record_opens_a_record_mismatch(
         table=table1,
         board_number=1,
         actor=ns(table1),
-        record=record_for(board1, "copes", play, running_event),
+        record=record_for(board1, "copes", play),
     )
     out = results.result_submit_short(
         table=table1,
@@ -294,7 +265,7 @@ def test_accept_ruling_with_a_play_record_submission(running_event, table1, boar
         table=table1,
         board_number=1,
         actor=ns(table1),
-        record=record_for(board1, "copes", play, running_event),
+        record=record_for(board1, "copes", play),
     )
     out = results.result_submit_short(
         table=table1,
@@ -363,7 +334,7 @@ def test_corrected_play_record_ruling(running_event, table1, board1, referee):
         actor=Actor(user=referee),
         kind="corrected",
         explanation="Corrected record.",
-        data={"play_record": record_for(board1, "copes", play, running_event)},
+        data={"play_record": record_for(board1, "copes", play)},
     )
     result.refresh_from_db()
     assert (result.totals_ns, result.totals_ew) == (totals["NS"], totals["EW"])
@@ -372,7 +343,7 @@ def test_corrected_play_record_ruling(running_event, table1, board1, referee):
 
 def test_corrected_play_record_must_be_valid(running_event, table1, board1, referee):
     result = submit_illegal(table1, board1, running_event)
-    bad = record_for(board1, "copes", ["99x"], running_event)
+    bad = record_for(board1, "copes", ["99x"])
     with pytest.raises(results.InvalidSubmission) as exc:
         disputes.dispute_rule(
             dispute=result.disputes.get(),

@@ -11,6 +11,7 @@ from django.urls import reverse
 import engine
 from engine import random_play
 from tests.factories import UserFactory
+from tests.plays import illegal_play, legal_play, record_for
 from tournaments import play as adapter
 from tournaments.actors import Actor
 from tournaments.forms_referee import AdjustedForm
@@ -19,24 +20,6 @@ from tournaments.models import BoardResult, Dispute, Ruling
 from tournaments.services import disputes, events, results
 
 pytestmark = pytest.mark.django_db
-
-
-def record_for(board, trump, play, event):
-    return adapter.record(board, trump=trump, cards=play)
-
-
-def illegal_play(board, event, trump="copes"):
-    for s in range(1, 60):
-        play = random_play(
-            adapter.deal(board), trump, adapter.rules(event), random.Random(s), illegal_at=8
-        )
-        if len(play) < 48:
-            return play
-    raise AssertionError("no illegal play found")
-
-
-def legal_play(board, event, trump="copes", seed=3):
-    return random_play(adapter.deal(board), trump, adapter.rules(event), random.Random(seed))
 
 
 def totals_of(board, event, play, trump="copes"):
@@ -59,7 +42,7 @@ def illegal_dispute(running_event, table1):
         table=table1,
         board_number=1,
         actor=Actor(table=table1, side="NS"),
-        record=record_for(board, "copes", illegal_play(board, running_event), running_event),
+        record=record_for(board, "copes", illegal_play(board, running_event)),
     )
     return out.result.disputes.get()
 
@@ -67,7 +50,7 @@ def illegal_dispute(running_event, table1):
 @pytest.fixture
 def conflict_dispute(running_event, table1):
     board = running_event.boards.get(number=2)
-    totals = totals_of(board, running_event, legal_play(board, running_event))
+    totals = totals_of(board, running_event, legal_play(board, running_event, seed=3))
     data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
     results.result_submit_short(
         table=table1, board_number=2, actor=Actor(table=table1, side="NS"), data=data
@@ -245,7 +228,7 @@ def test_conflict_page_marks_differing_values(client, referee, conflict_dispute)
 
 def test_player_request_shows_the_players_text(client, referee, running_event, table1):
     board = running_event.boards.get(number=2)
-    totals = totals_of(board, running_event, legal_play(board, running_event))
+    totals = totals_of(board, running_event, legal_play(board, running_event, seed=3))
     out = results.result_submit_short(
         table=table1,
         board_number=2,
@@ -541,9 +524,7 @@ def test_preview_replays_without_storing(client, referee, running_event, illegal
         {
             "form": "corrected_record",
             "action": "preview",
-            "corrected_record-play_record": json.dumps(
-                record_for(board, "copes", play, running_event)
-            ),
+            "corrected_record-play_record": json.dumps(record_for(board, "copes", play)),
             "corrected_record-explanation": "",
         },
     )
@@ -561,7 +542,7 @@ def test_the_corrected_record_box_holds_the_record_as_sent(client, referee, runn
     a preview of it as it is replays to the same verdict; the replay shown reads the stored
     canonical form."""
     board = running_event.boards.get(number=1)
-    sent = record_for(board, "copes", illegal_play(board, running_event), running_event)
+    sent = record_for(board, "copes", illegal_play(board, running_event))
     sent["comment"] = "<b>typed</b> by club software"
     sent["deal"]["hands"] = board.hands
     out = results.result_submit_play_record(
@@ -596,9 +577,7 @@ def test_rule_with_a_corrected_record(client, referee, running_event, illegal_di
         {
             "form": "corrected_record",
             "action": "rule",
-            "corrected_record-play_record": json.dumps(
-                record_for(board, "copes", play, running_event)
-            ),
+            "corrected_record-play_record": json.dumps(record_for(board, "copes", play)),
             "corrected_record-explanation": "Replayed from the cards.",
         },
     )
@@ -653,7 +632,7 @@ def test_unknown_form_is_refused_politely(client, referee, illegal_dispute):
 
 def test_withdrawn_dispute_has_no_ruling_forms(client, referee, running_event, table1):
     board = running_event.boards.get(number=2)
-    totals = totals_of(board, running_event, legal_play(board, running_event))
+    totals = totals_of(board, running_event, legal_play(board, running_event, seed=3))
     out = results.result_submit_short(
         table=table1,
         board_number=2,
@@ -706,7 +685,7 @@ def test_dispute_page_query_count_is_bounded(
 
 def test_referee_withdraws_a_players_request(client, referee, running_event, table1):
     board = running_event.boards.get(number=2)
-    totals = totals_of(board, running_event, legal_play(board, running_event))
+    totals = totals_of(board, running_event, legal_play(board, running_event, seed=3))
     out = results.result_submit_short(
         table=table1,
         board_number=2,
@@ -746,7 +725,7 @@ def test_illegal_play_dispute_cannot_be_withdrawn(client, referee, illegal_dispu
 @pytest.fixture
 def confirmed(running_event, table1):
     board = running_event.boards.get(number=1)
-    totals = totals_of(board, running_event, legal_play(board, running_event))
+    totals = totals_of(board, running_event, legal_play(board, running_event, seed=3))
     data = {"delegated": False, "trump": "copes", "doubles": [], "totals": totals}
     out = results.result_submit_short(
         table=table1, board_number=1, actor=Actor(table=table1, side="NS"), data=data

@@ -17,6 +17,7 @@ A FILE holds one record or a JSON list of records; ``-`` or no FILE reads standa
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -35,6 +36,14 @@ __all__ = ["main"]
 
 class _InputError(Exception):
     pass
+
+
+def _utf8(stream: TextIO) -> TextIO:
+    """The stream writing UTF-8, JSON's encoding (RFC 8259), whatever the platform's default: a
+    card symbol quoted in a problem must not fail to print where output goes to a cp1252 file."""
+    if isinstance(stream, io.TextIOWrapper) and stream.encoding.lower() not in ("utf-8", "utf8"):
+        stream.reconfigure(encoding="utf-8")
+    return stream
 
 
 def _line(value: Any) -> str:
@@ -209,13 +218,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse reports usage errors itself (status 2)
         return int(exc.code or 0)
-    out = sys.stdout
+    out = _utf8(sys.stdout)
     try:
         if args.command == "commit":
             out.write(commitment(args.seed) + "\n")
             return 0
         if args.command == "deal":
-            boards = [args.board] if args.board is not None else list(args.boards)
+            # The range is read as it is printed: a long one starts at once, a huge one is no list.
+            boards = [args.board] if args.board is not None else args.boards
             for n in boards:
                 out.write(_line(deal_board(args.seed, n).to_json()) + "\n")
             return 0

@@ -1,6 +1,7 @@
 """The command line: python -m engine / botifarra (engine.cli.main)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -254,3 +255,42 @@ def test_solve_from_card_outside_a_hand_is_a_usage_error_exit_2() -> None:
 def test_solve_from_card_without_from_play_is_a_usage_error_not_ignored() -> None:
     done = run("solve", "--from-card", "10", "--seed", "s", "--board", "1")
     assert done.returncode == 2 and b"--from-card goes with --from-play" in done.stderr
+
+
+def test_replay_prints_utf8_whatever_the_platforms_encoding() -> None:
+    """A problem quoting a card symbol prints, in UTF-8, also where Python's encoding for a
+    redirected output is not UTF-8 (Windows' cp1252)."""
+    [record] = records("00000-complete.json")
+    record["play"] = ["9♦", *record["play"][1:]]
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "replay"],
+        input=json.dumps(record).encode(),
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+    )
+    assert result.returncode == 0, result.stderr[-300:]
+    verdict = json.loads(result.stdout.decode("utf-8"))
+    assert verdict["outcome"] == "invalid"
+    assert "9♦" in json.dumps(verdict, ensure_ascii=False)
+
+
+def test_a_huge_board_range_starts_printing_at_once() -> None:
+    """``deal --boards 1-99999999999999999 | head -1``: the range is read as it is printed,
+    never built whole in memory."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "engine", "deal", "--seed", "s", "--boards", "1-99999999999999999"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = json.loads(proc.stdout.readline())
+        proc.stdout.close()
+        errors = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert first == deal_board("s", 1).to_json()
+    assert b"Traceback" not in errors, errors[-300:]
+    assert proc.returncode == 141

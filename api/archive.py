@@ -8,11 +8,13 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import access
 from api import serializers as s
+from api.errors import NO_DATA, NON_FIELD
 from api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from api.lifecycle import event_body
 from api.organiser import visible_event
@@ -81,5 +83,7 @@ class EventImportView(ApiView):
         actor = access.actor_for(request)
         if not actor.is_authenticated:  # a table's token
             raise NotAllowed(_("Log in to import an event."))
+        if request.data is None:  # `null`: said at `body`, as on every route with a serializer
+            raise ValidationError({NON_FIELD: [NO_DATA]})
         event = event_import(document=request.data, actor=actor)
         return Response(event_body(event), status=status.HTTP_201_CREATED)

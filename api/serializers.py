@@ -55,13 +55,17 @@ class ChoiceField(serializers.ChoiceField):
 # value unapplied. (A comment, not a docstring: the schema would show it on every request.)
 class RequestSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [_("Unknown field.")] for key in unknown[:10]}
-                )
-        return super().to_internal_value(data)
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        refused = {key: [_("Unknown field.")] for key in unknown}  # every one (errors cap: 250)
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if refused and isinstance(exc.detail, dict):  # said beside the body's other problems
+                raise serializers.ValidationError({**exc.detail, **refused}) from None
+            raise
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
 
 
 class BlankAsNullChoiceField(ChoiceField):

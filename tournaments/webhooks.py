@@ -21,7 +21,7 @@ import socket
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from django.conf import settings
 from django.urls import reverse
@@ -206,13 +206,34 @@ class NameNotFound(ServiceError):
     """The address's host name does not resolve (an attempt records it as ``gone``)."""
 
 
+def normal_url(url: str) -> str:
+    """``url`` as the event's webhooks are compared and stored: the scheme and the host in small
+    letters, without the scheme's default port (``HTTPS://Example.com:443/h`` is
+    ``https://example.com/h``, one address however it is spelled); as it is if it is no address."""
+    try:
+        return _normal(urlsplit(url.strip()))
+    except ValueError:
+        return url.strip()
+
+
+def _normal(parts: SplitResult) -> str:
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
+    userinfo, at, _rest = parts.netloc.rpartition("@")
+    port = parts.port
+    default = {"https": 443, "http": 80}.get(parts.scheme)
+    netloc = f"{userinfo}{at}{host}" + (f":{port}" if port is not None and port != default else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
 def check_url(url: str) -> str:
     """The address, if the site may POST to it; else a ``ServiceError`` on ``url`` (``checked``)."""
     return checked(url)[0]
 
 
 def checked(url: str) -> tuple[str, str | None]:
-    """The address, if the site may POST to it, with the IP address it was checked at (None when
+    """The address (:func:`normal_url`), if the site may POST to it, with the IP address it was checked at (None when
     private addresses are allowed); else a ``ServiceError`` on ``url`` that says why.
 
     Loopback, private, link-local and reserved addresses are refused (a webhook must not reach
@@ -238,6 +259,7 @@ def checked(url: str) -> tuple[str, str | None]:
         raise ServiceError(
             _("Give a whole web address starting with https:// (or http://)."), field="url"
         )
+    url = _normal(parts)
     if settings.WEBHOOKS_ALLOW_PRIVATE:
         return url, None
     try:

@@ -201,6 +201,9 @@ def test_the_api_import_refuses_an_archive_that_disagrees_and_stores_nothing(db,
         answer = other.organiser.post(url, body, format="json")
         assert answer.status_code == status, answer.content
         assert answer.json()["errors"][0]["field"] == field
+    # A body of `null` is said at `body`, as on every route.
+    null = other.organiser.post(url, "null", content_type="application/json")
+    assert null.status_code == 400 and null.json()["errors"][0]["field"] == "body"
     assert _counts() == before
 
     created = run.post(other.organiser, url, document, expect=201)

@@ -169,7 +169,24 @@ def test_an_unknown_field_is_a_400_at_it_and_changes_nothing(
     before = AuditEntry.objects.filter(event_id=pk).count()
     response = _post(org, f"{E}/{path}", body)
     assert response.status_code == 400, (response.status_code, _codes(response))
-    assert _codes(response) == [(field, "Unknown field.")]
+    codes = _codes(response)
+    assert [c for c in codes if c[1] == "Unknown field."] == [(field, "Unknown field.")]
+    # Beside it, only what the body lacks (``publish`` for ``published``: that is required).
+    assert {m for _f, m in codes} <= {"Unknown field.", "This field is required."}
+    assert AuditEntry.objects.filter(event_id=pk).count() == before
+
+
+def test_every_unknown_field_is_listed_beside_the_bodys_other_problems(
+    db, django_capture_on_commit_callbacks
+):
+    org, pk, E = _started(django_capture_on_commit_callbacks)
+    before = AuditEntry.objects.filter(event_id=pk).count()
+    many = {f"extra{i:02}": i for i in range(15)}
+    response = _post(org, f"{E}/pairs", {**many, "player1": "Q"})
+    assert response.status_code == 400
+    assert _codes(response) == [("player2", "This field is required.")] + [
+        (key, "Unknown field.") for key in sorted(many)
+    ]
     assert AuditEntry.objects.filter(event_id=pk).count() == before
 
 

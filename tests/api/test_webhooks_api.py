@@ -80,12 +80,36 @@ def test_a_private_address_in_production_is_a_400_on_url(world, settings):
     assert "private or local network" in errors_of(response)["url"]
 
 
-def test_the_same_address_twice_is_a_409(world):
+@pytest.mark.parametrize(
+    "again",
+    [
+        "https://club.example.org/hook",
+        "https://CLUB.Example.org/hook",
+        "HTTPS://club.example.org/hook",
+        "https://club.example.org:443/hook",
+        " https://club.example.org/hook ",
+    ],
+)
+def test_the_same_address_twice_is_a_409(world, again):
+    """However it is spelled: the scheme and the host in capitals, the default port written."""
     client = world.client("organiser")
-    client.post(_url(world), {"url": "https://club.example.org/hook"}, format="json")
-    response = client.post(_url(world), {"url": "https://club.example.org/hook"}, format="json")
-    assert response.status_code == 409
+    first = client.post(_url(world), {"url": "https://club.example.org/hook"}, format="json")
+    assert first.status_code == 201
+    response = client.post(_url(world), {"url": again}, format="json")
+    assert response.status_code == 409, response.content
     assert "already registered" in errors_of(response)["url"]
+    # The path is the receiver's own: another path, or another port, is another address.
+    for other in ("https://club.example.org/Hook", "https://club.example.org:8443/hook"):
+        assert client.post(_url(world), {"url": other}, format="json").status_code == 201
+
+
+def test_an_address_is_stored_in_its_normal_spelling(world):
+    client = world.client("organiser")
+    response = client.post(
+        _url(world), {"url": "HTTP://Club.Example.ORG:80/Hook?Club=A"}, format="json"
+    )
+    assert response.status_code == 201
+    assert response.json()["url"] == "http://club.example.org/Hook?Club=A"
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,10 @@ def webhook_create(*, event: Event, actor: Actor, url: str) -> Webhook:
         # event's row serialises them (the unique constraint stops the same address twice).
         lock_event(event.pk)
         existing = Webhook.objects.filter(event=event)
-        if existing.filter(url=url).exists():
+        # Compared as stored now; an address stored before it was normalised is read so too.
+        if any(
+            webhooks.normal_url(other) == url for other in existing.values_list("url", flat=True)
+        ):
             raise Conflict(_("This address is already registered for this event."), field="url")
         if existing.count() >= settings.WEBHOOKS_PER_EVENT:
             raise Conflict(

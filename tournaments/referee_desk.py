@@ -52,6 +52,7 @@ ACTIONS = {
     "ruling": gettext_lazy("Referee's ruling"),
     "ruling_revised": gettext_lazy("Ruling revised"),
     "result_corrected": gettext_lazy("Result corrected after the event"),
+    "correction_requested": gettext_lazy("Correction asked for after the event"),
 }
 
 FORM_TITLES = {

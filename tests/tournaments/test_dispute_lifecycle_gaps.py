@@ -115,6 +115,7 @@ def test_after_the_event_the_organiser_corrects_a_board_left_with_an_open_reques
     finish(running_event, organiser)
     org = Actor(user=organiser)
     opened = disputes.correction_open(result=fresh(result), actor=org, reason="Wrong totals")
+    assert opened.reason != Dispute.Reason.CORRECTION  # the players' request, still open
     assert disputes.may_rule(dispute=fresh_d(opened), actor=org)
     disputes.dispute_rule(
         dispute=fresh_d(opened), actor=org, kind="adjusted", explanation="Fixed", data=ADJUSTED
@@ -123,6 +124,10 @@ def test_after_the_event_the_organiser_corrects_a_board_left_with_an_open_reques
     client.force_login(organiser)
     page = client.get(reverse("referee:dispute", args=[opened.pk])).content.decode()
     assert "Result corrected after the event" in page and "result_corrected" not in page
+    # The organiser's why is kept beside the request it rules on (audit trail and page).
+    asked = AuditEntry.objects.get(result=result, action="correction_requested")
+    assert asked.note == "Wrong totals" and asked.actor == org.label
+    assert "Correction asked for after the event" in page and "Wrong totals" in page
 
 
 def _illegal_dispute(event, table):

@@ -286,6 +286,12 @@ def test_forbidden_pairs_are_added_once_removed_and_audited(actor, organiser):
     assert not ForbiddenPair.objects.filter(event=event).exists()
     actions = list(event.audit.values_list("action", flat=True))
     assert "forbidden_pair_added" in actions and "forbidden_pair_removed" in actions
+    # Once finished, the prohibitions the rounds were paired with stay as they are.
+    kept = pairing_rules.forbidden_add(event=event, actor=actor, a=a, b=b)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    with pytest.raises(ServiceError, match="prohibited pairings"):
+        pairing_rules.forbidden_remove(pair=ForbiddenPair.objects.get(pk=kept.pk), actor=actor)
+    assert ForbiddenPair.objects.filter(pk=kept.pk).exists()
 
 
 def test_seeding_by_rating_orders_round_one(actor):

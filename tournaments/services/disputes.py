@@ -20,7 +20,7 @@ from tournaments.models import (
     Ruling,
     Submission,
 )
-from tournaments.services import Conflict, NotAllowed, ServiceError, stated_reason
+from tournaments.services import Conflict, NotAllowed, ServiceError, audit, stated_reason
 from tournaments.services.results import (
     InvalidSubmission,
     _emit_result,
@@ -425,7 +425,14 @@ def correction_open(*, result: BoardResult, actor: Actor, reason: str) -> Disput
     with transaction.atomic():
         locked = BoardResult.objects.select_for_update(of=("self",), no_key=True).get(pk=result.pk)
         existing = locked.disputes.filter(status=Dispute.Status.OPEN).first()
-        if existing is not None:
+        if existing is not None:  # ruling on it is the correction: the why is kept beside it
+            audit.record(
+                event=event,
+                result=locked,
+                actor=actor.label,
+                action="correction_requested",
+                note=reason,
+            )
             return existing
         return open_dispute(
             locked,

@@ -67,8 +67,17 @@ def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPai
 
 
 def forbidden_remove(*, pair: ForbiddenPair, actor: Actor) -> None:
+    """Let two pairs meet again, while the event has not finished (as :func:`forbidden_add`:
+    once finished, the tournament file keeps the prohibitions the rounds were paired with)."""
     event = pair.event
     require_organiser(event, actor)
+    require_status(
+        event,
+        Event.Status.DRAFT,
+        Event.Status.REGISTRATION,
+        Event.Status.RUNNING,
+        doing=_("change the prohibited pairings"),
+    )
     with transaction.atomic():
         names = [str(pair.low), str(pair.high)]
         deleted, _rows = ForbiddenPair.objects.filter(pk=pair.pk).delete()

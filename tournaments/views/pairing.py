@@ -47,6 +47,7 @@ def _page(
             "forbidden_form": forbidden_form or ForbiddenPairForm(entries=active),
             "rounds": selectors.event_rounds(event),
             "swiss": swiss,
+            "can_unforbid": can_change and event.status != Event.Status.FINISHED,
             "can_forbid": can_change
             and not event.is_team_event  # its matches pair teams, not pairs
             and swiss  # a round robin or groups draw every round at the start

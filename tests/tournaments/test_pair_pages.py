@@ -270,3 +270,47 @@ def test_the_public_scorecard_shows_no_rank_after_an_open_round(evening, organis
     Round.objects.filter(event=evening, number=1).update(status=Round.Status.CLOSED)
     public = sel.event_view(evening, staff=False)
     assert [r for r, _rank in sel.scorecards(public, [public.by_number[1]])[0].history] == [1]
+
+
+def _called_referee(table):
+    """NS calls the referee on board 1, entered by NS and confirmed by EW."""
+    data = {"delegated": False, "trump": "oros", "doubles": [], "totals": {"NS": 45, "EW": 27}}
+    results.result_submit_short(
+        table=table, board_number=1, actor=Actor(table=table, side="NS"), data=data
+    )
+    result = table.results.get(board__number=1)
+    results.result_confirm(result=result, actor=Actor(table=table, side="EW"))
+    return disputes.dispute_request(
+        result=result, actor=Actor(table=table, side="NS"), reason="We think wrong"
+    )
+
+
+def _case(page, pk):
+    start = page.index(f'id="case-{pk}"')
+    return page[start : page.index("</article>", start)]
+
+
+def test_a_withdrawn_call_is_not_waiting_for_the_referee(running_event, table1):
+    call = _called_referee(table1)
+    page = holder(table1, "NS").get(reverse("table:pair_rulings", args=[table1.code_ns]))
+    assert "Waiting for the referee." in _case(page.content.decode(), call.pk)
+    disputes.dispute_withdraw(dispute=call, actor=Actor(table=table1, side="NS"))
+    for side in ("NS", "EW"):
+        code = table1.code_for(side)
+        page = holder(table1, side).get(reverse("table:pair_rulings", args=[code]))
+        case = _case(page.content.decode(), call.pk)
+        assert "Waiting for the referee." not in case
+        assert "The request was withdrawn; the result is as before." in case
+
+
+def test_the_desk_does_not_credit_a_referees_withdrawal_to_the_players(
+    client, running_event, table1, referee
+):
+    call = _called_referee(table1)
+    client.force_login(referee)
+    client.post(reverse("referee:dispute", args=[call.pk]), {"form": "withdraw"})
+    call.refresh_from_db()
+    assert call.status == "withdrawn"
+    page = client.get(reverse("referee:dispute", args=[call.pk])).content.decode()
+    assert "withdrawn by the players" not in page
+    assert "This dispute was withdrawn: there is nothing to rule" in page

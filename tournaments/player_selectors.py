@@ -39,6 +39,8 @@ class EventLine:
     after_round: int
     final: bool  # the event is finished and its last round scored
     team_event: bool  # the place is the pair's team's, among the teams
+    linked: bool  # the event's pages open for the reader (policy.event_pages_open)
+    linked_partners: frozenset[int]  # the partners whose page opens for the reader
     match_points: float | None
     duplicate_pct: float | None
 
@@ -155,6 +157,17 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     scored = _scored(entries, access.actor, rounds)
     partners: Counter[int] = Counter()
     by_pk: dict[int, Player] = {}
+    opens: dict[int, bool] = {}
+
+    def page_opens(other: Player) -> bool:
+        # Only a hidden player needs the reader's rights read (one query each).
+        if other.pk not in opens:
+            opens[other.pk] = (
+                other.visibility != Player.Visibility.HIDDEN
+                or policy.PlayerAccess(access.actor, other).page
+            )
+        return opens[other.pk]
+
     for entry in entries:
         others = partners_of(
             player,
@@ -181,6 +194,8 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
                 # (once its last round's standings are computed).
                 final=event.status == Event.Status.FINISHED and current,
                 team_event=event.is_team_event,
+                linked=policy.event_pages_open(access.actor, event),
+                linked_partners=frozenset(p.pk for p in others if page_opens(p)),
                 # A team's row has neither (its victory points and units are on its page).
                 match_points=row.get("match_points") if row else None,
                 duplicate_pct=row.get("duplicate_pct") if row else None,
@@ -189,11 +204,7 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     # A partner whose page the reader may not open is not listed (nor linked) here: their
     # name stays on the lines of the events they played only.
     page.partners = [
-        (by_pk[pk], count)
-        for pk, count in partners.most_common()
-        # Only a hidden partner needs the reader's rights read (one query each).
-        if by_pk[pk].visibility != Player.Visibility.HIDDEN
-        or policy.PlayerAccess(access.actor, by_pk[pk]).page
+        (by_pk[pk], count) for pk, count in partners.most_common() if page_opens(by_pk[pk])
     ]
     page.ratings = _rating_rows(player, access)
     rated_clubs = {r.club.pk for r in page.ratings}

@@ -48,6 +48,12 @@ def is_event_staff(actor: Actor, event: Event) -> bool:
     return actor.is_referee(event)
 
 
+def event_pages_open(actor: Actor, event: Event) -> bool:
+    """Whether the event's pages (``/e/<pk>/…``) open for ``actor``: once published, and to its
+    staff before; anyone else gets a 404, so no page links to them."""
+    return event.published or is_event_staff(actor, event)
+
+
 def can_see_codes(actor: Actor, event: Event) -> bool:
     return actor.is_organiser(event)
 

@@ -38,9 +38,9 @@ def public_event(request: HttpRequest, pk: int) -> sel.EventView:
     if event is None:
         raise Http404(_("No such event."))
     actor = Actor(user=request.user)
-    staff = policy.is_event_staff(actor, event)
-    if not event.published and not staff:
+    if not policy.event_pages_open(actor, event):
         raise Http404(_("No such event."))
+    staff = policy.is_event_staff(actor, event)
     return sel.event_view(event, staff=staff, codes=policy.can_see_codes(actor, event))
 
 

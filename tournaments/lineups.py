@@ -32,11 +32,15 @@ def entry_rounds(entry: Entry, *, played: int) -> set[int]:
     return set(range(entry.joins_round or 1, last + 1)) - set(entry.missed_rounds or ())
 
 
-def lineups(entry: Entry, *, played: int) -> list[tuple[Pair, int]]:
+def lineups(entry: Entry, *, played: int, seated: set[int] | None = None) -> list[tuple[Pair, int]]:
     """The entry's line-ups in order, each with the number of rounds of 1..``played`` it played
-    (rounds the entry itself did not play count for none: :func:`entry_rounds`)."""
+    (rounds the entry itself did not play count for none: :func:`entry_rounds`; in a team event,
+    whose pair entries sit only where a match's line-up seats them, nor do rounds outside
+    ``seated``, the rounds it sat at a table)."""
     subs: list[Substitution] = sorted(entry.substitutions.all(), key=lambda s: s.from_round)
     rounds = entry_rounds(entry, played=played)
+    if seated is not None:
+        rounds &= seated
     out, start = [], 1
     for sub in subs:
         end = min(sub.from_round, played + 1)
@@ -47,12 +51,12 @@ def lineups(entry: Entry, *, played: int) -> list[tuple[Pair, int]]:
 
 
 def partners_of(
-    player: Player, entry: Entry, *, played: int, finished: bool
+    player: Player, entry: Entry, *, played: int, finished: bool, seated: set[int] | None = None
 ) -> list[Player] | None:
     """The players who sat beside ``player`` for the entry: the other player of each line-up of
     theirs that played a round (while the event runs, the pair now too: its rounds are to
     come). None when ``player`` played no round for the entry."""
-    lines = lineups(entry, played=played)
+    lines = lineups(entry, played=played, seated=seated)
     last = len(lines) - 1
     seen: dict[int, Player] | None = None
     for i, (pair, rounds) in enumerate(lines):

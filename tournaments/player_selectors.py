@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from scoring.ratings import DEFAULT_PARAMS, Rating, expected_pct
 from tournaments import policy
@@ -26,6 +26,7 @@ from tournaments.models import (
     Round,
     StandingsSnapshot,
     Substitution,
+    Table,
 )
 
 
@@ -149,12 +150,31 @@ def _rating_rows(player: Player, access: policy.PlayerAccess) -> list[ClubRating
     return rows
 
 
+def _seated_rounds(entries: list[Entry]) -> dict[int, set[int]]:
+    """The rounds (opened or closed) each entry sat at a table: in a team event a pair entry plays
+    only where a match's line-up seats it (a substitute's pair entry never sits). One query, none
+    without such entries."""
+    if not entries:
+        return {}
+    ids = [e.pk for e in entries]
+    seated: dict[int, set[int]] = {}
+    for ns, ew, number in (
+        Table.objects.filter(Q(ns_id__in=ids) | Q(ew_id__in=ids))
+        .exclude(round__status=Round.Status.PENDING)
+        .values_list("ns_id", "ew_id", "round__number")
+    ):
+        for entry_id in (ns, ew):
+            seated.setdefault(entry_id, set()).add(number)
+    return seated
+
+
 def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
     page = PlayerPage(player=player, access=access)
     events = access.events()
     entries = _entries(player, events)
     rounds = _rounds_by_event(entries)
     scored = _scored(entries, access.actor, rounds)
+    seated = _seated_rounds([e for e in entries if e.event.is_team_event])
     partners: Counter[int] = Counter()
     by_pk: dict[int, Player] = {}
     opens: dict[int, bool] = {}
@@ -174,6 +194,7 @@ def player_page(player: Player, access: policy.PlayerAccess) -> PlayerPage:
             entry,
             played=played_rounds(rounds.get(entry.event_id, [])),
             finished=entry.event.status == Event.Status.FINISHED,
+            seated=seated.get(entry.pk, set()) if entry.event.is_team_event else None,
         )
         if others is None:
             continue  # replaced from a round the event never reached

@@ -20,9 +20,10 @@ def actor(organiser):
     return Actor(user=organiser)
 
 
-def team_event(actor, n=4, seed=None, **options):
+def team_event(actor, n=4, seed=None, rosters=None, **options):
     """A running team event of ``n`` teams of four (boards dealt; from ``seed`` when given, for a
-    test whose outcome depends on the cards)."""
+    test whose outcome depends on the cards); or of the teams ``rosters`` names the players of
+    (``{"Cinc": ["Anna", …]}``)."""
     options = {"boards_per_round": 3, "rounds_count": 3} | options
     event = events.event_create(
         actor=actor, name="Equips", competitor=Event.Competitor.TEAMS, **options
@@ -30,10 +31,9 @@ def team_event(actor, n=4, seed=None, **options):
     if seed is not None:
         Event.objects.filter(pk=event.pk).update(seed=seed)
     events.registration_open(event=event, actor=actor)
-    for i in range(1, n + 1):
-        teams.team_register(
-            event=event, actor=actor, name=f"Equip {i}", players=[f"T{i}P{k}" for k in range(1, 5)]
-        )
+    rosters = rosters or {f"Equip {i}": [f"T{i}P{k}" for k in range(1, 5)] for i in range(1, n + 1)}
+    for name, players in rosters.items():
+        teams.team_register(event=event, actor=actor, name=name, players=players)
     event = events.event_start(event=event, actor=actor)
     events.boards_generate(event=event)
     return Event.objects.get(pk=event.pk)

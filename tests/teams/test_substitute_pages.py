@@ -7,7 +7,7 @@ import random
 import pytest
 from django.test import Client
 
-from tournaments.actors import Actor
+from tests.teams.conftest import team_event
 from tournaments.demo import play_round
 from tournaments.models import Event, TeamMatch
 from tournaments.services import events, teams
@@ -17,23 +17,13 @@ from tournaments.services.standings import standings_recompute
 pytestmark = pytest.mark.django_db
 
 
-def test_a_substitute_who_never_played_is_not_shown_as_having_played(organiser):
-    actor = Actor(user=organiser)
-    event = events.event_create(
-        actor=actor,
-        name="Equips",
-        competitor=Event.Competitor.TEAMS,
-        boards_per_round=2,
-        rounds_count=1,
-    )
-    events.registration_open(event=event, actor=actor)
+def test_a_substitute_who_never_played_is_not_shown_as_having_played(actor):
     five = ["Anna", "Biel", "Carles", "Dolors", "Eva"]
-    big = teams.team_register(event=event, actor=actor, name="Cinc", players=five)
-    teams.team_register(event=event, actor=actor, name="Quatre", players=["G1", "G2", "G3", "G4"])
-    events.event_start(event=event, actor=actor)
-    events.boards_generate(event=event)
+    rosters = {"Cinc": five, "Quatre": ["G1", "G2", "G3", "G4"]}
+    event = team_event(actor, rosters=rosters, rounds_count=1, boards_per_round=2)
     pairings_propose(event.pk, 1, actor=actor)
     match = TeamMatch.objects.get(round__event=event)
+    big = event.teams.get(name="Cinc")
     p = {m.player.name: m.player_id for m in big.members.select_related("player")}
     lineup = teams.lineup_set(
         match=match,

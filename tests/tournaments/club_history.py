@@ -3,6 +3,7 @@ merges and stored ratings)."""
 
 import random
 from datetime import date
+from typing import Any
 
 from tournaments.actors import Actor
 from tournaments.demo import play_round
@@ -10,6 +11,27 @@ from tournaments.models import Club, Entry, Event, Pair, Player, Substitution
 from tournaments.services import changes, events
 from tournaments.services.pairings import pairings_propose
 from tournaments.services.standings import standings_recompute
+
+
+def club_with_secretary(name: str = "Penya") -> tuple[Any, Club]:
+    """A club and its organiser (the user ``sec``)."""
+    from tests.factories import ClubFactory, UserFactory
+
+    secretary = UserFactory(username="sec")
+    club = ClubFactory(name=name)
+    club.organisers.add(secretary)
+    return secretary, club
+
+
+def members_evening(**options: Any) -> tuple[Any, Club, list[Player], Event]:
+    """Eight members of a club (``Soci 0``…``Soci 7``) play one of its evenings as four pairs
+    (0 with 4, 1 with 5, …) on 2026-10-01, from seed 9 (``options`` as :func:`club_evening`):
+    the secretary, the club, the members and the event."""
+    secretary, club = club_with_secretary()
+    field = players(*[f"Soci {i}" for i in range(8)], club=club)
+    pairs = [(field[i], field[i + 4]) for i in range(4)]
+    options = {"when": date(2026, 10, 1), "seed": 9} | options
+    return secretary, club, field, club_evening(club, secretary, pairs, **options)
 
 
 def players(*names: str, club: Club | None = None) -> list[Player]:

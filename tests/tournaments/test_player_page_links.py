@@ -11,9 +11,14 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from tests.factories import ClubFactory, UserFactory
+from tests.factories import UserFactory
 from tests.teams.conftest import play_team_round, team_event
-from tests.tournaments.club_history import club_evening, players
+from tests.tournaments.club_history import (
+    club_evening,
+    club_with_secretary,
+    members_evening,
+    players,
+)
 from tournaments.actors import Actor
 from tournaments.models import Event, Player, Season, TeamMember
 
@@ -32,20 +37,8 @@ def _all_open(client, links):
     return {url: code for url in links if (code := client.get(url).status_code) != 200}
 
 
-def _club_evening(published: bool, rounds: int = 2, play: int | None = 1):
-    secretary = UserFactory(username="sec")
-    club = ClubFactory(name="Penya")
-    club.organisers.add(secretary)
-    field = players(*[f"Soci {i}" for i in range(8)], club=club)
-    event = club_evening(
-        club,
-        secretary,
-        [(field[i], field[i + 4]) for i in range(4)],
-        when=date(2026, 10, 1),
-        rounds=rounds,
-        **({"play": play} if play else {}),
-        seed=9,
-    )
+def _club_evening(published: bool, **options):
+    _secretary, club, field, event = members_evening(**options)
     Event.objects.filter(pk=event.pk).update(published=published)
     me = UserFactory(username="me")
     Player.objects.filter(pk=field[0].pk).update(user=me)
@@ -56,7 +49,7 @@ def _club_evening(published: bool, rounds: int = 2, play: int | None = 1):
 
 @pytest.mark.parametrize("published", [False, True])
 def test_a_players_own_page_links_an_event_only_once_its_pages_open(published):
-    _club, field, event, client = _club_evening(published)
+    _club, field, event, client = _club_evening(published, play=1)
     links = _event_links(client, f"/players/{field[0].pk}/", event)
     assert bool(links) is published
     assert _all_open(client, links) == {}
@@ -79,7 +72,7 @@ def test_a_team_event_not_published_is_named_not_linked(organiser):
 
 @pytest.mark.parametrize("published", [False, True])
 def test_a_season_links_an_event_only_once_published(published):
-    club, _field, event, client = _club_evening(published, rounds=1, play=None)
+    club, _field, event, client = _club_evening(published, rounds=1)
     assert event.status == Event.Status.FINISHED
     season = Season.objects.create(
         club=club, name="Tardor", starts=date(2026, 9, 1), ends=date(2026, 12, 31)
@@ -90,9 +83,7 @@ def test_a_season_links_an_event_only_once_published(published):
 
 
 def test_a_hidden_partner_is_named_not_linked():
-    secretary = UserFactory(username="sec")
-    club = ClubFactory(name="Penya")
-    club.organisers.add(secretary)
+    secretary, club = club_with_secretary()
     field = players(*[f"H{i}" for i in range(8)], club=club)
     Player.objects.filter(pk=field[4].pk).update(
         name="Hidden Partner", visibility=Player.Visibility.HIDDEN

@@ -3,14 +3,14 @@ newest standings after a round the reader may see scored, and in a team event th
 
 import random
 import re
-from datetime import date
 
 import pytest
 from django.test import Client
 
-from tests.factories import ClubFactory, UserFactory
 from tests.teams.conftest import play_team_round, team_event
-from tests.tournaments.club_history import club_evening, players
+from tests.tournaments.club_history import (
+    members_evening,
+)
 from tournaments.actors import Actor
 from tournaments.demo import play_round
 from tournaments.models import Entry, TeamMember
@@ -30,19 +30,7 @@ def place_cell(client: Client, player_pk: int, event_name: str) -> str:
 
 @pytest.mark.parametrize("counted", [False, True])
 def test_an_organiser_reads_the_round_before_until_the_open_rounds_first_result(counted):
-    secretary = UserFactory(username="sec")
-    club = ClubFactory(name="Penya")
-    club.organisers.add(secretary)
-    field = players(*[f"Soci {i}" for i in range(8)], club=club)
-    event = club_evening(
-        club,
-        secretary,
-        [(field[i], field[i + 4]) for i in range(4)],
-        when=date(2026, 10, 1),
-        rounds=3,
-        play=1,
-        seed=9,
-    )
+    secretary, _club, field, event = members_evening(rounds=3, play=1)
     actor = Actor(user=secretary)
     pairings_propose(event.pk, 2, actor=actor)
     rnd = events.round_open(rnd=event.rounds.get(number=2), actor=actor)

@@ -17,6 +17,16 @@ from tournaments.services.events import require_organiser, require_pairs_event, 
 MAX_RATING = 99999
 
 
+def _require_unfinished(event: Event) -> None:
+    require_status(
+        event,
+        Event.Status.DRAFT,
+        Event.Status.REGISTRATION,
+        Event.Status.RUNNING,
+        doing=_("change the prohibited pairings"),
+    )
+
+
 def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPair:
     """Two pairs of the event (entry ids) that the pairing never seats at one table.
 
@@ -26,13 +36,7 @@ def forbidden_add(*, event: Event, actor: Actor, a: int, b: int) -> ForbiddenPai
     """
     require_organiser(event, actor)
     require_pairs_event(event)
-    require_status(
-        event,
-        Event.Status.DRAFT,
-        Event.Status.REGISTRATION,
-        Event.Status.RUNNING,
-        doing=_("change the prohibited pairings"),
-    )
+    _require_unfinished(event)
     if event.format != Event.Format.SWISS:
         raise ServiceError(
             _(
@@ -71,13 +75,7 @@ def forbidden_remove(*, pair: ForbiddenPair, actor: Actor) -> None:
     once finished, the tournament file keeps the prohibitions the rounds were paired with)."""
     event = pair.event
     require_organiser(event, actor)
-    require_status(
-        event,
-        Event.Status.DRAFT,
-        Event.Status.REGISTRATION,
-        Event.Status.RUNNING,
-        doing=_("change the prohibited pairings"),
-    )
+    _require_unfinished(event)
     with transaction.atomic():
         names = [str(pair.low), str(pair.high)]
         deleted, _rows = ForbiddenPair.objects.filter(pk=pair.pk).delete()

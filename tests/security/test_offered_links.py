@@ -45,3 +45,37 @@ def test_a_referee_is_not_offered_the_organisers_pages(running_event, referee):
     links |= _links(client, reverse("public:event", args=[running_event.pk]))
     assert reverse("tournaments:registrations", args=[running_event.pk]) not in links
     assert reverse("public:table_cards", args=[running_event.pk, 1]) not in links
+
+
+def _refused(client: Client, links: set[str]) -> dict[str, int]:
+    """The links that answer an error (a redirect, to the page's own place, is an answer)."""
+    return {link: code for link in sorted(links) if (code := client.get(link).status_code) >= 400}
+
+
+def test_the_downloads_of_a_running_event_all_open_for_the_public(running_event, organiser):
+    """Round 1 open, nothing closed: no PDF is offered that has nothing to print yet."""
+    from tournaments.actors import Actor
+    from tournaments.services import events
+
+    events.event_publish(event=running_event, actor=Actor(user=organiser))
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    links = _links(client, reverse("public:event", args=[running_event.pk]))
+    assert reverse("public:pdf", args=[running_event.pk, "standings"]) in links
+    assert _refused(client, links) == {}
+
+
+def test_the_downloads_of_a_running_team_event_all_open_for_the_public(organiser):
+    from tests.teams.conftest import team_event
+    from tournaments.actors import Actor
+    from tournaments.services import events
+    from tournaments.services.pairings import pairings_propose
+
+    actor = Actor(user=organiser)
+    event = team_event(actor, 4, rounds_count=2, boards_per_round=2)
+    pairings_propose(event.pk, 1, actor=actor)
+    events.round_open(rnd=event.rounds.get(number=1), actor=actor)
+    events.event_publish(event=event, actor=actor)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    links = _links(client, reverse("public:event", args=[event.pk]))
+    assert reverse("public:pdf", args=[event.pk, "teams"]) in links
+    assert _refused(client, links) == {}
